@@ -1,0 +1,41 @@
+import type { Response } from "express";
+import type { Admission } from "../../src/http/gate";
+import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
+import { rateLimitPlanDetail } from "../../src/http/refusal-details";
+
+/** The v1 error body (spec section 2.1), status and error code from the outcome table. */
+export function sendV1Error(
+  res: Response,
+  outcome: OutcomeCode,
+  options: { message?: string; data?: Record<string, unknown> } = {},
+): void {
+  const wire = OUTCOMES[outcome];
+  const status = wire.v1.status;
+  res.status(status).json({
+    success: false,
+    statusCode: status,
+    statusMessage: HTTP_STATUS_TEXT[status] ?? "Error",
+    message: options.message ?? wire.sentence,
+    data: { error: wire.v1.error, ...options.data },
+  });
+}
+
+export function sendV1Refusal(res: Response, admission: Extract<Admission, { ok: false }>, baseUrl: string): void {
+  if (admission.outcome === "rate_limited" && admission.principal && admission.rate) {
+    sendV1Error(res, "rate_limited", {
+      data: {
+        limit: admission.rate.limit,
+        retryAfter: admission.rate.retryAfterSeconds,
+        ...rateLimitPlanDetail(admission.principal, baseUrl),
+      },
+    });
+    return;
+  }
+  if (admission.outcome === "auth_throttled" && admission.rate) {
+    sendV1Error(res, "auth_throttled", {
+      data: { limit: admission.rate.limit, retryAfter: admission.rate.retryAfterSeconds },
+    });
+    return;
+  }
+  sendV1Error(res, admission.outcome);
+}

@@ -1,0 +1,9 @@
+import { Router } from "express";
+import { type FacadeDeps, gate } from "../facade";
+import { sendV1Refusal } from "./respond";
+
+export function createV1Router(deps: FacadeDeps): Router {
+  const router = Router();
+  router.use(gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)));
+  return router;
+}

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The only place that reads the environment. Parsed once at start-up; a bad value stops the process
+ * with a message naming the variable, rather than failing later in a request.
+ */
+const booleanFromEnv = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : ["true", "1", "yes"].includes(v)));
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  QUAYSIDE_DATA_DIR: z.string().default("./.data"),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  QUAYSIDE_PUBLIC_URL: z.string().url().optional(),
+  QUAYSIDE_DEMO_KEY: z
+    .string()
+    .min(16, "QUAYSIDE_DEMO_KEY must be at least 16 characters")
+    .regex(/^[A-Za-z0-9_-]+$/, "QUAYSIDE_DEMO_KEY may hold letters, digits, '_' and '-' only")
+    .optional(),
+  QUAYSIDE_DEMO: booleanFromEnv(true),
+  QUAYSIDE_COMPAT_PREFIX: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, "QUAYSIDE_COMPAT_PREFIX must look like /compat")
+    .default("/compat"),
+  QUAYSIDE_MCP_ENABLED: booleanFromEnv(true),
+  QUAYSIDE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
+  QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
+  QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  QUAYSIDE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
+  QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  QUAYSIDE_CARRIER_REGISTRY: z.string().optional(),
+  QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
+  QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
+  QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
+});
+
+export type DatabaseTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  redisUrl: string | undefined;
+  publicUrl: string | undefined;
+  demo: { enabled: boolean; key: string | undefined };
+  compatPrefix: string;
+  mcpEnabled: boolean;
+  logLevel: z.infer<typeof environmentSchema>["QUAYSIDE_LOG_LEVEL"];
+  bodyLimit: string;
+  trustProxy: boolean;
+  shutdownGraceMs: number;
+  authFailuresPerMinute: number;
+  simulator: { mode: "embedded" | "off"; port: number };
+  carrierRegistryFile: string | undefined;
+  webhookAllowPrivateTargets: boolean;
+  graphql: { maxDepth: number; maxCost: number };
+  /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
+  environment: Readonly<Record<string, string | undefined>>;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  let database: DatabaseTarget;
+  if (e.DATABASE_URL && /^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
+    database = { kind: "postgres", url: e.DATABASE_URL };
+  } else if (e.DATABASE_URL) {
+    throw new ConfigError("Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://");
+  } else {
+    database = {
+      kind: "pglite",
+      dataDir: e.QUAYSIDE_DATA_DIR === "memory://" ? "memory://" : path.resolve(e.QUAYSIDE_DATA_DIR),
+    };
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    redisUrl: e.REDIS_URL,
+    publicUrl: e.QUAYSIDE_PUBLIC_URL,
+    demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
+    compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,
+    mcpEnabled: e.QUAYSIDE_MCP_ENABLED,
+    logLevel: e.QUAYSIDE_LOG_LEVEL,
+    bodyLimit: e.QUAYSIDE_BODY_LIMIT,
+    trustProxy: e.QUAYSIDE_TRUST_PROXY,
+    shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,
+    authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
+    simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
+    carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
+    webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    graphql: { maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH, maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST },
+    environment: env,
+  };
+}

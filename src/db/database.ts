@@ -1,0 +1,101 @@
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { DatabaseTarget } from "../config";
+import { PrismaClient } from "../generated/prisma/client";
+
+/** Raw SQL for what Prisma does not do: migrations, advisory locks, the job queue, benchmarks. */
+export interface SqlRunner {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+  /** Runs text that may hold several statements and no parameters. */
+  exec(text: string): Promise<void>;
+}
+
+export interface Database {
+  kind: DatabaseTarget["kind"];
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  /** The embedded instance, when there is one: the job queue must share it (one opener per folder). */
+  pglite?: PGlite;
+  /** The connection string, when on PostgreSQL: the job queue opens its own pool with it. */
+  url?: string;
+  /** Runs `fn` with a dedicated connection that holds a session-level advisory lock. */
+  withAdvisoryLock<T>(lockId: number, fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === "postgres" ? openPostgres(target.url) : openPGlite(target.dataDir);
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const sql: SqlRunner = {
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await pglite.query<Row>(text, params ? [...params] : undefined);
+      return { rows: result.rows };
+    },
+    async exec(text: string) {
+      await pglite.exec(text);
+    },
+  };
+  let lockQueue: Promise<unknown> = Promise.resolve();
+  return {
+    kind: "pglite",
+    prisma,
+    sql,
+    pglite,
+    // One process owns the folder, so an in-process queue is the lock.
+    withAdvisoryLock<T>(_lockId: number, fn: (sql: SqlRunner) => Promise<T>) {
+      const run = lockQueue.then(() => fn(sql));
+      lockQueue = run.catch(() => undefined);
+      return run;
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client dropped by the server must not crash the process.
+  pool.on("error", () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const wrap = (client: pg.Pool | pg.PoolClient): SqlRunner => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      const result = await client.query(text, params ? [...params] : undefined);
+      return { rows: result.rows as Row[] };
+    },
+    async exec(text: string) {
+      await client.query(text);
+    },
+  });
+  return {
+    kind: "postgres",
+    prisma,
+    sql: wrap(pool),
+    url,
+    async withAdvisoryLock<T>(lockId: number, fn: (sql: SqlRunner) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [lockId]);
+        try {
+          return await fn(wrap(client));
+        } finally {
+          await client.query("SELECT pg_advisory_unlock($1)", [lockId]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import type { BillingCycle, PlanCode, UserRole } from "../../generated/prisma/enums";
+import type { ApiKey, Organization, PrismaClient, User } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
+import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
+import { type Feature, FEATURES } from "./plans";
+import { type Principal, principalOf } from "./principal";
+
+export type KeyRefusal = "missing_key" | "invalid_key" | "revoked_key" | "expired_key" | "developer_mode_off";
+
+export type Authentication =
+  | { ok: true; principal: Principal }
+  | { ok: false; refusal: Exclude<KeyRefusal, "developer_mode_off"> }
+  /** The key is good; its organisation has developer mode off. */
+  | { ok: false; refusal: "developer_mode_off"; principal: Principal };
+
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  /** The raw key: returned once, never stored. */
+  rawKey: string;
+}
+
+export class AccountError extends Error {
+  constructor(
+    readonly code: "not_found" | "conflict" | "invalid_input",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Writing `last_used_at` on every request would turn every read into a write; minute precision is enough. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class AccountsService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  async createOrganization(input: {
+    name: string;
+    plan?: PlanCode;
+    billingCycle?: BillingCycle;
+    developerMode?: boolean;
+    features?: Partial<Record<Feature, boolean>>;
+  }): Promise<Organization> {
+    const name = input.name.trim();
+    if (!name) throw new AccountError("invalid_input", "An organisation needs a name.");
+    return this.prisma.organization.create({
+      data: {
+        name,
+        plan: input.plan ?? "free",
+        billingCycle: input.billingCycle ?? "monthly",
+        developerMode: input.developerMode ?? false,
+        featureSwitches: Object.fromEntries(FEATURES.map((f) => [f, input.features?.[f] ?? true])),
+        cycleStartedAt: this.clock.now(),
+      },
+    });
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return this.prisma.organization.findMany({ orderBy: { createdAt: "asc" } });
+  }
+
+  async findOrganization(idOrName: string): Promise<Organization | null> {
+    return this.prisma.organization.findFirst({ where: { OR: [{ id: idOrName }, { name: idOrName }] } });
+  }
+
+  async createUser(input: {
+    organizationId: string;
+    email: string;
+    name?: string;
+    role?: UserRole;
+  }): Promise<User> {
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AccountError("invalid_input", `Not an e-mail address: ${email}`);
+    const organization = await this.prisma.organization.findUnique({ where: { id: input.organizationId } });
+    if (!organization) throw new AccountError("not_found", "No such organisation.");
+    const existing = await this.prisma.user.findUnique({ where: { email } });
+    if (existing) throw new AccountError("conflict", `A user with e-mail ${email} already exists.`);
+    return this.prisma.user.create({
+      data: {
+        organizationId: organization.id,
+        email,
+        name: input.name?.trim() || email.split("@")[0]!,
+        role: input.role ?? "member",
+      },
+    });
+  }
+
+  async findUser(idOrEmail: string): Promise<User | null> {
+    return this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
+  }
+
+  listUsers(organizationId: string): Promise<User[]> {
+    return this.prisma.user.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } });
+  }
+
+  /**
+   * Creates a key for a user. `rawKey` lets the operator pin the demo key (QUAYSIDE_DEMO_KEY) so that
+   * scripts know it in advance; otherwise a random key is generated.
+   */
+  async createApiKey(input: {
+    userId: string;
+    name?: string;
+    viewOnly?: boolean;
+    expiresAt?: Date | null;
+    rawKey?: string;
+  }): Promise<CreatedApiKey> {
+    const user = await this.prisma.user.findUnique({ where: { id: input.userId } });
+    if (!user) throw new AccountError("not_found", "No such user.");
+    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw new AccountError("invalid_input", "A key's expiry must be in the future.");
+    }
+    const rawKey = input.rawKey ?? generateRawKey();
+    if (!looksLikeKey(rawKey)) throw new AccountError("invalid_input", "A key must be 16 to 200 URL-safe characters.");
+    const keyHash = hashKey(rawKey);
+    if (await this.prisma.apiKey.findUnique({ where: { keyHash } })) {
+      throw new AccountError("conflict", "That key is already in use.");
+    }
+    const apiKey = await this.prisma.apiKey.create({
+      data: {
+        organizationId: user.organizationId,
+        userId: user.id,
+        name: input.name?.trim() || "API key",
+        displayPrefix: displayPrefix(rawKey),
+        keyHash,
+        viewOnly: input.viewOnly ?? false,
+        expiresAt: input.expiresAt ?? null,
+        createdAt: this.clock.now(),
+      },
+    });
+    return { apiKey, rawKey };
+  }
+
+  /** Revokes a key of the organisation; a key of another organisation is "not found". */
+  async revokeApiKey(input: { keyId: string; organizationId?: string }): Promise<ApiKey> {
+    const key = await this.prisma.apiKey.findUnique({ where: { id: input.keyId } });
+    if (!key || (input.organizationId && key.organizationId !== input.organizationId)) {
+      throw new AccountError("not_found", "No such API key.");
+    }
+    if (key.revokedAt) return key;
+    return this.prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: this.clock.now() } });
+  }
+
+  async hasKey(rawKey: string): Promise<boolean> {
+    return (await this.prisma.apiKey.count({ where: { keyHash: hashKey(rawKey) } })) > 0;
+  }
+
+  listApiKeys(filter: { organizationId?: string; userId?: string }): Promise<ApiKey[]> {
+    return this.prisma.apiKey.findMany({ where: filter, orderBy: { createdAt: "asc" } });
+  }
+
+  async setDeveloperMode(organizationId: string, enabled: boolean): Promise<Organization> {
+    return this.prisma.organization.update({ where: { id: organizationId }, data: { developerMode: enabled } });
+  }
+
+  /**
+   * Decides whether a raw key may act. Developer mode is checked last so that a caller with a good
+   * key learns the one thing they can fix.
+   */
+  async authenticate(rawKey: string | undefined): Promise<Authentication> {
+    if (rawKey === undefined || rawKey === "") return { ok: false, refusal: "missing_key" };
+    if (!looksLikeKey(rawKey)) return { ok: false, refusal: "invalid_key" };
+    const found = await this.prisma.apiKey.findUnique({
+      where: { keyHash: hashKey(rawKey) },
+      include: { user: true, organization: true },
+    });
+    if (!found) return { ok: false, refusal: "invalid_key" };
+    if (found.revokedAt) return { ok: false, refusal: "revoked_key" };
+    const now = this.clock.now();
+    if (found.expiresAt && found.expiresAt.getTime() <= now.getTime()) return { ok: false, refusal: "expired_key" };
+    this.touch(found, now);
+    const principal = principalOf(found);
+    if (!principal.organization.developerMode) return { ok: false, refusal: "developer_mode_off", principal };
+    return { ok: true, principal };
+  }
+
+  private touch(key: ApiKey, now: Date): void {
+    if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    // Fire and forget: a failed bookkeeping write must never fail the request.
+    this.prisma.apiKey
+      .update({ where: { id: key.id }, data: { lastUsedAt: now } })
+      .catch(() => undefined);
+  }
+}

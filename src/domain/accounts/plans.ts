@@ -1,0 +1,125 @@
+import type { BillingCycle, PlanCode } from "../../generated/prisma/enums";
+
+/**
+ * Features a plan can include. An organisation's feature switch can turn an included feature off;
+ * it can never turn on a feature the plan lacks (that answer is `plan_required`, not `feature_disabled`).
+ */
+export const FEATURES = [
+  "webhooks",
+  "share_pages",
+  "mcp",
+  "customers",
+  "carrier_discovery",
+  "predictive_eta",
+  "port_congestion",
+  "disruptions",
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface PlanDefinition {
+  code: PlanCode;
+  name: string;
+  /** Requests per key per fixed one-minute window (spec v1 section 8). */
+  ratePerMinute: number;
+  /** Vessel and schedule lookups per key per day (spec v1 section 8). */
+  lookupsPerDay: number;
+  /** Carrier lookups (`/carriers/lookup`) per key per day (spec v1 section 8). */
+  carrierLookupsPerDay: number;
+  /** New distinct references per monthly cycle; a yearly cycle gets twelve times this as one pool. */
+  shipmentSlotsPerMonth: number;
+  /** Customers an organisation may hold (PATCH customer); 0 when the plan has no customers. */
+  customerLimit: number;
+  features: readonly Feature[];
+}
+
+// Slots, customer limits and feature sets are our decisions (docs/decisions.md); rate and lookup
+// numbers are the spec's.
+export const PLANS: Readonly<Record<PlanCode, PlanDefinition>> = {
+  free: {
+    code: "free",
+    name: "Free",
+    ratePerMinute: 30,
+    lookupsPerDay: 100,
+    carrierLookupsPerDay: 1_000,
+    shipmentSlotsPerMonth: 25,
+    customerLimit: 0,
+    features: ["webhooks", "share_pages", "mcp"],
+  },
+  starter: {
+    code: "starter",
+    name: "Starter",
+    ratePerMinute: 60,
+    lookupsPerDay: 500,
+    carrierLookupsPerDay: 1_000,
+    shipmentSlotsPerMonth: 100,
+    customerLimit: 25,
+    features: ["webhooks", "share_pages", "mcp", "customers"],
+  },
+  professional: {
+    code: "professional",
+    name: "Professional",
+    ratePerMinute: 120,
+    lookupsPerDay: 1_500,
+    carrierLookupsPerDay: 1_000,
+    shipmentSlotsPerMonth: 500,
+    customerLimit: 250,
+    features: [
+      "webhooks",
+      "share_pages",
+      "mcp",
+      "customers",
+      "carrier_discovery",
+      "predictive_eta",
+      "port_congestion",
+    ],
+  },
+  business: {
+    code: "business",
+    name: "Business",
+    ratePerMinute: 240,
+    lookupsPerDay: 5_000,
+    carrierLookupsPerDay: 1_000,
+    shipmentSlotsPerMonth: 2_000,
+    customerLimit: 2_500,
+    features: [...FEATURES],
+  },
+  custom: {
+    code: "custom",
+    name: "Custom",
+    ratePerMinute: 600,
+    lookupsPerDay: 10_000,
+    carrierLookupsPerDay: 1_000,
+    shipmentSlotsPerMonth: 10_000,
+    customerLimit: 25_000,
+    features: [...FEATURES],
+  },
+};
+
+export const PLAN_ORDER: readonly PlanCode[] = ["free", "starter", "professional", "business", "custom"];
+
+/** The next plan that buys a bigger per-minute window; `custom` has none (talk to us instead). */
+export function nextPlanForRate(code: PlanCode): PlanDefinition | undefined {
+  const current = PLANS[code];
+  return PLAN_ORDER.map((c) => PLANS[c])
+    .filter((p) => p.code !== "custom")
+    .find((p) => p.ratePerMinute > current.ratePerMinute);
+}
+
+/** The cheapest plan that includes a feature (for `plan_required` and `upgrade` bodies). */
+export function minimumPlanFor(feature: Feature): PlanDefinition {
+  const plan = PLAN_ORDER.map((c) => PLANS[c]).find((p) => p.features.includes(feature));
+  return plan ?? PLANS.custom;
+}
+
+export function periodDays(cycle: BillingCycle): 30 | 365 {
+  return cycle === "yearly" ? 365 : 30;
+}
+
+export function shipmentSlotsPerCycle(code: PlanCode, cycle: BillingCycle, addOns = 0): number {
+  const perMonth = PLANS[code].shipmentSlotsPerMonth;
+  return (cycle === "yearly" ? perMonth * 12 : perMonth) + addOns;
+}
+
+export function isPlanCode(value: string): value is PlanCode {
+  return (PLAN_ORDER as readonly string[]).includes(value);
+}

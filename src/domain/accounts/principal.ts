@@ -1,0 +1,24 @@
+import type { ApiKey, Organization, User } from "../../generated/prisma/client";
+import { type Feature, PLANS, type PlanDefinition } from "./plans";
+
+/** Who a request acts for. The key decides: no surface takes an account or user id from a client. */
+export interface Principal {
+  apiKey: ApiKey;
+  user: User;
+  organization: Organization;
+  plan: PlanDefinition;
+}
+
+export function principalOf(apiKey: ApiKey & { user: User; organization: Organization }): Principal {
+  const { user, organization, ...key } = apiKey;
+  return { apiKey: key, user, organization, plan: PLANS[organization.plan] };
+}
+
+export type FeatureAccess = "on" | "plan_required" | "feature_disabled";
+
+/** Plan first (a plan that lacks the feature cannot switch it on), then the organisation's switch. */
+export function featureAccess(organization: Organization, feature: Feature): FeatureAccess {
+  if (!PLANS[organization.plan].features.includes(feature)) return "plan_required";
+  const switches = (organization.featureSwitches ?? {}) as Record<string, unknown>;
+  return switches[feature] === false ? "feature_disabled" : "on";
+}

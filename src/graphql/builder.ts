@@ -1,0 +1,79 @@
+import SchemaBuilder from "@pothos/core";
+import DataloaderPlugin from "@pothos/plugin-dataloader";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import ScopeAuthPlugin, { type AuthFailure } from "@pothos/plugin-scope-auth";
+import ValidationPlugin from "@pothos/plugin-validation";
+import type PrismaTypes from "../generated/pothos-prisma-types";
+import { getDatamodel } from "../generated/pothos-prisma-types";
+import type { GraphQLContext } from "./context";
+import { publicError } from "./errors";
+
+/** Configures Pothos and defines nothing: every type lives in its own file under ./types. */
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: GraphQLContext;
+  AuthScopes: {
+    /** A key whose organisation has developer mode on: every data field needs it. */
+    developerMode: boolean;
+    /** A key that may change things (not view-only). */
+    writableKey: boolean;
+    /** The key's user owns the organisation. */
+    owner: boolean;
+  };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin, ValidationPlugin],
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      developerMode: ctx.principal?.organization.developerMode === true,
+      writableKey: ctx.principal !== null && !ctx.principal.apiKey.viewOnly,
+      owner: ctx.principal?.user.role === "owner",
+    }),
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      if (!ctx.principal) return publicError("UNAUTHENTICATED", "An API key is required.");
+      const scope = failedScope(result.failure);
+      if (scope === "developerMode") {
+        return publicError(
+          "DEVELOPER_MODE_DISABLED",
+          "Developer mode is off for this organisation; switch it on with setDeveloperMode.",
+        );
+      }
+      if (scope === "writableKey") return publicError("VIEW_ONLY_KEY", "This key is view-only.");
+      if (scope === "owner") {
+        return publicError("OWNER_REQUIRED", "Only an owner of the organisation may do this.");
+      }
+      return publicError("FORBIDDEN", "Not allowed.");
+    },
+  },
+  prisma: {
+    client: (ctx) => ctx.services.db.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  validation: {
+    validationError: (result) =>
+      publicError("BAD_USER_INPUT", result.issues.map((i) => i.message).join("; ") || "Invalid input."),
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+/** The first scope that refused, so the error names the one thing the caller can fix. */
+function failedScope(failure: AuthFailure): string | undefined {
+  if ("scope" in failure) return failure.scope;
+  if ("failures" in failure) {
+    for (const inner of failure.failures) {
+      const scope = failedScope(inner);
+      if (scope) return scope;
+    }
+  }
+  return undefined;
+}

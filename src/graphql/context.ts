@@ -1,0 +1,20 @@
+import type { Principal } from "../domain/accounts/principal";
+import type { Services } from "../services";
+
+/**
+ * One context per request, the same for Yoga, every facade, jobs and tests. Services never see the
+ * HTTP request: only who is asking and the request id for the logs.
+ */
+export interface GraphQLContext {
+  requestId: string;
+  principal: Principal | null;
+  services: Services;
+}
+
+export function createContext(input: {
+  requestId: string;
+  principal: Principal | null;
+  services: Services;
+}): GraphQLContext {
+  return { requestId: input.requestId, principal: input.principal, services: input.services };
+}

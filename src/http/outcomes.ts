@@ -1,0 +1,144 @@
+/**
+ * The one table that maps an outcome to each surface's wire form: v1 HTTP status and `data.error`,
+ * the compat `message`, the GraphQL error code, and whether MCP reports `isError`. No status code or
+ * message is chosen anywhere else.
+ */
+export type OutcomeCode =
+  | "missing_key"
+  | "invalid_key"
+  | "revoked_key"
+  | "expired_key"
+  | "developer_mode_off"
+  | "rate_limited"
+  | "auth_throttled"
+  | "bad_request"
+  | "malformed_json"
+  | "body_too_large"
+  | "not_found"
+  | "route_not_found"
+  | "method_not_allowed"
+  | "unexpected";
+
+export interface OutcomeWire {
+  v1: { status: number; error: string };
+  compat: { message: string };
+  graphql: { status: number; code: string };
+  mcp: { isError: boolean; jsonRpcCode: number };
+  /** The sentence a client sees (compat `detail`, v1 `message`). */
+  sentence: string;
+}
+
+export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
+  missing_key: {
+    v1: { status: 401, error: "missing_api_key" },
+    compat: { message: "API_KEY_WRONG" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence: "No API key was sent. Send it as 'Authorization: Bearer <key>' or 'X-API-KEY: <key>'.",
+  },
+  invalid_key: {
+    v1: { status: 401, error: "invalid_api_key" },
+    compat: { message: "API_KEY_WRONG" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence: "The API key is not valid.",
+  },
+  revoked_key: {
+    v1: { status: 401, error: "api_key_revoked" },
+    compat: { message: "API_KEY_WRONG" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence: "The API key was revoked. Create a new key in the dashboard.",
+  },
+  expired_key: {
+    v1: { status: 401, error: "api_key_expired" },
+    compat: { message: "API_KEY_EXPIRED" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence: "The API key has expired. Create a new key in the dashboard.",
+  },
+  developer_mode_off: {
+    v1: { status: 403, error: "developer_mode_disabled" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "DEVELOPER_MODE_DISABLED" },
+    mcp: { isError: true, jsonRpcCode: -32003 },
+    sentence: "Developer mode is off for this organisation. Switch it on in the dashboard to use the API.",
+  },
+  rate_limited: {
+    v1: { status: 429, error: "rate_limit_exceeded" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 429, code: "RATE_LIMITED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence: "Too many requests for this key in the current minute. Wait for the window to reset.",
+  },
+  auth_throttled: {
+    v1: { status: 429, error: "too_many_failed_authentications" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 429, code: "RATE_LIMITED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence: "Too many failed authentications from this address. Wait a minute and check the key.",
+  },
+  bad_request: {
+    v1: { status: 400, error: "invalid_parameter" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 400, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "The request is not valid.",
+  },
+  malformed_json: {
+    v1: { status: 400, error: "malformed_body" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 400, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32700 },
+    sentence: "The request body is not valid JSON.",
+  },
+  body_too_large: {
+    v1: { status: 413, error: "body_too_large" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 413, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence: "The request body is too large.",
+  },
+  not_found: {
+    v1: { status: 404, error: "not_found" },
+    compat: { message: "SEALINE_HASNT_PROVIDE_INFO" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "Not found.",
+  },
+  route_not_found: {
+    v1: { status: 404, error: "route_not_found" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 404, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32601 },
+    sentence: "There is no such endpoint.",
+  },
+  method_not_allowed: {
+    v1: { status: 405, error: "method_not_allowed" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 405, code: "METHOD_NOT_ALLOWED" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence: "This method is not allowed here.",
+  },
+  unexpected: {
+    v1: { status: 500, error: "internal_error" },
+    compat: { message: "UNEXPECTED_ERROR" },
+    graphql: { status: 500, code: "INTERNAL_SERVER_ERROR" },
+    mcp: { isError: true, jsonRpcCode: -32603 },
+    sentence: "Something went wrong on our side. It has been logged; please retry.",
+  },
+};
+
+export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Payload Too Large",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+};

@@ -1,0 +1,84 @@
+import type { Server } from "node:http";
+import type { Express } from "express";
+import type { AddressInfo } from "node:net";
+import type { AppConfig } from "./config";
+import { openDatabase } from "./db/database";
+import { applyMigrations } from "./db/migrate";
+import { ensureDemoAccount, type DemoOutcome } from "./domain/accounts/demo";
+import { buildApp } from "./http/app";
+import { type Clock, systemClock } from "./lib/clock";
+import { createLogger, type Logger } from "./observability/logger";
+import { Metrics } from "./observability/metrics";
+import { createServices, type Services } from "./services";
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  demo: DemoOutcome | null;
+  /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
+  stop(): Promise<void>;
+}
+
+/** The composition root: configuration in, a listening service out. */
+export async function startServer(
+  config: AppConfig,
+  options: { clock?: Clock; logger?: Logger } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(config.database);
+  const migrations = await applyMigrations(db);
+  if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, "Database migrations applied");
+
+  const services = createServices({ config, db, clock, logger, metrics: new Metrics({ defaultMetrics: true }) });
+  const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
+
+  const publicUrl = config.publicUrl ?? `http://${displayHost(config.host)}:${config.port}`;
+  const built = await buildApp(services, { baseUrl: publicUrl.replace(/\/$/, "") });
+  const server = await listen(built.app, config.port, config.host);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost(config.host)}:${port}`;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      built.startDraining();
+      await closeServer(server, config.shutdownGraceMs);
+      await services.close();
+      await db.close();
+    })();
+    return stopping;
+  };
+  return { url, services, demo, stop };
+}
+
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "localhost" : host;
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("listening", () => resolve(server));
+    server.once("error", reject);
+  });
+}
+
+/**
+ * Stops new connections, closes idle keep-alive ones, and waits for in-flight requests; after the
+ * grace period whatever is left is cut so the process can exit.
+ */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

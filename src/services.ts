@@ -1,0 +1,65 @@
+import { Redis } from "ioredis";
+import type { AppConfig } from "./config";
+import type { Database } from "./db/database";
+import { AccountsService } from "./domain/accounts/accounts.service";
+import {
+  type CounterStore,
+  InsuredCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+} from "./domain/limits/counter-store";
+import { FixedWindowLimiter } from "./domain/limits/fixed-window";
+import type { Clock } from "./lib/clock";
+import type { Logger } from "./observability/logger";
+import { Metrics } from "./observability/metrics";
+
+/** Everything a request, a job or a CLI command may use, built once by the composition root. */
+export interface Services {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  accounts: AccountsService;
+  counters: CounterStore;
+  limiter: FixedWindowLimiter;
+  close(): Promise<void>;
+}
+
+export function createCounterStore(config: AppConfig, clock: Clock, logger: Logger): CounterStore {
+  if (!config.redisUrl) return new MemoryCounterStore(clock);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", () => undefined); // reported through onFallback, once per failed call
+  let lastWarning = 0;
+  return new InsuredCounterStore(new RedisCounterStore(redis), new MemoryCounterStore(clock), (error) => {
+    const now = Date.now();
+    if (now - lastWarning > 60_000) {
+      lastWarning = now;
+      logger.warn({ err: error }, "Redis unreachable: limits fall back to this process's memory");
+    }
+  });
+}
+
+export function createServices(input: {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics;
+}): Services {
+  const { config, db, clock, logger } = input;
+  const counters = createCounterStore(config, clock, logger);
+  return {
+    config,
+    db,
+    clock,
+    logger,
+    metrics: input.metrics ?? new Metrics(),
+    accounts: new AccountsService(db.prisma, clock),
+    counters,
+    limiter: new FixedWindowLimiter(counters, clock),
+    async close() {
+      await counters.close();
+    },
+  };
+}
