@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../src/domain/accounts/principal";
 import { type Admission, admit, type GateOptions } from "../src/http/gate";
+import { type OutcomeCode, outcomeForGraphQLCode } from "../src/http/outcomes";
 import { createContext, type GraphQLContext } from "../src/graphql/context";
 import type { OperationExecutor } from "../src/graphql/executor";
 import type { Services } from "../src/services";
@@ -43,4 +44,31 @@ export function gate(
       next();
     }, next);
   };
+}
+
+export type OperationResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; outcome: OutcomeCode; message: string; extensions: Record<string, unknown> };
+
+/**
+ * Runs a persisted operation for the request. A coded error becomes an outcome for the facade to
+ * render; anything unexpected propagates to the surface's error handler (logged, masked).
+ */
+export async function runOperation<T>(
+  deps: FacadeDeps,
+  req: Request,
+  name: string,
+  variables: Record<string, unknown> = {},
+): Promise<OperationResult<T>> {
+  const { data, errors } = await deps.executor.run<T>(name, variables, contextFor(deps, req));
+  const first = errors[0];
+  if (first) {
+    return {
+      ok: false,
+      outcome: outcomeForGraphQLCode(first.extensions.code),
+      message: first.message,
+      extensions: first.extensions as Record<string, unknown>,
+    };
+  }
+  return { ok: true, data: data as T };
 }

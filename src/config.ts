@@ -43,6 +43,13 @@ const environmentSchema = z.object({
   QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   QUAYSIDE_CARRIER_REGISTRY: z.string().optional(),
+  QUAYSIDE_CARRIER_STATUS: z
+    .string()
+    .regex(
+      /^\s*$|^([A-Za-z0-9]{4}=(active|maintenance|disabled))(,[A-Za-z0-9]{4}=(active|maintenance|disabled))*$/,
+      "QUAYSIDE_CARRIER_STATUS looks like MAEU=maintenance,ZIMU=disabled",
+    )
+    .default(""),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
@@ -66,6 +73,8 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   simulator: { mode: "embedded" | "off"; port: number };
   carrierRegistryFile: string | undefined;
+  /** Carriers put under maintenance or disabled by the operator, by SCAC. */
+  carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
   webhookAllowPrivateTargets: boolean;
   graphql: { maxDepth: number; maxCost: number };
   /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
@@ -108,6 +117,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
     simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
+    carrierStatus: Object.fromEntries(
+      e.QUAYSIDE_CARRIER_STATUS.split(",")
+        .filter((pair) => pair.trim())
+        .map((pair) => pair.trim().split("=") as [string, "active" | "maintenance" | "disabled"]),
+    ),
     webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
     graphql: { maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH, maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST },
     environment: env,

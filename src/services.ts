@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/database";
+import { type Carrier, withCarrierStatus } from "./domain/carriers/carrier-directory";
 import { AccountsService } from "./domain/accounts/accounts.service";
 import {
   type CounterStore,
@@ -21,6 +22,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   accounts: AccountsService;
+  /** The carrier directory with the operator's status overrides applied. */
+  carriers: readonly Carrier[];
   counters: CounterStore;
   limiter: FixedWindowLimiter;
   close(): Promise<void>;
@@ -56,6 +59,7 @@ export function createServices(input: {
     logger,
     metrics: input.metrics ?? new Metrics(),
     accounts: new AccountsService(db.prisma, clock),
+    carriers: withCarrierStatus(config.carrierStatus),
     counters,
     limiter: new FixedWindowLimiter(counters, clock),
     async close() {

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { type FacadeDeps, gate } from "../facade";
 import { sendCompatAdmissionRefusal, sendCompatRefusal } from "./respond";
+import { mountSealineRoutes } from "./routes/sealines.route";
 
 export function createCompatRouter(deps: FacadeDeps): Router {
   const router = Router();
@@ -14,5 +15,6 @@ export function createCompatRouter(deps: FacadeDeps): Router {
     });
   });
   router.use(gate(deps, { allowQueryKey: true }, sendCompatAdmissionRefusal));
+  mountSealineRoutes(router, deps);
   return router;
 }

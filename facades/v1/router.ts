@@ -1,9 +1,11 @@
 import { Router } from "express";
 import { type FacadeDeps, gate } from "../facade";
 import { sendV1Refusal } from "./respond";
+import { mountCarrierRoutes } from "./routes/carriers.route";
 
 export function createV1Router(deps: FacadeDeps): Router {
   const router = Router();
   router.use(gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)));
+  mountCarrierRoutes(router, deps);
   return router;
 }

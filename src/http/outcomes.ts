@@ -142,3 +142,15 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   500: "Internal Server Error",
   502: "Bad Gateway",
 };
+
+/** Coded GraphQL errors from the core, as outcomes of the table above. */
+const GRAPHQL_CODE_OUTCOMES: Readonly<Record<string, OutcomeCode>> = {
+  BAD_USER_INPUT: "bad_request",
+  NOT_FOUND: "not_found",
+  UNAUTHENTICATED: "invalid_key",
+  DEVELOPER_MODE_DISABLED: "developer_mode_off",
+};
+
+export function outcomeForGraphQLCode(code: unknown): OutcomeCode {
+  return (typeof code === "string" && GRAPHQL_CODE_OUTCOMES[code]) || "unexpected";
+}

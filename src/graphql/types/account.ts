@@ -147,6 +147,8 @@ builder.queryFields((t) => ({
   }),
   plans: t.field({
     type: [PlanRef],
+    // Nullable at the root so a refusal of this field leaves the rest of the answer intact.
+    nullable: true,
     description: "Every plan and what it includes.",
     authScopes: { developerMode: true },
     resolve: () => Object.values(PLANS),

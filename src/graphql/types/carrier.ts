@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { type Carrier, scacCodesOf, searchCarriers } from "../../domain/carriers/carrier-directory";
+import { builder } from "../builder";
+
+const CarrierStatusEnum = builder.enumType("CarrierStatus", {
+  values: {
+    active: { description: "Tracking requests are routed to the carrier." },
+    maintenance: { description: "Temporarily not asked; requests answer that the carrier is under maintenance." },
+    disabled: { description: "Switched off by the operator." },
+  } as const,
+});
+
+export const CarrierRef = builder.objectRef<Carrier>("Carrier").implement({
+  description: "An ocean carrier (shipping line) of the directory.",
+  fields: (t) => ({
+    scac: t.exposeString("scac", { description: "Standard Carrier Alpha Code, 4 characters (e.g. MAEU)." }),
+    scacCodes: t.stringList({
+      description: "Every code the carrier is known by, the main SCAC first (e.g. MSCU, MEDU).",
+      resolve: (c) => scacCodesOf(c),
+    }),
+    name: t.exposeString("name"),
+    slug: t.exposeString("slug"),
+    status: t.field({ type: CarrierStatusEnum, resolve: (c) => c.status }),
+    ownerPrefixes: t.exposeStringList("ownerPrefixes", {
+      description: "BIC owner prefixes of the containers it operates (e.g. MSKU).",
+    }),
+    blPrefixes: t.exposeStringList("blPrefixes", { description: "Prefixes its bill-of-lading numbers carry." }),
+    resolvesBookings: t.exposeBoolean("resolvesBookings"),
+    supportedTypes: t.exposeStringList("supportedTypes", { description: "container, bl and/or booking." }),
+    dcsa: t.exposeBoolean("dcsa", { description: "Publishes a DCSA Track & Trace API." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  carriers: t.field({
+    type: [CarrierRef],
+    // Nullable at the root so a refusal of this field leaves the rest of the answer intact.
+    nullable: true,
+    description:
+      "The carrier directory, most popular first. `search` (at least 2 characters) matches SCAC, name or slug, case-insensitively; exact SCAC or slug matches come first.",
+    authScopes: { developerMode: true },
+    args: {
+      search: t.arg.string({
+        required: false,
+        validate: z.string().trim().min(2, "search needs at least 2 characters").max(100),
+      }),
+    },
+    resolve: (_root, { search }, ctx) => searchCarriers(search ?? "", ctx.services.carriers),
+  }),
+}));

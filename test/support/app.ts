@@ -1,0 +1,114 @@
+import { Writable } from "node:stream";
+import { loadConfig } from "../../src/config";
+import type { UserRole } from "../../src/generated/prisma/enums";
+import type { PlanCode } from "../../src/generated/prisma/enums";
+import type { Clock } from "../../src/lib/clock";
+import { createLogger } from "../../src/observability/logger";
+import { type RunningServer, startServer } from "../../src/server";
+import { databaseEnvironment, freshDatabaseTarget } from "./database";
+
+export interface TestApp extends RunningServer {
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  rawLogs: string[];
+  fixtures: Fixtures;
+}
+
+/** Starts the real app on an ephemeral port over a fresh database. */
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<TestApp> {
+  const target = await freshDatabaseTarget();
+  const config = loadConfig({
+    PORT: "0",
+    QUAYSIDE_DEMO: "false",
+    QUAYSIDE_SIMULATOR: "off",
+    QUAYSIDE_LOG_LEVEL: "info",
+    ...databaseEnvironment(target),
+    ...options.env,
+  });
+  const rawLogs: string[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) {
+        rawLogs.push(line);
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  const server = await startServer(config, { clock: options.clock, logger: createLogger("info", sink) });
+  return Object.assign(server, { logs, rawLogs, fixtures: new Fixtures(server) });
+}
+
+export interface OrgWithKey {
+  organizationId: string;
+  userId: string;
+  key: string;
+  keyId: string;
+}
+
+/** org -> user -> key, the shape most tests start from. */
+export class Fixtures {
+  private counter = 0;
+
+  constructor(private readonly server: RunningServer) {}
+
+  async organization(
+    options: {
+      plan?: PlanCode;
+      developerMode?: boolean;
+      role?: UserRole;
+      viewOnly?: boolean;
+      expiresAt?: Date;
+      billingCycle?: "monthly" | "yearly";
+    } = {},
+  ): Promise<OrgWithKey> {
+    const { accounts } = this.server.services;
+    const n = ++this.counter;
+    const org = await accounts.createOrganization({
+      name: `Org ${n} ${Math.random().toString(36).slice(2, 8)}`,
+      plan: options.plan ?? "professional",
+      billingCycle: options.billingCycle,
+      developerMode: options.developerMode ?? true,
+    });
+    const user = await accounts.createUser({
+      organizationId: org.id,
+      email: `user${n}-${org.id.slice(0, 8)}@example.com`,
+      role: options.role ?? "owner",
+    });
+    const { apiKey, rawKey } = await accounts.createApiKey({
+      userId: user.id,
+      viewOnly: options.viewOnly,
+      expiresAt: options.expiresAt,
+    });
+    return { organizationId: org.id, userId: user.id, key: rawKey, keyId: apiKey.id };
+  }
+
+  async teammate(orgId: string, options: { role?: UserRole; viewOnly?: boolean } = {}): Promise<OrgWithKey> {
+    const { accounts } = this.server.services;
+    const n = ++this.counter;
+    const user = await accounts.createUser({
+      organizationId: orgId,
+      email: `mate${n}-${orgId.slice(0, 8)}@example.com`,
+      role: options.role ?? "member",
+    });
+    const { apiKey, rawKey } = await accounts.createApiKey({ userId: user.id, viewOnly: options.viewOnly });
+    return { organizationId: orgId, userId: user.id, key: rawKey, keyId: apiKey.id };
+  }
+}
+
+export async function graphql(
+  app: { url: string },
+  key: string | undefined,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }; headers: Headers }> {
+  const res = await fetch(`${app.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as never, headers: res.headers };
+}
