@@ -1,0 +1,143 @@
+/**
+ * The carrier directory: who can be tracked, under which SCAC, and what identifies them. Pure lookups
+ * over an immutable list; operational state (maintenance) is layered on with `withCarrierStatus`
+ * instead of being edited into the data.
+ */
+import type { ReferenceType } from "../references/reference";
+import { CARRIER_DATA, LESSORS, type Lessor } from "./carrier-data";
+
+export type CarrierStatus = "active" | "maintenance" | "disabled";
+
+export interface Carrier {
+  /** The SCAC tracking requests are routed by: 4 characters, uppercase. */
+  scac: string;
+  /**
+   * Other codes the same carrier is known by (MSC's MEDU, CMA CGM's CMAU...). Accepted wherever a SCAC
+   * is, and listed with the main one in the compat `scac_codes`.
+   */
+  alternativeScacs?: readonly string[];
+  name: string;
+  slug: string;
+  /** 4-letter BIC prefixes (owner code + `U`) of boxes the carrier operates, such as MSCU. */
+  ownerPrefixes: readonly string[];
+  /** Prefixes the carrier's bill-of-lading numbers are quoted with (MEDU for MSC). */
+  blPrefixes: readonly string[];
+  /** Whether a booking number resolves at this carrier; always the same as `supportedTypes` says. */
+  resolvesBookings: boolean;
+  status: CarrierStatus;
+  /** Reference types the carrier can be asked about. */
+  supportedTypes: readonly ReferenceType[];
+  /** Alphaliner rank (1 = largest): orders the low-confidence guesses. Lower is more popular. */
+  popularity: number;
+  /** Publishes a DCSA Track & Trace API. */
+  dcsa: boolean;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Every carrier, most popular first. Frozen: derive a changed copy with `withCarrierStatus`. */
+export const CARRIERS: readonly Carrier[] = deepFreeze(
+  [...CARRIER_DATA].sort((a, b) => a.popularity - b.popularity),
+);
+
+export { LESSORS, type Lessor };
+
+/** Owner prefixes of leasing companies: a box carrying one does not identify its carrier. */
+export const LEASING_PREFIXES: ReadonlySet<string> = new Set(
+  LESSORS.flatMap((lessor) => lessor.ownerPrefixes),
+);
+
+const lessorByPrefix: ReadonlyMap<string, Lessor> = new Map(
+  LESSORS.flatMap((lessor) => lessor.ownerPrefixes.map((prefix) => [prefix, lessor] as const)),
+);
+
+export function isLeasingPrefix(bicPrefix: string): boolean {
+  return LEASING_PREFIXES.has(bicPrefix.trim().toUpperCase());
+}
+
+/** The lessor whose owner code a box carries, so a user can be told "this is a Textainer box". */
+export function findLessorByPrefix(bicPrefix: string): Lessor | undefined {
+  return lessorByPrefix.get(bicPrefix.trim().toUpperCase());
+}
+
+/** The main SCAC followed by the alternatives: what the compat `scac_codes` lists. */
+export function scacCodesOf(carrier: Carrier): string[] {
+  return [carrier.scac, ...(carrier.alternativeScacs ?? [])];
+}
+
+/**
+ * Finds a carrier by its SCAC or one of its alternative SCACs, ignoring case and surrounding spaces.
+ * Main SCACs are matched before alternatives, so an alternative can never shadow another carrier.
+ */
+export function findCarrierByScac(
+  scac: string,
+  directory: readonly Carrier[] = CARRIERS,
+): Carrier | undefined {
+  const wanted = scac.trim().toUpperCase();
+  if (wanted.length === 0) return undefined;
+  return (
+    directory.find((carrier) => carrier.scac === wanted) ??
+    directory.find((carrier) => carrier.alternativeScacs?.includes(wanted) ?? false)
+  );
+}
+
+// "Hamburg Süd" must be found by "sud".
+function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+}
+
+/**
+ * Case- and accent-insensitive substring search on SCAC (main or alternative), name and slug. Exact
+ * matches of a SCAC or slug come first so `one` finds ONE before anything merely containing "one";
+ * the rest follow by popularity. An empty query lists the whole directory.
+ */
+export function searchCarriers(query: string, directory: readonly Carrier[] = CARRIERS): Carrier[] {
+  const needle = fold(query.trim());
+  const byPopularity = [...directory].sort((a, b) => a.popularity - b.popularity);
+  if (needle.length === 0) return byPopularity;
+  const exact: Carrier[] = [];
+  const partial: Carrier[] = [];
+  for (const carrier of byPopularity) {
+    const codes = scacCodesOf(carrier).map(fold);
+    const keys = [...codes, fold(carrier.slug)];
+    if (keys.includes(needle)) exact.push(carrier);
+    else if ([...keys, fold(carrier.name)].some((key) => key.includes(needle))) partial.push(carrier);
+  }
+  return [...exact, ...partial];
+}
+
+/**
+ * A copy of the directory with some carriers' status replaced, keyed by SCAC (any case). Used to put a
+ * carrier under maintenance from configuration or in a test. An unknown SCAC throws, so a typo in the
+ * configuration fails at start-up instead of leaving a broken carrier in rotation.
+ */
+export function withCarrierStatus(
+  overrides: Readonly<Record<string, CarrierStatus>>,
+  directory: readonly Carrier[] = CARRIERS,
+): readonly Carrier[] {
+  const wanted = new Map<string, CarrierStatus>();
+  const unknown: string[] = [];
+  for (const [scac, status] of Object.entries(overrides)) {
+    const carrier = findCarrierByScac(scac, directory);
+    if (carrier) wanted.set(carrier.scac, status);
+    else unknown.push(scac);
+  }
+  if (unknown.length > 0) {
+    throw new Error(`withCarrierStatus: no carrier with SCAC ${unknown.join(", ")} in the directory`);
+  }
+  return deepFreeze(
+    directory.map((carrier) => {
+      const status = wanted.get(carrier.scac);
+      return status === undefined || status === carrier.status ? carrier : { ...carrier, status };
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { printSchema } from "graphql";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config";
+import { checkOperation, loadOperationFiles, OperationExecutor } from "../../src/graphql/executor";
+import { schema } from "../../src/graphql/schema";
+import { OPERATION_DIRS } from "../../src/http/app";
+
+const limits = loadConfig({}).graphql;
+
+describe("the printed schema", () => {
+  it("is committed and current (run `npm run schema:print` after changing a type)", () => {
+    const committed = readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8");
+    expect(committed).toBe(`${printSchema(schema)}\n`);
+  });
+
+  it("documents its types and fields for the people who read it", () => {
+    const printed = printSchema(schema);
+    expect(printed).toMatch(/"""\s*An API key\. The raw key is shown once/);
+    expect(printed).not.toMatch(/keyHash/);
+  });
+});
+
+describe("persisted operations of the facades", () => {
+  it("every document parses, is one operation named like its file, and validates against the schema", async () => {
+    const files = (await Promise.all(OPERATION_DIRS.map(loadOperationFiles))).flat();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const checked = checkOperation(schema, file.name, file.source, limits);
+      expect(typeof checked, `${file.file}: ${String(checked)}`).not.toBe("string");
+    }
+    await expect(OperationExecutor.load(schema, OPERATION_DIRS, limits)).resolves.toBeDefined();
+  });
+
+  it("a broken document stops start-up with the file named", () => {
+    expect(checkOperation(schema, "Broken", "query Broken { carriers { nope } }", limits)).toMatch(/nope/);
+    expect(checkOperation(schema, "Named", "query Other { plans { code } }", limits)).toMatch(/named Named/);
+    expect(checkOperation(schema, "Two", "query Two { plans { code } } query Three { plans { code } }", limits)).toMatch(
+      /exactly one/,
+    );
+  });
+});
