@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../src/domain/accounts/principal";
-import { type Admission, admit, type GateOptions } from "../src/http/gate";
-import { type OutcomeCode, outcomeForGraphQLCode } from "../src/http/outcomes";
 import { createContext, type GraphQLContext } from "../src/graphql/context";
 import type { OperationExecutor } from "../src/graphql/executor";
+import { type Admission, admit, type GateOptions } from "../src/http/gate";
+import { type OutcomeCode, outcomeForGraphQLCode } from "../src/http/outcomes";
 import type { Services } from "../src/services";
 
 /** What every facade gets from the composition root. */
@@ -21,7 +21,11 @@ declare module "express-serve-static-core" {
 }
 
 export function contextFor(deps: FacadeDeps, req: Request): GraphQLContext {
-  return createContext({ requestId: req.requestId, principal: req.principal ?? null, services: deps.services });
+  return createContext({
+    requestId: req.requestId,
+    principal: req.principal ?? null,
+    services: deps.services,
+  });
 }
 
 /** Express 5 forwards rejected promises to the error handler, which answers in the surface's format. */

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
-import type { Express } from "express";
 import type { AddressInfo } from "node:net";
+import type { Express } from "express";
 import type { AppConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
-import { ensureDemoAccount, type DemoOutcome } from "./domain/accounts/demo";
+import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
 import { buildApp } from "./http/app";
 import { type Clock, systemClock } from "./lib/clock";
 import { createLogger, type Logger } from "./observability/logger";
@@ -28,9 +28,16 @@ export async function startServer(
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config.database);
   const migrations = await applyMigrations(db);
-  if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, "Database migrations applied");
+  if (migrations.applied.length > 0)
+    logger.info({ applied: migrations.applied }, "Database migrations applied");
 
-  const services = createServices({ config, db, clock, logger, metrics: new Metrics({ defaultMetrics: true }) });
+  const services = createServices({
+    config,
+    db,
+    clock,
+    logger,
+    metrics: new Metrics({ defaultMetrics: true }),
+  });
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
 
   const publicUrl = config.publicUrl ?? `http://${displayHost(config.host)}:${config.port}`;

@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import type { AppConfig } from "./config";
 import type { Database } from "./db/database";
-import { type Carrier, withCarrierStatus } from "./domain/carriers/carrier-directory";
 import { AccountsService } from "./domain/accounts/accounts.service";
+import { type Carrier, withCarrierStatus } from "./domain/carriers/carrier-directory";
 import {
   type CounterStore,
   InsuredCounterStore,

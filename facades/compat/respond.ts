@@ -16,12 +16,18 @@ export function sendCompatRefusal(
   options: { detail?: string; data?: Record<string, unknown>; status?: number } = {},
 ): void {
   const wire = OUTCOMES[outcome];
-  res
-    .status(options.status ?? 200)
-    .json({ status: "error", message: wire.compat.message, data: options.data ?? {}, detail: options.detail ?? wire.sentence });
+  res.status(options.status ?? 200).json({
+    status: "error",
+    message: wire.compat.message,
+    data: options.data ?? {},
+    detail: options.detail ?? wire.sentence,
+  });
 }
 
-export function sendCompatAdmissionRefusal(res: Response, admission: Extract<Admission, { ok: false }>): void {
+export function sendCompatAdmissionRefusal(
+  res: Response,
+  admission: Extract<Admission, { ok: false }>,
+): void {
   // API_KEY_EXPIRED means "fix billing or the key, do not retry soon": the contract fixes 3600 s.
   if (admission.outcome === "expired_key") res.setHeader("Retry-After", "3600");
   sendCompatRefusal(res, admission.outcome);

@@ -20,7 +20,11 @@ export function sendV1Error(
   });
 }
 
-export function sendV1Refusal(res: Response, admission: Extract<Admission, { ok: false }>, baseUrl: string): void {
+export function sendV1Refusal(
+  res: Response,
+  admission: Extract<Admission, { ok: false }>,
+  baseUrl: string,
+): void {
   if (admission.outcome === "rate_limited" && admission.principal && admission.rate) {
     sendV1Error(res, "rate_limited", {
       data: {

@@ -5,7 +5,9 @@ import { mountCarrierRoutes } from "./routes/carriers.route";
 
 export function createV1Router(deps: FacadeDeps): Router {
   const router = Router();
-  router.use(gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)));
+  router.use(
+    gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)),
+  );
   mountCarrierRoutes(router, deps);
   return router;
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config";
+import { loadConfig } from "../config";
 import { openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountError, AccountsService } from "../domain/accounts/accounts.service";
@@ -97,7 +97,13 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       case "orgs list": {
         const orgs = await accounts.listOrganizations();
-        print(out, orgs.map((o) => `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}`).join("\n") || "No organisations.", orgs);
+        print(
+          out,
+          orgs
+            .map((o) => `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}`)
+            .join("\n") || "No organisations.",
+          orgs,
+        );
         return 0;
       }
       case "users create": {
@@ -106,7 +112,12 @@ export async function runCli(argv: string[]): Promise<number> {
         if (!org) throw new AccountError("not_found", `No organisation ${values.org}`);
         const role = values.role ?? "member";
         if (role !== "owner" && role !== "member") throw new UsageError("--role is owner or member");
-        const user = await accounts.createUser({ organizationId: org.id, email: values.email, name: values.name, role });
+        const user = await accounts.createUser({
+          organizationId: org.id,
+          email: values.email,
+          name: values.name,
+          role,
+        });
         print(out, `Created user ${user.email} (${user.id}) in ${org.name}`, user);
         return 0;
       }
@@ -115,7 +126,8 @@ export async function runCli(argv: string[]): Promise<number> {
         const user = await accounts.findUser(values.user);
         if (!user) throw new AccountError("not_found", `No user ${values.user}`);
         const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : null;
-        if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO date");
+        if (expiresAt && Number.isNaN(expiresAt.getTime()))
+          throw new UsageError("--expires-at must be an ISO date");
         const { apiKey, rawKey } = await accounts.createApiKey({
           userId: user.id,
           name: values.name,
@@ -138,12 +150,18 @@ export async function runCli(argv: string[]): Promise<number> {
         if (values.org && !org) throw new AccountError("not_found", `No organisation ${values.org}`);
         if (values.user && !user) throw new AccountError("not_found", `No user ${values.user}`);
         const keys = (
-          await accounts.listApiKeys({ ...(org ? { organizationId: org.id } : {}), ...(user ? { userId: user.id } : {}) })
+          await accounts.listApiKeys({
+            ...(org ? { organizationId: org.id } : {}),
+            ...(user ? { userId: user.id } : {}),
+          })
         ).map(({ keyHash: _hash, ...k }) => k);
         print(
           out,
           keys
-            .map((k) => `${k.id}  ${k.displayPrefix}…  ${k.name}${k.viewOnly ? "  view-only" : ""}${k.revokedAt ? "  revoked" : ""}`)
+            .map(
+              (k) =>
+                `${k.id}  ${k.displayPrefix}…  ${k.name}${k.viewOnly ? "  view-only" : ""}${k.revokedAt ? "  revoked" : ""}`,
+            )
             .join("\n") || "No keys.",
           keys,
         );
@@ -165,7 +183,9 @@ async function serve(): Promise<number> {
   if (server.demo?.kind === "created" || server.demo?.kind === "pinned-key") {
     lines.push(`Demo API key (organisation "Demo", plan professional): ${server.demo.rawKey}`);
   } else if (server.demo?.kind === "existing") {
-    lines.push("Demo organisation already set up; its key was printed on first start (or: quayside keys create --user demo@quayside.local).");
+    lines.push(
+      "Demo organisation already set up; its key was printed on first start (or: quayside keys create --user demo@quayside.local).",
+    );
   }
   lines.push(
     `  GraphQL      ${server.url}/graphql`,
@@ -186,4 +206,3 @@ async function serve(): Promise<number> {
   log.info("Stopped cleanly");
   return 0;
 }
-

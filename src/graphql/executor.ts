@@ -35,7 +35,9 @@ export class UnexpectedExecutionError extends Error {
   }
 }
 
-export async function loadOperationFiles(dir: string): Promise<{ name: string; file: string; source: string }[]> {
+export async function loadOperationFiles(
+  dir: string,
+): Promise<{ name: string; file: string; source: string }[]> {
   const entries = await readdir(dir).catch(() => [] as string[]);
   const files = entries.filter((f) => f.endsWith(".graphql")).sort();
   return Promise.all(
@@ -113,7 +115,9 @@ export function checkOperation(
   } catch (error) {
     return error instanceof GraphQLError ? error.message : String(error);
   }
-  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const ops = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   if (ops.length !== 1) return "a file holds exactly one operation";
   if (ops[0]!.name?.value !== name) return `the operation must be named ${name}, like its file`;
   const errors = validate(schema, document, [...specifiedRules, ...queryLimitRules(limits)]);

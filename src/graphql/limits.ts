@@ -7,9 +7,9 @@ import {
   type GraphQLSchema,
   getNamedType,
   getNullableType,
+  isInterfaceType,
   isListType,
   isObjectType,
-  isInterfaceType,
   Kind,
   type SelectionSetNode,
   type ValidationContext,
@@ -42,15 +42,21 @@ export function queryLimitRules(limits: { maxDepth: number; maxCost: number }): 
         const cost = walker.cost(node.selectionSet, root, 1, new Set());
         if (walker.deepest > limits.maxDepth) {
           context.reportError(
-            new GraphQLError(`Query is nested ${walker.deepest} levels deep; the limit is ${limits.maxDepth}.`, {
-              extensions: { code: "QUERY_TOO_DEEP" },
-            }),
+            new GraphQLError(
+              `Query is nested ${walker.deepest} levels deep; the limit is ${limits.maxDepth}.`,
+              {
+                extensions: { code: "QUERY_TOO_DEEP" },
+              },
+            ),
           );
         } else if (cost > limits.maxCost) {
           context.reportError(
-            new GraphQLError(`Query would cost ${cost}; the limit is ${limits.maxCost}. Ask for smaller pages.`, {
-              extensions: { code: "QUERY_TOO_COSTLY" },
-            }),
+            new GraphQLError(
+              `Query would cost ${cost}; the limit is ${limits.maxCost}. Ask for smaller pages.`,
+              {
+                extensions: { code: "QUERY_TOO_COSTLY" },
+              },
+            ),
           );
         }
       },
@@ -76,7 +82,9 @@ class Walker {
       if (selection.kind === Kind.FIELD) {
         total += this.fieldCost(selection, type, depth, seen);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const target = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : type;
+        const target = selection.typeCondition
+          ? this.schema.getType(selection.typeCondition.name.value)
+          : type;
         total += this.cost(selection.selectionSet, target ?? type, depth, seen);
       } else {
         const fragment = this.fragments[selection.name.value];

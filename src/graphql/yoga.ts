@@ -26,14 +26,20 @@ export function createGraphQLHandler(services: Services, schema: GraphQLSchema) 
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: { title: "Quayside GraphQL", defaultQuery: "{ viewer { organization { name plan { name } } } }" },
+    graphiql: {
+      title: "Quayside GraphQL",
+      defaultQuery: "{ viewer { organization { name plan { name } } } }",
+    },
     plugins: [queryLimits(services.config.graphql)],
     // Expected failures are GraphQLErrors with a code; anything else is masked and logged.
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
     // validation errors too). Anything else thrown inside a resolver is logged and masked.
     maskedErrors: {
       maskError(error, message) {
-        if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
+        if (
+          error instanceof GraphQLError &&
+          (!error.originalError || error.originalError instanceof GraphQLError)
+        ) {
           return error;
         }
         const cause = error instanceof GraphQLError ? error.originalError : error;

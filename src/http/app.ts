@@ -1,5 +1,5 @@
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { fileURLToPath } from "node:url";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
 import type { FacadeDeps } from "../../facades/facade";
@@ -10,12 +10,14 @@ import { OperationExecutor } from "../graphql/executor";
 import { schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
 import type { Services } from "../services";
-import { OUTCOMES, type OutcomeCode } from "./outcomes";
 import { requestId, requestLogging, requestMetrics } from "./observability";
+import { OUTCOMES, type OutcomeCode } from "./outcomes";
 
-export const OPERATION_DIRS = ["../../facades/v1/operations", "../../facades/compat/operations", "../../facades/mcp/operations"].map(
-  (dir) => fileURLToPath(new URL(dir, import.meta.url)),
-);
+export const OPERATION_DIRS = [
+  "../../facades/v1/operations",
+  "../../facades/compat/operations",
+  "../../facades/mcp/operations",
+].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 export interface BuiltApp {
   app: Express;
@@ -71,7 +73,11 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     json,
     (req, res, next) => {
       // The GraphiQL page itself needs no key; every operation does.
-      if (req.method === "GET" && req.accepts(["text/html", "application/json"]) === "text/html" && !req.query.query) {
+      if (
+        req.method === "GET" &&
+        req.accepts(["text/html", "application/json"]) === "text/html" &&
+        !req.query.query
+      ) {
         return next();
       }
       return gate(deps, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
@@ -87,7 +93,12 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   app.use(config.compatPrefix, createCompatRouter(deps));
 
   app.use((req: Request, res: Response) => {
-    refuse(surfaceOf(req, config.compatPrefix), res, "route_not_found", `There is no ${req.method} ${req.path}.`);
+    refuse(
+      surfaceOf(req, config.compatPrefix),
+      res,
+      "route_not_found",
+      `There is no ${req.method} ${req.path}.`,
+    );
   });
 
   // Body-parser failures and anything thrown by a route: a clear answer in the surface's format,
@@ -132,14 +143,16 @@ function refuse(surface: Surface, res: Response, outcome: OutcomeCode, message?:
   const wire = OUTCOMES[outcome];
   switch (surface) {
     case "compat":
-      return sendCompatRefusal(res, outcome, {
+      sendCompatRefusal(res, outcome, {
         detail: message,
         // A client error that is not an operation's answer (unknown path, broken body) keeps its
         // HTTP status; every operation's own answer is 200.
         status: outcome === "unexpected" ? 200 : wire.v1.status,
       });
+      return;
     case "graphql":
-      return sendGraphQLRefusal(res, outcome, message);
+      sendGraphQLRefusal(res, outcome, message);
+      return;
     case "mcp":
       res.status(wire.v1.status).json({
         jsonrpc: "2.0",
@@ -148,13 +161,15 @@ function refuse(surface: Surface, res: Response, outcome: OutcomeCode, message?:
       });
       return;
     default:
-      return sendV1Error(res, outcome, { message });
+      sendV1Error(res, outcome, { message });
   }
 }
 
 function sendGraphQLRefusal(res: Response, outcome: OutcomeCode, message?: string): void {
   const wire = OUTCOMES[outcome];
   res.status(wire.graphql.status).json({
-    errors: [{ message: message ?? wire.sentence, extensions: { code: wire.graphql.code, reason: wire.v1.error } }],
+    errors: [
+      { message: message ?? wire.sentence, extensions: { code: wire.graphql.code, reason: wire.v1.error } },
+    ],
   });
 }

@@ -44,7 +44,12 @@ export function setRateHeaders(res: Response, rate: WindowDecision): void {
   res.setHeader("X-RateLimit-Reset", String(rate.resetAt));
 }
 
-export async function admit(services: Services, req: Request, res: Response, options: GateOptions): Promise<Admission> {
+export async function admit(
+  services: Services,
+  req: Request,
+  res: Response,
+  options: GateOptions,
+): Promise<Admission> {
   const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
   const failuresSubject = `auth-failures:${address}`;
   const failureLimit = services.config.authFailuresPerMinute;

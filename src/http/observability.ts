@@ -27,7 +27,8 @@ export function requestLogging(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: (req) => (req as Request).requestId,
-    customAttributeKeys: { reqId: "requestId" },
+    // Every line logged through req.log carries the request id, so one request's lines can be found.
+    customProps: (req) => ({ requestId: (req as Request).requestId }),
     serializers: {
       req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
         method: req.method,

@@ -1,5 +1,5 @@
-import type { Principal } from "../domain/accounts/principal";
 import { nextPlanForRate } from "../domain/accounts/plans";
+import type { Principal } from "../domain/accounts/principal";
 
 /**
  * What a 429 tells the caller about their plan: exactly one of `upgrade` (a higher plan buys a

@@ -73,7 +73,11 @@ describe("compatibility API", () => {
     ] as const) {
       const res = await compat(headers, query);
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { status: string; message: string; data: { name: string; scac_codes: string[] }[] };
+      const body = (await res.json()) as {
+        status: string;
+        message: string;
+        data: { name: string; scac_codes: string[] }[];
+      };
       expect(body).toMatchObject({ status: "success", message: "OK" });
       expect(body.data.find((l) => l.scac_codes.includes("MAEU"))?.name).toMatch(/Maersk/);
     }
@@ -149,9 +153,14 @@ describe("failed authentication per client address", () => {
     try {
       const key = (await strict.fixtures.organization()).key;
       for (let i = 0; i < 3; i++) {
-        expect((await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer("qs_wrongwrongwrongwrong") })).status).toBe(401);
+        expect(
+          (await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer("qs_wrongwrongwrongwrong") }))
+            .status,
+        ).toBe(401);
       }
-      const v1Refused = await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer("qs_wrongwrongwrongwrong") });
+      const v1Refused = await fetch(`${strict.url}/api/v1/carriers`, {
+        headers: bearer("qs_wrongwrongwrongwrong"),
+      });
       expect(v1Refused.status).toBe(429);
       expect((await v1Refused.json()).data.error).toBe("too_many_failed_authentications");
       expect(Number(v1Refused.headers.get("retry-after"))).toBeGreaterThan(0);

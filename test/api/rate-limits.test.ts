@@ -47,7 +47,11 @@ describe("per-key window, in-memory store", () => {
         limit: 30,
         retryAfter: 30,
         plan: "free",
-        upgrade: { next_plan: "starter", next_limit_per_min: 60, url: expect.stringContaining("plan=starter") },
+        upgrade: {
+          next_plan: "starter",
+          next_limit_per_min: 60,
+          url: expect.stringContaining("plan=starter"),
+        },
       },
     });
 
@@ -109,8 +113,15 @@ describe("per-key window shared through Redis by two instances", () => {
       try {
         // Each test app has its own database, so the same key (same id, same hash) is copied into the
         // second one: both processes then spend from one window, which only the shared store can keep.
-        const org2 = await second.services.accounts.createOrganization({ name: "Twin", plan: "starter", developerMode: true });
-        const user2 = await second.services.accounts.createUser({ organizationId: org2.id, email: "twin@example.com" });
+        const org2 = await second.services.accounts.createOrganization({
+          name: "Twin",
+          plan: "starter",
+          developerMode: true,
+        });
+        const user2 = await second.services.accounts.createUser({
+          organizationId: org2.id,
+          email: "twin@example.com",
+        });
         const firstKey = (await first.services.accounts.listApiKeys({})).at(-1)!;
         await second.services.db.prisma.apiKey.create({
           data: {

@@ -38,11 +38,18 @@ describe("API keys through GraphQL", () => {
   it("revokes a key so that the next request with it is refused", async () => {
     const { body } = await graphql(app, owner.key, CREATE_KEY, { input: { name: "short-lived" } });
     const created = body.data!.createApiKey as { key: string; apiKey: { id: string } };
-    const revoked = await graphql(app, owner.key, "mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }", {
-      id: created.apiKey.id,
-    });
+    const revoked = await graphql(
+      app,
+      owner.key,
+      "mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }",
+      {
+        id: created.apiKey.id,
+      },
+    );
     expect((revoked.body.data!.revokeApiKey as { revokedAt: string }).revokedAt).toBeTruthy();
-    const after = await fetch(`${app.url}/api/v1/carriers`, { headers: { authorization: `Bearer ${created.key}` } });
+    const after = await fetch(`${app.url}/api/v1/carriers`, {
+      headers: { authorization: `Bearer ${created.key}` },
+    });
     expect(after.status).toBe(401);
     expect((await after.json()).data.error).toBe("api_key_revoked");
   });
@@ -53,7 +60,9 @@ describe("API keys through GraphQL", () => {
       id: stranger.keyId,
     });
     expect(res.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    const stillWorks = await fetch(`${app.url}/api/v1/carriers`, { headers: { authorization: `Bearer ${stranger.key}` } });
+    const stillWorks = await fetch(`${app.url}/api/v1/carriers`, {
+      headers: { authorization: `Bearer ${stranger.key}` },
+    });
     expect(stillWorks.status).toBe(200);
   });
 
@@ -63,39 +72,66 @@ describe("API keys through GraphQL", () => {
     expect(read.body.data).toEqual({ viewer: { apiKey: { viewOnly: true } } });
     const create = await graphql(app, viewer.key, CREATE_KEY, { input: { name: "nope" } });
     expect(create.body.errors?.[0]?.extensions?.code).toBe("VIEW_ONLY_KEY");
-    const toggle = await graphql(app, viewer.key, "mutation { setDeveloperMode(enabled: false) { developerMode } }");
+    const toggle = await graphql(
+      app,
+      viewer.key,
+      "mutation { setDeveloperMode(enabled: false) { developerMode } }",
+    );
     expect(toggle.body.errors?.[0]?.extensions?.code).toBe("VIEW_ONLY_KEY");
   });
 
   it("a member cannot switch developer mode; an owner can, and the surfaces follow at once", async () => {
     const member = await app.fixtures.teammate(owner.organizationId, { role: "member" });
-    const refused = await graphql(app, member.key, "mutation { setDeveloperMode(enabled: false) { developerMode } }");
+    const refused = await graphql(
+      app,
+      member.key,
+      "mutation { setDeveloperMode(enabled: false) { developerMode } }",
+    );
     expect(refused.body.errors?.[0]?.extensions?.code).toBe("OWNER_REQUIRED");
 
-    const off = await graphql(app, owner.key, "mutation { setDeveloperMode(enabled: false) { developerMode } }");
+    const off = await graphql(
+      app,
+      owner.key,
+      "mutation { setDeveloperMode(enabled: false) { developerMode } }",
+    );
     expect(off.body.data).toEqual({ setDeveloperMode: { developerMode: false } });
-    const v1 = await fetch(`${app.url}/api/v1/carriers`, { headers: { authorization: `Bearer ${member.key}` } });
+    const v1 = await fetch(`${app.url}/api/v1/carriers`, {
+      headers: { authorization: `Bearer ${member.key}` },
+    });
     expect(v1.status).toBe(403);
     const compat = await fetch(`${app.url}/compat/info/sealines?api_key=${member.key}`);
     expect((await compat.json()).message).toBe("API_KEY_ACCESS_DENIED");
 
     // The dashboard API still answers the owner with developer mode off, so it can be switched back.
-    const on = await graphql(app, owner.key, "mutation { setDeveloperMode(enabled: true) { developerMode } }");
+    const on = await graphql(
+      app,
+      owner.key,
+      "mutation { setDeveloperMode(enabled: true) { developerMode } }",
+    );
     expect(on.body.data).toEqual({ setDeveloperMode: { developerMode: true } });
-    expect((await fetch(`${app.url}/api/v1/carriers`, { headers: { authorization: `Bearer ${member.key}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${app.url}/api/v1/carriers`, { headers: { authorization: `Bearer ${member.key}` } }))
+        .status,
+    ).toBe(200);
   });
 
   it("a member sees only their own keys; an owner sees all of the organisation's", async () => {
     const member = await app.fixtures.teammate(owner.organizationId, { role: "member" });
     const q = "{ viewer { organization { apiKeys { id } } } }";
-    const mine = (await graphql(app, member.key, q)).body.data as { viewer: { organization: { apiKeys: { id: string }[] } } };
+    const mine = (await graphql(app, member.key, q)).body.data as {
+      viewer: { organization: { apiKeys: { id: string }[] } };
+    };
     expect(mine.viewer.organization.apiKeys.map((k) => k.id)).toEqual([member.keyId]);
-    const all = (await graphql(app, owner.key, q)).body.data as { viewer: { organization: { apiKeys: { id: string }[] } } };
+    const all = (await graphql(app, owner.key, q)).body.data as {
+      viewer: { organization: { apiKeys: { id: string }[] } };
+    };
     expect(all.viewer.organization.apiKeys.map((k) => k.id)).toContain(member.keyId);
   });
 
   it("refuses an expiry in the past with a coded input error", async () => {
-    const res = await graphql(app, owner.key, CREATE_KEY, { input: { name: "old", expiresAt: "2001-01-01T00:00:00Z" } });
+    const res = await graphql(app, owner.key, CREATE_KEY, {
+      input: { name: "old", expiresAt: "2001-01-01T00:00:00Z" },
+    });
     expect(res.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 });
@@ -110,17 +146,27 @@ describe("plans and usage", () => {
     );
     const data = res.body.data as {
       plans: { code: string; ratePerMinute: number; lookupsPerDay: number; carrierLookupsPerDay: number }[];
-      viewer: { organization: { periodDays: number; shipmentSlotsPerCycle: number; plan: { shipmentSlotsPerMonth: number } } };
+      viewer: {
+        organization: {
+          periodDays: number;
+          shipmentSlotsPerCycle: number;
+          plan: { shipmentSlotsPerMonth: number };
+        };
+      };
     };
-    expect(data.plans.map((p) => [p.code, p.ratePerMinute, p.lookupsPerDay, p.carrierLookupsPerDay])).toEqual([
-      ["free", 30, 100, 1000],
-      ["starter", 60, 500, 1000],
-      ["professional", 120, 1500, 1000],
-      ["business", 240, 5000, 1000],
-      ["custom", 600, 10000, 1000],
-    ]);
+    expect(data.plans.map((p) => [p.code, p.ratePerMinute, p.lookupsPerDay, p.carrierLookupsPerDay])).toEqual(
+      [
+        ["free", 30, 100, 1000],
+        ["starter", 60, 500, 1000],
+        ["professional", 120, 1500, 1000],
+        ["business", 240, 5000, 1000],
+        ["custom", 600, 10000, 1000],
+      ],
+    );
     expect(data.viewer.organization.periodDays).toBe(365);
-    expect(data.viewer.organization.shipmentSlotsPerCycle).toBe(data.viewer.organization.plan.shipmentSlotsPerMonth * 12);
+    expect(data.viewer.organization.shipmentSlotsPerCycle).toBe(
+      data.viewer.organization.plan.shipmentSlotsPerMonth * 12,
+    );
   });
 });
 

@@ -35,8 +35,8 @@ describe("persisted operations of the facades", () => {
   it("a broken document stops start-up with the file named", () => {
     expect(checkOperation(schema, "Broken", "query Broken { carriers { nope } }", limits)).toMatch(/nope/);
     expect(checkOperation(schema, "Named", "query Other { plans { code } }", limits)).toMatch(/named Named/);
-    expect(checkOperation(schema, "Two", "query Two { plans { code } } query Three { plans { code } }", limits)).toMatch(
-      /exactly one/,
-    );
+    expect(
+      checkOperation(schema, "Two", "query Two { plans { code } } query Three { plans { code } }", limits),
+    ).toMatch(/exactly one/);
   });
 });

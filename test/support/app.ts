@@ -1,7 +1,6 @@
 import { Writable } from "node:stream";
 import { loadConfig } from "../../src/config";
-import type { UserRole } from "../../src/generated/prisma/enums";
-import type { PlanCode } from "../../src/generated/prisma/enums";
+import type { PlanCode, UserRole } from "../../src/generated/prisma/enums";
 import type { Clock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
 import { type RunningServer, startServer } from "../../src/server";
@@ -104,7 +103,14 @@ export async function graphql(
   key: string | undefined,
   query: string,
   variables: Record<string, unknown> = {},
-): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }; headers: Headers }> {
+): Promise<{
+  status: number;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
+  headers: Headers;
+}> {
   const res = await fetch(`${app.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },

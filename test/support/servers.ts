@@ -21,7 +21,8 @@ export function postgresBinDir(): string | undefined {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
-  for (const v of versions) if (existsSync(path.join(root, v, "bin", "initdb"))) return path.join(root, v, "bin");
+  for (const v of versions)
+    if (existsSync(path.join(root, v, "bin", "initdb"))) return path.join(root, v, "bin");
   return undefined;
 }
 
@@ -30,7 +31,11 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -58,7 +63,9 @@ export async function startPostgres(): Promise<StartedServer> {
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
   const run = (cmd: string) =>
-    asRoot ? execFileSync("su", ["postgres", "-c", cmd], { stdio: "pipe" }) : execFileSync("sh", ["-c", cmd], { stdio: "pipe" });
+    asRoot
+      ? execFileSync("su", ["postgres", "-c", cmd], { stdio: "pipe" })
+      : execFileSync("sh", ["-c", cmd], { stdio: "pipe" });
   if (asRoot) execFileSync("chown", ["postgres", dir]);
   run(`${bin}/initdb -D ${dir}/data -A trust -U postgres >/dev/null`);
   run(

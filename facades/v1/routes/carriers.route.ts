@@ -16,10 +16,14 @@ export function mountCarrierRoutes(router: Router, deps: FacadeDeps): void {
     handler(async (req, res) => {
       const query = carriersQuery.safeParse(req.query);
       if (!query.success) {
-        return sendV1Error(res, "bad_request", { message: "search must be a single string.", data: { param: "search" } });
+        return sendV1Error(res, "bad_request", {
+          message: "search must be a single string.",
+          data: { param: "search" },
+        });
       }
       const result = await runOperation<CarriersData>(deps, req, "Carriers", { search: query.data.search });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
+      if (!result.ok)
+        return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
       res.json({ success: true, total: result.data.carriers.length, data: result.data.carriers });
     }),
   );

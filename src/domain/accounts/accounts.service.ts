@@ -1,8 +1,8 @@
-import type { BillingCycle, PlanCode, UserRole } from "../../generated/prisma/enums";
 import type { ApiKey, Organization, PrismaClient, User } from "../../generated/prisma/client";
+import type { BillingCycle, PlanCode, UserRole } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
-import { type Feature, FEATURES } from "./plans";
+import { FEATURES, type Feature } from "./plans";
 import { type Principal, principalOf } from "./principal";
 
 export type KeyRefusal = "missing_key" | "invalid_key" | "revoked_key" | "expired_key" | "developer_mode_off";
@@ -73,7 +73,8 @@ export class AccountsService {
     role?: UserRole;
   }): Promise<User> {
     const email = input.email.trim().toLowerCase();
-    if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AccountError("invalid_input", `Not an e-mail address: ${email}`);
+    if (!/^[^@\s]+@[^@\s]+$/.test(email))
+      throw new AccountError("invalid_input", `Not an e-mail address: ${email}`);
     const organization = await this.prisma.organization.findUnique({ where: { id: input.organizationId } });
     if (!organization) throw new AccountError("not_found", "No such organisation.");
     const existing = await this.prisma.user.findUnique({ where: { email } });
@@ -89,7 +90,9 @@ export class AccountsService {
   }
 
   async findUser(idOrEmail: string): Promise<User | null> {
-    return this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
+    return this.prisma.user.findFirst({
+      where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] },
+    });
   }
 
   listUsers(organizationId: string): Promise<User[]> {
@@ -113,7 +116,8 @@ export class AccountsService {
       throw new AccountError("invalid_input", "A key's expiry must be in the future.");
     }
     const rawKey = input.rawKey ?? generateRawKey();
-    if (!looksLikeKey(rawKey)) throw new AccountError("invalid_input", "A key must be 16 to 200 URL-safe characters.");
+    if (!looksLikeKey(rawKey))
+      throw new AccountError("invalid_input", "A key must be 16 to 200 URL-safe characters.");
     const keyHash = hashKey(rawKey);
     if (await this.prisma.apiKey.findUnique({ where: { keyHash } })) {
       throw new AccountError("conflict", "That key is already in use.");
@@ -152,7 +156,10 @@ export class AccountsService {
   }
 
   async setDeveloperMode(organizationId: string, enabled: boolean): Promise<Organization> {
-    return this.prisma.organization.update({ where: { id: organizationId }, data: { developerMode: enabled } });
+    return this.prisma.organization.update({
+      where: { id: organizationId },
+      data: { developerMode: enabled },
+    });
   }
 
   /**
@@ -169,7 +176,8 @@ export class AccountsService {
     if (!found) return { ok: false, refusal: "invalid_key" };
     if (found.revokedAt) return { ok: false, refusal: "revoked_key" };
     const now = this.clock.now();
-    if (found.expiresAt && found.expiresAt.getTime() <= now.getTime()) return { ok: false, refusal: "expired_key" };
+    if (found.expiresAt && found.expiresAt.getTime() <= now.getTime())
+      return { ok: false, refusal: "expired_key" };
     this.touch(found, now);
     const principal = principalOf(found);
     if (!principal.organization.developerMode) return { ok: false, refusal: "developer_mode_off", principal };
@@ -179,8 +187,6 @@ export class AccountsService {
   private touch(key: ApiKey, now: Date): void {
     if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
     // Fire and forget: a failed bookkeeping write must never fail the request.
-    this.prisma.apiKey
-      .update({ where: { id: key.id }, data: { lastUsedAt: now } })
-      .catch(() => undefined);
+    this.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
-import { FEATURES } from "./plans";
 import type { AccountsService } from "./accounts.service";
+import { FEATURES } from "./plans";
 
 export const DEMO_ORGANIZATION = "Demo";
 export const DEMO_USER_EMAIL = "demo@quayside.local";
@@ -26,7 +26,12 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
       developerMode: true,
       features: Object.fromEntries(FEATURES.map((f) => [f, true])),
     });
-    const user = await accounts.createUser({ organizationId: demo.id, email: DEMO_USER_EMAIL, name: "Demo", role: "owner" });
+    const user = await accounts.createUser({
+      organizationId: demo.id,
+      email: DEMO_USER_EMAIL,
+      name: "Demo",
+      role: "owner",
+    });
     const { rawKey } = await accounts.createApiKey({ userId: user.id, name: "Demo key", rawKey: pinnedKey });
     return { kind: "created", organizationId: demo.id, rawKey };
   }
@@ -34,7 +39,11 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
   if (pinnedKey) {
     const user = await accounts.findUser(DEMO_USER_EMAIL);
     if (user && !(await accounts.hasKey(pinnedKey))) {
-      await accounts.createApiKey({ userId: user.id, name: "Demo key (QUAYSIDE_DEMO_KEY)", rawKey: pinnedKey });
+      await accounts.createApiKey({
+        userId: user.id,
+        name: "Demo key (QUAYSIDE_DEMO_KEY)",
+        rawKey: pinnedKey,
+      });
     }
     return { kind: "pinned-key", organizationId: demo.id, rawKey: pinnedKey };
   }

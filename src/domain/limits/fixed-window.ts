@@ -24,7 +24,12 @@ export class FixedWindowLimiter {
     private readonly clock: Clock,
   ) {}
 
-  async consume(subject: string, limit: number, windowMs: number = MINUTE_MS, cost = 1): Promise<WindowDecision> {
+  async consume(
+    subject: string,
+    limit: number,
+    windowMs: number = MINUTE_MS,
+    cost = 1,
+  ): Promise<WindowDecision> {
     const { key, now, windowEnd } = this.window(subject, windowMs);
     // A little slack on the TTL so that a slow clock on one process never reads a reset counter early.
     const total = await this.store.increment(key, cost, windowEnd - now + 5_000);
@@ -45,7 +50,13 @@ export class FixedWindowLimiter {
   }
 }
 
-function decision(total: number, limit: number, now: number, windowEnd: number, allowed: boolean): WindowDecision {
+function decision(
+  total: number,
+  limit: number,
+  now: number,
+  windowEnd: number,
+  allowed: boolean,
+): WindowDecision {
   return {
     allowed,
     limit,

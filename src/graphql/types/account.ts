@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { AccountError } from "../../domain/accounts/accounts.service";
-import { FEATURES, type PlanDefinition, PLANS, periodDays, shipmentSlotsPerCycle } from "../../domain/accounts/plans";
+import {
+  FEATURES,
+  PLANS,
+  type PlanDefinition,
+  periodDays,
+  shipmentSlotsPerCycle,
+} from "../../domain/accounts/plans";
 import { featureAccess } from "../../domain/accounts/principal";
 import { MINUTE_MS } from "../../domain/limits/fixed-window";
 import { builder } from "../builder";
@@ -12,9 +18,15 @@ const PlanRef = builder.objectRef<PlanDefinition>("Plan").implement({
   fields: (t) => ({
     code: t.exposeString("code"),
     name: t.exposeString("name"),
-    ratePerMinute: t.exposeInt("ratePerMinute", { description: "Requests per key per fixed one-minute window." }),
-    lookupsPerDay: t.exposeInt("lookupsPerDay", { description: "Vessel and schedule lookups per key per day." }),
-    carrierLookupsPerDay: t.exposeInt("carrierLookupsPerDay", { description: "Carrier lookups per key per day." }),
+    ratePerMinute: t.exposeInt("ratePerMinute", {
+      description: "Requests per key per fixed one-minute window.",
+    }),
+    lookupsPerDay: t.exposeInt("lookupsPerDay", {
+      description: "Vessel and schedule lookups per key per day.",
+    }),
+    carrierLookupsPerDay: t.exposeInt("carrierLookupsPerDay", {
+      description: "Carrier lookups per key per day.",
+    }),
     shipmentSlotsPerMonth: t.exposeInt("shipmentSlotsPerMonth", {
       description: "New distinct references per monthly cycle (a yearly cycle pools twelve months).",
     }),
@@ -31,9 +43,10 @@ const FeatureAccessEnum = builder.enumType("FeatureAccess", {
   } as const,
 });
 
-const FeatureStatus = builder.objectRef<{ feature: string; access: "on" | "plan_required" | "feature_disabled" }>(
-  "FeatureStatus",
-);
+const FeatureStatus = builder.objectRef<{
+  feature: string;
+  access: "on" | "plan_required" | "feature_disabled";
+}>("FeatureStatus");
 FeatureStatus.implement({
   fields: (t) => ({
     feature: t.exposeString("feature"),
@@ -65,9 +78,14 @@ builder.prismaObject("Organization", {
     overdueDays: t.exposeInt("overdueDays"),
     graceDays: t.exposeInt("graceDays"),
     billingCycle: t.exposeString("billingCycle", { description: "monthly or yearly." }),
-    periodDays: t.int({ description: "30 for a monthly cycle, 365 for a yearly one.", resolve: (o) => periodDays(o.billingCycle) }),
+    periodDays: t.int({
+      description: "30 for a monthly cycle, 365 for a yearly one.",
+      resolve: (o) => periodDays(o.billingCycle),
+    }),
     cycleStartedAt: t.expose("cycleStartedAt", { type: "DateTime" }),
-    shipmentSlotsPerCycle: t.int({ resolve: (o) => shipmentSlotsPerCycle(o.plan, o.billingCycle, o.slotAddOns) }),
+    shipmentSlotsPerCycle: t.int({
+      resolve: (o) => shipmentSlotsPerCycle(o.plan, o.billingCycle, o.slotAddOns),
+    }),
     developerMode: t.exposeBoolean("developerMode"),
     features: t.field({
       type: [FeatureStatus],
@@ -115,7 +133,10 @@ const Viewer = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement({
     organization: t.prismaField({
       type: "Organization",
       resolve: (query, { ctx }) =>
-        ctx.services.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: ctx.principal!.organization.id } }),
+        ctx.services.db.prisma.organization.findUniqueOrThrow({
+          ...query,
+          where: { id: ctx.principal!.organization.id },
+        }),
     }),
     user: t.prismaField({
       type: "User",
@@ -126,7 +147,10 @@ const Viewer = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement({
       type: "ApiKey",
       description: "The key making this request.",
       resolve: (query, { ctx }) =>
-        ctx.services.db.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: ctx.principal!.apiKey.id } }),
+        ctx.services.db.prisma.apiKey.findUniqueOrThrow({
+          ...query,
+          where: { id: ctx.principal!.apiKey.id },
+        }),
     }),
     rateLimit: t.field({
       type: RateWindowRef,
@@ -158,7 +182,10 @@ builder.queryFields((t) => ({
 const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
   fields: (t) => ({
     name: t.string({ required: true, validate: z.string().trim().min(1).max(100) }),
-    viewOnly: t.boolean({ required: false, description: "A view-only key can read but not change anything." }),
+    viewOnly: t.boolean({
+      required: false,
+      description: "A view-only key can read but not change anything.",
+    }),
     expiresAt: t.field({ type: "DateTime", required: false }),
   }),
 });
@@ -203,7 +230,11 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { id }, ctx) => {
       const p = ctx.principal!;
       const key = await ctx.services.db.prisma.apiKey.findFirst({
-        where: { id: String(id), organizationId: p.organization.id, ...(p.user.role === "owner" ? {} : { userId: p.user.id }) },
+        where: {
+          id: String(id),
+          organizationId: p.organization.id,
+          ...(p.user.role === "owner" ? {} : { userId: p.user.id }),
+        },
       });
       if (!key) throw publicError("NOT_FOUND", "No such API key.");
       await ctx.services.accounts.revokeApiKey({ keyId: key.id, organizationId: p.organization.id });

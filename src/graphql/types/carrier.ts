@@ -5,7 +5,9 @@ import { builder } from "../builder";
 const CarrierStatusEnum = builder.enumType("CarrierStatus", {
   values: {
     active: { description: "Tracking requests are routed to the carrier." },
-    maintenance: { description: "Temporarily not asked; requests answer that the carrier is under maintenance." },
+    maintenance: {
+      description: "Temporarily not asked; requests answer that the carrier is under maintenance.",
+    },
     disabled: { description: "Switched off by the operator." },
   } as const,
 });
@@ -24,7 +26,9 @@ export const CarrierRef = builder.objectRef<Carrier>("Carrier").implement({
     ownerPrefixes: t.exposeStringList("ownerPrefixes", {
       description: "BIC owner prefixes of the containers it operates (e.g. MSKU).",
     }),
-    blPrefixes: t.exposeStringList("blPrefixes", { description: "Prefixes its bill-of-lading numbers carry." }),
+    blPrefixes: t.exposeStringList("blPrefixes", {
+      description: "Prefixes its bill-of-lading numbers carry.",
+    }),
     resolvesBookings: t.exposeBoolean("resolvesBookings"),
     supportedTypes: t.exposeStringList("supportedTypes", { description: "container, bl and/or booking." }),
     dcsa: t.exposeBoolean("dcsa", { description: "Publishes a DCSA Track & Trace API." }),

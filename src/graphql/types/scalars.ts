@@ -20,7 +20,9 @@ builder.scalarType("JSON", {
 function parseDate(value: unknown): Date {
   const date = typeof value === "string" ? new Date(value) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime())) {
-    throw new GraphQLError("DateTime must be an ISO 8601 string.", { extensions: { code: "BAD_USER_INPUT" } });
+    throw new GraphQLError("DateTime must be an ISO 8601 string.", {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
   }
   return date;
 }

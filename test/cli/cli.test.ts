@@ -1,0 +1,137 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseEnvironment, freshDatabaseTarget } from "../support/database";
+
+const run = promisify(execFile);
+const BIN = path.resolve("bin/quayside.mjs");
+let env: Record<string, string>;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-cli-"));
+  const target = await freshDatabaseTarget();
+  env = {
+    ...(process.env as Record<string, string>),
+    QUAYSIDE_LOG_LEVEL: "silent",
+    QUAYSIDE_SIMULATOR: "off",
+    ...(target.kind === "postgres" ? databaseEnvironment(target) : { QUAYSIDE_DATA_DIR: dataDir }),
+  };
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function quayside(...args: string[]) {
+  const { stdout } = await run("node", [BIN, ...args], { env });
+  return stdout;
+}
+const json = async <T>(...args: string[]) => JSON.parse(await quayside(...args, "--json")) as T;
+
+describe("quayside CLI", () => {
+  it("migrates, creates an organisation, a user and a key, lists and revokes keys", async () => {
+    expect((await json<{ applied: string[] }>("migrate")).applied.length).toBeGreaterThan(0);
+    expect(await json("migrate")).toMatchObject({ applied: [] });
+
+    const org = await json<{ id: string; plan: string; developerMode: boolean }>(
+      "orgs",
+      "create",
+      "--name",
+      "Acme Logistics",
+      "--plan",
+      "starter",
+    );
+    expect(org).toMatchObject({ plan: "starter", developerMode: true });
+    const orgs = await json<{ name: string }[]>("orgs", "list");
+    expect(orgs.map((o) => o.name)).toContain("Acme Logistics");
+
+    const user = await json<{ id: string; role: string }>(
+      "users",
+      "create",
+      "--org",
+      "Acme Logistics",
+      "--email",
+      "Ops@Acme.example",
+      "--role",
+      "owner",
+    );
+    expect(user.role).toBe("owner");
+
+    const created = await json<{ id: string; key: string; viewOnly: boolean }>(
+      "keys",
+      "create",
+      "--user",
+      "ops@acme.example",
+      "--name",
+      "ci",
+      "--view-only",
+    );
+    expect(created.key).toMatch(/^qs_/);
+    expect(created.viewOnly).toBe(true);
+    expect(created).not.toHaveProperty("keyHash");
+
+    const listed = await json<{ id: string; revokedAt: string | null }[]>("keys", "list", "--org", org.id);
+    expect(listed.map((k) => k.id)).toEqual([created.id]);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    await json("keys", "revoke", created.id);
+    const after = await json<{ revokedAt: string | null }[]>("keys", "list", "--user", "ops@acme.example");
+    expect(after[0]!.revokedAt).not.toBeNull();
+
+    const human = await quayside("keys", "create", "--user", "ops@acme.example");
+    expect(human.split("\n")[0]).toMatch(/^qs_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("explains a mistake with exit code 2 and no stack trace", async () => {
+    const failed = await run(
+      "node",
+      [BIN, "users", "create", "--org", "No Such Org", "--email", "a@b.example"],
+      {
+        env,
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect((failed as { code: number }).code).toBe(2);
+    expect((failed as { stderr: string }).stderr).toMatch(/No organisation No Such Org/);
+    expect((failed as { stderr: string }).stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it("serve prints the demo key and URLs, honours QUAYSIDE_DEMO_KEY, and exits cleanly on SIGTERM", async () => {
+    const demoKey = "demo_key_for_scripts_0123456789";
+    const target = await freshDatabaseTarget();
+    const serveDir = mkdtempSync(path.join(os.tmpdir(), "quayside-serve-"));
+    const child = spawn("node", [BIN, "serve"], {
+      env: {
+        ...env,
+        ...(target.kind === "postgres" ? databaseEnvironment(target) : { QUAYSIDE_DATA_DIR: serveDir }),
+        PORT: "0",
+        QUAYSIDE_DEMO_KEY: demoKey,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let output = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(output);
+          if (m && output.includes("compat API")) resolve(m[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited early with ${code}: ${output}`)));
+      });
+      expect(output).toContain(`Demo API key (organisation "Demo", plan professional): ${demoKey}`);
+      expect(output).toMatch(/GraphQL\s+http:\/\/127\.0\.0\.1:\d+\/graphql/);
+
+      const res = await fetch(`${url}/api/v1/carriers`, { headers: { authorization: `Bearer ${demoKey}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("120");
+
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(serveDir, { recursive: true, force: true });
+    }
+  });
+});
