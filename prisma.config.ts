@@ -9,6 +9,7 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
   schema: "prisma/schema.prisma",
-  // Only `prisma migrate dev` uses this; an in-memory PGlite keeps authoring migrations offline.
+  // The CLI wants an adapter to parse the config; migrations are written by scripts/new-migration.sh
+  // (a schema-to-schema diff, no database) and applied by the application (src/db/migrate.ts).
   adapter: async () => new PrismaPGlite(new PGlite()),
 });

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../src/domain/accounts/principal";
+import type { Surface } from "../src/domain/tracking/tracking.service";
 import { createContext, type GraphQLContext } from "../src/graphql/context";
 import type { OperationExecutor } from "../src/graphql/executor";
 import { type Admission, admit, type GateOptions } from "../src/http/gate";
@@ -12,6 +13,8 @@ export interface FacadeDeps {
   executor: OperationExecutor;
   /** The public base URL, for links in bodies (read endpoints, upgrade pages). */
   baseUrl: string;
+  /** Recorded with tracking lookups. */
+  surface: Surface;
 }
 
 declare module "express-serve-static-core" {

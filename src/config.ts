@@ -50,6 +50,8 @@ const environmentSchema = z.object({
       "QUAYSIDE_CARRIER_STATUS looks like MAEU=maintenance,ZIMU=disabled",
     )
     .default(""),
+  QUAYSIDE_CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  QUAYSIDE_CARRIER_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
@@ -73,6 +75,8 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   simulator: { mode: "embedded" | "off"; port: number };
   carrierRegistryFile: string | undefined;
+  /** Per-call timeout and attempts (first included) of carrier requests. */
+  carrierCalls: { timeoutMs: number; attempts: number };
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
   webhookAllowPrivateTargets: boolean;
@@ -117,6 +121,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
     simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
+    carrierCalls: { timeoutMs: e.QUAYSIDE_CARRIER_TIMEOUT_MS, attempts: e.QUAYSIDE_CARRIER_ATTEMPTS },
     carrierStatus: Object.fromEntries(
       e.QUAYSIDE_CARRIER_STATUS.split(",")
         .filter((pair) => pair.trim())

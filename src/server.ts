@@ -10,11 +10,15 @@ import { type Clock, systemClock } from "./lib/clock";
 import { createLogger, type Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
 import { createServices, type Services } from "./services";
+import { type RunningSimulator, startSimulator } from "./simulator/server";
+import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
 
 export interface RunningServer {
   url: string;
   services: Services;
   demo: DemoOutcome | null;
+  /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
+  simulator: RunningSimulator | null;
   /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
   stop(): Promise<void>;
 }
@@ -31,12 +35,28 @@ export async function startServer(
   if (migrations.applied.length > 0)
     logger.info({ applied: migrations.applied }, "Database migrations applied");
 
+  // Embedded mode: the simulator on loopback, and every carrier of the registry pointed at it.
+  const simulator =
+    config.simulator.mode === "embedded"
+      ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock })
+      : null;
+  const registry = loadCarrierRegistry({
+    file: config.carrierRegistryFile,
+    env: config.environment,
+    simulatorUrl: simulator?.url,
+  });
+  const carrierGateway = createCarrierGateway(registry, {
+    clock,
+    timeoutMs: config.carrierCalls.timeoutMs,
+    retry: { maxAttempts: config.carrierCalls.attempts },
+  });
   const services = createServices({
     config,
     db,
     clock,
     logger,
     metrics: new Metrics({ defaultMetrics: true }),
+    carrierGateway,
   });
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
 
@@ -52,11 +72,12 @@ export async function startServer(
       built.startDraining();
       await closeServer(server, config.shutdownGraceMs);
       await services.close();
+      await simulator?.close();
       await db.close();
     })();
     return stopping;
   };
-  return { url, services, demo, stop };
+  return { url, services, demo, simulator, stop };
 }
 
 function displayHost(host: string): string {

@@ -10,9 +10,13 @@ import {
   RedisCounterStore,
 } from "./domain/limits/counter-store";
 import { FixedWindowLimiter } from "./domain/limits/fixed-window";
+import { DocumentStore } from "./domain/tracking/document-store";
+import { SlotsService } from "./domain/tracking/slots.service";
+import { TrackingService } from "./domain/tracking/tracking.service";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
+import type { CarrierAdapter } from "./upstream/carriers/carrier-adapter";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -26,6 +30,10 @@ export interface Services {
   carriers: readonly Carrier[];
   counters: CounterStore;
   limiter: FixedWindowLimiter;
+  carrierGateway: CarrierAdapter;
+  documents: DocumentStore;
+  slots: SlotsService;
+  tracking: TrackingService;
   close(): Promise<void>;
 }
 
@@ -49,9 +57,14 @@ export function createServices(input: {
   clock: Clock;
   logger: Logger;
   metrics?: Metrics;
+  carrierGateway: CarrierAdapter;
 }): Services {
-  const { config, db, clock, logger } = input;
+  const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
+  const limiter = new FixedWindowLimiter(counters, clock);
+  const carriers = withCarrierStatus(config.carrierStatus);
+  const documents = new DocumentStore(db.prisma, clock);
+  const slots = new SlotsService(db.prisma, clock);
   return {
     config,
     db,
@@ -59,9 +72,21 @@ export function createServices(input: {
     logger,
     metrics: input.metrics ?? new Metrics(),
     accounts: new AccountsService(db.prisma, clock),
-    carriers: withCarrierStatus(config.carrierStatus),
+    carriers,
     counters,
-    limiter: new FixedWindowLimiter(counters, clock),
+    limiter,
+    carrierGateway,
+    documents,
+    slots,
+    tracking: new TrackingService({
+      prisma: db.prisma,
+      clock,
+      carriers: carrierGateway,
+      directory: carriers,
+      documents,
+      slots,
+      limiter,
+    }),
     async close() {
       await counters.close();
     },

@@ -1,4 +1,5 @@
 import type { Principal } from "../domain/accounts/principal";
+import type { Surface } from "../domain/tracking/tracking.service";
 import type { Services } from "../services";
 
 /**
@@ -9,12 +10,20 @@ export interface GraphQLContext {
   requestId: string;
   principal: Principal | null;
   services: Services;
+  /** Which surface asked: recorded with every tracking lookup (compat /history lists them). */
+  surface: Surface;
 }
 
 export function createContext(input: {
   requestId: string;
   principal: Principal | null;
   services: Services;
+  surface?: Surface;
 }): GraphQLContext {
-  return { requestId: input.requestId, principal: input.principal, services: input.services };
+  return {
+    requestId: input.requestId,
+    principal: input.principal,
+    services: input.services,
+    surface: input.surface ?? "graphql",
+  };
 }

@@ -100,19 +100,26 @@ class Walker {
     if (!isObjectType(parent) && !isInterfaceType(parent)) return 1;
     const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[node.name.value];
     if (!field || !node.selectionSet) return 1;
-    const multiplier = isListType(getNullableType(field.type)) ? listSize(node) : 1;
+    const multiplier = isListType(getNullableType(field.type)) ? listSize(node, field) : 1;
     return 1 + multiplier * this.cost(node.selectionSet, getNamedType(field.type), depth + 1, seen);
   }
 }
 
-function listSize(node: FieldNode): number {
+/**
+ * A list field may declare its typical size (`extensions: { listSize }`): lists inside one stored
+ * document (containers, events) are bounded by the document, not by a page argument.
+ */
+export const LIST_SIZE = (n: number) => ({ listSize: n });
+
+function listSize(node: FieldNode, field: GraphQLField<unknown, unknown>): number {
+  const declared = (field.extensions as { listSize?: unknown } | undefined)?.listSize;
   for (const arg of node.arguments ?? []) {
     if (PAGE_ARGUMENTS.includes(arg.name.value)) {
       const n = intValue(arg.value);
       if (n !== undefined) return Math.max(1, n);
     }
   }
-  return DEFAULT_LIST_SIZE;
+  return typeof declared === "number" ? declared : DEFAULT_LIST_SIZE;
 }
 
 function intValue(value: ValueNode): number | undefined {

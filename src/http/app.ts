@@ -32,7 +32,7 @@ type Surface = "v1" | "compat" | "graphql" | "mcp" | "other";
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
   const executor = await OperationExecutor.load(schema, OPERATION_DIRS, config.graphql);
-  const deps: FacadeDeps = { services, executor, baseUrl: options.baseUrl };
+  const deps: FacadeDeps = { services, executor, baseUrl: options.baseUrl, surface: "v1" };
   let draining = false;
 
   const app = express();
@@ -90,7 +90,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   );
 
   app.use("/api/v1", json, createV1Router(deps));
-  app.use(config.compatPrefix, createCompatRouter(deps));
+  app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
 
   app.use((req: Request, res: Response) => {
     refuse(

@@ -1,0 +1,175 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { CarrierDocument, DocumentVersion, PrismaClient } from "../../generated/prisma/client";
+import type { ReferenceKind } from "../../generated/prisma/enums";
+import type { Clock } from "../../lib/clock";
+import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
+import type { EtaRevision, TrackingDocument } from "./model";
+
+export interface StoredDocument {
+  document: CarrierDocument;
+  version: DocumentVersion;
+  content: TrackingDocument;
+}
+
+/** How long a stored document is served before the carrier is asked again (compat, refresh jobs). */
+export const FRESHNESS_MS = 12 * 3_600_000;
+
+/**
+ * The document store, shared by every organisation: one row per carrier and reference, and a new
+ * version only when the carrier's answer changed. ETA history is ours: carriers only ever tell the
+ * current estimate, so each version carries the previous one's history plus any revision.
+ */
+export class DocumentStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  async find(carrierScac: string, referenceType: ReferenceKind, referenceKey: string) {
+    return this.prisma.carrierDocument.findUnique({
+      where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
+    });
+  }
+
+  async latest(document: CarrierDocument): Promise<StoredDocument | null> {
+    if (document.latestVersion === 0) return null;
+    const version = await this.prisma.documentVersion.findUnique({
+      where: { documentId_version: { documentId: document.id, version: document.latestVersion } },
+    });
+    return version ? { document, version, content: version.content as unknown as TrackingDocument } : null;
+  }
+
+  async version(versionId: string): Promise<StoredDocument | null> {
+    const version = await this.prisma.documentVersion.findUnique({
+      where: { id: versionId },
+      include: { document: true },
+    });
+    if (!version) return null;
+    const { document, ...rest } = version;
+    return { document, version: rest, content: rest.content as unknown as TrackingDocument };
+  }
+
+  /** Carriers that ever answered for this reference: the "tracking history" source of detection. */
+  async carriersThatAnswered(referenceKey: string): Promise<string[]> {
+    const rows = await this.prisma.carrierDocument.findMany({
+      where: { referenceKey, latestVersion: { gt: 0 } },
+      orderBy: { lastSyncedAt: "desc" },
+      select: { carrierScac: true },
+    });
+    return rows.map((r) => r.carrierScac);
+  }
+
+  /** Stores a carrier answer; writes a version only when the content changed. */
+  async record(
+    carrierScac: string,
+    referenceType: ReferenceKind,
+    referenceKey: string,
+    content: TrackingDocument,
+  ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
+    const now = this.clock.now();
+    const hash = contentHash(content);
+    return this.prisma.$transaction(async (tx) => {
+      const document = await tx.carrierDocument.upsert({
+        where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
+        create: { carrierScac, referenceType, referenceKey, createdAt: now },
+        update: {},
+      });
+      // Serialise writers of one document across processes.
+      await tx.$queryRaw`SELECT id FROM carrier_documents WHERE id = ${document.id} FOR UPDATE`;
+      const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: document.id } });
+      const previous =
+        head.latestVersion > 0
+          ? await tx.documentVersion.findUnique({
+              where: { documentId_version: { documentId: head.id, version: head.latestVersion } },
+            })
+          : null;
+      if (previous && previous.contentHash === hash) {
+        const updated = await tx.carrierDocument.update({
+          where: { id: head.id },
+          data: { lastSyncedAt: now, lastAttemptAt: now, lastFailureReason: null },
+        });
+        return {
+          document: updated,
+          version: previous,
+          content: previous.content as unknown as TrackingDocument,
+          changed: false,
+          changes: [],
+        };
+      }
+      const previousContent = (previous?.content ?? null) as unknown as TrackingDocument | null;
+      const withHistory: TrackingDocument = {
+        ...content,
+        etaHistory: mergeEtaHistory(previousContent, content),
+      };
+      const changes = diffDocuments(previousContent, withHistory);
+      const version = await tx.documentVersion.create({
+        data: {
+          id: randomUUID(),
+          documentId: head.id,
+          version: head.latestVersion + 1,
+          content: withHistory as never,
+          contentHash: hash,
+          changes: changes as never,
+          fetchedAt: now,
+        },
+      });
+      const updated = await tx.carrierDocument.update({
+        where: { id: head.id },
+        data: {
+          latestVersion: version.version,
+          lastSyncedAt: now,
+          lastAttemptAt: now,
+          lastFailureReason: null,
+        },
+      });
+      return { document: updated, version, content: withHistory, changed: true, changes };
+    });
+  }
+
+  /** Remembers that the carrier could not be asked, for `stale_reason` on what is served meanwhile. */
+  async recordFailure(
+    carrierScac: string,
+    referenceType: ReferenceKind,
+    referenceKey: string,
+    reason: string,
+  ) {
+    const now = this.clock.now();
+    await this.prisma.carrierDocument.upsert({
+      where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
+      create: {
+        carrierScac,
+        referenceType,
+        referenceKey,
+        lastAttemptAt: now,
+        lastFailureReason: reason,
+        createdAt: now,
+      },
+      update: { lastAttemptAt: now, lastFailureReason: reason },
+    });
+  }
+}
+
+/** Everything but the fetch time and our own ETA history: two fetches of the same facts hash alike. */
+function contentHash(doc: TrackingDocument): string {
+  const { fetchedAt: _fetchedAt, etaHistory: _etaHistory, ...facts } = doc;
+  return createHash("sha256").update(JSON.stringify(facts)).digest("hex");
+}
+
+function mergeEtaHistory(previous: TrackingDocument | null, next: TrackingDocument): EtaRevision[] {
+  const history = [...(previous?.etaHistory ?? [])];
+  const eta = etaOf(next);
+  const last = history.at(-1);
+  if (
+    eta &&
+    next.route.pod.localDateTime &&
+    (!last || last.eta !== eta || last.actual !== Boolean(next.route.pod.actual))
+  ) {
+    history.push({
+      eta,
+      localDateTime: next.route.pod.localDateTime,
+      recordedAt: next.fetchedAt,
+      actual: Boolean(next.route.pod.actual),
+    });
+  }
+  return history.length > 0 ? history : next.etaHistory;
+}

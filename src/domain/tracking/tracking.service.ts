@@ -1,0 +1,510 @@
+import { randomUUID } from "node:crypto";
+import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
+import type { CarrierAdapter, CarrierOutcome } from "../../upstream/carriers/carrier-adapter";
+import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
+import type { Principal } from "../accounts/principal";
+import { featureAccess } from "../accounts/principal";
+import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
+import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
+import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
+import { findPort } from "../ports/port-directory";
+import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
+import type { DocumentChange } from "./document-diff";
+import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
+import type { TrackingDocument } from "./model";
+import type { SlotsService } from "./slots.service";
+
+export type Surface = "v1" | "compat" | "graphql" | "mcp" | "job";
+
+export interface TrackInput {
+  reference: string;
+  type?: ReferenceType;
+  /** A carrier hint (SCAC). A 4-character code not in the directory is ignored and detection used. */
+  carrier?: string;
+  /** Skip the 12-hour freshness (compat force_update); never skips a limit. */
+  force?: boolean;
+  /**
+   * `fetch`: always ask the carrier (v1 /container and /bl); `serve-fresh`: serve the stored document
+   * while it is younger than 12 hours (compat, refresh jobs).
+   */
+  freshness: "fetch" | "serve-fresh";
+  /** v1 /track without a carrier: resolve locally only, one attempt, no carrier-by-carrier trial. */
+  localOnly?: boolean;
+  surface: Surface;
+}
+
+export interface CarrierUsed {
+  scac: string;
+  name: string;
+  /** Whether the caller named the carrier that answered. */
+  provided: boolean;
+}
+
+export type TrackOutcome =
+  | {
+      kind: "tracked";
+      shipment: Shipment;
+      stored: StoredDocument;
+      carrier: CarrierUsed;
+      fromCache: boolean;
+      /** Present only when the carrier could not be reached and a stored document was served. */
+      stale: { reason: string; lastSyncedAt: Date | null } | null;
+      slotConsumed: boolean;
+      changes: DocumentChange[];
+      lookupId: number;
+    }
+  | { kind: "invalid_reference"; referenceType: ReferenceType; reason: string; message: string }
+  | {
+      kind: "not_found";
+      referenceType: ReferenceType;
+      reference: string;
+      /** Carriers asked, `(auto)` marking an attempt the caller did not name. */
+      tried: string[];
+      shipment: Shipment;
+      carrierProvided: boolean;
+      discovery: DiscoveryEligibility;
+      lookupId: number;
+    }
+  | {
+      kind: "carrier_down";
+      referenceType: ReferenceType;
+      scac: string;
+      reason: string;
+      retryAfterSeconds: number;
+    }
+  | {
+      kind: "carrier_unavailable";
+      referenceType: ReferenceType;
+      scac: string;
+      reason: "maintenance" | "disabled" | "unsupported_type";
+    }
+  | { kind: "no_candidates"; referenceType: ReferenceType }
+  | { kind: "shipment_limit_reached"; limit: number; used: number; cycleEnd: Date }
+  | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: string };
+
+export type DiscoveryEligibility =
+  | { eligible: true; candidates: string[] }
+  | { eligible: false; reason: "plan" | "disabled" | "invalid_reference" | "no_candidates" };
+
+/** Carrier attempts without a named carrier (spec 4.1 rule 1); one with a named one. */
+export const MAX_DETECTION_ATTEMPTS = 3;
+/** compat `force_update`: live re-fetches of one reference per organisation per UTC day. */
+export const FORCE_REFETCHES_PER_DAY = 10;
+const CARRIER_DOWN_RETRY_AFTER_S = 60;
+
+/**
+ * `track`, shared by every surface and by jobs: validate the reference, resolve the carrier, account
+ * for the shipment slot, serve the stored document or ask the carrier, store and diff what it says,
+ * and log the lookup. Expected endings are values of `TrackOutcome`, never exceptions.
+ */
+export class TrackingService {
+  private readonly inFlight = new Map<string, Promise<CarrierOutcome>>();
+
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      carriers: CarrierAdapter;
+      directory: readonly Carrier[];
+      documents: DocumentStore;
+      slots: SlotsService;
+      limiter: FixedWindowLimiter;
+    },
+  ) {}
+
+  async track(principal: Principal, input: TrackInput): Promise<TrackOutcome> {
+    const parsed = parseReference(input.reference, input.type);
+    if (!parsed.ok) {
+      return {
+        kind: "invalid_reference",
+        referenceType: parsed.type,
+        reason: parsed.reason,
+        message: parsed.message,
+      };
+    }
+    const reference = parsed.value;
+    const org = principal.organization;
+    if (org.billingState === "overdue" && org.overdueDays > org.graceDays) {
+      return {
+        kind: "payment_overdue",
+        overdueDays: org.overdueDays,
+        graceDays: org.graceDays,
+        plan: org.plan,
+      };
+    }
+
+    const plan = await this.planAttempts(reference, input);
+    if ("kind" in plan) return plan;
+
+    const existing = await this.deps.prisma.shipment.findFirst({
+      where: {
+        organizationId: org.id,
+        referenceType: reference.type,
+        referenceKey: reference.normalized,
+        deletedAt: null,
+      },
+    });
+    // A new reference must be able to take a slot before any carrier is asked.
+    if (!existing && !(await this.deps.slots.canReserve(org, reference.normalized))) {
+      return this.limitReached(org);
+    }
+
+    const cached = await this.servableFromStore(principal, reference, input, plan.attempts, existing);
+    if (cached)
+      return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
+
+    const tried: string[] = [];
+    const failures: { scac: string; reason: string; retryAfterSeconds: number }[] = [];
+    for (const scac of plan.attempts) {
+      const outcome = await this.ask(scac, reference);
+      tried.push(plan.provided ? scac : `${scac} (auto)`);
+      if (outcome.kind === "found") {
+        const mapped = mapDcsaEvents(outcome.events, {
+          reference: reference.number,
+          referenceType: reference.type,
+          carrierScac: scac,
+          fetchedAt: this.deps.clock.now(),
+          locationLookup: findPort,
+        });
+        if (mapped.ok) {
+          const stored = await this.deps.documents.record(
+            scac,
+            reference.type,
+            reference.normalized,
+            mapped.document,
+          );
+          return this.settle(
+            principal,
+            reference,
+            input,
+            existing,
+            stored,
+            plan.provided,
+            false,
+            null,
+            stored.changes,
+          );
+        }
+        failures.push({
+          scac,
+          reason: `the carrier's answer could not be read (${mapped.detail})`,
+          retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
+        });
+      } else if (outcome.kind !== "not-found") {
+        failures.push({ scac, ...describeFailure(outcome) });
+      }
+      const failure = failures.at(-1);
+      if (failure?.scac === scac) {
+        await this.deps.documents.recordFailure(scac, reference.type, reference.normalized, failure.reason);
+      }
+    }
+
+    if (failures.length > 0) {
+      // The carrier could not be asked: serve what we hold, saying why and since when.
+      for (const failure of failures) {
+        const document = await this.deps.documents.find(failure.scac, reference.type, reference.normalized);
+        const stored = document ? await this.deps.documents.latest(document) : null;
+        if (stored) {
+          return this.settle(
+            principal,
+            reference,
+            input,
+            existing,
+            stored,
+            plan.provided,
+            true,
+            {
+              reason: failure.reason,
+              lastSyncedAt: document?.lastSyncedAt ?? null,
+            },
+            [],
+          );
+        }
+      }
+      const first = failures[0]!;
+      return {
+        kind: "carrier_down",
+        referenceType: reference.type,
+        scac: first.scac,
+        reason: first.reason,
+        retryAfterSeconds: first.retryAfterSeconds,
+      };
+    }
+    return this.notFound(principal, reference, input, existing, tried, plan);
+  }
+
+  /** Which carriers to ask, in order, or the outcome that ends the lookup before any call. */
+  private async planAttempts(
+    reference: ParsedReference,
+    input: TrackInput,
+  ): Promise<{ attempts: string[]; provided: boolean; candidates: string[] } | TrackOutcome> {
+    const hint = input.carrier?.trim().toUpperCase();
+    const named = hint ? findCarrierByScac(hint, this.deps.directory) : undefined;
+    if (named) {
+      const availability = carrierAvailability(named, reference.type);
+      if (!availability.available) {
+        return {
+          kind: "carrier_unavailable",
+          referenceType: reference.type,
+          scac: named.scac,
+          reason: availability.reason,
+        };
+      }
+      return { attempts: [named.scac], provided: true, candidates: [] };
+    }
+    const history = await this.deps.documents.carriersThatAnswered(reference.normalized);
+    const candidates = detectCarriers(reference, { history, directory: this.deps.directory }).map(
+      (c) => c.scac,
+    );
+    if (candidates.length === 0) return { kind: "no_candidates", referenceType: reference.type };
+    const attempts = candidates.slice(0, input.localOnly ? 1 : MAX_DETECTION_ATTEMPTS);
+    return { attempts, provided: false, candidates };
+  }
+
+  /** The stored document, when the surface serves stored answers and it is fresh (or force is capped). */
+  private async servableFromStore(
+    principal: Principal,
+    reference: ParsedReference,
+    input: TrackInput,
+    attempts: string[],
+    existing: Shipment | null,
+  ): Promise<StoredDocument | null> {
+    if (input.freshness !== "serve-fresh") return null;
+    const scacs = existing?.carrierScac ? [existing.carrierScac, ...attempts] : attempts;
+    for (const scac of new Set(scacs)) {
+      const document = await this.deps.documents.find(scac, reference.type, reference.normalized);
+      if (!document || document.latestVersion === 0) continue;
+      const age = this.deps.clock.now().getTime() - (document.lastSyncedAt?.getTime() ?? 0);
+      if (!input.force) return age < FRESHNESS_MS ? this.deps.documents.latest(document) : null;
+      // force_update skips the wait, but only so often a day per reference; then the store answers.
+      const budget = await this.deps.limiter.consume(
+        `force:${principal.organization.id}:${reference.normalized}`,
+        FORCE_REFETCHES_PER_DAY,
+        DAY_MS,
+      );
+      return budget.allowed ? null : this.deps.documents.latest(document);
+    }
+    return null;
+  }
+
+  /** One carrier call per reference at a time in this process: concurrent tracks share the answer. */
+  private ask(scac: string, reference: ParsedReference): Promise<CarrierOutcome> {
+    const key = `${scac}|${reference.type}|${reference.normalized}`;
+    let call = this.inFlight.get(key);
+    if (!call) {
+      call = this.deps.carriers
+        .fetchEvents({ scac, reference: reference.number, referenceType: reference.type })
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, call);
+    }
+    return call;
+  }
+
+  /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
+  private async settle(
+    principal: Principal,
+    reference: ParsedReference,
+    input: TrackInput,
+    existing: Shipment | null,
+    stored: StoredDocument,
+    provided: boolean,
+    fromCache: boolean,
+    stale: { reason: string; lastSyncedAt: Date | null } | null,
+    changes: DocumentChange[],
+  ): Promise<TrackOutcome> {
+    const { prisma, clock, slots } = this.deps;
+    const org = principal.organization;
+    const content = stored.content;
+    const now = clock.now();
+    const facts = {
+      carrierScac: stored.document.carrierScac,
+      carrierProvided: provided,
+      documentId: stored.document.id,
+      status: content.status,
+      eta: content.route.pod.instant ? new Date(content.route.pod.instant) : null,
+      ata: content.ata ? new Date(content.ata) : null,
+      failedAt: null,
+      failureReason: null,
+      triedCarriers: [],
+      lastSyncedAt: stored.document.lastSyncedAt,
+      updatedAt: now,
+    };
+    const result = await prisma.$transaction(async (tx) => {
+      let slotConsumed = false;
+      if (!existing || existing.failedAt) {
+        const reservation = await slots.reserve(tx, org, reference.normalized);
+        if (reservation === "exhausted") return null;
+        slotConsumed = reservation === "acquired";
+      }
+      const shipment = await upsertLiveShipment(tx, principal, reference, facts, now);
+      const lookup = await tx.trackingLookup.create({
+        data: {
+          organizationId: org.id,
+          apiKeyId: principal.apiKey.id,
+          surface: input.surface,
+          reference: reference.number,
+          referenceType: reference.type,
+          referenceKey: reference.normalized,
+          carrierScac: stored.document.carrierScac,
+          outcome: stale ? "stale" : "tracked",
+          fromCache,
+          documentVersionId: stored.version.id,
+          createdAt: now,
+        },
+      });
+      return { shipment, slotConsumed, lookupId: lookup.id };
+    });
+    if (!result) return this.limitReached(org);
+    const carrier = findCarrierByScac(stored.document.carrierScac, this.deps.directory);
+    return {
+      kind: "tracked",
+      shipment: result.shipment,
+      stored,
+      carrier: {
+        scac: stored.document.carrierScac,
+        name: carrier?.name ?? stored.document.carrierScac,
+        provided,
+      },
+      fromCache,
+      stale,
+      slotConsumed: result.slotConsumed,
+      changes,
+      lookupId: result.lookupId,
+    };
+  }
+
+  /**
+   * Nothing found: the shipment is kept as failed (no slot: a refusal is not billed) so that the
+   * caller can read it back and carrier discovery can recover it.
+   */
+  private async notFound(
+    principal: Principal,
+    reference: ParsedReference,
+    input: TrackInput,
+    existing: Shipment | null,
+    tried: string[],
+    plan: { attempts: string[]; provided: boolean; candidates: string[] },
+  ): Promise<TrackOutcome> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const org = principal.organization;
+    const shipment =
+      existing?.failedAt === null && existing.documentId
+        ? existing // a live shipment the carrier stopped finding keeps its stored document
+        : await prisma.$transaction((tx) =>
+            upsertLiveShipment(
+              tx,
+              principal,
+              reference,
+              {
+                carrierScac: plan.attempts.at(-1) ?? null,
+                carrierProvided: plan.provided,
+                failedAt: existing?.failedAt ?? now,
+                failureReason: "not_found",
+                triedCarriers: plan.attempts,
+                updatedAt: now,
+              },
+              now,
+            ),
+          );
+    const lookup = await prisma.trackingLookup.create({
+      data: {
+        organizationId: org.id,
+        apiKeyId: principal.apiKey.id,
+        surface: input.surface,
+        reference: reference.number,
+        referenceType: reference.type,
+        referenceKey: reference.normalized,
+        carrierScac: plan.attempts.at(-1) ?? null,
+        outcome: "not_found",
+        createdAt: now,
+      },
+    });
+    const remaining = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
+    return {
+      kind: "not_found",
+      referenceType: reference.type,
+      reference: reference.number,
+      tried,
+      shipment,
+      carrierProvided: plan.provided,
+      discovery: discoveryEligibility(org, remaining),
+      lookupId: lookup.id,
+    };
+  }
+
+  private async limitReached(org: Organization): Promise<TrackOutcome> {
+    const usage = await this.deps.slots.usage(org);
+    return { kind: "shipment_limit_reached", limit: usage.limit, used: usage.used, cycleEnd: usage.cycleEnd };
+  }
+}
+
+/** Whether a background search of the other candidate carriers may run for a failed reference. */
+export function discoveryEligibility(org: Organization, remainingCandidates: string[]): DiscoveryEligibility {
+  const access = featureAccess(org, "carrier_discovery");
+  if (access === "plan_required") return { eligible: false, reason: "plan" };
+  if (access === "feature_disabled") return { eligible: false, reason: "disabled" };
+  if (remainingCandidates.length === 0) return { eligible: false, reason: "no_candidates" };
+  return { eligible: true, candidates: remainingCandidates };
+}
+
+function describeFailure(outcome: Exclude<CarrierOutcome, { kind: "found" | "not-found" }>) {
+  switch (outcome.kind) {
+    case "unreachable":
+      return {
+        reason: `the carrier could not be reached (${outcome.reason})`,
+        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
+      };
+    case "malformed":
+      return {
+        reason: `the carrier's answer could not be read (${outcome.reason})`,
+        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
+      };
+    case "rate-limited":
+      return {
+        reason: "the carrier is limiting our requests",
+        retryAfterSeconds: outcome.retryAfterSeconds ?? CARRIER_DOWN_RETRY_AFTER_S,
+      };
+    case "unauthorized":
+      return { reason: `the carrier refused our credentials (${outcome.reason})`, retryAfterSeconds: 3600 };
+  }
+}
+
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/**
+ * Concurrent tracks of one new reference converge on one row: the partial unique index on live
+ * shipments turns the loser's insert into a conflict, after which it updates the winner's row.
+ */
+async function upsertLiveShipment(
+  tx: Tx,
+  principal: Principal,
+  reference: ParsedReference,
+  facts: Partial<Shipment>,
+  now: Date,
+): Promise<Shipment> {
+  const where = {
+    organizationId: principal.organization.id,
+    referenceType: reference.type,
+    referenceKey: reference.normalized,
+    deletedAt: null,
+  };
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`shipment:${principal.organization.id}:${reference.type}:${reference.normalized}`}))`;
+  const live = await tx.shipment.findFirst({ where });
+  if (live) return tx.shipment.update({ where: { id: live.id }, data: facts });
+  return tx.shipment.create({
+    data: {
+      id: randomUUID(),
+      organizationId: principal.organization.id,
+      addedByUserId: principal.user.id,
+      referenceType: reference.type,
+      reference: reference.number,
+      referenceKey: reference.normalized,
+      createdAt: now,
+      ...facts,
+    } as never,
+  });
+}
+
+export type { TrackingDocument };
