@@ -2,6 +2,8 @@ import { Router } from "express";
 import { type FacadeDeps, gate } from "../facade";
 import { sendV1Refusal } from "./respond";
 import { mountCarrierRoutes } from "./routes/carriers.route";
+import { mountShipmentRoutes } from "./routes/shipments.route";
+import { mountTrackingRoutes } from "./routes/tracking.route";
 
 export function createV1Router(deps: FacadeDeps): Router {
   const router = Router();
@@ -9,5 +11,7 @@ export function createV1Router(deps: FacadeDeps): Router {
     gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)),
   );
   mountCarrierRoutes(router, deps);
+  mountTrackingRoutes(router, deps);
+  mountShipmentRoutes(router, deps);
   return router;
 }

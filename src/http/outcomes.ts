@@ -15,6 +15,15 @@ export type OutcomeCode =
   | "malformed_json"
   | "body_too_large"
   | "not_found"
+  | "invalid_reference"
+  | "unsupported_reference_type"
+  | "view_only_key"
+  | "shipment_limit_reached"
+  | "payment_overdue"
+  | "carrier_down"
+  | "carrier_maintenance"
+  | "carrier_disabled"
+  | "carrier_undetectable"
   | "route_not_found"
   | "method_not_allowed"
   | "unexpected";
@@ -106,6 +115,69 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "Not found.",
   },
+  invalid_reference: {
+    v1: { status: 400, error: "invalid_reference" },
+    compat: { message: "WRONG_NUMBER" },
+    graphql: { status: 200, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "The number is not a valid container, bill-of-lading or booking number.",
+  },
+  unsupported_reference_type: {
+    v1: { status: 400, error: "unsupported_reference_type" },
+    compat: { message: "SEALINE_NOT_SUPPORT_SHIPMENT_TYPE" },
+    graphql: { status: 200, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "This carrier does not resolve this type of reference.",
+  },
+  view_only_key: {
+    v1: { status: 403, error: "view_only_key" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 200, code: "VIEW_ONLY_KEY" },
+    mcp: { isError: true, jsonRpcCode: -32003 },
+    sentence: "This key is view-only: it can read stored shipments but not track new references.",
+  },
+  shipment_limit_reached: {
+    v1: { status: 402, error: "shipment_limit_reached" },
+    compat: { message: "API_KEY_LIMIT_REACHED" },
+    graphql: { status: 200, code: "SHIPMENT_LIMIT_REACHED" },
+    mcp: { isError: true, jsonRpcCode: -32002 },
+    sentence: "Every shipment slot of this billing cycle is used. Upgrade or wait for the next cycle.",
+  },
+  payment_overdue: {
+    v1: { status: 402, error: "payment_overdue" },
+    compat: { message: "API_KEY_EXPIRED" },
+    graphql: { status: 200, code: "PAYMENT_OVERDUE" },
+    mcp: { isError: true, jsonRpcCode: -32002 },
+    sentence: "Payment is overdue past the grace period: new tracking is paused until billing is fixed.",
+  },
+  carrier_down: {
+    v1: { status: 502, error: "carrier_unreachable" },
+    compat: { message: "SEALINE_NO_RESPONSE" },
+    graphql: { status: 200, code: "CARRIER_DOWN" },
+    mcp: { isError: true, jsonRpcCode: -32010 },
+    sentence: "The carrier could not be reached and nothing is stored for this reference yet. Retry in a moment.",
+  },
+  carrier_maintenance: {
+    v1: { status: 502, error: "carrier_under_maintenance" },
+    compat: { message: "SEALINE_UNDER_MAINTENANCE" },
+    graphql: { status: 200, code: "CARRIER_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32010 },
+    sentence: "The carrier is under maintenance. Retry later or track without naming it.",
+  },
+  carrier_disabled: {
+    v1: { status: 502, error: "carrier_disabled" },
+    compat: { message: "SEALINE_TEMPORARY_DISABLED" },
+    graphql: { status: 200, code: "CARRIER_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32010 },
+    sentence: "Tracking with this carrier is temporarily disabled on this service.",
+  },
+  carrier_undetectable: {
+    v1: { status: 404, error: "not_found" },
+    compat: { message: "AUTO_CANT_DETECT_SEALINE" },
+    graphql: { status: 200, code: "CARRIER_UNDETECTABLE" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "No carrier could be placed for this number. Name the carrier (SCAC).",
+  },
   route_not_found: {
     v1: { status: 404, error: "route_not_found" },
     compat: { message: "WRONG_PARAMETERS" },
@@ -149,6 +221,7 @@ const GRAPHQL_CODE_OUTCOMES: Readonly<Record<string, OutcomeCode>> = {
   NOT_FOUND: "not_found",
   UNAUTHENTICATED: "invalid_key",
   DEVELOPER_MODE_DISABLED: "developer_mode_off",
+  VIEW_ONLY_KEY: "view_only_key",
 };
 
 export function outcomeForGraphQLCode(code: unknown): OutcomeCode {

@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import type { CarrierAdapter, CarrierOutcome } from "../../upstream/carriers/carrier-adapter";
 import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
 import type { Principal } from "../accounts/principal";
+import { minimumPlanFor } from "../accounts/plans";
 import { featureAccess } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
@@ -64,6 +65,8 @@ export type TrackOutcome =
       shipment: Shipment;
       carrierProvided: boolean;
       discovery: DiscoveryEligibility;
+      /** Only for reason `plan` on the free plan: a paid account is never sold an upgrade here. */
+      upgrade: { feature: "carrier_discovery"; minPlan: string } | null;
       lookupId: number;
     }
   | {
@@ -422,6 +425,7 @@ export class TrackingService {
       },
     });
     const remaining = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
+    const discovery = discoveryEligibility(org, remaining);
     return {
       kind: "not_found",
       referenceType: reference.type,
@@ -429,7 +433,11 @@ export class TrackingService {
       tried,
       shipment,
       carrierProvided: plan.provided,
-      discovery: discoveryEligibility(org, remaining),
+      discovery,
+      upgrade:
+        !discovery.eligible && discovery.reason === "plan" && org.plan === "free"
+          ? { feature: "carrier_discovery", minPlan: minimumPlanFor("carrier_discovery").code }
+          : null,
       lookupId: lookup.id,
     };
   }

@@ -9,6 +9,16 @@ import type {
   TrackedVessel,
   TrackingDocument,
 } from "../../domain/tracking/model";
+import {
+  containerSummary,
+  currentPosition,
+  isActive,
+  isDelayed,
+  journeyDays,
+  originAndDestination,
+  refreshSchedule,
+  routePoints,
+} from "../../domain/tracking/shipment-facts";
 import type { TrackOutcome } from "../../domain/tracking/tracking.service";
 import type { CarrierDocument, DocumentVersion } from "../../generated/prisma/client";
 import { builder } from "../builder";
@@ -306,6 +316,41 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       description: "The whole canonical document as JSON.",
       resolve: (d) => d.content,
     }),
+    origin: t.string({
+      description: "Place of dispatch, else port of loading, as text.",
+      resolve: (d) => originAndDestination(d.content).origin,
+    }),
+    destination: t.string({
+      description: "Final destination, else port of discharge, as text.",
+      resolve: (d) => originAndDestination(d.content).destination,
+    }),
+    isDelayed: t.boolean({
+      description: "True when the ETA moved more than a day later than the first ETA recorded.",
+      resolve: (d) => isDelayed(d.content),
+    }),
+    totalDays: t.int({
+      description: "Days from departure to (estimated) arrival.",
+      resolve: (d, _a, ctx) => journeyDays(d.content, ctx.services.clock.now()).totalDays,
+    }),
+    remainingDays: t.int({
+      description: "Days until the estimated arrival; 0 once arrived.",
+      resolve: (d, _a, ctx) => journeyDays(d.content, ctx.services.clock.now()).remainingDays,
+    }),
+    containerSummary: t.string({
+      description: "Counts of boxes by known type, e.g. 2 x 40' High Cube Dry.",
+      resolve: (d) => containerSummary(d.content),
+    }),
+    position: t.field({
+      type: GeoPointRef,
+      nullable: true,
+      description: "The carrier's position, else the last place with an actual event.",
+      resolve: (d) => currentPosition(d.content),
+    }),
+    routePoints: t.field({
+      type: "JSON",
+      description: "The journey's calls as [lat, lng] pairs.",
+      resolve: (d) => routePoints(d.content),
+    }),
   }),
 });
 
@@ -349,6 +394,21 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     lastSyncedAt: t.expose("lastSyncedAt", { type: "DateTime", nullable: true }),
     addedBy: t.relation("addedBy"),
+    isActive: t.boolean({
+      description: "Still moving: not delivered, cancelled or untracked.",
+      resolve: (s) => isActive(s.status, s.deletedAt),
+    }),
+    nextRefreshEligibleAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "last_synced_at plus the refresh gap (12 hours; 4 hours from 48 hours before the ETA until 7 days after); null when never synced or no longer active.",
+      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).nextRefreshEligibleAt,
+    }),
+    refreshEligibleNow: t.boolean({
+      description: "True when the gap has elapsed and the shipment is still moving.",
+      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).refreshEligibleNow,
+    }),
     document: t.loadable({
       type: TrackingDocumentRef,
       nullable: true,
@@ -471,6 +531,12 @@ const ReferenceNotFoundRef = builder.objectRef<NotFound>("ReferenceNotFound").im
       nullable: true,
       description: "Why no discovery runs: plan, disabled, invalid_reference or no_candidates.",
       resolve: (o) => (o.discovery.eligible ? null : o.discovery.reason),
+    }),
+    upgradeMinPlan: t.string({
+      nullable: true,
+      description:
+        "Only for discoveryReason plan on the free plan: the cheapest plan with carrier discovery.",
+      resolve: (o) => o.upgrade?.minPlan ?? null,
     }),
     lookupId: t.exposeInt("lookupId"),
   }),

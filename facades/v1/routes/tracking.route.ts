@@ -1,0 +1,238 @@
+import type { Response, Router } from "express";
+import { z } from "zod";
+import type { TrackingDocument } from "../../../src/domain/tracking/model";
+import { HTTP_STATUS_TEXT, OUTCOMES } from "../../../src/http/outcomes";
+import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type DocumentView, renderTrackingDocument } from "../render/tracking-document";
+import { sendV1Error } from "../respond";
+
+/** `sealine`: optional, exactly 4 letters or digits (spec v1 section 4). */
+export const sealineQuery = z.object({
+  sealine: z
+    .string()
+    .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
+    .optional(),
+});
+
+type TrackResult =
+  | {
+      __typename: "TrackSuccess";
+      slotConsumed: boolean;
+      fromCache: boolean;
+      staleReason: string | null;
+      carrier: { scac: string; name: string; provided: boolean };
+      shipment: {
+        id: string;
+        name: string;
+        createdAt: string;
+        failed: boolean;
+        nextRefreshEligibleAt: string | null;
+      };
+      document: DocumentView & { content: TrackingDocument };
+    }
+  | {
+      __typename: "ReferenceNotFound";
+      referenceType: string;
+      tried: string[];
+      discoveryEligible: boolean;
+      discoveryReason: string | null;
+      upgradeMinPlan: string | null;
+      shipment: { name: string };
+    }
+  | { __typename: "ReferenceInvalid"; referenceType: string; reason: string; message: string }
+  | { __typename: "CarrierDown"; scac: string; reason: string; retryAfterSeconds: number }
+  | {
+      __typename: "CarrierUnavailable";
+      scac: string;
+      reason: "maintenance" | "disabled" | "unsupported_type";
+    }
+  | { __typename: "CarrierUndetectable"; referenceType: string }
+  | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
+  | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number; plan: string };
+
+export const USAGE_API = "/api/v1/account/usage";
+
+export type TrackItemResult =
+  | { ok: true; slotConsumed: boolean; data: ReturnType<typeof renderTrackingDocument>; refreshHint: string }
+  | {
+      ok: false;
+      status: number;
+      error: string;
+      message: string;
+      data: Record<string, unknown>;
+      retryAfter?: number;
+    };
+
+/** Runs the core's track and renders its outcome as v1 status, error code and body data. */
+export async function trackForV1(
+  deps: FacadeDeps,
+  req: Parameters<typeof runOperation>[1],
+  input: { reference: string; type: "container" | "bl"; carrier?: string; localOnly?: boolean },
+): Promise<TrackItemResult> {
+  const result = await runOperation<{ track: TrackResult | null }>(deps, req, "TrackReference", {
+    reference: input.reference,
+    type: input.type,
+    carrier: input.carrier,
+    localOnly: input.localOnly ?? false,
+  });
+  if (!result.ok) {
+    const wire = OUTCOMES[result.outcome].v1;
+    return { ok: false, status: wire.status, error: wire.error, message: result.message, data: {} };
+  }
+  const outcome = result.data.track!;
+  switch (outcome.__typename) {
+    case "TrackSuccess": {
+      const name = outcome.shipment.name;
+      return {
+        ok: true,
+        slotConsumed: outcome.slotConsumed,
+        data: renderTrackingDocument({
+          view: outcome.document,
+          shipment: outcome.shipment,
+          carrier: outcome.carrier,
+        }),
+        refreshHint: `read=/api/v1/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
+      };
+    }
+    case "ReferenceNotFound":
+    case "CarrierUndetectable": {
+      const notFound = outcome.__typename === "ReferenceNotFound" ? outcome : null;
+      const reason = notFound ? notFound.discoveryReason : "no_candidates";
+      const data: Record<string, unknown> = {
+        tried: notFound?.tried ?? [],
+        // Discovery jobs arrive with the background-work issue; until then nothing is queued.
+        discovery: "not_eligible",
+        discovery_reason: reason ?? "no_candidates",
+        read_endpoint: `/api/v1/shipments/${notFound?.shipment.name ?? "{id}"}`,
+        hint: notFound
+          ? "No carrier asked has a record of this number yet. Check it, or name the carrier with ?sealine=SCAC."
+          : "No carrier could be placed for this number. Name the carrier with ?sealine=SCAC.",
+      };
+      if (notFound?.upgradeMinPlan) {
+        data.upgrade = {
+          feature: "carrier_discovery",
+          min_plan: notFound.upgradeMinPlan,
+          message: `Carrier discovery (trying the other likely carriers in the background) starts with the ${notFound.upgradeMinPlan} plan.`,
+          url: `${deps.baseUrl}/billing/upgrade?plan=${notFound.upgradeMinPlan}`,
+        };
+      }
+      return {
+        ok: false,
+        status: 404,
+        error: "not_found",
+        message: "No carrier has a record of this number.",
+        data,
+      };
+    }
+    case "ReferenceInvalid":
+      return {
+        ok: false,
+        status: 400,
+        error: "invalid_reference",
+        message: outcome.message,
+        data: { param: "number" },
+      };
+    case "CarrierDown":
+      return {
+        ok: false,
+        status: 502,
+        error: "carrier_unreachable",
+        message: `The carrier ${outcome.scac} could not be reached and nothing is stored yet: ${outcome.reason}. Retry in a moment.`,
+        data: { sealine: outcome.scac, retryAfter: outcome.retryAfterSeconds },
+        retryAfter: outcome.retryAfterSeconds,
+      };
+    case "CarrierUnavailable":
+      if (outcome.reason === "unsupported_type") {
+        return {
+          ok: false,
+          status: 400,
+          error: "unsupported_reference_type",
+          message: `${outcome.scac} does not resolve this type of reference.`,
+          data: { sealine: outcome.scac, param: "sealine" },
+        };
+      }
+      return {
+        ok: false,
+        status: 502,
+        error: outcome.reason === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
+        message: `${outcome.scac} is ${outcome.reason === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
+        data: { sealine: outcome.scac },
+      };
+    case "ShipmentLimitReached": {
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((Date.parse(outcome.cycleEnd) - deps.services.clock.now().getTime()) / 1000),
+      );
+      return {
+        ok: false,
+        status: 402,
+        error: "shipment_limit_reached",
+        message:
+          "Every shipment slot of this billing cycle is used; already-tracked shipments stay readable.",
+        data: {
+          limit: outcome.limit,
+          used: outcome.used,
+          cycle_ends_at: outcome.cycleEnd,
+          usageApi: USAGE_API,
+        },
+        retryAfter,
+      };
+    }
+    case "PaymentOverdue":
+      return {
+        ok: false,
+        status: 402,
+        error: "payment_overdue",
+        message:
+          "Payment is overdue past the grace period: new tracking is paused; existing shipments stay readable.",
+        data: {
+          overdueDays: outcome.overdueDays,
+          graceDays: outcome.graceDays,
+          plan: outcome.plan,
+          manageUrl: `${deps.baseUrl}/billing`,
+          usageApi: USAGE_API,
+        },
+        retryAfter: 3600,
+      };
+  }
+}
+
+export function sendTrackFailure(res: Response, failure: Extract<TrackItemResult, { ok: false }>): void {
+  if (failure.retryAfter !== undefined) res.setHeader("Retry-After", String(failure.retryAfter));
+  res.status(failure.status).json({
+    success: false,
+    statusCode: failure.status,
+    statusMessage: HTTP_STATUS_TEXT[failure.status] ?? "Error",
+    message: failure.message,
+    data: { error: failure.error, ...failure.data },
+  });
+}
+
+/** GET /container/{number} and GET /bl/{number}: a live fetch from the carrier. */
+export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
+  for (const [path, type] of [
+    ["/container/:number", "container"],
+    ["/bl/:number", "bl"],
+  ] as const) {
+    router.get(
+      path,
+      handler(async (req, res) => {
+        const query = sealineQuery.safeParse(req.query);
+        if (!query.success) {
+          return sendV1Error(res, "bad_request", {
+            message: query.error.issues[0]!.message,
+            data: { param: "sealine" },
+          });
+        }
+        const outcome = await trackForV1(deps, req, {
+          reference: String(req.params.number),
+          type,
+          carrier: query.data.sealine,
+        });
+        if (!outcome.ok) return sendTrackFailure(res, outcome);
+        res.setHeader("X-Service-Refresh-Hint", outcome.refreshHint);
+        res.json({ success: true, data: outcome.data });
+      }),
+    );
+  }
+}

@@ -1,0 +1,130 @@
+import type { TrackedLocation, TrackingDocument } from "./model";
+
+/**
+ * Facts derived from a stored document, the same on every surface. Pure: time comes in as `now`.
+ */
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export const REFRESH_GAP_MS = 12 * HOUR_MS;
+export const ARRIVING_REFRESH_GAP_MS = 4 * HOUR_MS;
+/** The arriving window: from 48 hours before the ETA until 7 days after it. */
+const ARRIVING_FROM_MS = 48 * HOUR_MS;
+const ARRIVING_UNTIL_MS = 7 * DAY_MS;
+/** A shipment is delayed when its ETA moved more than a day later than the first one we recorded. */
+export const DELAY_THRESHOLD_MS = DAY_MS;
+
+export function isActive(status: string, deletedAt: Date | null = null): boolean {
+  return deletedAt === null && status !== "DELIVERED" && status !== "CANCELLED";
+}
+
+/** The refresh gap that applies at `now`: 4 hours while arriving, 12 otherwise. */
+export function refreshGapMs(eta: Date | null, now: Date): number {
+  if (!eta) return REFRESH_GAP_MS;
+  const delta = now.getTime() - eta.getTime();
+  return delta >= -ARRIVING_FROM_MS && delta <= ARRIVING_UNTIL_MS ? ARRIVING_REFRESH_GAP_MS : REFRESH_GAP_MS;
+}
+
+export interface RefreshSchedule {
+  nextRefreshEligibleAt: Date | null;
+  refreshEligibleNow: boolean;
+}
+
+/** Null when never synced or no longer moving; eligible when the gap has elapsed and it still moves. */
+export function refreshSchedule(input: {
+  status: string;
+  lastSyncedAt: Date | null;
+  eta: Date | null;
+  deletedAt?: Date | null;
+  now: Date;
+}): RefreshSchedule {
+  if (!input.lastSyncedAt || !isActive(input.status, input.deletedAt ?? null)) {
+    return { nextRefreshEligibleAt: null, refreshEligibleNow: false };
+  }
+  const next = new Date(input.lastSyncedAt.getTime() + refreshGapMs(input.eta, input.now));
+  return { nextRefreshEligibleAt: next, refreshEligibleNow: next.getTime() <= input.now.getTime() };
+}
+
+export function isDelayed(doc: TrackingDocument): boolean {
+  const first = doc.etaHistory[0]?.eta;
+  const current = doc.route.pod.instant;
+  if (!first || !current) return false;
+  return new Date(current).getTime() - new Date(first).getTime() > DELAY_THRESHOLD_MS;
+}
+
+function locationOf(doc: TrackingDocument, key: string | null): TrackedLocation | undefined {
+  return key ? doc.locations.find((l) => l.key === key) : undefined;
+}
+
+export function placeText(location: TrackedLocation | undefined): string {
+  if (!location) return "";
+  return [location.name, location.country].filter(Boolean).join(", ");
+}
+
+/** Where the journey starts and ends: place of dispatch or port of loading; destination or port of discharge. */
+export function originAndDestination(doc: TrackingDocument): { origin: string; destination: string } {
+  const origin = locationOf(doc, doc.route.prepol.locationKey) ?? locationOf(doc, doc.route.pol.locationKey);
+  const destination = locationOf(doc, doc.route.postpod.locationKey) ?? locationOf(doc, doc.route.pod.locationKey);
+  return { origin: placeText(origin), destination: placeText(destination) };
+}
+
+/** Whole days from the first departure to arrival (actual or estimated), and days left from now. */
+export function journeyDays(doc: TrackingDocument, now: Date): { totalDays: number; remainingDays: number } {
+  const start = doc.route.pol.instant ?? doc.route.prepol.instant ?? firstEventInstant(doc);
+  const end = doc.route.pod.instant;
+  const totalDays = start && end ? Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / DAY_MS)) : 0;
+  const remainingDays =
+    end && doc.status !== "DELIVERED" && !doc.route.pod.actual
+      ? Math.max(0, Math.ceil((Date.parse(end) - now.getTime()) / DAY_MS))
+      : 0;
+  return { totalDays, remainingDays };
+}
+
+function firstEventInstant(doc: TrackingDocument): string | null {
+  const instants = doc.containers.flatMap((c) => c.events.map((e) => e.instant)).filter((i): i is string => i !== null);
+  return instants.sort()[0] ?? null;
+}
+
+/** "2 x 40' High Cube Dry, 1 x 20' Dry": only boxes whose type is known are counted. */
+export function containerSummary(doc: TrackingDocument): string {
+  const counts = new Map<string, number>();
+  for (const c of doc.containers) {
+    const label = c.description ?? c.isoCode ?? c.sizeType;
+    if (label) counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts].map(([label, n]) => `${n} x ${label}`).join(", ");
+}
+
+/** The current position: the carrier's when given, else the last place with an actual event. */
+export function currentPosition(doc: TrackingDocument): { lat: number; lng: number } | null {
+  if (doc.currentPosition) return doc.currentPosition;
+  const actual = doc.containers
+    .flatMap((c) => c.events)
+    .filter((e) => e.actual && e.instant)
+    .sort((a, b) => Date.parse(a.instant!) - Date.parse(b.instant!));
+  for (let i = actual.length - 1; i >= 0; i--) {
+    const place = locationOf(doc, actual[i]!.locationKey);
+    if (place?.lat != null && place.lng != null) return { lat: place.lat, lng: place.lng };
+  }
+  return null;
+}
+
+/** The ordered calls of the journey as [lat, lng] pairs (prepol, pol, transshipments, pod, postpod). */
+export function routePoints(doc: TrackingDocument): [number, number][] {
+  const keys = [
+    doc.route.prepol.locationKey,
+    doc.route.pol.locationKey,
+    ...doc.transshipmentLocationKeys,
+    doc.route.pod.locationKey,
+    doc.route.postpod.locationKey,
+  ];
+  const points: [number, number][] = [];
+  let previous: string | null = null;
+  for (const key of keys) {
+    if (!key || key === previous) continue;
+    const place = locationOf(doc, key);
+    if (place?.lat != null && place.lng != null) points.push([place.lat, place.lng]);
+    previous = key;
+  }
+  return points;
+}
