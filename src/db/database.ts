@@ -4,6 +4,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseTarget } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
+import { StatementCounter } from "./statement-counter";
 
 /** Raw SQL for what Prisma does not do: migrations, advisory locks, the job queue, benchmarks. */
 export interface SqlRunner {
@@ -20,6 +21,8 @@ export interface Database {
   pglite?: PGlite;
   /** The connection string, when on PostgreSQL: the job queue opens its own pool with it. */
   url?: string;
+  /** SQL statements sent by Prisma so far (tests and benchmarks read differences). */
+  statements: StatementCounter;
   /** Runs `fn` with a dedicated connection that holds a session-level advisory lock. */
   withAdvisoryLock<T>(lockId: number, fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -32,7 +35,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 async function openPGlite(dataDir: string): Promise<Database> {
   const pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const statements = new StatementCounter();
+  const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPGlite(pglite)) });
   const sql: SqlRunner = {
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await pglite.query<Row>(text, params ? [...params] : undefined);
@@ -46,6 +50,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   return {
     kind: "pglite",
     prisma,
+    statements,
     sql,
     pglite,
     // One process owns the folder, so an in-process queue is the lock.
@@ -65,7 +70,8 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client dropped by the server must not crash the process.
   pool.on("error", () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const statements = new StatementCounter();
+  const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPg(pool)) });
   const wrap = (client: pg.Pool | pg.PoolClient): SqlRunner => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await client.query(text, params ? [...params] : undefined);
@@ -78,6 +84,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     prisma,
+    statements,
     sql: wrap(pool),
     url,
     async withAdvisoryLock<T>(lockId: number, fn: (sql: SqlRunner) => Promise<T>) {

@@ -31,7 +31,7 @@ type Surface = "v1" | "compat" | "graphql" | "mcp" | "other";
 /** Builds the HTTP app without listening, so tests and `main` share it. */
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
-  const executor = await OperationExecutor.load(schema, OPERATION_DIRS, config.graphql);
+  const executor = await OperationExecutor.load(schema, OPERATION_DIRS);
   const deps: FacadeDeps = { services, executor, baseUrl: options.baseUrl, surface: "v1" };
   let draining = false;
 

@@ -155,7 +155,8 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     compat: { message: "SEALINE_NO_RESPONSE" },
     graphql: { status: 200, code: "CARRIER_DOWN" },
     mcp: { isError: true, jsonRpcCode: -32010 },
-    sentence: "The carrier could not be reached and nothing is stored for this reference yet. Retry in a moment.",
+    sentence:
+      "The carrier could not be reached and nothing is stored for this reference yet. Retry in a moment.",
   },
   carrier_maintenance: {
     v1: { status: 502, error: "carrier_under_maintenance" },

@@ -81,7 +81,7 @@ describe("quayside CLI", () => {
 
     const human = await quayside("keys", "create", "--user", "ops@acme.example");
     expect(human.split("\n")[0]).toMatch(/^qs_[A-Za-z0-9_-]{43}$/);
-  });
+  }, 120_000); // ten process starts, each opening the database
 
   it("explains a mistake with exit code 2 and no stack trace", async () => {
     const failed = await run(
@@ -96,7 +96,9 @@ describe("quayside CLI", () => {
     expect((failed as { stderr: string }).stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 
-  it("serve prints the demo key and URLs, honours QUAYSIDE_DEMO_KEY, and exits cleanly on SIGTERM", async () => {
+  it("serve prints the demo key and URLs, honours QUAYSIDE_DEMO_KEY, and exits cleanly on SIGTERM", {
+    timeout: 60_000,
+  }, async () => {
     const demoKey = "demo_key_for_scripts_0123456789";
     const target = await freshDatabaseTarget();
     const serveDir = mkdtempSync(path.join(os.tmpdir(), "quayside-serve-"));

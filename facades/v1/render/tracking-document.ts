@@ -210,6 +210,8 @@ export function renderTrackingDocument(input: {
   view: DocumentView;
   shipment: ShipmentView;
   carrier: { scac: string; name: string; provided: boolean };
+  /** Only when the carrier could not be reached and the stored document was served. */
+  staleReason?: string | null;
 }) {
   const { view, shipment, carrier } = input;
   const doc = view.content;
@@ -239,6 +241,7 @@ export function renderTrackingDocument(input: {
     route_json: JSON.stringify(view.routePoints),
     shipment_uid: shipment.id,
     container_summary: view.containerSummary,
+    ...(input.staleReason ? { stale_reason: input.staleReason } : {}),
     ...renderTables(doc),
   };
 }

@@ -90,6 +90,7 @@ export async function trackForV1(
           view: outcome.document,
           shipment: outcome.shipment,
           carrier: outcome.carrier,
+          staleReason: outcome.staleReason,
         }),
         refreshHint: `read=/api/v1/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
       };

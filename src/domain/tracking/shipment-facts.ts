@@ -64,7 +64,8 @@ export function placeText(location: TrackedLocation | undefined): string {
 /** Where the journey starts and ends: place of dispatch or port of loading; destination or port of discharge. */
 export function originAndDestination(doc: TrackingDocument): { origin: string; destination: string } {
   const origin = locationOf(doc, doc.route.prepol.locationKey) ?? locationOf(doc, doc.route.pol.locationKey);
-  const destination = locationOf(doc, doc.route.postpod.locationKey) ?? locationOf(doc, doc.route.pod.locationKey);
+  const destination =
+    locationOf(doc, doc.route.postpod.locationKey) ?? locationOf(doc, doc.route.pod.locationKey);
   return { origin: placeText(origin), destination: placeText(destination) };
 }
 
@@ -72,7 +73,8 @@ export function originAndDestination(doc: TrackingDocument): { origin: string; d
 export function journeyDays(doc: TrackingDocument, now: Date): { totalDays: number; remainingDays: number } {
   const start = doc.route.pol.instant ?? doc.route.prepol.instant ?? firstEventInstant(doc);
   const end = doc.route.pod.instant;
-  const totalDays = start && end ? Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / DAY_MS)) : 0;
+  const totalDays =
+    start && end ? Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / DAY_MS)) : 0;
   const remainingDays =
     end && doc.status !== "DELIVERED" && !doc.route.pod.actual
       ? Math.max(0, Math.ceil((Date.parse(end) - now.getTime()) / DAY_MS))
@@ -81,7 +83,9 @@ export function journeyDays(doc: TrackingDocument, now: Date): { totalDays: numb
 }
 
 function firstEventInstant(doc: TrackingDocument): string | null {
-  const instants = doc.containers.flatMap((c) => c.events.map((e) => e.instant)).filter((i): i is string => i !== null);
+  const instants = doc.containers
+    .flatMap((c) => c.events.map((e) => e.instant))
+    .filter((i): i is string => i !== null);
   return instants.sort()[0] ?? null;
 }
 

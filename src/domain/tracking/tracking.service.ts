@@ -3,8 +3,8 @@ import type { Organization, PrismaClient, Shipment } from "../../generated/prism
 import type { Clock } from "../../lib/clock";
 import type { CarrierAdapter, CarrierOutcome } from "../../upstream/carriers/carrier-adapter";
 import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
-import type { Principal } from "../accounts/principal";
 import { minimumPlanFor } from "../accounts/plans";
+import type { Principal } from "../accounts/principal";
 import { featureAccess } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";

@@ -424,16 +424,46 @@ async function loadLatestDocuments(
   prisma: import("../../generated/prisma/client").PrismaClient,
   ids: readonly string[],
 ): Promise<(StoredDocumentView | null)[]> {
-  const rows = await prisma.documentVersion.findMany({
-    where: { documentId: { in: [...ids] }, document: { latestVersion: { gt: 0 } } },
-    include: { document: true },
-    orderBy: { version: "desc" },
-    distinct: ["documentId"],
-  });
+  const rows = await prisma.$queryRaw<
+    {
+      document_id: string;
+      carrier_scac: string;
+      reference_type: CarrierDocument["referenceType"];
+      reference_key: string;
+      latest_version: number;
+      last_synced_at: Date | null;
+      last_attempt_at: Date | null;
+      last_failure_reason: string | null;
+      created_at: Date;
+      version_id: string;
+      version: number;
+      fetched_at: Date;
+      content: TrackingDocument;
+    }[]
+  >`SELECT d.id AS document_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
+           d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
+           v.id AS version_id, v.version, v.fetched_at, v.content
+      FROM carrier_documents d
+      JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+     WHERE d.id = ANY(${[...ids]}::text[])`;
   const byId = new Map(
-    rows.map(({ document, ...version }) => [
-      document.id,
-      { document, version, content: version.content as unknown as TrackingDocument },
+    rows.map((r) => [
+      r.document_id,
+      {
+        document: {
+          id: r.document_id,
+          carrierScac: r.carrier_scac,
+          referenceType: r.reference_type,
+          referenceKey: r.reference_key,
+          latestVersion: r.latest_version,
+          lastSyncedAt: r.last_synced_at,
+          lastAttemptAt: r.last_attempt_at,
+          lastFailureReason: r.last_failure_reason,
+          createdAt: r.created_at,
+        },
+        version: { id: r.version_id, version: r.version, fetchedAt: r.fetched_at },
+        content: r.content,
+      } satisfies StoredDocumentView,
     ]),
   );
   return ids.map((id) => byId.get(id) ?? null);

@@ -1,0 +1,284 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { Clock } from "../../lib/clock";
+import { createSemaphore } from "../http/concurrency";
+import type { Sleep } from "../http/request";
+import type { RetryPolicy } from "../http/retry-policy";
+import type { CarrierAuth, CarrierAuthConfig } from "./auth";
+import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
+import { createDcsaTntAdapter, DCSA_TNT_DEFAULTS } from "./dcsa-tnt.adapter";
+
+/**
+ * `config/carriers.registry.json`: which adapter, endpoint and credentials each SCAC uses. The file
+ * names environment variables, never secrets; the values come from the env object passed in (read
+ * once by src/config.ts). A bad file stops start-up; a missing credential only disables its carrier.
+ */
+
+export const DEFAULT_REGISTRY_FILE = new URL("../../../config/carriers.registry.json", import.meta.url);
+
+const envName = z.string().regex(/^[A-Z][A-Z0-9_]*$/, "an environment variable name (A-Z, 0-9, _)");
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "an HTTP header name");
+
+// Strict objects: a key such as "clientSecret" (a secret pasted into the file) is refused, not ignored.
+const authSpecSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("none") }),
+  z.strictObject({ kind: z.literal("api-key"), header: headerName, valueEnv: envName }),
+  z.strictObject({
+    kind: z.literal("client-id-secret"),
+    idHeader: headerName,
+    secretHeader: headerName,
+    clientIdEnv: envName,
+    clientSecretEnv: envName,
+  }),
+  z.strictObject({
+    kind: z.literal("oauth2"),
+    tokenUrl: z.url().optional(),
+    tokenUrlEnv: envName.optional(),
+    clientIdEnv: envName,
+    clientSecretEnv: envName,
+    scope: z.string().optional(),
+    apiKeyHeader: headerName.optional(),
+    apiKeyEnv: envName.optional(),
+  }),
+]);
+
+const carrierSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  adapter: z.literal("dcsa-tnt-2.2"),
+  baseUrl: z.url().nullable(),
+  eventsPath: z.string().startsWith("/").optional(),
+  auth: authSpecSchema,
+  pageSize: z.number().int().min(1).max(1000).optional(),
+  maxPages: z.number().int().min(1).max(1000).optional(),
+  maxConcurrency: z.number().int().min(1).max(64).optional(),
+  timeoutMs: z.number().int().min(100).max(120_000).optional(),
+  note: z.string().optional(),
+});
+
+export const carrierRegistryFileSchema = z.strictObject({
+  $comment: z.union([z.string(), z.array(z.string())]).optional(),
+  carriers: z.record(z.string().regex(/^[A-Z]{4}$/, "a 4-letter SCAC"), carrierSpecSchema),
+});
+
+export type CarrierAuthSpec = z.infer<typeof authSpecSchema>;
+export type CarrierRegistryFile = z.infer<typeof carrierRegistryFileSchema>;
+
+export interface CarrierRegistryEntry {
+  scac: string;
+  name: string;
+  adapter: "dcsa-tnt-2.2";
+  /** null: no endpoint known for this carrier outside the simulator. */
+  baseUrl: string | null;
+  eventsPath: string;
+  auth: CarrierAuth;
+  pageSize: number | undefined;
+  maxPages: number | undefined;
+  maxConcurrency: number | undefined;
+  timeoutMs: number | undefined;
+  note: string | null;
+}
+
+export interface CarrierRegistry {
+  mode: "simulator" | "live";
+  /** In file order. */
+  carriers: ReadonlyMap<string, CarrierRegistryEntry>;
+  get(scac: string): CarrierRegistryEntry | undefined;
+}
+
+export interface LoadCarrierRegistryOptions {
+  /** Path or URL of the registry file; defaults to config/carriers.registry.json. */
+  file?: string | URL;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Embedded mode: every SCAC at `${simulatorUrl}/${SCAC}`, auth none unless `simulatorAuth` says otherwise. */
+  simulatorUrl?: string;
+  simulatorAuth?: Readonly<Record<string, CarrierAuthConfig>>;
+}
+
+export class CarrierRegistryError extends Error {}
+
+export function loadCarrierRegistry(options: LoadCarrierRegistryOptions): CarrierRegistry {
+  const file = options.file ?? DEFAULT_REGISTRY_FILE;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new CarrierRegistryError(
+      `Carrier registry ${String(file)} cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const parsed = carrierRegistryFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new CarrierRegistryError(`Carrier registry ${String(file)} is invalid: ${problems}`);
+  }
+  return buildRegistry(parsed.data, options);
+}
+
+export function buildRegistry(
+  file: CarrierRegistryFile,
+  options: Omit<LoadCarrierRegistryOptions, "file">,
+): CarrierRegistry {
+  const carriers = new Map<string, CarrierRegistryEntry>();
+  const simulatorUrl = options.simulatorUrl?.replace(/\/+$/, "");
+  for (const scac of Object.keys(options.simulatorAuth ?? {})) {
+    if (!(scac in file.carriers)) {
+      throw new CarrierRegistryError(`simulatorAuth names ${scac}, which is not in the carrier registry`);
+    }
+  }
+  for (const [scac, spec] of Object.entries(file.carriers)) {
+    const common = {
+      scac,
+      name: spec.name,
+      adapter: spec.adapter,
+      pageSize: spec.pageSize,
+      maxPages: spec.maxPages,
+      maxConcurrency: spec.maxConcurrency,
+      timeoutMs: spec.timeoutMs,
+      note: spec.note ?? null,
+    };
+    if (simulatorUrl !== undefined) {
+      carriers.set(scac, {
+        ...common,
+        baseUrl: `${simulatorUrl}/${scac}`,
+        eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        auth: options.simulatorAuth?.[scac] ?? { kind: "none" },
+      });
+      continue;
+    }
+    const env = options.env;
+    const value = (name: string) => {
+      const v = env[name]?.trim();
+      return v ? v : undefined;
+    };
+    carriers.set(scac, {
+      ...common,
+      baseUrl: value(`QUAYSIDE_CARRIER_${scac}_BASE_URL`) ?? spec.baseUrl,
+      eventsPath:
+        value(`QUAYSIDE_CARRIER_${scac}_EVENTS_PATH`) ?? spec.eventsPath ?? DCSA_TNT_DEFAULTS.eventsPath,
+      auth: resolveAuth(scac, spec.auth, value),
+    });
+  }
+  return {
+    mode: simulatorUrl === undefined ? "live" : "simulator",
+    carriers,
+    get: (scac) => carriers.get(scac.trim().toUpperCase()),
+  };
+}
+
+function resolveAuth(
+  scac: string,
+  spec: CarrierAuthSpec,
+  value: (name: string) => string | undefined,
+): CarrierAuth {
+  const missing: string[] = [];
+  const need = (name: string): string => {
+    const v = value(name);
+    if (v === undefined) missing.push(name);
+    return v ?? "";
+  };
+  let auth: CarrierAuthConfig;
+  switch (spec.kind) {
+    case "none":
+      return { kind: "none" };
+    case "api-key":
+      auth = { kind: "api-key", header: spec.header, value: need(spec.valueEnv) };
+      break;
+    case "client-id-secret":
+      auth = {
+        kind: "client-id-secret",
+        idHeader: spec.idHeader,
+        secretHeader: spec.secretHeader,
+        clientId: need(spec.clientIdEnv),
+        clientSecret: need(spec.clientSecretEnv),
+      };
+      break;
+    case "oauth2": {
+      const tokenUrl = spec.tokenUrlEnv ? (value(spec.tokenUrlEnv) ?? spec.tokenUrl) : spec.tokenUrl;
+      if (tokenUrl === undefined) missing.push(spec.tokenUrlEnv ?? "tokenUrl");
+      auth = {
+        kind: "oauth2",
+        tokenUrl,
+        clientId: need(spec.clientIdEnv),
+        clientSecret: need(spec.clientSecretEnv),
+        scope: spec.scope,
+        apiKeyHeader: spec.apiKeyHeader,
+        apiKey: spec.apiKeyEnv ? need(spec.apiKeyEnv) : undefined,
+      };
+      break;
+    }
+  }
+  if (missing.length > 0) {
+    return {
+      kind: "unconfigured",
+      reason: `${scac} credentials are not configured: set ${missing.join(", ")}`,
+    };
+  }
+  return auth;
+}
+
+// -----------------------------------------------------------------------------------------------------
+
+export interface CarrierGatewayOptions {
+  clock?: Clock;
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  random?: () => number;
+  /** Defaults for carriers whose registry entry does not set them. */
+  timeoutMs?: number;
+  pageSize?: number;
+  maxPages?: number;
+  maxConcurrency?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** One adapter per SCAC behind a single `CarrierAdapter`. */
+export interface CarrierGateway extends CarrierAdapter {
+  supports(scac: string): boolean;
+  readonly scacs: readonly string[];
+}
+
+export function createCarrierGateway(
+  registry: CarrierRegistry,
+  options: CarrierGatewayOptions = {},
+): CarrierGateway {
+  const adapters = new Map<string, CarrierAdapter>();
+  for (const entry of registry.carriers.values()) {
+    adapters.set(entry.scac, adapterFor(entry, options));
+  }
+  return {
+    scacs: [...adapters.keys()],
+    supports: (scac) => adapters.has(scac.trim().toUpperCase()),
+    async fetchEvents(query: CarrierQuery, signal?: AbortSignal): Promise<CarrierOutcome> {
+      const scac = query.scac.trim().toUpperCase();
+      const adapter = adapters.get(scac);
+      if (adapter === undefined) {
+        return { kind: "unreachable", reason: `no carrier ${scac} in the carrier registry` };
+      }
+      return adapter.fetchEvents({ ...query, scac }, signal);
+    },
+  };
+}
+
+function adapterFor(entry: CarrierRegistryEntry, options: CarrierGatewayOptions): CarrierAdapter {
+  if (entry.baseUrl === null) {
+    const reason = `${entry.scac} (${entry.name}) has no public endpoint configured; it runs against the simulator only (set QUAYSIDE_CARRIER_${entry.scac}_BASE_URL to use a real one)`;
+    return { fetchEvents: async () => ({ kind: "unreachable", reason }) };
+  }
+  return createDcsaTntAdapter({
+    scac: entry.scac,
+    baseUrl: entry.baseUrl,
+    eventsPath: entry.eventsPath,
+    auth: entry.auth,
+    clock: options.clock,
+    fetch: options.fetch,
+    sleep: options.sleep,
+    random: options.random,
+    timeoutMs: entry.timeoutMs ?? options.timeoutMs,
+    pageSize: entry.pageSize ?? options.pageSize,
+    maxPages: entry.maxPages ?? options.maxPages,
+    retry: options.retry,
+    semaphore: createSemaphore(
+      entry.maxConcurrency ?? options.maxConcurrency ?? DCSA_TNT_DEFAULTS.maxConcurrency,
+    ),
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * DCSA date-times are RFC 3339 with the offset of the place where the event happened. The compat
+ * surface shows that wall-clock time, so we keep the digits as sent instead of converting to UTC and
+ * back (which would need a time-zone database and could shift the date).
+ */
+
+export interface ParsedDateTime {
+  /** `YYYY-MM-DD HH:MM:SS`, the wall clock at the location. */
+  local: string;
+  /** `+08:00`; `Z` becomes `+00:00`. */
+  offset: string;
+  /** The value said `Z`: UTC, so the wall clock at the location is not known from the value itself. */
+  utcDesignator: boolean;
+  instantMs: number;
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})$/;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+export function parseDcsaDateTime(value: string): ParsedDateTime | null {
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const zone = m[8] ?? "Z";
+  let offsetMinutes = 0;
+  const utcDesignator = zone === "Z" || zone === "z";
+  if (!utcDesignator) {
+    const digits = zone.replace(":", "");
+    const sign = digits.startsWith("-") ? -1 : 1;
+    const oh = Number(digits.slice(1, 3));
+    const om = Number(digits.slice(3, 5));
+    if (oh > 14 || om > 59) return null;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  // Date.UTC rolls 31 February over into March; a rolled date is not the date the carrier meant.
+  if (new Date(wallAsUtc).getUTCDate() !== day) return null;
+  return {
+    local: `${pad(year, 4)}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`,
+    offset: formatOffset(offsetMinutes),
+    utcDesignator,
+    instantMs: wallAsUtc - offsetMinutes * 60_000,
+  };
+}
+
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * The wall clock in an IANA zone at an instant, for values a carrier sent in UTC (`Z`). Returns null
+ * for a zone name the runtime does not know.
+ */
+export function wallClockInZone(
+  instantMs: number,
+  timeZone: string,
+): { local: string; offset: string } | null {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(new Date(instantMs));
+  } catch {
+    return null;
+  }
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const [y, mo, d, h, mi, s] = [
+    get("year"),
+    get("month"),
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  ];
+  if ([y, mo, d, h, mi, s].some((n) => Number.isNaN(n))) return null;
+  const wallAsUtc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const offsetMinutes = Math.round((wallAsUtc - Math.floor(instantMs / 1000) * 1000) / 60_000);
+  return {
+    local: `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}`,
+    offset: formatOffset(offsetMinutes),
+  };
+}

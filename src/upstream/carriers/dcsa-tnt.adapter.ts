@@ -1,0 +1,207 @@
+import { type Clock, systemClock } from "../../lib/clock";
+import { createSemaphore, type Semaphore } from "../http/concurrency";
+import { type HttpDeps, type HttpResult, realSleep, requestWithRetry, type Sleep } from "../http/request";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
+import { type AuthSession, type CarrierAuth, createAuthSession } from "./auth";
+import type { CarrierAdapter, CarrierFailure, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
+
+/**
+ * DCSA Track & Trace 2.2 client: `GET {baseUrl}{eventsPath}?<reference filter>&limit=`, paging
+ * through `Next-Page`. It does I/O only; the events go to the mapper as they came.
+ */
+
+export interface DcsaTntAdapterOptions {
+  scac: string;
+  baseUrl: string;
+  /** Path of the events resource under `baseUrl`; `/v2/events` in the standard. */
+  eventsPath?: string;
+  auth: CarrierAuth;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  random?: () => number;
+  /** Per HTTP request (each page and each token request). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** The `limit` sent with each page. */
+  pageSize?: number;
+  maxPages?: number;
+  /** Requests to this carrier in flight at once; more wait their turn. Ignored when `semaphore` is given. */
+  maxConcurrency?: number;
+  semaphore?: Semaphore;
+  maxBodyBytes?: number;
+}
+
+export const DCSA_TNT_DEFAULTS = {
+  eventsPath: "/v2/events",
+  timeoutMs: 10_000,
+  pageSize: 100,
+  maxPages: 20,
+  maxConcurrency: 4,
+  maxBodyBytes: 20 * 1024 * 1024,
+} as const;
+
+const FILTER_BY_REFERENCE_TYPE: Record<CarrierQuery["referenceType"], string> = {
+  container: "equipmentReference",
+  bl: "transportDocumentReference",
+  booking: "carrierBookingReference",
+};
+
+export function createDcsaTntAdapter(options: DcsaTntAdapterOptions): CarrierAdapter {
+  const http: HttpDeps = {
+    fetch: options.fetch ?? globalThis.fetch,
+    clock: options.clock ?? systemClock,
+    sleep: options.sleep ?? realSleep,
+    random: options.random ?? Math.random,
+    semaphore:
+      options.semaphore ?? createSemaphore(options.maxConcurrency ?? DCSA_TNT_DEFAULTS.maxConcurrency),
+    timeoutMs: options.timeoutMs ?? DCSA_TNT_DEFAULTS.timeoutMs,
+    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    maxBodyBytes: options.maxBodyBytes ?? DCSA_TNT_DEFAULTS.maxBodyBytes,
+  };
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const auth = createAuthSession(options.auth, baseUrl, options.scac, http);
+  return new DcsaTntAdapter(options, baseUrl, http, auth);
+}
+
+class DcsaTntAdapter implements CarrierAdapter {
+  private readonly pageSize: number;
+  private readonly maxPages: number;
+  private readonly eventsUrl: string;
+
+  constructor(
+    private readonly options: DcsaTntAdapterOptions,
+    baseUrl: string,
+    private readonly http: HttpDeps,
+    private readonly auth: AuthSession,
+  ) {
+    this.pageSize = options.pageSize ?? DCSA_TNT_DEFAULTS.pageSize;
+    this.maxPages = options.maxPages ?? DCSA_TNT_DEFAULTS.maxPages;
+    this.eventsUrl = `${baseUrl}${options.eventsPath ?? DCSA_TNT_DEFAULTS.eventsPath}`;
+  }
+
+  async fetchEvents(query: CarrierQuery, signal?: AbortSignal): Promise<CarrierOutcome> {
+    const first = new URL(this.eventsUrl);
+    first.searchParams.set(FILTER_BY_REFERENCE_TYPE[query.referenceType], query.reference);
+    first.searchParams.set("limit", String(this.pageSize));
+
+    const events: unknown[] = [];
+    const seenCursors = new Set<string>();
+    let url = first.href;
+    let pages = 0;
+    let truncated = false;
+
+    for (;;) {
+      const answer = await this.get(url, signal);
+      if (answer.kind !== "response") return answer;
+      const page = pages + 1;
+      const refusal = this.refusal(answer, page);
+      if (refusal) return refusal;
+
+      let body: unknown;
+      try {
+        body = answer.body.trim() === "" ? [] : JSON.parse(answer.body);
+      } catch {
+        return { kind: "malformed", reason: `${this.where(page)}: body is not JSON` };
+      }
+      if (!Array.isArray(body)) {
+        return { kind: "malformed", reason: `${this.where(page)}: body is not a JSON array of events` };
+      }
+      pages = page;
+      events.push(...body);
+
+      const next = answer.headers.get("next-page")?.trim();
+      if (!next || body.length === 0) break;
+      if (pages >= this.maxPages || seenCursors.has(next)) {
+        truncated = true;
+        break;
+      }
+      seenCursors.add(next);
+      const nextUrl = this.nextPageUrl(next, first);
+      if (nextUrl === null) {
+        truncated = true;
+        break;
+      }
+      url = nextUrl;
+    }
+
+    if (events.length === 0) return { kind: "not-found" };
+    return { kind: "found", events, pages, truncated };
+  }
+
+  /**
+   * MAPPING.md client rule: an absolute URL is fetched as is; anything else is a cursor sent with the
+   * original query. An absolute link to another origin is not followed: it would carry our
+   * credentials to a host the registry does not name.
+   */
+  private nextPageUrl(next: string, first: URL): string | null {
+    if (/^https?:\/\//i.test(next)) {
+      let link: URL;
+      try {
+        link = new URL(next);
+      } catch {
+        return null;
+      }
+      return link.origin === first.origin ? link.href : null;
+    }
+    const url = new URL(first.href);
+    url.searchParams.set("cursor", next);
+    return url.href;
+  }
+
+  /** A GET with credentials; a 401 with a cached OAuth2 token gets one more try with a fresh token. */
+  private async get(
+    url: string,
+    signal?: AbortSignal,
+  ): Promise<Extract<HttpResult, { kind: "response" }> | CarrierFailure> {
+    for (let renewed = false; ; renewed = true) {
+      const credentials = await this.auth.headers();
+      if (!credentials.ok) return credentials.outcome;
+      const result = await requestWithRetry(
+        this.http,
+        { url, headers: { Accept: "application/json", "API-Version": "2", ...credentials.headers } },
+        signal,
+      );
+      if (result.kind !== "response") {
+        const kind = result.kind === "too-large" ? "malformed" : "unreachable";
+        return { kind, reason: `${this.options.scac} events endpoint: ${result.reason}` };
+      }
+      if (result.status === 401 && !renewed && this.auth.rejected()) continue;
+      return result;
+    }
+  }
+
+  /** Status -> outcome for everything but a 2xx page. */
+  private refusal(answer: Extract<HttpResult, { kind: "response" }>, page: number): CarrierOutcome | null {
+    const { status } = answer;
+    if (status >= 200 && status <= 299) return null;
+    if (status === 401 || status === 403) {
+      return {
+        kind: "unauthorized",
+        reason: `${this.where(page)}: the carrier refused our credentials (HTTP ${status})`,
+      };
+    }
+    if (status === 429) {
+      return {
+        kind: "rate-limited",
+        retryAfterSeconds: answer.retryAfterMs === null ? null : Math.ceil(answer.retryAfterMs / 1000),
+      };
+    }
+    // On the first page these mean "no such reference" (a conforming server answers 200 [] when nothing
+    // matches, so a 400 can only be about the reference itself). On a later page they mean the cursor
+    // died under us: the answer so far is incomplete, and an incomplete journey is worse than none.
+    if (status === 404 || status === 410 || status === 400 || status === 422) {
+      if (page === 1) return { kind: "not-found" };
+      return { kind: "unreachable", reason: `${this.where(page)}: HTTP ${status} while paging` };
+    }
+    const attempts = answer.attempts > 1 ? ` after ${answer.attempts} attempts` : "";
+    if (status >= 300 && status <= 399) {
+      return { kind: "unreachable", reason: `${this.where(page)}: unexpected redirect (HTTP ${status})` };
+    }
+    return { kind: "unreachable", reason: `${this.where(page)}: HTTP ${status}${attempts}` };
+  }
+
+  private where(page: number): string {
+    return `${this.options.scac} events page ${page}`;
+  }
+}
