@@ -1,0 +1,175 @@
+/**
+ * Per-carrier authentication, as carriers put it in front of their DCSA APIs (MAPPING.md §4): none, an
+ * API key header (CMA CGM's keyId, ZIM's subscription key), a client id and secret in headers
+ * (Hapag-Lloyd's X-IBM-Client-Id/-Secret) or OAuth2 client credentials (Maersk, Evergreen). Tokens
+ * expire by the simulator's clock, so a test can move time past a token's life.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+export type SimulatorAuth =
+  | { kind: "none" }
+  | { kind: "api-key"; header: string; value: string }
+  | {
+      kind: "client-id-secret";
+      idHeader: string;
+      secretHeader: string;
+      clientId: string;
+      clientSecret: string;
+    }
+  | {
+      kind: "oauth2";
+      clientId: string;
+      clientSecret: string;
+      tokenTtlSeconds?: number;
+      /** A subscription key demanded next to the bearer token (Maersk's Consumer-Key, ZIM's). */
+      apiKeyHeader?: string;
+      apiKey?: string;
+    };
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+
+interface IssuedToken {
+  scac: string;
+  expiresAt: number;
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export type AuthOutcome = { ok: true } | { ok: false; message: string; challenge?: string };
+
+/** Issues and checks OAuth2 bearer tokens, counting issues per carrier. */
+export class TokenIssuer {
+  private readonly tokens = new Map<string, IssuedToken>();
+  private readonly issued = new Map<string, number>();
+
+  issue(scac: string, ttlSeconds: number, nowMs: number): string {
+    // Expired tokens are of no further use; drop them so a long run does not grow the map.
+    for (const [token, entry] of this.tokens) if (entry.expiresAt <= nowMs) this.tokens.delete(token);
+    const token = randomBytes(24).toString("base64url");
+    this.tokens.set(token, { scac, expiresAt: nowMs + ttlSeconds * 1000 });
+    this.issued.set(scac, (this.issued.get(scac) ?? 0) + 1);
+    return token;
+  }
+
+  check(scac: string, token: string, nowMs: number): "valid" | "expired" | "unknown" {
+    const entry = this.tokens.get(token);
+    if (!entry || entry.scac !== scac) return "unknown";
+    return entry.expiresAt > nowMs ? "valid" : "expired";
+  }
+
+  issueCounts(): Record<string, number> {
+    return Object.fromEntries(this.issued);
+  }
+}
+
+/** Whether a request to a carrier's events endpoint carries the credentials its strategy demands. */
+export function authorize(
+  req: IncomingMessage,
+  auth: SimulatorAuth,
+  scac: string,
+  tokens: TokenIssuer,
+  nowMs: number,
+): AuthOutcome {
+  switch (auth.kind) {
+    case "none":
+      return { ok: true };
+    case "api-key":
+      return sameSecret(header(req, auth.header), auth.value)
+        ? { ok: true }
+        : { ok: false, message: `A valid ${auth.header} header is required.` };
+    case "client-id-secret":
+      return sameSecret(header(req, auth.idHeader), auth.clientId) &&
+        sameSecret(header(req, auth.secretHeader), auth.clientSecret)
+        ? { ok: true }
+        : { ok: false, message: `Valid ${auth.idHeader} and ${auth.secretHeader} headers are required.` };
+    case "oauth2": {
+      if (
+        auth.apiKeyHeader &&
+        auth.apiKey !== undefined &&
+        !sameSecret(header(req, auth.apiKeyHeader), auth.apiKey)
+      ) {
+        return { ok: false, message: `A valid ${auth.apiKeyHeader} header is required.` };
+      }
+      const match = /^Bearer\s+(\S+)$/i.exec(header(req, "authorization") ?? "");
+      if (!match?.[1]) {
+        return { ok: false, message: "A bearer token is required.", challenge: 'Bearer realm="dcsa-tnt"' };
+      }
+      const state = tokens.check(scac, match[1], nowMs);
+      if (state === "valid") return { ok: true };
+      return {
+        ok: false,
+        message: state === "expired" ? "The access token has expired." : "The access token is not valid.",
+        challenge: `Bearer realm="dcsa-tnt", error="invalid_token"`,
+      };
+    }
+  }
+}
+
+export interface TokenRequestOutcome {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The client-credentials token endpoint (RFC 6749 §4.4): credentials in HTTP Basic or in the form body,
+ * errors in the RFC's JSON shape.
+ */
+export function tokenRequest(
+  req: IncomingMessage,
+  rawBody: string,
+  auth: Extract<SimulatorAuth, { kind: "oauth2" }>,
+  scac: string,
+  tokens: TokenIssuer,
+  nowMs: number,
+): TokenRequestOutcome {
+  const contentType = header(req, "content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+    return {
+      status: 400,
+      body: { error: "invalid_request", error_description: "Use application/x-www-form-urlencoded." },
+    };
+  }
+  const form = new URLSearchParams(rawBody);
+  if (form.get("grant_type") !== "client_credentials") {
+    return {
+      status: 400,
+      body: { error: "unsupported_grant_type", error_description: "Only client_credentials is supported." },
+    };
+  }
+  let clientId = form.get("client_id") ?? undefined;
+  let clientSecret = form.get("client_secret") ?? undefined;
+  const basic = /^Basic\s+(\S+)$/i.exec(header(req, "authorization") ?? "");
+  if (basic?.[1]) {
+    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon >= 0) {
+      clientId = decodeURIComponent(decoded.slice(0, colon));
+      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+    }
+  }
+  if (!sameSecret(clientId, auth.clientId) || !sameSecret(clientSecret, auth.clientSecret)) {
+    return {
+      status: 401,
+      body: { error: "invalid_client", error_description: "Client authentication failed." },
+      headers: { "WWW-Authenticate": 'Basic realm="token"' },
+    };
+  }
+  const ttl = auth.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  return {
+    status: 200,
+    body: { access_token: tokens.issue(scac, ttl, nowMs), token_type: "Bearer", expires_in: ttl },
+    headers: { "Cache-Control": "no-store" },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Failures a carrier API shows in real life, switched on per carrier at run time so that clients'
+ * retries, timeouts and fallbacks can be exercised against a live server.
+ */
+
+export type FaultMode = "down" | "slow" | "server-error" | "malformed" | "rate-limited";
+
+export interface Fault {
+  mode: FaultMode;
+  /** For "slow": how long to wait before answering normally (default 5000 ms). */
+  delayMs?: number;
+  /** For "rate-limited" (default 30) and "server-error" with 503: the Retry-After header. */
+  retryAfterSeconds?: number;
+  /** For "server-error": the 5xx status to answer with (default 500). */
+  status?: number;
+}
+
+export interface FaultControl {
+  set(scac: string, fault: Fault): void;
+  /** Clears one carrier's fault, or every fault when no SCAC is given. */
+  clear(scac?: string): void;
+  get(scac: string): Fault | undefined;
+  list(): Record<string, Fault>;
+}
+
+const MODES: readonly FaultMode[] = ["down", "slow", "server-error", "malformed", "rate-limited"];
+
+/** Validates a fault from an admin request body; a string is the reason it was refused. */
+export function parseFault(input: unknown): Fault | string {
+  if (typeof input !== "object" || input === null) return "body must be a JSON object";
+  const body = input as Record<string, unknown>;
+  if (typeof body.mode !== "string" || !MODES.includes(body.mode as FaultMode)) {
+    return `mode must be one of ${MODES.join(", ")}`;
+  }
+  const fault: Fault = { mode: body.mode as FaultMode };
+  const integer = (
+    name: "delayMs" | "retryAfterSeconds" | "status",
+    min: number,
+    max: number,
+  ): string | undefined => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      return `${name} must be an integer from ${min} to ${max}`;
+    }
+    fault[name] = value;
+    return undefined;
+  };
+  const problem =
+    integer("delayMs", 0, 600_000) ?? integer("retryAfterSeconds", 0, 86_400) ?? integer("status", 500, 599);
+  return problem ?? fault;
+}
+
+export function createFaultControl(
+  normalize: (scac: string) => string = (scac) => scac.toUpperCase(),
+): FaultControl {
+  const faults = new Map<string, Fault>();
+  return {
+    set(scac, fault) {
+      const parsed = parseFault(fault);
+      if (typeof parsed === "string") throw new Error(`Invalid fault for ${scac}: ${parsed}`);
+      faults.set(normalize(scac), parsed);
+    },
+    clear(scac) {
+      if (scac === undefined) faults.clear();
+      else faults.delete(normalize(scac));
+    },
+    get(scac) {
+      return faults.get(normalize(scac));
+    },
+    list() {
+      return Object.fromEntries(faults);
+    },
+  };
+}
