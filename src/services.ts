@@ -3,6 +3,7 @@ import type { AppConfig } from "./config";
 import type { Database } from "./db/database";
 import { AccountsService } from "./domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus } from "./domain/carriers/carrier-directory";
+import { TrackingHistoryService } from "./domain/history/tracking-history.service";
 import {
   type CounterStore,
   InsuredCounterStore,
@@ -10,9 +11,11 @@ import {
   RedisCounterStore,
 } from "./domain/limits/counter-store";
 import { FixedWindowLimiter } from "./domain/limits/fixed-window";
+import { ShipmentsService } from "./domain/shipments/shipments.service";
 import { DocumentStore } from "./domain/tracking/document-store";
 import { SlotsService } from "./domain/tracking/slots.service";
 import { TrackingService } from "./domain/tracking/tracking.service";
+import { ApiCallsService } from "./domain/usage/api-calls.service";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
@@ -34,6 +37,11 @@ export interface Services {
   documents: DocumentStore;
   slots: SlotsService;
   tracking: TrackingService;
+  shipments: ShipmentsService;
+  /** Calls per organisation, month and surface (compat `api_calls.used`). */
+  apiCalls: ApiCallsService;
+  /** The lookup log read back: compat `/history`. */
+  history: TrackingHistoryService;
   close(): Promise<void>;
 }
 
@@ -65,6 +73,15 @@ export function createServices(input: {
   const carriers = withCarrierStatus(config.carrierStatus);
   const documents = new DocumentStore(db.prisma, clock);
   const slots = new SlotsService(db.prisma, clock);
+  const tracking = new TrackingService({
+    prisma: db.prisma,
+    clock,
+    carriers: carrierGateway,
+    directory: carriers,
+    documents,
+    slots,
+    limiter,
+  });
   return {
     config,
     db,
@@ -78,15 +95,10 @@ export function createServices(input: {
     carrierGateway,
     documents,
     slots,
-    tracking: new TrackingService({
-      prisma: db.prisma,
-      clock,
-      carriers: carrierGateway,
-      directory: carriers,
-      documents,
-      slots,
-      limiter,
-    }),
+    tracking,
+    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
+    apiCalls: new ApiCallsService(db.prisma, clock),
+    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     async close() {
       await counters.close();
     },

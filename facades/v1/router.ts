@@ -1,6 +1,8 @@
 import { Router } from "express";
 import { type FacadeDeps, gate } from "../facade";
 import { sendV1Refusal } from "./respond";
+import { mountAccountRoutes } from "./routes/account.route";
+import { mountBulkRoutes } from "./routes/bulk.route";
 import { mountCarrierRoutes } from "./routes/carriers.route";
 import { mountShipmentRoutes } from "./routes/shipments.route";
 import { mountTrackingRoutes } from "./routes/tracking.route";
@@ -12,6 +14,8 @@ export function createV1Router(deps: FacadeDeps): Router {
   );
   mountCarrierRoutes(router, deps);
   mountTrackingRoutes(router, deps);
+  mountBulkRoutes(router, deps);
+  mountAccountRoutes(router, deps);
   mountShipmentRoutes(router, deps);
   return router;
 }

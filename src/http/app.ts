@@ -4,6 +4,7 @@ import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
 import type { FacadeDeps } from "../../facades/facade";
 import { gate } from "../../facades/facade";
+import { createShareRouter } from "../../facades/share/router";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
 import { OperationExecutor } from "../graphql/executor";
@@ -17,6 +18,7 @@ export const OPERATION_DIRS = [
   "../../facades/v1/operations",
   "../../facades/compat/operations",
   "../../facades/mcp/operations",
+  "../../facades/share/operations",
 ].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 export interface BuiltApp {
@@ -89,6 +91,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     },
   );
 
+  app.use(createShareRouter({ ...deps, surface: "v1" }));
   app.use("/api/v1", json, createV1Router(deps));
   app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
 

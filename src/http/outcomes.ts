@@ -24,6 +24,9 @@ export type OutcomeCode =
   | "carrier_maintenance"
   | "carrier_disabled"
   | "carrier_undetectable"
+  | "plan_required"
+  | "feature_disabled"
+  | "customer_limit_reached"
   | "route_not_found"
   | "method_not_allowed"
   | "unexpected";
@@ -178,6 +181,27 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "CARRIER_UNDETECTABLE" },
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "No carrier could be placed for this number. Name the carrier (SCAC).",
+  },
+  plan_required: {
+    v1: { status: 403, error: "plan_required" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 200, code: "PLAN_REQUIRED" },
+    mcp: { isError: true, jsonRpcCode: -32003 },
+    sentence: "The organisation's plan does not include this feature.",
+  },
+  feature_disabled: {
+    v1: { status: 403, error: "feature_disabled" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 200, code: "FEATURE_DISABLED" },
+    mcp: { isError: true, jsonRpcCode: -32003 },
+    sentence: "This feature is switched off for the organisation.",
+  },
+  customer_limit_reached: {
+    v1: { status: 422, error: "customer_limit_reached" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "CUSTOMER_LIMIT_REACHED" },
+    mcp: { isError: true, jsonRpcCode: -32002 },
+    sentence: "The organisation has as many customers as its plan allows.",
   },
   route_not_found: {
     v1: { status: 404, error: "route_not_found" },

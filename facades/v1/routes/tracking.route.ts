@@ -14,7 +14,7 @@ export const sealineQuery = z.object({
     .optional(),
 });
 
-type TrackResult =
+export type TrackResult =
   | {
       __typename: "TrackSuccess";
       slotConsumed: boolean;
@@ -79,7 +79,11 @@ export async function trackForV1(
     const wire = OUTCOMES[result.outcome].v1;
     return { ok: false, status: wire.status, error: wire.error, message: result.message, data: {} };
   }
-  const outcome = result.data.track!;
+  return renderTrackOutcome(deps, result.data.track!);
+}
+
+/** One track outcome as v1 status, error code and body data (also each item of POST /track). */
+export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): TrackItemResult {
   switch (outcome.__typename) {
     case "TrackSuccess": {
       const name = outcome.shipment.name;

@@ -237,6 +237,34 @@ export class TrackingService {
     return this.notFound(principal, reference, input, existing, tried, plan);
   }
 
+  /**
+   * Bulk tracking (v1 POST /track): every item in parallel, carriers limiting themselves per carrier.
+   * Only billing past grace refuses the whole batch; everything else is that item's outcome.
+   */
+  async trackBatch(
+    principal: Principal,
+    items: readonly { reference: string; type: ReferenceType; carrier?: string }[],
+  ): Promise<{ kind: "batch"; outcomes: TrackOutcome[] } | Extract<TrackOutcome, { kind: "payment_overdue" }>> {
+    const org = principal.organization;
+    if (org.billingState === "overdue" && org.overdueDays > org.graceDays) {
+      return { kind: "payment_overdue", overdueDays: org.overdueDays, graceDays: org.graceDays, plan: org.plan };
+    }
+    const outcomes = await Promise.all(
+      items.map((item) =>
+        this.track(principal, {
+          reference: item.reference,
+          type: item.type,
+          carrier: item.carrier,
+          freshness: "fetch",
+          // Without a carrier, bulk resolves locally only: no carrier-by-carrier trial per item.
+          localOnly: item.carrier === undefined,
+          surface: "v1",
+        }),
+      ),
+    );
+    return { kind: "batch", outcomes };
+  }
+
   /** Which carriers to ask, in order, or the outcome that ends the lookup before any call. */
   private async planAttempts(
     reference: ParsedReference,

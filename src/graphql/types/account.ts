@@ -13,7 +13,7 @@ import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { publicError } from "../errors";
 
-const PlanRef = builder.objectRef<PlanDefinition>("Plan").implement({
+export const PlanRef = builder.objectRef<PlanDefinition>("Plan").implement({
   description: "What a plan includes. Rate and lookup numbers follow the API specification.",
   fields: (t) => ({
     code: t.exposeString("code"),
@@ -59,7 +59,7 @@ interface RateWindow {
   remaining: number;
   resetAt: number;
 }
-const RateWindowRef = builder.objectRef<RateWindow>("RateWindow").implement({
+export const RateWindowRef = builder.objectRef<RateWindow>("RateWindow").implement({
   description: "The calling key's current per-minute window, as the X-RateLimit-* headers report it.",
   fields: (t) => ({
     limit: t.exposeInt("limit"),

@@ -32,7 +32,7 @@ export interface StoredDocumentView {
   content: TrackingDocument;
 }
 
-const ReferenceTypeEnum = builder.enumType("ReferenceType", {
+export const ReferenceTypeEnum = builder.enumType("ReferenceType", {
   values: {
     container: { description: "An ISO 6346 container number." },
     bl: { description: "A bill of lading." },
@@ -632,7 +632,7 @@ const PaymentOverdueRef = builder
     }),
   });
 
-const MEMBERS = {
+export const TRACK_RESULT_MEMBERS = {
   tracked: TrackSuccessRef,
   not_found: ReferenceNotFoundRef,
   invalid_reference: ReferenceInvalidRef,
@@ -643,10 +643,10 @@ const MEMBERS = {
   payment_overdue: PaymentOverdueRef,
 } as const;
 
-const TrackResultRef = builder.unionType("TrackResult", {
+export const TrackResultRef = builder.unionType("TrackResult", {
   description: "Every way a lookup ends. Expected failures are members, not errors.",
-  types: Object.values(MEMBERS),
-  resolveType: (value) => MEMBERS[(value as TrackOutcome).kind],
+  types: Object.values(TRACK_RESULT_MEMBERS),
+  resolveType: (value) => TRACK_RESULT_MEMBERS[(value as TrackOutcome).kind],
 });
 
 const TrackModeEnum = builder.enumType("TrackMode", {

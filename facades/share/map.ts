@@ -1,0 +1,61 @@
+import { createRequire } from "node:module";
+import { geoNaturalEarth1, geoPath } from "d3-geo";
+import type { Feature, FeatureCollection, LineString, MultiPolygon, Polygon } from "geojson";
+import { feature } from "topojson-client";
+import type { GeometryCollection, Topology } from "topojson-specification";
+
+/**
+ * The route map of a share page, drawn on the server as SVG: land from Natural Earth (world-atlas,
+ * public domain), the journey as great-circle arcs between its calls, no script and no request.
+ */
+const WIDTH = 720;
+const HEIGHT = 360;
+
+let land: FeatureCollection<Polygon | MultiPolygon> | Feature<Polygon | MultiPolygon> | undefined;
+
+function loadLand() {
+  if (!land) {
+    const require = createRequire(import.meta.url);
+    const topology = require("world-atlas/land-110m.json") as Topology<{ land: GeometryCollection }>;
+    land = feature(topology, topology.objects.land) as FeatureCollection<Polygon | MultiPolygon>;
+  }
+  return land;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function routeMapSvg(stops: { lat: number; lng: number; name: string }[]): string {
+  const line: Feature<LineString> = {
+    type: "Feature",
+    properties: {},
+    geometry: { type: "LineString", coordinates: stops.map((s) => [s.lng, s.lat]) },
+  };
+  const projection = geoNaturalEarth1();
+  if (stops.length > 0)
+    projection.fitExtent(
+      [
+        [40, 30],
+        [WIDTH - 40, HEIGHT - 30],
+      ],
+      line,
+    );
+  else projection.fitSize([WIDTH, HEIGHT], { type: "Sphere" });
+  // A single stop or a short hop would zoom in absurdly: keep at least a regional view.
+  if (projection.scale() > 1200) projection.scale(1200);
+  const path = geoPath(projection);
+  const markers = stops
+    .map((s, i) => {
+      const point = projection([s.lng, s.lat]);
+      if (!point) return "";
+      const [x, y] = point;
+      const role = i === 0 ? "origin" : i === stops.length - 1 ? "destination" : "call";
+      return `<g class="stop ${role}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5"/><text x="${(x + 8).toFixed(1)}" y="${(y - 8).toFixed(1)}">${escape(s.name)}</text></g>`;
+    })
+    .join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Route map" class="route-map">
+<rect width="${WIDTH}" height="${HEIGHT}" class="sea"/>
+<path d="${path(loadLand()) ?? ""}" class="land"/>
+${stops.length > 1 ? `<path d="${path(line) ?? ""}" class="route"/>` : ""}
+${markers}
+</svg>`;
+}

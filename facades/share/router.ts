@@ -1,0 +1,35 @@
+import { Router } from "express";
+import { type FacadeDeps, handler, runOperation } from "../facade";
+import { renderGonePage, renderSharePage, type SharedShipmentData } from "./page";
+
+/**
+ * GET /share/{token}: the public page of a shared shipment. No key: the unguessable token is the
+ * capability, and revoking it makes the page go away at once (nothing is cached).
+ */
+export function createShareRouter(deps: FacadeDeps): Router {
+  const router = Router();
+  router.get(
+    "/share/:token",
+    handler(async (req, res) => {
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Referrer-Policy", "no-referrer");
+      res.setHeader("X-Robots-Tag", "noindex");
+      res.setHeader(
+        "Content-Security-Policy",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      );
+      const result = await runOperation<{ sharedShipment: SharedShipmentData | null }>(
+        deps,
+        req,
+        "SharedShipment",
+        {
+          token: String(req.params.token),
+        },
+      );
+      const shipment = result.ok ? result.data.sharedShipment : null;
+      if (!shipment) return void res.status(404).type("html").send(renderGonePage());
+      res.type("html").send(renderSharePage(shipment));
+    }),
+  );
+  return router;
+}

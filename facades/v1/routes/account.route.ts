@@ -1,0 +1,58 @@
+import type { Router } from "express";
+import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { sendV1Error } from "../respond";
+
+interface UsageData {
+  accountUsage: {
+    plan: { code: string; name: string; ratePerMinute: number; lookupsPerDay: number };
+    cycle: string;
+    periodDays: number;
+    billingState: string;
+    overdueDays: number;
+    graceDays: number;
+    slots: {
+      limit: number;
+      used: number;
+      held: number;
+      remaining: number;
+      cycleStart: string;
+      cycleEnd: string;
+    };
+    rateLimit: { limit: number; remaining: number; resetAt: number };
+  };
+}
+
+/** GET /account/usage: plan, quota, slots and the billing cycle (field names in docs/decisions.md). */
+export function mountAccountRoutes(router: Router, deps: FacadeDeps): void {
+  router.get(
+    "/account/usage",
+    handler(async (req, res) => {
+      const result = await runOperation<UsageData>(deps, req, "AccountUsage");
+      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      const u = result.data.accountUsage;
+      res.json({
+        success: true,
+        data: {
+          plan: u.plan.code,
+          plan_name: u.plan.name,
+          quota: u.slots.limit,
+          used: u.slots.used,
+          slots_held: u.slots.held,
+          slots_remaining: u.slots.remaining,
+          cycle: u.cycle,
+          period_days: u.periodDays,
+          cycle_start: u.slots.cycleStart,
+          cycle_end: u.slots.cycleEnd,
+          // Mirrors the X-RateLimit-* headers of this very answer.
+          rate_limit: {
+            limit: u.rateLimit.limit,
+            remaining: u.rateLimit.remaining,
+            reset: u.rateLimit.resetAt,
+          },
+          lookups_per_day: u.plan.lookupsPerDay,
+          billing: { state: u.billingState, overdue_days: u.overdueDays, grace_days: u.graceDays },
+        },
+      });
+    }),
+  );
+}
