@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import type { AppConfig } from "./config";
@@ -60,11 +60,21 @@ export async function startServer(
   });
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
 
-  const publicUrl = config.publicUrl ?? `http://${displayHost(config.host)}:${config.port}`;
-  const built = await buildApp(services, { baseUrl: publicUrl.replace(/\/$/, "") });
-  const server = await listen(built.app, config.port, config.host);
+  // Listen first so that links in answers carry the real port (PORT=0 picks one); requests that
+  // arrive before the app is built wait for it.
+  let resolveApp: (app: Express) => void = () => undefined;
+  const appReady = new Promise<Express>((resolve) => {
+    resolveApp = resolve;
+  });
+  const server = await listen(
+    createServer((req, res) => void appReady.then((app) => app(req, res))),
+    config.port,
+    config.host,
+  );
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
+  const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
+  resolveApp(built.app);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -84,9 +94,9 @@ function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "localhost" : host;
 }
 
-function listen(app: Express, port: number, host: string): Promise<Server> {
+function listen(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    server.listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", reject);
   });

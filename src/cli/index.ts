@@ -5,7 +5,6 @@ import { applyMigrations } from "../db/migrate";
 import { AccountError, AccountsService } from "../domain/accounts/accounts.service";
 import { isPlanCode } from "../domain/accounts/plans";
 import { systemClock } from "../lib/clock";
-import { startServer } from "../server";
 
 const USAGE = `Usage: quayside <command> [options]   (every command accepts --json)
 
@@ -177,6 +176,8 @@ export async function runCli(argv: string[]): Promise<number> {
 
 async function serve(): Promise<number> {
   const config = loadConfig();
+  // Loaded here, not at the top: account commands then start without the whole server's modules.
+  const { startServer } = await import("../server");
   const server = await startServer(config);
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];

@@ -1,0 +1,325 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { simulatedContainers } from "../support/references";
+
+let app: TestApp;
+let known: string[];
+let unknown: string[];
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0", QUAYSIDE_CARRIER_ATTEMPTS: "1" },
+  });
+  ({ known, unknown } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+    known: 14,
+    unknown: 2,
+    start: 300_000,
+  }));
+});
+afterAll(() => app?.stop());
+
+function call(key: string, method: string, path: string, body?: unknown) {
+  return fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+const json = async (res: Response) => (await res.json()) as Record<string, any>;
+
+describe("POST /api/v1/track", () => {
+  it("tracks items in parallel, each with its own outcome, and counts a slot once per new reference", async () => {
+    const org = await app.fixtures.organization();
+    const res = await call(org.key, "POST", "/track", {
+      shipments: [
+        { type: "container", number: known[0] },
+        { type: "container", number: known[0] },
+        { type: "container", number: known[1], sealine: "MSCU" },
+        { type: "container", number: "MSCU1234565" },
+        { type: "container", number: unknown[0], sealine: "MSCU" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({
+      success: true,
+      total: 5,
+      tracked: 3,
+      failed: 2,
+      slots: { used: 2, limit: 500, remaining: 498 },
+    });
+    const byIndex = body.results as Record<string, any>[];
+    expect(byIndex.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(byIndex[0]).toMatchObject({ ok: true, number: known[0], type: "Container" });
+    expect(byIndex[0].data.reference_number).toBe(known[0]);
+    expect([byIndex[0].slot_consumed, byIndex[1].slot_consumed].filter(Boolean)).toHaveLength(1);
+    expect(byIndex[3]).toMatchObject({ ok: false, error: "invalid_reference", message: expect.any(String) });
+    expect(byIndex[4]).toMatchObject({ ok: false, error: "not_found" });
+    // Tracked again: free.
+    const again = await json(
+      await call(org.key, "POST", "/track", { shipments: [{ type: "container", number: known[1] }] }),
+    );
+    expect(again.results[0].slot_consumed).toBe(false);
+    expect(again.slots.used).toBe(2);
+  });
+
+  it("refuses a malformed body whole with 400, and 0 or 51 items", async () => {
+    const org = await app.fixtures.organization();
+    for (const body of [
+      '{"shipments":',
+      { shipments: [] },
+      { shipments: Array(51).fill({ type: "container", number: known[0] }) },
+      { shipments: [{ type: "truck", number: "X" }] },
+      { nope: 1 },
+    ]) {
+      const res = await call(org.key, "POST", "/track", body);
+      expect(res.status).toBe(400);
+      expect((await json(res)).data.error).toMatch(/malformed_body/);
+    }
+  });
+
+  it("refuses the whole batch with 402 payment_overdue past the grace period, while reads keep working", async () => {
+    const org = await app.fixtures.organization();
+    expect((await call(org.key, "GET", `/container/${known[2]}`)).status).toBe(200);
+    await app.services.db.prisma.organization.update({
+      where: { id: org.organizationId },
+      data: { billingState: "overdue", overdueDays: 20, graceDays: 14 },
+    });
+    const res = await call(org.key, "POST", "/track", {
+      shipments: [{ type: "container", number: known[3] }],
+    });
+    expect(res.status).toBe(402);
+    expect(res.headers.get("retry-after")).toBe("3600");
+    expect((await json(res)).data).toEqual({
+      error: "payment_overdue",
+      overdueDays: 20,
+      graceDays: 14,
+      plan: "professional",
+      manageUrl: expect.stringContaining("/billing"),
+      usageApi: "/api/v1/account/usage",
+    });
+    expect((await call(org.key, "GET", `/container/${known[3]}`)).status).toBe(402);
+    expect((await call(org.key, "GET", `/shipments/${known[2]}`)).status).toBe(200);
+    expect((await call(org.key, "GET", "/shipments")).status).toBe(200);
+  });
+});
+
+describe("GET /api/v1/shipments", () => {
+  let org: OrgWithKey;
+  beforeAll(async () => {
+    org = await app.fixtures.organization();
+    await call(org.key, "POST", "/track", {
+      shipments: known.slice(4, 7).map((number) => ({ type: "container", number })),
+    });
+  });
+
+  it("pages with defaults 1 and 20, newest first, with every summary field", async () => {
+    const body = await json(await call(org.key, "GET", "/shipments?pageSize=2"));
+    expect(body).toMatchObject({ success: true, total: 3, page: 1, pageSize: 2 });
+    expect(body.data).toHaveLength(2);
+    expect(Object.keys(body.data[0]).sort()).toEqual(
+      [
+        "name",
+        "number_of_containers",
+        "shipment_type",
+        "reference_number",
+        "sealine_name",
+        "sealine",
+        "status",
+        "origin",
+        "destination",
+        "total_days",
+        "remaining_days",
+        "eta",
+        "created_at",
+        "last_synced_at",
+        "is_active",
+        "is_delayed",
+        "ata",
+        "customers",
+        "next_refresh_eligible_at",
+        "refresh_eligible_now",
+      ].sort(),
+    );
+    expect(body.data[0].name).toMatch(/^SHP-\d+$/);
+    const defaults = await json(await call(org.key, "GET", "/shipments"));
+    expect(defaults).toMatchObject({ page: 1, pageSize: 20, total: 3 });
+    const second = await json(await call(org.key, "GET", "/shipments?page=2&pageSize=2"));
+    expect(second.data).toHaveLength(1);
+  });
+
+  it("refuses a page size over 100 and a bad updated_since with 400", async () => {
+    expect((await call(org.key, "GET", "/shipments?pageSize=101")).status).toBe(400);
+    expect((await call(org.key, "GET", "/shipments?page=0")).status).toBe(400);
+    const bad = await call(org.key, "GET", "/shipments?updated_since=yesterday");
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).data.param).toBe("updated_since");
+  });
+
+  it("delta mode returns only shipments synced at or after the time, at most 200, and supersedes paging", async () => {
+    const bulk = await app.fixtures.organization();
+    const prisma = app.services.db.prisma;
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    await prisma.shipment.createMany({
+      data: Array.from({ length: 230 }, (_, i) => ({
+        organizationId: bulk.organizationId,
+        addedByUserId: bulk.userId,
+        referenceType: "bl" as const,
+        reference: `DELTA${i}`,
+        referenceKey: `DELTA${i}`,
+        status: "IN_TRANSIT" as const,
+        lastSyncedAt: new Date(base + i * 60_000),
+      })),
+    });
+    const since = new Date(base + 10 * 60_000).toISOString();
+    const body = await json(
+      await call(bulk.key, "GET", `/shipments?updated_since=${since}&page=3&pageSize=5`),
+    );
+    expect(Object.keys(body).sort()).toEqual(["count", "data", "success", "updated_since"]);
+    expect(body.count).toBe(200);
+    expect(body.data).toHaveLength(200);
+    expect(body.data[0].reference_number).toBe("DELTA10"); // at or after: the boundary is included
+    const later = await json(
+      await call(bulk.key, "GET", `/shipments?updated_since=${new Date(base + 225 * 60_000).toISOString()}`),
+    );
+    expect(later.count).toBe(5);
+  });
+});
+
+describe("GET /api/v1/account/usage", () => {
+  it("reports plan, quota, slots, cycle, period and the rate window of the headers", async () => {
+    const org = await app.fixtures.organization({ plan: "starter", billingCycle: "yearly" });
+    await call(org.key, "GET", `/container/${known[7]}`);
+    const res = await call(org.key, "GET", "/account/usage");
+    const { data } = await json(res);
+    expect(data).toMatchObject({
+      plan: "starter",
+      quota: 1200,
+      used: 1,
+      slots_remaining: 1199,
+      cycle: "yearly",
+      period_days: 365,
+    });
+    expect(data.rate_limit).toEqual({
+      limit: Number(res.headers.get("x-ratelimit-limit")),
+      remaining: Number(res.headers.get("x-ratelimit-remaining")),
+      reset: Number(res.headers.get("x-ratelimit-reset")),
+    });
+  });
+});
+
+describe("PATCH and DELETE /api/v1/shipments/{id}", () => {
+  it("replaces the customer, matching an existing one by name in any case", async () => {
+    const org = await app.fixtures.organization({ plan: "professional" });
+    await call(org.key, "GET", `/container/${known[8]}`);
+    await call(org.key, "GET", `/container/${known[9]}`);
+    const first = await json(
+      await call(org.key, "PATCH", `/shipments/${known[8]}`, { customer: "Acme Ltd" }),
+    );
+    expect(first.data.customers).toEqual(["Acme Ltd"]);
+    const second = await json(
+      await call(org.key, "PATCH", `/shipments/${known[9]}`, { customer: "ACME LTD" }),
+    );
+    expect(second.data.customers).toEqual(["Acme Ltd"]);
+    expect(
+      await app.services.db.prisma.customer.count({ where: { organizationId: org.organizationId } }),
+    ).toBe(1);
+    const same = await json(await call(org.key, "PATCH", `/shipments/${known[8]}`, { customer: "Acme Ltd" }));
+    expect(same.unchanged).toBe(true);
+    const replaced = await json(
+      await call(org.key, "PATCH", `/shipments/${known[8]}`, { customer: "Globex" }),
+    );
+    expect(replaced.data.customers).toEqual(["Globex"]);
+    const cleared = await json(await call(org.key, "PATCH", `/shipments/${known[8]}`, { customer: null }));
+    expect(cleared.data.customers).toEqual([]);
+    const list = await json(await call(org.key, "GET", "/shipments"));
+    expect(
+      list.data.find((s: { reference_number: string }) => s.reference_number === known[9]).customers,
+    ).toEqual(["Acme Ltd"]);
+  });
+
+  it("refuses reference_number, an empty body, a view-only key, a plan without customers, and the customer limit", async () => {
+    const org = await app.fixtures.organization({ plan: "starter" });
+    await call(org.key, "GET", `/container/${known[10]}`);
+    expect(
+      (await json(await call(org.key, "PATCH", `/shipments/${known[10]}`, { reference_number: "X" })))
+        .statusCode,
+    ).toBe(400);
+    expect((await call(org.key, "PATCH", `/shipments/${known[10]}`, {})).status).toBe(400);
+    const viewer = await app.fixtures.teammate(org.organizationId, { viewOnly: true });
+    const viewOnly = await call(viewer.key, "PATCH", `/shipments/${known[10]}`, { customer: "X" });
+    expect(viewOnly.status).toBe(403);
+    expect((await call(viewer.key, "GET", `/shipments/${known[10]}`)).status).toBe(200);
+
+    const free = await app.fixtures.organization({ plan: "free" });
+    await call(free.key, "GET", `/container/${known[10]}`);
+    const noCustomers = await call(free.key, "PATCH", `/shipments/${known[10]}`, { customer: "Acme" });
+    expect(noCustomers.status).toBe(403);
+    expect((await json(noCustomers)).data).toMatchObject({ error: "plan_required", min_plan: "starter" });
+
+    await app.services.db.prisma.customer.createMany({
+      data: Array.from({ length: 25 }, (_, i) => ({
+        organizationId: org.organizationId,
+        name: `C${i}`,
+        nameKey: `c${i}`,
+      })),
+    });
+    const full = await call(org.key, "PATCH", `/shipments/${known[10]}`, { customer: "One too many" });
+    expect(full.status).toBe(422);
+    expect((await json(full)).data).toMatchObject({ error: "customer_limit_reached", limit: 25 });
+    // An existing name still matches at the limit.
+    expect((await call(org.key, "PATCH", `/shipments/${known[10]}`, { customer: "c3" })).status).toBe(200);
+  });
+
+  it("re-tracks under a new carrier and says still_failed when it still finds nothing", async () => {
+    const org = await app.fixtures.organization();
+    await call(org.key, "GET", `/container/${unknown[1]}?sealine=MSCU`);
+    const res = await call(org.key, "PATCH", `/shipments/${unknown[1]}`, { carrier: "MAEU" });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.still_failed).toBe(true);
+    expect(body.data.sealine).toBe("MAEU");
+  });
+
+  it("untracks softly: gone from the list, repeat is 404, real id returned, slot freed but the count kept", async () => {
+    const org = await app.fixtures.organization();
+    const tracked = await json(await call(org.key, "GET", `/container/${known[11]}`));
+    const name = (await json(await call(org.key, "GET", `/shipments/${known[11]}`))).data.name;
+    const res = await call(org.key, "DELETE", `/shipments/${known[11].toLowerCase()}`);
+    expect(await json(res)).toEqual({ success: true, deleted: true, shipment_id: name });
+    expect((await call(org.key, "DELETE", `/shipments/${known[11]}`)).status).toBe(404);
+    expect((await call(org.key, "GET", `/shipments/${known[11]}`)).status).toBe(404);
+    expect((await json(await call(org.key, "GET", "/shipments"))).total).toBe(0);
+    const usage = (await json(await call(org.key, "GET", "/account/usage"))).data;
+    expect(usage.used).toBe(1);
+    expect(usage.slots_remaining).toBe(usage.quota);
+    expect(tracked.data.reference_number).toBe(known[11]);
+  });
+});
+
+describe("teams and tenants", () => {
+  it("teammates read each other's shipments but change only their own; other organisations see 404 everywhere", async () => {
+    const owner = await app.fixtures.organization();
+    const mate = await app.fixtures.teammate(owner.organizationId);
+    const stranger = await app.fixtures.organization();
+    await call(owner.key, "GET", `/container/${known[12]}`);
+    expect((await call(mate.key, "GET", `/shipments/${known[12]}`)).status).toBe(200);
+    expect((await json(await call(mate.key, "GET", "/shipments"))).total).toBe(1);
+    expect((await call(mate.key, "PATCH", `/shipments/${known[12]}`, { carrier: "MAEU" })).status).toBe(404);
+    expect((await call(mate.key, "DELETE", `/shipments/${known[12]}`)).status).toBe(404);
+    for (const [method, path, body] of [
+      ["GET", `/shipments/${known[12]}`],
+      ["PATCH", `/shipments/${known[12]}`, { customer: "X" }],
+      ["DELETE", `/shipments/${known[12]}`],
+      ["POST", `/shipments/${known[12]}/share`],
+      ["DELETE", `/shipments/${known[12]}/share`],
+    ] as const) {
+      const res = await call(stranger.key, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await json(await call(stranger.key, "GET", "/shipments"))).total).toBe(0);
+  });
+});
