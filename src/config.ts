@@ -52,6 +52,9 @@ const environmentSchema = z.object({
     .default(""),
   QUAYSIDE_CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   QUAYSIDE_CARRIER_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
+  QUAYSIDE_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
+  QUAYSIDE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
@@ -79,7 +82,9 @@ export interface AppConfig {
   carrierCalls: { timeoutMs: number; attempts: number };
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
-  webhookAllowPrivateTargets: boolean;
+    webhookAllowPrivateTargets: boolean;
+  /** Background workers of this process: refresh, discovery, webhook delivery. */
+  workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
   graphql: { maxDepth: number; maxCost: number };
   /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
   environment: Readonly<Record<string, string | undefined>>;
@@ -127,7 +132,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         .filter((pair) => pair.trim())
         .map((pair) => pair.trim().split("=") as [string, "active" | "maintenance" | "disabled"]),
     ),
-    webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    workers: {
+      enabled: e.QUAYSIDE_WORKERS === "on",
+      intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,
+      webhookIntervalMs: e.QUAYSIDE_WEBHOOK_INTERVAL_MS,
+    },
     graphql: { maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH, maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST },
     environment: env,
   };

@@ -6,6 +6,7 @@ import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
 import { buildApp } from "./http/app";
+import { createWorkers, type Workers } from "./jobs/workers";
 import { type Clock, systemClock } from "./lib/clock";
 import { createLogger, type Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
@@ -16,7 +17,9 @@ import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/c
 export interface RunningServer {
   url: string;
   services: Services;
-  demo: DemoOutcome | null;
+    demo: DemoOutcome | null;
+  /** The background workers (also when switched off: tests drive them with `runOnce`). */
+  workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
   simulator: RunningSimulator | null;
   /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
@@ -74,20 +77,27 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
-  resolveApp(built.app);
+    resolveApp(built.app);
+  const workers = createWorkers(services);
+  if (config.workers.enabled) {
+    workers.refresh.start();
+    workers.discovery.start();
+    workers.webhooks.start();
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      built.startDraining();
+            built.startDraining();
       await closeServer(server, config.shutdownGraceMs);
+      await workers.stop();
       await services.close();
       await simulator?.close();
       await db.close();
     })();
     return stopping;
   };
-  return { url, services, demo, simulator, stop };
+    return { url, services, demo, simulator, workers, stop };
 }
 
 function displayHost(host: string): string {

@@ -12,6 +12,8 @@ import {
 } from "./domain/limits/counter-store";
 import { FixedWindowLimiter } from "./domain/limits/fixed-window";
 import { ShipmentsService } from "./domain/shipments/shipments.service";
+import { BackgroundTracking } from "./domain/tracking/background.service";
+import { WebhooksService } from "./domain/webhooks/webhooks.service";
 import { DocumentStore } from "./domain/tracking/document-store";
 import { SlotsService } from "./domain/tracking/slots.service";
 import { TrackingService } from "./domain/tracking/tracking.service";
@@ -41,7 +43,10 @@ export interface Services {
   /** Calls per organisation, month and surface (compat `api_calls.used`). */
   apiCalls: ApiCallsService;
   /** The lookup log read back: compat `/history`. */
-  history: TrackingHistoryService;
+    history: TrackingHistoryService;
+  webhooks: WebhooksService;
+  /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */
+  background: BackgroundTracking;
   close(): Promise<void>;
 }
 
@@ -72,22 +77,31 @@ export function createServices(input: {
   const limiter = new FixedWindowLimiter(counters, clock);
   const carriers = withCarrierStatus(config.carrierStatus);
   const documents = new DocumentStore(db.prisma, clock);
-  const slots = new SlotsService(db.prisma, clock);
+    const slots = new SlotsService(db.prisma, clock);
+  const metrics = input.metrics ?? new Metrics();
+  const webhooks = new WebhooksService({
+    prisma: db.prisma,
+    clock,
+    logger,
+    metrics,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
   const tracking = new TrackingService({
     prisma: db.prisma,
     clock,
     carriers: carrierGateway,
     directory: carriers,
     documents,
-    slots,
+        slots,
     limiter,
+    webhooks,
   });
   return {
     config,
     db,
     clock,
     logger,
-    metrics: input.metrics ?? new Metrics(),
+        metrics,
     accounts: new AccountsService(db.prisma, clock),
     carriers,
     counters,
@@ -98,7 +112,17 @@ export function createServices(input: {
     tracking,
     shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
     apiCalls: new ApiCallsService(db.prisma, clock),
-    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+        history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    webhooks,
+    background: new BackgroundTracking({
+      prisma: db.prisma,
+      clock,
+      logger,
+      tracking,
+      documents,
+      webhooks,
+      directory: carriers,
+    }),
     async close() {
       await counters.close();
     },

@@ -24,9 +24,16 @@ export type OutcomeCode =
   | "carrier_maintenance"
   | "carrier_disabled"
   | "carrier_undetectable"
+  | "reference_type_undetectable"
+  | "reference_not_found_auto"
+  | "reference_not_tracked"
+  | "wrong_reference_type"
+  | "wrong_carrier_code"
+  | "carrier_not_supported"
   | "plan_required"
   | "feature_disabled"
-  | "customer_limit_reached"
+    | "customer_limit_reached"
+  | "retry_failed_too_soon"
   | "route_not_found"
   | "method_not_allowed"
   | "unexpected";
@@ -182,6 +189,49 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "No carrier could be placed for this number. Name the carrier (SCAC).",
   },
+  reference_type_undetectable: {
+    v1: { status: 400, error: "invalid_reference" },
+    compat: { message: "AUTO_CANT_DETECT_TYPE" },
+    graphql: { status: 200, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence:
+      "The type of this number could not be detected: it is neither a container number nor a bill-of-lading or booking number. Check it, or send its type.",
+  },
+  reference_not_found_auto: {
+    v1: { status: 404, error: "not_found" },
+    compat: { message: "AUTO_CANT_FIND_INFO" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "None of the carriers detected for this number has a record of it. Check it, or name the carrier.",
+  },
+  reference_not_tracked: {
+    v1: { status: 404, error: "not_found" },
+    compat: { message: "DONT_TRACKED" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "This number has no logged tracking call for this account.",
+  },
+  wrong_reference_type: {
+    v1: { status: 400, error: "invalid_parameter" },
+    compat: { message: "WRONG_TYPE" },
+    graphql: { status: 400, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "The type is not valid here.",
+  },
+  wrong_carrier_code: {
+    v1: { status: 400, error: "invalid_parameter" },
+    compat: { message: "WRONG_SEALINE" },
+    graphql: { status: 400, code: "BAD_USER_INPUT" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "The sealine is not a carrier code: send 4 letters or digits (a SCAC), or auto.",
+  },
+  carrier_not_supported: {
+    v1: { status: 400, error: "invalid_parameter" },
+    compat: { message: "SEALINE_NOT_SUPPORTED" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32602 },
+    sentence: "This carrier code is not one this service tracks; /info/sealines lists the ones it does.",
+  },
   plan_required: {
     v1: { status: 403, error: "plan_required" },
     compat: { message: "API_KEY_ACCESS_DENIED" },
@@ -202,6 +252,13 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "CUSTOMER_LIMIT_REACHED" },
     mcp: { isError: true, jsonRpcCode: -32002 },
     sentence: "The organisation has as many customers as its plan allows.",
+  },
+    retry_failed_too_soon: {
+    v1: { status: 429, error: "retry_failed_too_soon" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 200, code: "TOO_SOON" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence: "retry-failed runs once per organisation per 15 minutes.",
   },
   route_not_found: {
     v1: { status: 404, error: "route_not_found" },

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** Prometheus metrics. One registry per app instance so tests can run several apps in one process. */
 export class Metrics {
@@ -20,6 +20,19 @@ export class Metrics {
     name: "quayside_carrier_calls_total",
     help: "Calls to carrier adapters by SCAC and outcome.",
     labelNames: ["scac", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttempts = new Counter({
+    name: "quayside_webhook_attempts_total",
+    help: "Webhook delivery attempts by outcome (delivered, retry, failed).",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly queueDepth = new Gauge({
+    name: "quayside_queue_depth",
+    help: "Work waiting by queue (webhook deliveries, refreshes due, discoveries queued).",
+    labelNames: ["queue"] as const,
     registers: [this.registry],
   });
 

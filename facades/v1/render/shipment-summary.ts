@@ -17,7 +17,8 @@ export interface ShipmentRecord {
   isActive: boolean;
   nextRefreshEligibleAt: string | null;
   refreshEligibleNow: boolean;
-  customers?: string[];
+    customers?: string[];
+  discoveryStatus?: string | null;
   document: DocumentView | null;
 }
 

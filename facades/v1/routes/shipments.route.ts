@@ -20,6 +20,8 @@ const listQuery = z.object({
     .optional(),
 });
 
+const retryBody = z.object({ shipment_ids: z.array(z.string().max(100)).max(1000).optional() }).strict();
+
 const patchBody = z
   .object({
     carrier: z
@@ -79,6 +81,32 @@ export function mountShipmentRoutes(router: Router, deps: FacadeDeps): void {
         page: list.page,
         pageSize: list.pageSize,
         data: list.items.map(renderShipmentSummary),
+      });
+    }),
+  );
+
+    router.post(
+    "/shipments/retry-failed",
+    handler(async (req, res) => {
+      const body = retryBody.safeParse(req.body ?? {});
+      if (!body.success) {
+        return sendV1Error(res, "bad_request", { message: "shipment_ids must be an array of strings.", data: { param: "shipment_ids" } });
+      }
+      const result = await runOperation<{
+        retryFailedShipments: { examined: number; queued: number; skipped: number; retryAfterSeconds: number | null };
+      }>(deps, req, "RetryFailed", body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {});
+      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      const run = result.data.retryFailedShipments;
+      if (run.retryAfterSeconds !== null) {
+        res.setHeader("Retry-After", String(run.retryAfterSeconds));
+        return sendV1Error(res, "retry_failed_too_soon", { data: { retryAfter: run.retryAfterSeconds } });
+      }
+      res.status(202).json({
+        success: true,
+        examined: run.examined,
+        queued: run.queued,
+        skipped: run.skipped,
+        ...(run.skipped > 0 ? { skipped_reason: "plan" } : {}),
       });
     }),
   );
@@ -246,8 +274,9 @@ export function mountShipmentRoutes(router: Router, deps: FacadeDeps): void {
         success: true,
         data: {
           ...renderShipmentSummary(shipment),
-          // Terminal data (holds, availability) has no source yet: null until it exists.
+                    // Terminal data (holds, availability) has no source yet: null until it exists.
           terminal: null,
+          discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
           ...(query.data.include === "full" ? renderFull(shipment) : {}),
         },
       });

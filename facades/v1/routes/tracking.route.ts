@@ -102,12 +102,14 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
     case "ReferenceNotFound":
     case "CarrierUndetectable": {
       const notFound = outcome.__typename === "ReferenceNotFound" ? outcome : null;
+            const queued = notFound?.discoveryEligible === true;
       const reason = notFound ? notFound.discoveryReason : "no_candidates";
       const data: Record<string, unknown> = {
         tried: notFound?.tried ?? [],
-        // Discovery jobs arrive with the background-work issue; until then nothing is queued.
-        discovery: "not_eligible",
-        discovery_reason: reason ?? "no_candidates",
+                // Queued: a background job is trying the other candidate carriers; read the outcome back at
+        // read_endpoint. Otherwise the reason no job was created.
+        discovery: queued ? "queued" : "not_eligible",
+        ...(queued ? {} : { discovery_reason: reason ?? "no_candidates" }),
         read_endpoint: `/api/v1/shipments/${notFound?.shipment.name ?? "{id}"}`,
         hint: notFound
           ? "No carrier asked has a record of this number yet. Check it, or name the carrier with ?sealine=SCAC."

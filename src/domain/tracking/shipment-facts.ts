@@ -132,3 +132,30 @@ export function routePoints(doc: TrackingDocument): [number, number][] {
   }
   return points;
 }
+
+/**
+ * When the refresh job should next look at a shipment: after its gap, plus up to 10% more chosen by
+ * hash of the shipment and sync time, so shipments tracked in the same second spread out instead of
+ * all falling due together. Null when it no longer moves.
+ */
+export function nextRefreshAt(input: {
+  shipmentId: string;
+  status: string;
+  lastSyncedAt: Date | null;
+  eta: Date | null;
+  now: Date;
+}): Date | null {
+  if (!input.lastSyncedAt || !isActive(input.status)) return null;
+  const gap = refreshGapMs(input.eta, input.now);
+  const spread = (fnv1a(`${input.shipmentId}|${input.lastSyncedAt.getTime()}`) / 2 ** 32) * 0.1 * gap;
+  return new Date(input.lastSyncedAt.getTime() + gap + Math.floor(spread));
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}

@@ -11,12 +11,18 @@ import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import { findPort } from "../ports/port-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
+import { shipmentEvents } from "../webhooks/events";
+import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
 import type { TrackingDocument } from "./model";
+import { nextRefreshAt } from "./shipment-facts";
 import type { SlotsService } from "./slots.service";
 
 export type Surface = "v1" | "compat" | "graphql" | "mcp" | "job";
+
+/** Who tracks: a request's principal, or a job acting for the user who added the shipment (no key). */
+export type Actor = Omit<Principal, "apiKey"> & { apiKey: Principal["apiKey"] | null };
 
 export interface TrackInput {
   reference: string;
@@ -31,7 +37,11 @@ export interface TrackInput {
    */
   freshness: "fetch" | "serve-fresh";
   /** v1 /track without a carrier: resolve locally only, one attempt, no carrier-by-carrier trial. */
-  localOnly?: boolean;
+    localOnly?: boolean;
+  /** With `serve-fresh`: the oldest stored document still served (default 12 hours). */
+  maxAgeMs?: number;
+  /** A scheduled refresh of an existing shipment: not new tracking, so billing does not pause it. */
+  refresh?: boolean;
   surface: Surface;
 }
 
@@ -111,12 +121,13 @@ export class TrackingService {
       carriers: CarrierAdapter;
       directory: readonly Carrier[];
       documents: DocumentStore;
-      slots: SlotsService;
+            slots: SlotsService;
       limiter: FixedWindowLimiter;
+      webhooks: WebhooksService;
     },
   ) {}
 
-  async track(principal: Principal, input: TrackInput): Promise<TrackOutcome> {
+  async track(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
     const parsed = parseReference(input.reference, input.type);
     if (!parsed.ok) {
       return {
@@ -126,9 +137,9 @@ export class TrackingService {
         message: parsed.message,
       };
     }
-    const reference = parsed.value;
+        const reference = parsed.value;
     const org = principal.organization;
-    if (org.billingState === "overdue" && org.overdueDays > org.graceDays) {
+    if (!input.refresh && org.billingState === "overdue" && org.overdueDays > org.graceDays) {
       return {
         kind: "payment_overdue",
         overdueDays: org.overdueDays,
@@ -242,7 +253,7 @@ export class TrackingService {
    * Only billing past grace refuses the whole batch; everything else is that item's outcome.
    */
   async trackBatch(
-    principal: Principal,
+    principal: Actor,
     items: readonly { reference: string; type: ReferenceType; carrier?: string }[],
   ): Promise<{ kind: "batch"; outcomes: TrackOutcome[] } | Extract<TrackOutcome, { kind: "payment_overdue" }>> {
     const org = principal.organization;
@@ -295,7 +306,7 @@ export class TrackingService {
 
   /** The stored document, when the surface serves stored answers and it is fresh (or force is capped). */
   private async servableFromStore(
-    principal: Principal,
+    principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
     attempts: string[],
@@ -307,7 +318,9 @@ export class TrackingService {
       const document = await this.deps.documents.find(scac, reference.type, reference.normalized);
       if (!document || document.latestVersion === 0) continue;
       const age = this.deps.clock.now().getTime() - (document.lastSyncedAt?.getTime() ?? 0);
-      if (!input.force) return age < FRESHNESS_MS ? this.deps.documents.latest(document) : null;
+      if (!input.force) {
+        return age < (input.maxAgeMs ?? FRESHNESS_MS) ? this.deps.documents.latest(document) : null;
+      }
       // force_update skips the wait, but only so often a day per reference; then the store answers.
       const budget = await this.deps.limiter.consume(
         `force:${principal.organization.id}:${reference.normalized}`,
@@ -334,7 +347,7 @@ export class TrackingService {
 
   /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
   private async settle(
-    principal: Principal,
+    principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
     existing: Shipment | null,
@@ -368,11 +381,30 @@ export class TrackingService {
         if (reservation === "exhausted") return null;
         slotConsumed = reservation === "acquired";
       }
-      const shipment = await upsertLiveShipment(tx, principal, reference, facts, now);
+            const { shipment: written, before } = await upsertLiveShipment(tx, principal, reference, facts, now);
+      const shipment = await tx.shipment.update({
+        where: { id: written.id },
+        data: {
+          nextRefreshAt: nextRefreshAt({
+            shipmentId: written.id,
+            status: written.status,
+            lastSyncedAt: written.lastSyncedAt,
+            eta: written.eta,
+            now,
+          }),
+          ...(written.discoveryStatus === "queued" || written.discoveryStatus === "running"
+            ? { discoveryStatus: null, discoveryUpdatedAt: now }
+            : {}),
+        },
+      });
+      // Events only for a shipment that was already live: its first answer is not a change.
+      if (before && !before.failedAt) {
+        await this.deps.webhooks.enqueue(tx, org.id, shipmentEvents(before, content, shipment));
+      }
       const lookup = await tx.trackingLookup.create({
         data: {
           organizationId: org.id,
-          apiKeyId: principal.apiKey.id,
+          apiKeyId: principal.apiKey?.id ?? null,
           surface: input.surface,
           reference: reference.number,
           referenceType: reference.type,
@@ -410,7 +442,7 @@ export class TrackingService {
    * caller can read it back and carrier discovery can recover it.
    */
   private async notFound(
-    principal: Principal,
+    principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
     existing: Shipment | null,
@@ -420,29 +452,37 @@ export class TrackingService {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const org = principal.organization;
+        const remainingCandidates = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
+    const eligibility = discoveryEligibility(org, remainingCandidates);
+    // Discovery is queued for lookups by people; jobs are discovery's own attempts.
+    const queueDiscovery = eligibility.eligible && input.surface !== "job";
     const shipment =
       existing?.failedAt === null && existing.documentId
         ? existing // a live shipment the carrier stopped finding keeps its stored document
-        : await prisma.$transaction((tx) =>
-            upsertLiveShipment(
-              tx,
-              principal,
-              reference,
-              {
-                carrierScac: plan.attempts.at(-1) ?? null,
-                carrierProvided: plan.provided,
-                failedAt: existing?.failedAt ?? now,
-                failureReason: "not_found",
-                triedCarriers: plan.attempts,
-                updatedAt: now,
-              },
-              now,
-            ),
-          );
+        : (
+            await prisma.$transaction((tx) =>
+              upsertLiveShipment(
+                tx,
+                principal,
+                reference,
+                {
+                  carrierScac: plan.attempts.at(-1) ?? null,
+                  carrierProvided: plan.provided,
+                  failedAt: existing?.failedAt ?? now,
+                  failureReason: "not_found",
+                  triedCarriers: plan.attempts,
+                  nextRefreshAt: null,
+                  ...(queueDiscovery ? { discoveryStatus: "queued", discoveryUpdatedAt: now } : {}),
+                  updatedAt: now,
+                },
+                now,
+              ),
+            )
+          ).shipment;
     const lookup = await prisma.trackingLookup.create({
       data: {
         organizationId: org.id,
-        apiKeyId: principal.apiKey.id,
+        apiKeyId: principal.apiKey?.id ?? null,
         surface: input.surface,
         reference: reference.number,
         referenceType: reference.type,
@@ -452,8 +492,7 @@ export class TrackingService {
         createdAt: now,
       },
     });
-    const remaining = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
-    const discovery = discoveryEligibility(org, remaining);
+        const discovery = eligibility;
     return {
       kind: "not_found",
       referenceType: reference.type,
@@ -515,11 +554,11 @@ type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
  */
 async function upsertLiveShipment(
   tx: Tx,
-  principal: Principal,
+  principal: Actor,
   reference: ParsedReference,
   facts: Partial<Shipment>,
   now: Date,
-): Promise<Shipment> {
+): Promise<{ shipment: Shipment; before: Shipment | null }> {
   const where = {
     organizationId: principal.organization.id,
     referenceType: reference.type,
@@ -527,9 +566,9 @@ async function upsertLiveShipment(
     deletedAt: null,
   };
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`shipment:${principal.organization.id}:${reference.type}:${reference.normalized}`}))`;
-  const live = await tx.shipment.findFirst({ where });
-  if (live) return tx.shipment.update({ where: { id: live.id }, data: facts });
-  return tx.shipment.create({
+    const live = await tx.shipment.findFirst({ where });
+  if (live) return { shipment: await tx.shipment.update({ where: { id: live.id }, data: facts }), before: live };
+  const created = await tx.shipment.create({
     data: {
       id: randomUUID(),
       organizationId: principal.organization.id,
@@ -539,8 +578,9 @@ async function upsertLiveShipment(
       referenceKey: reference.normalized,
       createdAt: now,
       ...facts,
-    } as never,
+        } as never,
   });
+  return { shipment: created, before: null };
 }
 
 export type { TrackingDocument };

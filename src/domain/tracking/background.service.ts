@@ -1,0 +1,237 @@
+import type { PrismaClient, Shipment } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../observability/logger";
+import { PLANS } from "../accounts/plans";
+import { featureAccess } from "../accounts/principal";
+import { detectCarriers } from "../carriers/carrier-detection";
+import type { Carrier } from "../carriers/carrier-directory";
+import { parseReference } from "../references/reference";
+import type { WebhooksService } from "../webhooks/webhooks.service";
+import type { DocumentStore } from "./document-store";
+import { refreshGapMs } from "./shipment-facts";
+import type { Actor, TrackingService } from "./tracking.service";
+
+/** retry-failed: failed within this window, at most this many per call, one call per this period. */
+export const RETRY_FAILED_WINDOW_MS = 7 * 86_400_000;
+export const RETRY_FAILED_MAX = 200;
+export const RETRY_FAILED_PERIOD_MS = 15 * 60_000;
+/** A claimed refresh or discovery is leased this long: a crashed worker's claim is picked up again. */
+const LEASE_MS = 15 * 60_000;
+
+/**
+ * Work that runs without a request: scheduled refreshes, carrier discovery for failed shipments and
+ * the retry-failed queue. The database rows are the queue (`next_refresh_at`, `discovery_status`),
+ * claimed with FOR UPDATE SKIP LOCKED, so several worker processes share it and a restart loses
+ * nothing: the schedule is the data.
+ */
+export class BackgroundTracking {
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      logger: Logger;
+      tracking: TrackingService;
+      documents: DocumentStore;
+      webhooks: WebhooksService;
+      directory: readonly Carrier[];
+    },
+  ) {}
+
+  /** Re-fetches shipments whose refresh is due (at most `limit` per call). */
+  async refreshDue(limit = 25): Promise<number> {
+    const { prisma, clock, tracking } = this.deps;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE shipments SET next_refresh_at = ${new Date(now.getTime() + LEASE_MS)}
+       WHERE id IN (
+         SELECT id FROM shipments
+          WHERE next_refresh_at <= ${now} AND deleted_at IS NULL AND failed_at IS NULL
+          ORDER BY next_refresh_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    for (const { id } of claimed) {
+      const shipment = await prisma.shipment.findUnique({ where: { id } });
+      if (!shipment || shipment.deletedAt) continue;
+      const actor = await this.actorFor(shipment);
+      if (!actor) continue;
+      try {
+        await tracking.track(actor, {
+          reference: shipment.reference,
+          type: shipment.referenceType,
+          carrier: shipment.carrierScac ?? undefined,
+          // Another organisation's refresh may have fetched it moments ago: share that answer.
+          freshness: "serve-fresh",
+          maxAgeMs: refreshGapMs(shipment.eta, now) / 2,
+          refresh: true,
+          surface: "job",
+        });
+      } catch (error) {
+        this.deps.logger.error(
+          { err: error, shipmentId: id },
+          "Scheduled refresh failed; retried after the lease",
+        );
+      }
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Tries the other candidate carriers of failed shipments queued for discovery. When one answers,
+   * the shipment goes live under it and `discovery.recovered` fires.
+   */
+  async discoverQueued(limit = 10): Promise<number> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE shipments SET discovery_status = 'running', discovery_updated_at = ${now}
+       WHERE id IN (
+         SELECT id FROM shipments
+          WHERE deleted_at IS NULL AND failed_at IS NOT NULL
+            AND (discovery_status = 'queued'
+                 OR (discovery_status = 'running' AND discovery_updated_at < ${new Date(now.getTime() - LEASE_MS)}))
+          ORDER BY discovery_updated_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    for (const { id } of claimed) await this.discover(id);
+    return claimed.length;
+  }
+
+  private async discover(id: string): Promise<void> {
+    const { prisma, clock, tracking, webhooks, documents } = this.deps;
+    const shipment = await prisma.shipment.findUnique({ where: { id } });
+    if (!shipment || shipment.deletedAt || !shipment.failedAt) return;
+    const actor = await this.actorFor(shipment);
+    const parsed = parseReference(shipment.reference, shipment.referenceType);
+    if (!actor || !parsed.ok) {
+      await prisma.shipment.update({
+        where: { id },
+        data: { discoveryStatus: "exhausted", discoveryUpdatedAt: clock.now() },
+      });
+      return;
+    }
+    const history = await documents.carriersThatAnswered(parsed.value.normalized);
+    const candidates = detectCarriers(parsed.value, { history, directory: this.deps.directory })
+      .map((c) => c.scac)
+      .filter((scac) => !shipment.triedCarriers.includes(scac));
+    for (const scac of candidates) {
+      const outcome = await tracking.track(actor, {
+        reference: shipment.reference,
+        type: shipment.referenceType,
+        carrier: scac,
+        freshness: "fetch",
+        surface: "job",
+      });
+      if (outcome.kind === "tracked") {
+        await prisma.$transaction(async (tx) => {
+          await tx.shipment.update({
+            where: { id: outcome.shipment.id },
+            data: { discoveryStatus: "recovered", discoveryUpdatedAt: clock.now() },
+          });
+          await webhooks.enqueue(tx, shipment.organizationId, [
+            {
+              event: "discovery.recovered",
+              data: {
+                reference_number: shipment.reference,
+                type: shipment.referenceType === "container" ? "Container" : "Bill of Lading",
+                carrier: outcome.carrier.scac,
+                carrier_name: outcome.carrier.name,
+                shipment_id: `SHP-${outcome.shipment.number}`,
+              },
+            },
+          ]);
+        });
+        return;
+      }
+      if (outcome.kind !== "not_found") break; // a carrier down or a limit: stop, keep what we know
+    }
+    await prisma.shipment.update({
+      where: { id },
+      data: {
+        discoveryStatus: "exhausted",
+        discoveryUpdatedAt: clock.now(),
+        triedCarriers: [...new Set([...shipment.triedCarriers, ...candidates])],
+      },
+    });
+  }
+
+  /**
+   * POST /shipments/retry-failed: failed within 7 days, at most 200, once per organisation per 15
+   * minutes. Plans without discovery are examined but skipped. No slot is spent.
+   */
+  async queueRetryFailed(
+    actor: Actor,
+    shipmentIds?: string[],
+  ): Promise<
+    | { kind: "queued"; examined: number; queued: number; skipped: number }
+    | { kind: "too_soon"; retryAfterSeconds: number }
+  > {
+    const { prisma, clock } = this.deps;
+    const org = actor.organization;
+    const now = clock.now();
+    return prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`retry-failed:${org.id}`}))`;
+      const last = await tx.retryFailedRun.findFirst({
+        where: { organizationId: org.id },
+        orderBy: { createdAt: "desc" },
+      });
+      if (last && now.getTime() - last.createdAt.getTime() < RETRY_FAILED_PERIOD_MS) {
+        return {
+          kind: "too_soon" as const,
+          retryAfterSeconds: Math.ceil(
+            (last.createdAt.getTime() + RETRY_FAILED_PERIOD_MS - now.getTime()) / 1000,
+          ),
+        };
+      }
+      const numbers = (shipmentIds ?? [])
+        .map((i) => /^SHP-?(\d{1,18})$/i.exec(i.trim())?.[1])
+        .filter((n): n is string => !!n);
+      const failed = await tx.shipment.findMany({
+        where: {
+          organizationId: org.id,
+          deletedAt: null,
+          failedAt: { gte: new Date(now.getTime() - RETRY_FAILED_WINDOW_MS) },
+          ...(shipmentIds
+            ? { OR: [{ id: { in: shipmentIds } }, { number: { in: numbers.map(BigInt) } }] }
+            : {}),
+        },
+        orderBy: { failedAt: "desc" },
+        take: RETRY_FAILED_MAX,
+        select: { id: true },
+      });
+      const eligible = featureAccess(org, "carrier_discovery") === "on";
+      if (eligible && failed.length > 0) {
+        await tx.shipment.updateMany({
+          where: { id: { in: failed.map((s) => s.id) } },
+          // A retry asks every candidate again, including those tried before.
+          data: { discoveryStatus: "queued", discoveryUpdatedAt: now, triedCarriers: [] },
+        });
+      }
+      const queued = eligible ? failed.length : 0;
+      const run = { examined: failed.length, queued, skipped: failed.length - queued };
+      await tx.retryFailedRun.create({ data: { organizationId: org.id, ...run, createdAt: now } });
+      return { kind: "queued" as const, ...run };
+    });
+  }
+
+  async queueDepths() {
+    const { prisma, clock } = this.deps;
+    const [refreshDue, discoveries] = await Promise.all([
+      prisma.shipment.count({ where: { nextRefreshAt: { lte: clock.now() }, deletedAt: null } }),
+      prisma.shipment.count({ where: { discoveryStatus: "queued", deletedAt: null } }),
+    ]);
+    return { refreshDue, discoveries };
+  }
+
+  /** Jobs act for the user who added the shipment, with the organisation's current plan and no key. */
+  private async actorFor(shipment: Shipment): Promise<Actor | null> {
+    const user = await this.deps.prisma.user.findUnique({
+      where: { id: shipment.addedByUserId },
+      include: { organization: true },
+    });
+    if (!user) return null;
+    const { organization, ...rest } = user;
+    return { user: rest, organization, plan: PLANS[organization.plan], apiKey: null };
+  }
+}

@@ -1,0 +1,54 @@
+import type { Logger } from "../observability/logger";
+
+/**
+ * Runs `tick` every `intervalMs`, never overlapping itself; when a tick found a full batch it runs
+ * again at once, so a backlog drains without waiting for the clock. `stop` waits for the running tick.
+ */
+export class PeriodicWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly intervalMs: number,
+    private readonly tick: () => Promise<{ full: boolean }>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.schedule(this.intervalMs);
+  }
+
+  /** Runs one tick now (tests and `npm run bench` drive workers this way). */
+  async runOnce(): Promise<{ full: boolean }> {
+    return this.tick();
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .then(
+          ({ full }) => this.schedule(full ? 0 : this.intervalMs),
+          (error: unknown) => {
+            this.logger.error(
+              { err: error, worker: this.name },
+              "Worker tick failed; retrying on the next tick",
+            );
+            this.schedule(this.intervalMs);
+          },
+        )
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, delay);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,277 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS } from "../../src/domain/webhooks/webhooks.service";
+import { ManualClock } from "../../src/lib/clock";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { startReceiver } from "../support/receiver";
+
+const stripe = new Stripe("sk_test_unused");
+let app: TestApp;
+let org: OrgWithKey;
+const clock = new ManualClock("2026-11-22T10:00:00Z");
+
+beforeAll(async () => {
+  app = await startTestApp({
+    clock,
+    env: { QUAYSIDE_WORKERS: "off", QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
+  });
+  org = await app.fixtures.organization();
+});
+afterAll(() => app?.stop());
+
+const CREATE = `mutation($input: CreateWebhookEndpointInput!) {
+  createWebhookEndpoint(input: $input) { endpoint { id url events enabled } signingSecret }
+}`;
+
+async function createEndpoint(url: string, events = ["*"], key = org.key) {
+  const res = await graphql(app, key, CREATE, { input: { url, events } });
+  return res.body.data?.createWebhookEndpoint as { endpoint: { id: string }; signingSecret: string };
+}
+const sendTest = (id: string) =>
+  graphql(app, org.key, "mutation($id: ID!) { sendTestWebhook(id: $id) { id event status } }", { id });
+const deliver = () => app.workers.webhooks.runOnce();
+
+describe("webhook endpoints and signatures", () => {
+  it("answers the whsec_ secret once and signs deliveries so that an independent verifier accepts them", async () => {
+    const receiver = await startReceiver();
+    try {
+      const created = await createEndpoint(receiver.url);
+      expect(created.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      const listed = await graphql(app, org.key, "{ webhookEndpoints { id url events enabled } }");
+      expect(JSON.stringify(listed.body)).not.toContain(created.signingSecret);
+
+      await sendTest(created.endpoint.id);
+      await deliver();
+      expect(receiver.received).toHaveLength(1);
+      const [hook] = receiver.received;
+      expect(hook!.headers["x-service-event"]).toBe("webhook.test");
+      expect(hook!.headers["user-agent"]).toBe("Service-Webhooks/1");
+      expect(hook!.headers["x-service-delivery"]).toMatch(/^[0-9a-f-]{36}$/);
+      const signature = String(hook!.headers["x-service-signature"]);
+      expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      const body = JSON.parse(hook!.body);
+      expect(body).toMatchObject({
+        event: "webhook.test",
+        created: expect.any(Number),
+        data: expect.any(Object),
+      });
+
+      // Stripe's verifier checks the timestamp against the real clock; our clock is a test clock.
+      const t = Number(/t=(\d+)/.exec(signature)![1]);
+      const realTime = Math.floor(Date.now() / 1000);
+      const resigned = signature; // the header as sent
+      expect(() =>
+        stripe.webhooks.signature.verifyHeader(
+          hook!.body,
+          resigned,
+          created.signingSecret,
+          Math.abs(realTime - t) + 300,
+        ),
+      ).not.toThrow();
+      expect(() =>
+        stripe.webhooks.signature.verifyHeader(
+          hook!.body.replace("webhook.test", "webhook.tesT"),
+          resigned,
+          created.signingSecret,
+          Math.abs(realTime - t) + 300,
+        ),
+      ).toThrow();
+      expect(() =>
+        stripe.webhooks.signature.verifyHeader(
+          hook!.body,
+          resigned,
+          "whsec_not_the_secret",
+          Math.abs(realTime - t) + 300,
+        ),
+      ).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("rotates the secret: later deliveries are signed with the new one only", async () => {
+    const receiver = await startReceiver();
+    try {
+      const created = await createEndpoint(receiver.url);
+      const rotated = await graphql(
+        app,
+        org.key,
+        "mutation($id: ID!) { rotateWebhookSecret(id: $id) { signingSecret } }",
+        {
+          id: created.endpoint.id,
+        },
+      );
+      const secret = (rotated.body.data!.rotateWebhookSecret as { signingSecret: string }).signingSecret;
+      expect(secret).not.toBe(created.signingSecret);
+      await sendTest(created.endpoint.id);
+      await deliver();
+      const hook = receiver.received[0]!;
+      const t = Number(/t=(\d+)/.exec(String(hook.headers["x-service-signature"]))![1]);
+      const tolerance = Math.abs(Math.floor(Date.now() / 1000) - t) + 300;
+      expect(() =>
+        stripe.webhooks.signature.verifyHeader(
+          hook.body,
+          String(hook.headers["x-service-signature"]),
+          secret,
+          tolerance,
+        ),
+      ).not.toThrow();
+      expect(() =>
+        stripe.webhooks.signature.verifyHeader(
+          hook.body,
+          String(hook.headers["x-service-signature"]),
+          created.signingSecret,
+          tolerance,
+        ),
+      ).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("refuses unknown events and webhook.test as a subscription", async () => {
+    for (const events of [["shipment.nope"], ["webhook.test"], []]) {
+      const res = await graphql(app, org.key, CREATE, { input: { url: "http://127.0.0.1:9/x", events } });
+      expect(res.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    }
+  });
+
+  it("another organisation's endpoint is not found", async () => {
+    const created = await createEndpoint("http://127.0.0.1:9/x");
+    const other = await app.fixtures.organization();
+    const res = await graphql(app, other.key, "mutation($id: ID!) { sendTestWebhook(id: $id) { id } }", {
+      id: created.endpoint.id,
+    });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("delivery", () => {
+  it("retries a failing receiver with backoff until it recovers, with a stable delivery id, and loses nothing", async () => {
+    let healthy = false;
+    const receiver = await startReceiver(() => (healthy ? 200 : 503));
+    try {
+      const { endpoint } = await createEndpoint(receiver.url);
+      for (let i = 0; i < 3; i++) await sendTest(endpoint.id);
+      const ids = new Set<string>();
+      for (const delayS of [0, 30, 60, 120]) {
+        clock.advance(delayS * 1000 + 1);
+        await deliver();
+      }
+      expect(receiver.calls()).toBe(12); // 3 deliveries x 4 attempts: at 0 s, 30 s, 1 min, 2 min
+      healthy = true;
+      clock.advance(240_001);
+      await deliver();
+      expect(receiver.received).toHaveLength(3);
+      for (const hook of receiver.received) ids.add(String(hook.headers["x-service-delivery"]));
+      expect(ids.size).toBe(3);
+      const deliveries = await graphql(
+        app,
+        org.key,
+        `query($id: ID) { webhookDeliveries(endpointId: $id) { id status attempts attemptLog { responseStatus } } }`,
+        {
+          id: endpoint.id,
+        },
+      );
+      const list = deliveries.body.data!.webhookDeliveries as {
+        id: string;
+        status: string;
+        attempts: number;
+        attemptLog: { responseStatus: number }[];
+      }[];
+      expect(list.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);
+      expect(new Set(list.map((d) => d.id))).toEqual(ids);
+      expect(list[0]!.attemptLog.map((a) => a.responseStatus)).toEqual([503, 503, 503, 503, 200]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("disables an endpoint that keeps failing, sends it nothing, and re-enabling clears the count and resumes", async () => {
+    let healthy = false;
+    const receiver = await startReceiver(() => (healthy ? 204 : 500));
+    try {
+      const { endpoint } = await createEndpoint(receiver.url);
+      for (let i = 0; i < 5; i++) await sendTest(endpoint.id);
+      for (let round = 0; round < 10 && receiver.calls() < DISABLE_AFTER_FAILURES; round++) {
+        clock.advance(7 * 3_600_000);
+        await deliver();
+      }
+      const state = await graphql(
+        app,
+        org.key,
+        "{ webhookEndpoints { id enabled disabledReason consecutiveFailures } }",
+      );
+      const mine = (
+        state.body.data!.webhookEndpoints as { id: string; enabled: boolean; consecutiveFailures: number }[]
+      ).find((e) => e.id === endpoint.id)!;
+      expect(mine.enabled).toBe(false);
+      expect(mine.consecutiveFailures).toBe(DISABLE_AFTER_FAILURES);
+      const callsWhenDisabled = receiver.calls();
+      clock.advance(7 * 3_600_000);
+      await deliver();
+      expect(receiver.calls()).toBe(callsWhenDisabled);
+
+      healthy = true;
+      const enabled = await graphql(
+        app,
+        org.key,
+        "mutation($id: ID!) { setWebhookEndpointEnabled(id: $id, enabled: true) { enabled consecutiveFailures } }",
+        {
+          id: endpoint.id,
+        },
+      );
+      expect(enabled.body.data).toEqual({
+        setWebhookEndpointEnabled: { enabled: true, consecutiveFailures: 0 },
+      });
+      clock.advance(7 * 3_600_000);
+      await deliver();
+      expect(receiver.received.length).toBe(5);
+      expect(MAX_ATTEMPTS).toBeGreaterThan(DISABLE_AFTER_FAILURES / 5);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("webhook targets", () => {
+  it("refuse private, loopback, link-local and metadata addresses, and plain http, in production mode", async () => {
+    const strict = await startTestApp({ env: { QUAYSIDE_WORKERS: "off" } });
+    try {
+      const o = await strict.fixtures.organization();
+      for (const url of [
+        "https://127.0.0.1/hook",
+        "https://localhost/hook",
+        "https://10.1.2.3/hook",
+        "https://192.168.1.10/hook",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::1]/hook",
+        "https://[fd00::1]/hook",
+        "http://203.0.114.10/hook",
+        "ftp://example.com/",
+        "not a url",
+      ]) {
+        const res = await graphql(strict, o.key, CREATE, { input: { url, events: ["*"] } });
+        expect(res.body.errors?.[0]?.extensions?.code, url).toBe("BAD_USER_INPUT");
+      }
+      // Checked again at delivery: a row that points at loopback (say, after a DNS change) is never sent.
+      const row = await strict.services.db.prisma.webhookEndpoint.create({
+        data: {
+          organizationId: o.organizationId,
+          url: "https://localhost:1/hook",
+          events: ["*"],
+          secret: "whsec_x",
+        },
+      });
+      await strict.services.webhooks.sendTest(o.organizationId, row.id);
+      await strict.workers.webhooks.runOnce();
+      const attempt = await strict.services.db.prisma.webhookAttempt.findFirstOrThrow({
+        where: { delivery: { endpointId: row.id } },
+      });
+      expect(attempt.responseStatus).toBeNull();
+      expect(attempt.error).toMatch(/refused|not a public/);
+    } finally {
+      await strict.stop();
+    }
+  });
+});
