@@ -54,8 +54,8 @@ describe("POST /api/v1/track", () => {
     const byIndex = body.results as Record<string, any>[];
     expect(byIndex.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
     expect(byIndex[0]).toMatchObject({ ok: true, number: known[0], type: "Container" });
-    expect(byIndex[0].data.reference_number).toBe(known[0]);
-    expect([byIndex[0].slot_consumed, byIndex[1].slot_consumed].filter(Boolean)).toHaveLength(1);
+    expect(byIndex[0]!.data.reference_number).toBe(known[0]);
+    expect([byIndex[0]!.slot_consumed, byIndex[1]!.slot_consumed].filter(Boolean)).toHaveLength(1);
     expect(byIndex[3]).toMatchObject({ ok: false, error: "invalid_reference", message: expect.any(String) });
     expect(byIndex[4]).toMatchObject({ ok: false, error: "not_found" });
     // Tracked again: free.
@@ -288,7 +288,7 @@ describe("PATCH and DELETE /api/v1/shipments/{id}", () => {
     const org = await app.fixtures.organization();
     const tracked = await json(await call(org.key, "GET", `/container/${known[11]}`));
     const name = (await json(await call(org.key, "GET", `/shipments/${known[11]}`))).data.name;
-    const res = await call(org.key, "DELETE", `/shipments/${known[11].toLowerCase()}`);
+    const res = await call(org.key, "DELETE", `/shipments/${known[11]!.toLowerCase()}`);
     expect(await json(res)).toEqual({ success: true, deleted: true, shipment_id: name });
     expect((await call(org.key, "DELETE", `/shipments/${known[11]}`)).status).toBe(404);
     expect((await call(org.key, "GET", `/shipments/${known[11]}`)).status).toBe(404);

@@ -37,7 +37,7 @@ export interface TrackInput {
    */
   freshness: "fetch" | "serve-fresh";
   /** v1 /track without a carrier: resolve locally only, one attempt, no carrier-by-carrier trial. */
-    localOnly?: boolean;
+  localOnly?: boolean;
   /** With `serve-fresh`: the oldest stored document still served (default 12 hours). */
   maxAgeMs?: number;
   /** A scheduled refresh of an existing shipment: not new tracking, so billing does not pause it. */
@@ -121,7 +121,7 @@ export class TrackingService {
       carriers: CarrierAdapter;
       directory: readonly Carrier[];
       documents: DocumentStore;
-            slots: SlotsService;
+      slots: SlotsService;
       limiter: FixedWindowLimiter;
       webhooks: WebhooksService;
     },
@@ -137,7 +137,7 @@ export class TrackingService {
         message: parsed.message,
       };
     }
-        const reference = parsed.value;
+    const reference = parsed.value;
     const org = principal.organization;
     if (!input.refresh && org.billingState === "overdue" && org.overdueDays > org.graceDays) {
       return {
@@ -255,10 +255,17 @@ export class TrackingService {
   async trackBatch(
     principal: Actor,
     items: readonly { reference: string; type: ReferenceType; carrier?: string }[],
-  ): Promise<{ kind: "batch"; outcomes: TrackOutcome[] } | Extract<TrackOutcome, { kind: "payment_overdue" }>> {
+  ): Promise<
+    { kind: "batch"; outcomes: TrackOutcome[] } | Extract<TrackOutcome, { kind: "payment_overdue" }>
+  > {
     const org = principal.organization;
     if (org.billingState === "overdue" && org.overdueDays > org.graceDays) {
-      return { kind: "payment_overdue", overdueDays: org.overdueDays, graceDays: org.graceDays, plan: org.plan };
+      return {
+        kind: "payment_overdue",
+        overdueDays: org.overdueDays,
+        graceDays: org.graceDays,
+        plan: org.plan,
+      };
     }
     const outcomes = await Promise.all(
       items.map((item) =>
@@ -293,12 +300,13 @@ export class TrackingService {
           reason: availability.reason,
         };
       }
-      return { attempts: [named.scac], provided: true, candidates: [] };
     }
     const history = await this.deps.documents.carriersThatAnswered(reference.normalized);
     const candidates = detectCarriers(reference, { history, directory: this.deps.directory }).map(
       (c) => c.scac,
     );
+    // A named carrier is the one exact attempt; the detected ones remain for carrier discovery.
+    if (named) return { attempts: [named.scac], provided: true, candidates: [named.scac, ...candidates] };
     if (candidates.length === 0) return { kind: "no_candidates", referenceType: reference.type };
     const attempts = candidates.slice(0, input.localOnly ? 1 : MAX_DETECTION_ATTEMPTS);
     return { attempts, provided: false, candidates };
@@ -381,7 +389,7 @@ export class TrackingService {
         if (reservation === "exhausted") return null;
         slotConsumed = reservation === "acquired";
       }
-            const { shipment: written, before } = await upsertLiveShipment(tx, principal, reference, facts, now);
+      const { shipment: written, before } = await upsertLiveShipment(tx, principal, reference, facts, now);
       const shipment = await tx.shipment.update({
         where: { id: written.id },
         data: {
@@ -452,7 +460,7 @@ export class TrackingService {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const org = principal.organization;
-        const remainingCandidates = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
+    const remainingCandidates = plan.candidates.filter((scac) => !plan.attempts.includes(scac));
     const eligibility = discoveryEligibility(org, remainingCandidates);
     // Discovery is queued for lookups by people; jobs are discovery's own attempts.
     const queueDiscovery = eligibility.eligible && input.surface !== "job";
@@ -492,7 +500,7 @@ export class TrackingService {
         createdAt: now,
       },
     });
-        const discovery = eligibility;
+    const discovery = eligibility;
     return {
       kind: "not_found",
       referenceType: reference.type,
@@ -566,8 +574,9 @@ async function upsertLiveShipment(
     deletedAt: null,
   };
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`shipment:${principal.organization.id}:${reference.type}:${reference.normalized}`}))`;
-    const live = await tx.shipment.findFirst({ where });
-  if (live) return { shipment: await tx.shipment.update({ where: { id: live.id }, data: facts }), before: live };
+  const live = await tx.shipment.findFirst({ where });
+  if (live)
+    return { shipment: await tx.shipment.update({ where: { id: live.id }, data: facts }), before: live };
   const created = await tx.shipment.create({
     data: {
       id: randomUUID(),
@@ -578,7 +587,7 @@ async function upsertLiveShipment(
       referenceKey: reference.normalized,
       createdAt: now,
       ...facts,
-        } as never,
+    } as never,
   });
   return { shipment: created, before: null };
 }

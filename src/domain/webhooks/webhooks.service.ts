@@ -165,7 +165,7 @@ export class WebhooksService {
         SELECT d.id FROM webhook_deliveries d
           JOIN webhook_endpoints e ON e.id = d.endpoint_id
          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.enabled
-         ORDER BY d.next_attempt_at
+                  ORDER BY d.next_attempt_at, d.seq
          LIMIT ${limit}
          FOR UPDATE OF d SKIP LOCKED`;
       if (rows.length === 0) return [];
@@ -176,9 +176,17 @@ export class WebhooksService {
       return tx.webhookDelivery.findMany({
         where: { id: { in: rows.map((r) => r.id) } },
         include: { endpoint: true },
+        orderBy: { seq: "asc" },
       });
     });
-    await Promise.all(claimed.map((d) => this.attempt(d, d.endpoint)));
+    // Endpoints in parallel; each endpoint's deliveries one after another, in the order of the changes.
+    const byEndpoint = new Map<string, typeof claimed>();
+    for (const d of claimed) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
+    await Promise.all(
+      [...byEndpoint.values()].map(async (deliveries) => {
+        for (const d of deliveries) await this.attempt(d, d.endpoint);
+      }),
+    );
     return claimed.length;
   }
 
