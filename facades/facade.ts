@@ -28,6 +28,7 @@ export function contextFor(deps: FacadeDeps, req: Request): GraphQLContext {
     requestId: req.requestId,
     principal: req.principal ?? null,
     services: deps.services,
+    surface: deps.surface,
   });
 }
 

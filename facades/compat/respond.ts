@@ -2,6 +2,10 @@ import type { Response } from "express";
 import type { Admission } from "../../src/http/gate";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 
+/** API_KEY_LIMIT_REACHED and API_KEY_EXPIRED mean "fix billing or the key, do not retry soon". */
+export const BILLING_RETRY_AFTER_SECONDS = 3600;
+const BILLING_MESSAGES = new Set(["API_KEY_LIMIT_REACHED", "API_KEY_EXPIRED"]);
+
 /**
  * The compat envelope. Every answer is HTTP 200 (the third-party contract); the outcome is in
  * `message`, and every refusal carries a `detail` sentence.
@@ -10,12 +14,20 @@ export function sendCompatSuccess(res: Response, data: unknown, message = "OK"):
   res.status(200).json({ status: "success", message, data });
 }
 
+/**
+ * A refusal. `Retry-After` is 3600 on API_KEY_LIMIT_REACHED and API_KEY_EXPIRED; the real number of
+ * seconds (`retryAfter`) on SEALINE_NO_RESPONSE; API_KEY_RATE_LIMIT's is set by the gate.
+ */
 export function sendCompatRefusal(
   res: Response,
   outcome: OutcomeCode,
-  options: { detail?: string; data?: Record<string, unknown>; status?: number } = {},
+  options: { detail?: string; data?: Record<string, unknown>; status?: number; retryAfter?: number } = {},
 ): void {
   const wire = OUTCOMES[outcome];
+  const retryAfter =
+    options.retryAfter ??
+    (BILLING_MESSAGES.has(wire.compat.message) ? BILLING_RETRY_AFTER_SECONDS : undefined);
+  if (retryAfter !== undefined) res.setHeader("Retry-After", String(retryAfter));
   res.status(options.status ?? 200).json({
     status: "error",
     message: wire.compat.message,
@@ -28,7 +40,5 @@ export function sendCompatAdmissionRefusal(
   res: Response,
   admission: Extract<Admission, { ok: false }>,
 ): void {
-  // API_KEY_EXPIRED means "fix billing or the key, do not retry soon": the contract fixes 3600 s.
-  if (admission.outcome === "expired_key") res.setHeader("Retry-After", "3600");
   sendCompatRefusal(res, admission.outcome);
 }

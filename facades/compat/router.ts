@@ -1,20 +1,41 @@
-import { Router } from "express";
+import { type Request, type Response, Router } from "express";
+import { MINUTE_MS } from "../../src/domain/limits/fixed-window";
+import { setRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, gate } from "../facade";
 import { sendCompatAdmissionRefusal, sendCompatRefusal } from "./respond";
+import { mountHistoryRoutes } from "./routes/history.route";
 import { mountSealineRoutes } from "./routes/sealines.route";
+import { mountTrackingRoutes } from "./routes/tracking.route";
 
 export function createCompatRouter(deps: FacadeDeps): Router {
   const router = Router();
   // Every operation is a GET; any other verb is refused before anything else happens, even auth.
   router.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
-    res.setHeader("Allow", "GET");
-    sendCompatRefusal(res, "method_not_allowed", {
-      status: 405,
-      detail: `${req.method} is not allowed; every operation of this API is a GET.`,
-    });
+    refuseMethod(deps, req, res).catch(next);
   });
   router.use(gate(deps, { allowQueryKey: true }, sendCompatAdmissionRefusal));
   mountSealineRoutes(router, deps);
+  mountTrackingRoutes(router, deps);
+  mountHistoryRoutes(router, deps);
   return router;
+}
+
+/**
+ * 405 with the envelope. No key has been read, so the rate headers report the only window that
+ * applies: the address's failed-authentication window, read and not spent (as on every
+ * unauthenticated answer).
+ */
+async function refuseMethod(deps: FacadeDeps, req: Request, res: Response): Promise<void> {
+  const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+  const { limiter, config } = deps.services;
+  setRateHeaders(
+    res,
+    await limiter.peek(`auth-failures:${address}`, config.authFailuresPerMinute, MINUTE_MS),
+  );
+  res.setHeader("Allow", "GET");
+  sendCompatRefusal(res, "method_not_allowed", {
+    status: 405,
+    detail: `${req.method} is not allowed; every operation of this API is a GET.`,
+  });
 }

@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
-import { sendCompatRefusal, sendCompatSuccess } from "../respond";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { compatRoute } from "../call";
 
 interface SealinesData {
   carriers: { name: string; scacCodes: string[]; status: "active" | "maintenance" | "disabled" }[];
@@ -14,11 +14,11 @@ interface SealinesData {
 export function mountSealineRoutes(router: Router, deps: FacadeDeps): void {
   router.get(
     "/info/sealines",
-    handler(async (req, res) => {
+    compatRoute(deps, async (call) => {
+      const { req } = call;
       const result = await runOperation<SealinesData>(deps, req, "Sealines");
-      if (!result.ok) return sendCompatRefusal(res, result.outcome, { detail: result.message });
-      sendCompatSuccess(
-        res,
+      if (!result.ok) return call.refuse(result.outcome, { detail: result.message });
+      await call.answer(
         result.data.carriers
           .filter((c) => c.status !== "disabled")
           .map((c) => ({ name: c.name, scac_codes: c.scacCodes })),

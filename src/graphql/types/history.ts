@@ -49,7 +49,8 @@ const TrackingHistoryRef = builder
         type: [TrackingLookupRef],
         description: `The newest calls (at most ${HISTORY_LIMIT}), oldest first.`,
         args: { limit: t.arg.int({ required: false, defaultValue: HISTORY_LIMIT }) },
-        resolve: (h, { limit }) => h.lookups.slice(-Math.max(1, Math.min(limit ?? HISTORY_LIMIT, HISTORY_LIMIT))),
+        resolve: (h, { limit }) =>
+          h.lookups.slice(-Math.max(1, Math.min(limit ?? HISTORY_LIMIT, HISTORY_LIMIT))),
       }),
       latest: t.field({
         type: TrackingLookupRef,

@@ -51,40 +51,42 @@ const PlacedLocationRef = builder.objectRef<PlacedLocation>("PlacedLocation").im
   }),
 });
 
-const RouteSegmentRef = builder.objectRef<{ segment: RouteSegment; doc: TrackingDocument }>("RouteSegment").implement({
-  description:
-    "A leg of the journey: SEA between port calls along the sea route (Eurostat MARNET), LAND to and from the ports as a straight line.",
-  fields: (t) => ({
-    kind: t.string({ description: "SEA or LAND.", resolve: ({ segment }) => segment.kind }),
-    modeOfTransport: t.string({
-      description: "VESSEL on SEA legs; TRUCK, RAIL or BARGE on LAND legs.",
-      resolve: ({ segment }) => segment.modeOfTransport,
+const RouteSegmentRef = builder
+  .objectRef<{ segment: RouteSegment; doc: TrackingDocument }>("RouteSegment")
+  .implement({
+    description:
+      "A leg of the journey: SEA between port calls along the sea route (Eurostat MARNET), LAND to and from the ports as a straight line.",
+    fields: (t) => ({
+      kind: t.string({ description: "SEA or LAND.", resolve: ({ segment }) => segment.kind }),
+      modeOfTransport: t.string({
+        description: "VESSEL on SEA legs; TRUCK, RAIL or BARGE on LAND legs.",
+        resolve: ({ segment }) => segment.modeOfTransport,
+      }),
+      from: t.field({
+        type: PlacedLocationRef,
+        resolve: ({ segment, doc }) => placedOf(doc).find((p) => p.key === segment.fromLocationKey)!,
+      }),
+      to: t.field({
+        type: PlacedLocationRef,
+        resolve: ({ segment, doc }) => placedOf(doc).find((p) => p.key === segment.toLocationKey)!,
+      }),
+      vesselKey: t.string({
+        nullable: true,
+        description: "Key of the vessel (in the document's vessels) sailing the leg.",
+        resolve: ({ segment }) => segment.vesselKey,
+      }),
+      voyage: t.string({ nullable: true, resolve: ({ segment }) => segment.voyage }),
+      path: t.field({
+        type: "JSON",
+        description: "[lat, lng] pairs; longitudes unwrapped across the antimeridian (may pass ±180).",
+        resolve: ({ segment }) => segment.path,
+      }),
+      lengthNm: t.float({
+        description: "Length in nautical miles.",
+        resolve: ({ segment }) => Math.round(segment.lengthNm * 10) / 10,
+      }),
     }),
-    from: t.field({
-      type: PlacedLocationRef,
-      resolve: ({ segment, doc }) => placedOf(doc).find((p) => p.key === segment.fromLocationKey)!,
-    }),
-    to: t.field({
-      type: PlacedLocationRef,
-      resolve: ({ segment, doc }) => placedOf(doc).find((p) => p.key === segment.toLocationKey)!,
-    }),
-    vesselKey: t.string({
-      nullable: true,
-      description: "Key of the vessel (in the document's vessels) sailing the leg.",
-      resolve: ({ segment }) => segment.vesselKey,
-    }),
-    voyage: t.string({ nullable: true, resolve: ({ segment }) => segment.voyage }),
-    path: t.field({
-      type: "JSON",
-      description: "[lat, lng] pairs; longitudes unwrapped across the antimeridian (may pass ±180).",
-      resolve: ({ segment }) => segment.path,
-    }),
-    lengthNm: t.float({
-      description: "Length in nautical miles.",
-      resolve: ({ segment }) => Math.round(segment.lengthNm * 10) / 10,
-    }),
-  }),
-});
+  });
 
 const PredictedArrivalRef = builder.objectRef<PredictedArrival>("PredictedArrival").implement({
   description:

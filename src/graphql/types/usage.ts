@@ -38,7 +38,10 @@ const ApiUsageRef = builder.objectRef<ApiUsageView>("ApiUsage").implement({
 });
 
 // One slot count per request, however many of the fields above are asked for.
-const slotUsageCache = new WeakMap<GraphQLContext, ReturnType<GraphQLContext["services"]["slots"]["usage"]>>();
+const slotUsageCache = new WeakMap<
+  GraphQLContext,
+  ReturnType<GraphQLContext["services"]["slots"]["usage"]>
+>();
 function slotsOf(ctx: GraphQLContext, organization: Organization) {
   let usage = slotUsageCache.get(ctx);
   if (!usage) {

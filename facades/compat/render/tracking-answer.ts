@@ -1,0 +1,352 @@
+import type { TrackedEvent, TrackingDocument } from "../../../src/domain/tracking/model";
+import type { CompatType } from "../params";
+import { utcDateTime, utcDateTimeWithOffset } from "./dates";
+
+/**
+ * The compat tracking answer (spec section 2) rendered from the core's view of a stored document.
+ * Pure: every value comes from the core; this file only names, numbers and arranges fields. Integer
+ * ids are positions in the document's arrays (1, 2, 3 ...), so the same document always gets the
+ * same ids. Absent is not null: an undated event has no `date` key, and an event on a land leg
+ * without a vessel has no `vessel` key.
+ */
+
+export interface PlacedLocationView {
+  key: string;
+  unLocode: string | null;
+  name: string;
+  state: string | null;
+  country: string | null;
+  countryCode: string | null;
+  lat: number | null;
+  lng: number | null;
+  timeZone: string;
+}
+
+export interface RouteSegmentView {
+  kind: string;
+  modeOfTransport: string;
+  from: PlacedLocationView;
+  to: PlacedLocationView;
+  vesselKey: string | null;
+  path: [number, number][];
+}
+
+export interface DocumentView {
+  content: TrackingDocument;
+  fetchedAt: string;
+  lastSyncedAt: string | null;
+  cacheExpiresAt: string | null;
+  placedLocations: PlacedLocationView[];
+  predictiveEta: { localDateTime: string } | null;
+  routeSegments?: RouteSegmentView[];
+  pin?: [number, number] | null;
+}
+
+export interface UsageView {
+  calls: number;
+  slotLimit: number;
+  slotsHeld: number;
+  slotsRemaining: number;
+}
+
+export interface AnswerContext {
+  /** The type the caller asked with (BK stays BK), else the detected one. */
+  type: CompatType | null;
+  number: string;
+  carrier: { scac: string; name: string };
+  fromCache: boolean;
+  stale: { reason: string; lastSyncedAt: string | null } | null;
+  usage: UsageView | null;
+}
+
+const TYPE_OF: Record<TrackingDocument["referenceType"], CompatType> = {
+  container: "CT",
+  bl: "BL",
+  booking: "BK",
+};
+
+export function apiCalls(usage: UsageView | null) {
+  return { total: null, used: usage?.calls ?? null, remaining: null };
+}
+
+export function uniqueShipments(usage: UsageView | null) {
+  return {
+    total: usage?.slotLimit ?? 0,
+    used: usage?.slotsHeld ?? 0,
+    remaining: usage?.slotsRemaining ?? 0,
+  };
+}
+
+/** Which success message the answer carries (spec section 7; conditions in docs/decisions.md). */
+export function successMessage(
+  doc: TrackingDocument,
+): "OK" | "NO_CONTAINERS" | "NO_EVENTS" | "SEALINE_CANCELED_SHIPMENT" {
+  if (doc.status === "CANCELLED") return "SEALINE_CANCELED_SHIPMENT";
+  if (doc.containers.length === 0) return "NO_CONTAINERS";
+  if (doc.containers.every((c) => !c.events.some((e) => e.emitted))) return "NO_EVENTS";
+  return "OK";
+}
+
+function ids<T extends { key: string }>(items: readonly T[]): Map<string, number> {
+  return new Map(items.map((item, i) => [item.key, i + 1]));
+}
+
+interface Ids {
+  locations: Map<string, number>;
+  facilities: Map<string, number>;
+  vessels: Map<string, number>;
+}
+
+function idsOf(doc: TrackingDocument): Ids {
+  return { locations: ids(doc.locations), facilities: ids(doc.facilities), vessels: ids(doc.vessels) };
+}
+
+export function renderMetadata(view: DocumentView, context: AnswerContext) {
+  const doc = view.content;
+  return {
+    type: context.type ?? TYPE_OF[doc.referenceType],
+    number: context.number,
+    sealine: context.carrier.scac,
+    sealine_name: context.carrier.name,
+    status: doc.status,
+    is_status_from_sealine: doc.statusFromCarrier,
+    from_cache: context.fromCache,
+    updated_at: utcDateTime(view.lastSyncedAt ?? view.fetchedAt),
+    cache_expires: utcDateTime(view.cacheExpiresAt),
+    api_calls: apiCalls(context.usage),
+    unique_shipments: uniqueShipments(context.usage),
+    ...(context.stale
+      ? {
+          stale_reason: context.stale.reason,
+          last_synced_at: utcDateTime(context.stale.lastSyncedAt ?? view.fetchedAt),
+        }
+      : {}),
+  };
+}
+
+/** A location object; `id` and `timezone` as the answer needs them. */
+function location(place: PlacedLocationView, options: { id?: number; timezone: boolean }) {
+  return {
+    ...(options.id !== undefined ? { id: options.id } : {}),
+    name: place.name,
+    state: place.state ?? "",
+    country: place.country ?? "",
+    country_code: place.countryCode ?? "",
+    locode: place.unLocode,
+    lat: place.lat,
+    lng: place.lng,
+    ...(options.timezone ? { timezone: place.timeZone } : {}),
+  };
+}
+
+export function renderLocations(view: DocumentView, options: { timezone: boolean }) {
+  return view.placedLocations.map((place, i) => location(place, { id: i + 1, timezone: options.timezone }));
+}
+
+export function renderFacilities(doc: TrackingDocument) {
+  return doc.facilities.map((f, i) => ({
+    id: i + 1,
+    name: f.name,
+    country_code: f.countryCode ?? f.locode?.slice(0, 2) ?? "",
+    locode: f.locode,
+    bic_code: f.bicCode,
+    smdg_code: f.smdgCode,
+    lat: f.lat,
+    lng: f.lng,
+  }));
+}
+
+export function renderRoute(view: DocumentView) {
+  const doc = view.content;
+  const locationIds = ids(doc.locations);
+  const point = (p: TrackingDocument["route"]["pol"]) => ({
+    location: p.locationKey ? (locationIds.get(p.locationKey) ?? null) : null,
+    date: p.localDateTime,
+    actual: p.actual,
+  });
+  return {
+    prepol: point(doc.route.prepol),
+    pol: point(doc.route.pol),
+    pod: { ...point(doc.route.pod), predictive_eta: view.predictiveEta?.localDateTime ?? null },
+    postpod: point(doc.route.postpod),
+  };
+}
+
+function vessel(v: TrackingDocument["vessels"][number], id?: number) {
+  return {
+    ...(id !== undefined ? { id } : {}),
+    name: v.name,
+    imo: v.imo,
+    mmsi: v.mmsi,
+    call_sign: null,
+    flag: null,
+  };
+}
+
+export function renderVessels(doc: TrackingDocument) {
+  return doc.vessels.map((v, i) => vessel(v, i + 1));
+}
+
+/** A land leg without a vessel has no `vessel` key; a sea leg whose vessel is unknown has null. */
+function vesselField(event: TrackedEvent, vesselIds: Map<string, number>) {
+  if (event.vesselKey) return { vessel: vesselIds.get(event.vesselKey) ?? null };
+  return event.legType === "land" ? {} : { vessel: null };
+}
+
+function renderEvent(event: TrackedEvent, index: number, ids: Ids) {
+  return {
+    order_id: index + 1,
+    location: ids.locations.get(event.locationKey)!,
+    facility: event.facilityKey ? (ids.facilities.get(event.facilityKey) ?? null) : null,
+    description: event.description,
+    event_type: event.kind,
+    event_code: event.eventCode,
+    status: event.statusCode ?? "UNK",
+    ...(event.localDateTime !== null ? { date: event.localDateTime } : {}),
+    actual: event.actual,
+    is_date_from_sealine: event.localDateTime !== null,
+    is_additional_event: event.isAdditional,
+    type: event.legType,
+    transport_type: event.modeOfTransport,
+    ...vesselField(event, ids.vessels),
+    voyage: event.voyage,
+  };
+}
+
+export function renderContainers(doc: TrackingDocument) {
+  const all = idsOf(doc);
+  return doc.containers.map((c) => ({
+    number: c.number,
+    iso_code: c.isoCode ?? "",
+    size_type: c.description ?? c.sizeType ?? c.isoCode ?? "",
+    status: c.status,
+    is_status_from_sealine: c.statusFromCarrier,
+    events_mirrored: c.eventsMirrored,
+    events: c.events.filter((e) => e.emitted).map((e, i) => renderEvent(e, i, all)),
+  }));
+}
+
+/** `route_data`: the legs with their paths, and the current pin. `ais` is never sent. */
+export function renderRouteData(view: DocumentView) {
+  const doc = view.content;
+  const segments = view.routeSegments ?? [];
+  return {
+    route:
+      segments.length === 0
+        ? null
+        : segments.map((s) => {
+            const v = s.vesselKey ? doc.vessels.find((x) => x.key === s.vesselKey) : undefined;
+            return {
+              path: s.path,
+              type: s.kind,
+              transport_type: s.modeOfTransport,
+              from: location(s.from, { timezone: true }),
+              to: location(s.to, { timezone: true }),
+              ...(v ? { vessel: vessel(v) } : {}),
+            };
+          }),
+    pin: view.pin ?? null,
+  };
+}
+
+/** `/tracking` and `/reference`: containers[]; `/container`: the one container asked for. */
+export function renderTrackingAnswer(
+  view: DocumentView,
+  context: AnswerContext,
+  options: { route: boolean; singleContainer?: string },
+) {
+  const doc = view.content;
+  const containers = renderContainers(doc);
+  const body: Record<string, unknown> = {
+    metadata: renderMetadata(view, context),
+    locations: renderLocations(view, { timezone: true }),
+    facilities: renderFacilities(doc),
+    route: renderRoute(view),
+    vessels: renderVessels(doc),
+  };
+  if (options.singleContainer !== undefined) {
+    body.container = containers.find((c) => c.number === options.singleContainer) ?? containers[0] ?? null;
+  } else {
+    body.containers = containers;
+  }
+  if (options.route) body.route_data = renderRouteData(view);
+  return body;
+}
+
+// -------------------------------------------------------------------------------------------------
+// History
+
+export interface HistoryMetadataInput {
+  type: CompatType;
+  number: string;
+  sealine: string | null;
+  sealineName: string | null;
+  status: string | null;
+  updatedAt: string | null;
+  usage: UsageView | null;
+}
+
+/** The history operations' metadata: only these eight fields (spec section 2.2). */
+export function renderHistoryMetadata(input: HistoryMetadataInput) {
+  return {
+    type: input.type,
+    number: input.number,
+    sealine: input.sealine,
+    sealine_name: input.sealineName,
+    status: input.status ?? "UNKNOWN",
+    updated_at: utcDateTime(input.updatedAt),
+    api_calls: apiCalls(input.usage),
+    unique_shipments: uniqueShipments(input.usage),
+  };
+}
+
+export function renderHistoryList(
+  metadata: HistoryMetadataInput,
+  lookups: readonly { id: number; createdAt: string; carrierScac: string | null }[],
+) {
+  return {
+    metadata: renderHistoryMetadata(metadata),
+    requests: lookups.map((l) => ({
+      date: utcDateTime(l.createdAt),
+      sealine: (l.carrierScac ?? "").toLowerCase(),
+      id: l.id,
+    })),
+  };
+}
+
+/**
+ * History-by-id: the stored document the call was answered with, reduced. Events carry only
+ * location, description, status, date (UTC with `+00`), actual, type, vessel and voyage; containers
+ * only number, iso_code, status and events; locations have no `timezone`.
+ */
+export function renderHistoryDocument(view: DocumentView, metadata: HistoryMetadataInput) {
+  const doc = view.content;
+  const all = idsOf(doc);
+  return {
+    metadata: renderHistoryMetadata(metadata),
+    locations: renderLocations(view, { timezone: false }),
+    facilities: renderFacilities(doc),
+    route: renderRoute(view),
+    vessels: renderVessels(doc),
+    containers: doc.containers.map((c) => ({
+      number: c.number,
+      iso_code: c.isoCode ?? "",
+      status: c.status,
+      events: c.events
+        .filter((e) => e.emitted)
+        .map((e) => {
+          const date = utcDateTimeWithOffset(e.instant);
+          return {
+            location: all.locations.get(e.locationKey)!,
+            description: e.description,
+            status: e.statusCode ?? "UNK",
+            ...(date !== null ? { date } : {}),
+            actual: e.actual,
+            type: e.legType,
+            ...vesselField(e, all.vessels),
+            voyage: e.voyage,
+          };
+        }),
+    })),
+  };
+}

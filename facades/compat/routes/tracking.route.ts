@@ -1,0 +1,229 @@
+import type { Router } from "express";
+import type { OutcomeCode } from "../../../src/http/outcomes";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { type CompatCall, compatRoute } from "../call";
+import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingParams } from "../params";
+import {
+  type DocumentView,
+  renderRouteData,
+  renderTrackingAnswer,
+  successMessage,
+  type UsageView,
+} from "../render/tracking-answer";
+
+type TrackResult =
+  | {
+      __typename: "TrackSuccess";
+      fromCache: boolean;
+      staleReason: string | null;
+      staleLastSyncedAt: string | null;
+      carrier: { scac: string; name: string };
+      shipment: { reference: string };
+      document: DocumentView;
+    }
+  | { __typename: "ReferenceNotFound"; carrierProvided: boolean; tried: string[] }
+  | { __typename: "ReferenceInvalid"; referenceType: string; reason: string; message: string }
+  | { __typename: "CarrierDown"; scac: string; reason: string; retryAfterSeconds: number }
+  | {
+      __typename: "CarrierUnavailable";
+      scac: string;
+      reason: "maintenance" | "disabled" | "unsupported_type";
+    }
+  | { __typename: "CarrierUndetectable"; referenceType: string }
+  | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
+  | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number };
+
+export type Tracked = Extract<TrackResult, { __typename: "TrackSuccess" }>;
+
+export type CompatTrackOutcome =
+  | { ok: true; tracked: Tracked }
+  | {
+      ok: false;
+      outcome: OutcomeCode;
+      detail?: string;
+      data?: Record<string, unknown>;
+      retryAfter?: number;
+    };
+
+const TYPE_NAME: Record<string, string> = {
+  container: "container number",
+  bl: "bill of lading",
+  booking: "booking",
+};
+
+/** A named sealine must be a carrier of the directory (what /info/sealines lists, or disabled). */
+async function knownSealine(call: CompatCall, code: string): Promise<boolean> {
+  const result = await runOperation<{ carriers: { scac: string; scacCodes: string[] }[] | null }>(
+    call.deps,
+    call.req,
+    "CompatSealine",
+    { code },
+  );
+  return result.ok && (result.data.carriers ?? []).some((c) => c.scacCodes.includes(code));
+}
+
+/**
+ * Runs the core's track for a compat call (serving the stored document while younger than 12 hours)
+ * and maps the way it ended to a compat outcome. The call is counted by the same operation.
+ */
+export async function trackForCompat(call: CompatCall, params: TrackingParams): Promise<CompatTrackOutcome> {
+  if (params.sealine !== null && !(await knownSealine(call, params.sealine))) {
+    return {
+      ok: false,
+      outcome: "carrier_not_supported",
+      detail: `${params.sealine} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
+    };
+  }
+  const result = await runOperation<{ track: TrackResult | null; usage: UsageView | null }>(
+    call.deps,
+    call.req,
+    "CompatTrack",
+    {
+      reference: params.number,
+      type: coreReferenceType(params.type),
+      carrier: params.sealine ?? undefined,
+      force: params.forceUpdate,
+      withRoute: params.route,
+    },
+  );
+  // The operation counted the call whether or not `track` itself was refused (a view-only key).
+  if (!result.ok) {
+    call.counted(null);
+    return { ok: false, outcome: result.outcome, detail: result.message };
+  }
+  call.counted(result.data.usage);
+  const outcome = result.data.track;
+  if (!outcome) return { ok: false, outcome: "unexpected" };
+  switch (outcome.__typename) {
+    case "TrackSuccess":
+      return { ok: true, tracked: outcome };
+    case "ReferenceNotFound":
+      return outcome.carrierProvided
+        ? {
+            ok: false,
+            outcome: "not_found",
+            detail: `${outcome.tried.join(", ")} answered that it has no record of this number.`,
+          }
+        : {
+            ok: false,
+            outcome: "reference_not_found_auto",
+            detail: `None of the carriers detected for this number (${outcome.tried.map((t) => t.replace(" (auto)", "")).join(", ")}) has a record of it. Check it, or name the carrier with sealine.`,
+          };
+    case "ReferenceInvalid":
+      // Without a type, a number that is not even container-shaped could not be typed at all.
+      if (params.type === null && outcome.referenceType !== "container") {
+        return { ok: false, outcome: "reference_type_undetectable", detail: undefined };
+      }
+      return {
+        ok: false,
+        outcome: "invalid_reference",
+        detail: `Not a valid ${TYPE_NAME[outcome.referenceType] ?? "number"}: ${outcome.message}`,
+      };
+    case "CarrierDown":
+      return {
+        ok: false,
+        outcome: "carrier_down",
+        detail: `The carrier ${outcome.scac} could not be reached and nothing is stored for this number yet: ${outcome.reason}. Retry later, or track with another carrier.`,
+        data: { metadata: { sealine: outcome.scac } },
+        retryAfter: outcome.retryAfterSeconds,
+      };
+    case "CarrierUnavailable": {
+      const outcomes = {
+        maintenance: "carrier_maintenance",
+        disabled: "carrier_disabled",
+        unsupported_type: "unsupported_reference_type",
+      } as const;
+      const details = {
+        maintenance: `${outcome.scac} is under maintenance. Retry later, or track with sealine=auto.`,
+        disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
+        unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
+      };
+      return { ok: false, outcome: outcomes[outcome.reason], detail: details[outcome.reason] };
+    }
+    case "CarrierUndetectable":
+      return { ok: false, outcome: "carrier_undetectable" };
+    case "ShipmentLimitReached":
+      return {
+        ok: false,
+        outcome: "shipment_limit_reached",
+        detail: `All ${outcome.limit} shipment slots of this billing cycle are used (the cycle ends ${outcome.cycleEnd}); numbers already tracked stay available.`,
+      };
+    case "PaymentOverdue":
+      return {
+        ok: false,
+        outcome: "payment_overdue",
+        detail: `Payment is ${outcome.overdueDays} days overdue, past the ${outcome.graceDays}-day grace period: new tracking is paused until billing is fixed.`,
+      };
+  }
+}
+
+export function answerContext(tracked: Tracked, type: CompatType | null, usage: UsageView | null) {
+  return {
+    type,
+    number: tracked.shipment.reference,
+    carrier: tracked.carrier,
+    fromCache: tracked.fromCache,
+    stale: tracked.staleReason
+      ? { reason: tracked.staleReason, lastSyncedAt: tracked.staleLastSyncedAt }
+      : null,
+    usage,
+  };
+}
+
+const OPERATIONS = [
+  { path: "/tracking", allowedTypes: ["CT", "BL", "BK"] },
+  { path: "/container", allowedTypes: ["CT"], fixedType: "CT" },
+  { path: "/reference", allowedTypes: ["BL", "BK"], defaultType: "BL" },
+] as const satisfies readonly {
+  path: string;
+  allowedTypes: readonly CompatType[];
+  fixedType?: CompatType;
+  defaultType?: CompatType;
+}[];
+
+/** GET /tracking, /container (deprecated: one `container`), /reference (deprecated) and /route. */
+export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
+  for (const operation of OPERATIONS) {
+    router.get(
+      operation.path,
+      compatRoute(deps, async (call) => {
+        const { req } = call;
+        const parsed = parseTrackingParams(req.query, {
+          allowedTypes: operation.allowedTypes,
+          fixedType: "fixedType" in operation ? operation.fixedType : undefined,
+        });
+        if (!parsed.ok) return call.refuse(parsed.outcome, { detail: parsed.detail });
+        const params: TrackingParams = {
+          ...parsed.value,
+          type: parsed.value.type ?? ("defaultType" in operation ? operation.defaultType : null),
+        };
+        const outcome = await trackForCompat(call, params);
+        if (!outcome.ok) return call.refuse(outcome.outcome, outcome);
+        const usage = await call.count();
+        const view = outcome.tracked.document;
+        await call.answer(
+          renderTrackingAnswer(view, answerContext(outcome.tracked, params.type, usage), {
+            route: params.route,
+            singleContainer: operation.path === "/container" ? outcome.tracked.shipment.reference : undefined,
+          }),
+          successMessage(view.content),
+        );
+      }),
+    );
+  }
+
+  router.get(
+    "/route",
+    compatRoute(deps, async (call) => {
+      const { req } = call;
+      const parsed = parseTrackingParams(req.query, {
+        allowedTypes: ["CT", "BL", "BK"],
+        required: ["type", "sealine"],
+      });
+      if (!parsed.ok) return call.refuse(parsed.outcome, { detail: parsed.detail });
+      const outcome = await trackForCompat(call, { ...parsed.value, route: true });
+      if (!outcome.ok) return call.refuse(outcome.outcome, outcome);
+      await call.answer(renderRouteData(outcome.tracked.document));
+    }),
+  );
+}

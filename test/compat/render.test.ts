@@ -1,0 +1,323 @@
+import { describe, expect, it } from "vitest";
+import { parseHistoryParams, parseTrackingParams } from "../../facades/compat/params";
+import {
+  type DocumentView,
+  renderHistoryDocument,
+  renderTrackingAnswer,
+  successMessage,
+} from "../../facades/compat/render/tracking-answer";
+import { fixedOffsetZone, placeLocations } from "../../src/domain/routes/placed-locations";
+import { predictArrival } from "../../src/domain/routes/predictive-eta";
+import { routeSegments } from "../../src/domain/routes/route-segments";
+import type { TrackedEvent, TrackingDocument } from "../../src/domain/tracking/model";
+import { OUTCOMES } from "../../src/http/outcomes";
+import { MESSAGES, SUCCESS_MESSAGES, trackingDataSchema } from "./compat-schema";
+
+function event(overrides: Partial<TrackedEvent>): TrackedEvent {
+  return {
+    kind: "TRANSPORT",
+    eventCode: "DEPA",
+    emitted: true,
+    statusCode: "VDL",
+    description: "Vessel departed",
+    localDateTime: "2026-01-10 08:00:00",
+    utcOffset: "+08:00",
+    instant: "2026-01-10T00:00:00.000Z",
+    actual: true,
+    modeOfTransport: "VESSEL",
+    legType: "sea",
+    vesselKey: "imo:9839430",
+    voyage: "001W",
+    locationKey: "CNSHA",
+    facilityKey: null,
+    emptyIndicator: null,
+    isAdditional: false,
+    dcsaEventId: null,
+    ...overrides,
+  };
+}
+
+const place = (key: string, lat: number | null, lng: number | null, timeZone: string | null = null) => ({
+  key,
+  unLocode: key,
+  name: key,
+  state: null,
+  country: null,
+  countryCode: key.slice(0, 2),
+  lat,
+  lng,
+  timeZone,
+});
+
+function document(): TrackingDocument {
+  return {
+    referenceType: "container",
+    reference: "MSCU1000001",
+    carrierScac: "MSCU",
+    status: "IN_TRANSIT",
+    statusFromCarrier: false,
+    locations: [
+      place("CNSHA", 31.23, 121.47, "Asia/Shanghai"),
+      place("NLRTM", 51.95, 4.14),
+      place("DEDUI", null, null),
+    ],
+    facilities: [
+      {
+        key: "DEDUI/name:depot",
+        name: "Duisburg depot",
+        locode: "DEDUI",
+        countryCode: "DE",
+        smdgCode: null,
+        bicCode: null,
+        lat: 51.43,
+        lng: 6.76,
+      },
+    ],
+    vessels: [{ key: "imo:9839430", name: "MSC GULSUN", imo: 9839430, mmsi: null }],
+    containers: [
+      {
+        number: "MSCU1000001",
+        isoCode: "45G1",
+        sizeType: null,
+        description: "40' High Cube Dry",
+        status: "IN_TRANSIT",
+        statusFromCarrier: false,
+        eventsMirrored: false,
+        deliveredAt: null,
+        events: [
+          event({
+            kind: "EQUIPMENT",
+            eventCode: "GTOT",
+            statusCode: "CEP",
+            modeOfTransport: "TRUCK",
+            legType: "land",
+            vesselKey: null,
+            voyage: null,
+          }),
+          event({}),
+          event({ eventCode: "RMVD", emitted: false, statusCode: null }),
+          event({
+            eventCode: "ARRI",
+            statusCode: "VAD",
+            locationKey: "NLRTM",
+            localDateTime: null,
+            instant: null,
+            utcOffset: null,
+            actual: false,
+          }),
+          event({
+            kind: "EQUIPMENT",
+            eventCode: "GTIN",
+            statusCode: null,
+            locationKey: "DEDUI",
+            facilityKey: "DEDUI/name:depot",
+            modeOfTransport: "BARGE",
+            legType: "land",
+            vesselKey: null,
+            voyage: null,
+            utcOffset: "+01:00",
+            actual: false,
+          }),
+        ],
+      },
+    ],
+    route: {
+      prepol: { locationKey: null, localDateTime: null, instant: null, actual: null },
+      pol: {
+        locationKey: "CNSHA",
+        localDateTime: "2026-01-10 08:00:00",
+        instant: "2026-01-10T00:00:00.000Z",
+        actual: true,
+      },
+      pod: { locationKey: "NLRTM", localDateTime: null, instant: null, actual: null },
+      postpod: { locationKey: "DEDUI", localDateTime: null, instant: null, actual: null },
+    },
+    etaHistory: [],
+    transshipmentLocationKeys: [],
+    ata: null,
+    deliveredAt: null,
+    currentPosition: null,
+    fetchedAt: "2026-01-11T00:00:00.000Z",
+  };
+}
+
+function view(doc: TrackingDocument): DocumentView {
+  return {
+    content: doc,
+    fetchedAt: doc.fetchedAt,
+    lastSyncedAt: doc.fetchedAt,
+    cacheExpiresAt: "2026-01-11T12:00:00.000Z",
+    placedLocations: placeLocations(doc),
+    predictiveEta: predictArrival(doc, placeLocations(doc)),
+  };
+}
+
+const context = {
+  type: null,
+  number: "MSCU1000001",
+  carrier: { scac: "MSCU", name: "MSC" },
+  fromCache: false,
+  stale: null,
+  usage: { calls: 3, slotLimit: 500, slotsHeld: 1, slotsRemaining: 499 },
+};
+
+describe("the compat rendering of a document", () => {
+  it("numbers locations, facilities and vessels by position and shows only compat events", () => {
+    const body = trackingDataSchema.parse(renderTrackingAnswer(view(document()), context, { route: false }));
+    expect(body.locations!.map((l) => l.id)).toEqual([1, 2, 3]);
+    const events = body.containers[0]!.events;
+    expect(events.map((e) => e.event_code)).toEqual(["GTOT", "DEPA", "ARRI", "GTIN"]);
+    expect(events.map((e) => e.order_id)).toEqual([1, 2, 3, 4]);
+    // An event without a compat status code says UNK.
+    expect(events[3]!.status).toBe("UNK");
+    expect(events[3]!.facility).toBe(1);
+  });
+
+  it("absence rules: no vessel key on a land leg, no date key on an undated event, no route_data without route", () => {
+    const body = trackingDataSchema.parse(renderTrackingAnswer(view(document()), context, { route: false }));
+    const [truck, depart, arrival, barge] = body.containers[0]!.events;
+    expect(truck).not.toHaveProperty("vessel");
+    expect(barge).not.toHaveProperty("vessel");
+    expect(depart!.vessel).toBe(1);
+    expect(arrival).not.toHaveProperty("date");
+    expect(arrival!.is_date_from_sealine).toBe(false);
+    expect(body).not.toHaveProperty("route_data");
+    expect(body.metadata).not.toHaveProperty("stale_reason");
+    expect(body.metadata.api_calls).toEqual({ total: null, used: 3, remaining: null });
+  });
+
+  it("fills coordinates from a terminal and time zones from coordinates or the events' offsets", () => {
+    const placed = placeLocations(document());
+    expect(placed[0]!.timeZone).toBe("Asia/Shanghai");
+    expect(placed[1]!.timeZone).toBe("Europe/Amsterdam");
+    expect(placed[2]).toMatchObject({ lat: 51.43, lng: 6.76, timeZone: "Europe/Berlin" });
+    expect(fixedOffsetZone("+07:00")).toBe("Etc/GMT-7");
+    expect(fixedOffsetZone("-05:00")).toBe("Etc/GMT+5");
+    expect(fixedOffsetZone("+05:30")).toBeNull();
+  });
+
+  it("predicts the arrival only when the carrier gave none: departure plus the sea route at 14 knots", () => {
+    const doc = document();
+    const predicted = predictArrival(doc, placeLocations(doc))!;
+    const days = (Date.parse(predicted.instant) - Date.parse("2026-01-10T00:00:00Z")) / 86_400_000;
+    expect(predicted.distanceNm).toBeGreaterThan(10_000);
+    expect(days).toBeGreaterThan(29);
+    expect(days).toBeLessThan(34);
+    expect(predicted.localDateTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    doc.route.pod = {
+      locationKey: "NLRTM",
+      localDateTime: "2026-02-12 10:00:00",
+      instant: "2026-02-12T09:00:00Z",
+      actual: false,
+    };
+    expect(predictArrival(doc, placeLocations(doc))).toBeNull();
+  });
+
+  it("draws a SEA leg along the sea route and a LAND leg as a straight line with its mode", () => {
+    const segments = routeSegments(document(), placeLocations(document()));
+    expect(segments.map((s) => [s.kind, s.modeOfTransport])).toEqual([
+      ["SEA", "VESSEL"],
+      ["LAND", "BARGE"],
+    ]);
+    expect(segments[0]!.vesselKey).toBe("imo:9839430");
+    expect(segments[0]!.path.length).toBeGreaterThan(10);
+    expect(segments[1]!.path).toHaveLength(2);
+  });
+
+  it("reduces the history-by-id document to the listed fields, dates in UTC with +00", () => {
+    const body = renderHistoryDocument(view(document()), {
+      type: "CT",
+      number: "MSCU1000001",
+      sealine: "MSCU",
+      sealineName: "MSC",
+      status: "IN_TRANSIT",
+      updatedAt: "2026-01-11T00:00:00.000Z",
+      usage: null,
+    });
+    expect(Object.keys(body.metadata)).toEqual([
+      "type",
+      "number",
+      "sealine",
+      "sealine_name",
+      "status",
+      "updated_at",
+      "api_calls",
+      "unique_shipments",
+    ]);
+    expect(body.locations[0]).not.toHaveProperty("timezone");
+    expect(Object.keys(body.containers[0]!)).toEqual(["number", "iso_code", "status", "events"]);
+    expect(body.containers[0]!.events[1]).toEqual({
+      location: 1,
+      description: "Vessel departed",
+      status: "VDL",
+      date: "2026-01-10 00:00:00+00",
+      actual: true,
+      type: "sea",
+      vessel: 1,
+      voyage: "001W",
+    });
+    expect(body.containers[0]!.events[2]).not.toHaveProperty("date");
+  });
+
+  it("classifies success answers: cancelled, no containers, no events, OK", () => {
+    const doc = document();
+    expect(successMessage(doc)).toBe("OK");
+    expect(successMessage({ ...doc, status: "CANCELLED" })).toBe("SEALINE_CANCELED_SHIPMENT");
+    expect(successMessage({ ...doc, containers: [] })).toBe("NO_CONTAINERS");
+    expect(
+      successMessage({ ...doc, containers: doc.containers.map((c) => ({ ...c, events: [c.events[2]!] })) }),
+    ).toBe("NO_EVENTS");
+  });
+});
+
+describe("the compat parameters", () => {
+  const tracking = (query: Record<string, unknown>) =>
+    parseTrackingParams(query, { allowedTypes: ["CT", "BL", "BK"] });
+
+  it("reads sealine auto/empty/absent as detection, type empty as detection, and booleans", () => {
+    for (const sealine of [undefined, "", "auto", " Auto "]) {
+      const parsed = tracking({ number: " MSCU1000001 ", sealine });
+      expect(parsed).toMatchObject({ ok: true, value: { number: "MSCU1000001", sealine: null, type: null } });
+    }
+    expect(
+      tracking({ number: "X", sealine: "mscu", type: "bk", force_update: "1", route: "TRUE" }),
+    ).toMatchObject({
+      ok: true,
+      value: { sealine: "MSCU", type: "BK", forceUpdate: true, route: true },
+    });
+  });
+
+  it("names the outcome of each malformed parameter", () => {
+    expect(tracking({})).toMatchObject({ ok: false, outcome: "bad_request" });
+    expect(tracking({ number: ["A", "B"] })).toMatchObject({ ok: false, outcome: "bad_request" });
+    expect(tracking({ number: "X", type: "CC" })).toMatchObject({
+      ok: false,
+      outcome: "wrong_reference_type",
+    });
+    expect(tracking({ number: "X", sealine: "TOOLONG" })).toMatchObject({
+      ok: false,
+      outcome: "wrong_carrier_code",
+    });
+    expect(tracking({ number: "X", ais: "maybe" })).toMatchObject({ ok: false, outcome: "bad_request" });
+    expect(parseHistoryParams({ number: "X", type: "CT", id: "-1" })).toMatchObject({
+      ok: false,
+      outcome: "bad_request",
+    });
+    expect(parseHistoryParams({ number: "X", type: "CT", id: "99999999999" })).toMatchObject({
+      ok: false,
+      outcome: "bad_request",
+    });
+    expect(parseHistoryParams({ number: "X", type: "CT", id: "7" })).toMatchObject({
+      ok: true,
+      value: { id: 7 },
+    });
+  });
+});
+
+describe("the message enumeration", () => {
+  it("every message of spec section 7 has a condition: a success rule or an outcome of the one table", () => {
+    const produced = new Set([...SUCCESS_MESSAGES, ...Object.values(OUTCOMES).map((o) => o.compat.message)]);
+    expect([...produced].sort()).toEqual([...MESSAGES].sort());
+    for (const outcome of Object.values(OUTCOMES)) expect(outcome.sentence.length).toBeGreaterThanOrEqual(8);
+  });
+});
