@@ -24,13 +24,25 @@ function loadLand() {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function routeMapSvg(stops: { lat: number; lng: number; name: string }[]): string {
+export function routeMapSvg(
+  stops: { lat: number; lng: number; name: string }[],
+  legs: { kind: "SEA" | "LAND"; path: [number, number][] }[] = [],
+): string {
+  // Legs as drawn by the core (sea lanes), else straight lines between the stops.
+  const coordinates =
+    legs.length > 0
+      ? legs.flatMap((l) => l.path.map(([lat, lng]) => [lng, lat]))
+      : stops.map((s) => [s.lng, s.lat]);
   const line: Feature<LineString> = {
     type: "Feature",
     properties: {},
-    geometry: { type: "LineString", coordinates: stops.map((s) => [s.lng, s.lat]) },
+    geometry: { type: "LineString", coordinates },
   };
-  const projection = geoNaturalEarth1();
+  // Centre the map on the journey (circular mean of longitudes), so a trans-Pacific route is not cut.
+  const sin = coordinates.reduce((a, [lng]) => a + Math.sin(((lng ?? 0) * Math.PI) / 180), 0);
+  const cos = coordinates.reduce((a, [lng]) => a + Math.cos(((lng ?? 0) * Math.PI) / 180), 0);
+  const centre = coordinates.length > 0 ? (Math.atan2(sin, cos) * 180) / Math.PI : 0;
+  const projection = geoNaturalEarth1().rotate([-centre, 0]);
   if (stops.length > 0)
     projection.fitExtent(
       [
@@ -55,7 +67,7 @@ export function routeMapSvg(stops: { lat: number; lng: number; name: string }[])
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Route map" class="route-map">
 <rect width="${WIDTH}" height="${HEIGHT}" class="sea"/>
 <path d="${path(loadLand()) ?? ""}" class="land"/>
-${stops.length > 1 ? `<path d="${path(line) ?? ""}" class="route"/>` : ""}
+${coordinates.length > 1 ? `<path d="${path(line) ?? ""}" class="route"/>` : ""}
 ${markers}
 </svg>`;
 }

@@ -13,6 +13,7 @@ export interface SharedShipmentData {
   containers: { number: string; description: string | null; status: string }[];
   milestones: { date: string | null; description: string; place: string; actual: boolean }[];
   route: { lat: number; lng: number; name: string }[];
+  paths: { kind: "SEA" | "LAND"; path: [number, number][] }[];
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -68,7 +69,7 @@ export function renderSharePage(s: SharedShipmentData): string {
 <div><span>${s.etaActual ? "Arrived" : "Estimated arrival"}</span><strong data-testid="eta">${escape(s.eta ?? "not known yet")}</strong></div>
 <div><span>From</span>${escape(s.origin)}</div><div><span>To</span>${escape(s.destination)}</div>
 </section>
-<section><h2>Route</h2>${routeMapSvg(s.route)}</section>
+<section><h2>Route</h2>${routeMapSvg(s.route, s.paths)}</section>
 <section><h2>Milestones</h2><table><thead><tr><th>Date (local)</th><th>Event</th><th>Place</th></tr></thead><tbody>${milestones}</tbody></table></section>
 <section><h2>Containers</h2><table><thead><tr><th>Container</th><th>Type</th><th>Status</th></tr></thead><tbody>${containers}</tbody></table></section>
 <footer>Updated ${escape(s.updatedAt.replace("T", " ").slice(0, 16))} UTC · Tracked with Quayside</footer>

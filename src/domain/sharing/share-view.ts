@@ -1,3 +1,5 @@
+import { placeLocations } from "../routes/placed-locations";
+import { routeSegments } from "../routes/route-segments";
 import type { TrackingDocument } from "../tracking/model";
 import { originAndDestination, routePoints } from "../tracking/shipment-facts";
 
@@ -17,6 +19,8 @@ export interface SharedShipmentView {
   containers: { number: string; description: string | null; status: string }[];
   milestones: { date: string | null; description: string; place: string; actual: boolean }[];
   route: { lat: number; lng: number; name: string }[];
+  /** The journey's legs as drawn: sea legs along real sea lanes, land legs straight. */
+  paths: { kind: "SEA" | "LAND"; path: [number, number][] }[];
   updatedAt: string;
 }
 
@@ -68,6 +72,7 @@ export function sharedView(doc: TrackingDocument, carrierName: string, updatedAt
     })),
     milestones,
     route: route.length > 0 ? route : routePoints(doc).map(([lat, lng]) => ({ lat, lng, name: "" })),
+    paths: routeSegments(doc, placeLocations(doc)).map((s) => ({ kind: s.kind, path: s.path })),
     updatedAt: updatedAt.toISOString(),
   };
 }

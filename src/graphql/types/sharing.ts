@@ -51,6 +51,12 @@ const SharedShipment = builder.objectRef<SharedShipmentView>("SharedShipment").i
       resolve: (v) => v.milestones,
     }),
     route: t.field({ type: [SharedStop], extensions: { listSize: 10 }, resolve: (v) => v.route }),
+    paths: t.field({
+      type: "JSON",
+      description:
+        "The legs as [lat, lng] paths: sea legs along real sea lanes (MARNET), land legs straight.",
+      resolve: (v) => v.paths,
+    }),
   }),
 });
 
