@@ -1,9 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   type DocumentNode,
   type ExecutionResult,
   execute,
+  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
   Kind,
@@ -27,6 +29,60 @@ export interface PersistedOperation {
 }
 
 export class OperationDocumentError extends Error {}
+
+/**
+ * Fragments shared by several operations (one per file in `facades/fragments/`, named like the
+ * fragment): an operation that spreads one it does not define gets it, and the fragments it spreads
+ * in turn, appended before validation. One selection, one place.
+ */
+export const FRAGMENTS_DIR = fileURLToPath(new URL("../../facades/fragments", import.meta.url));
+
+export async function loadFragments(dir: string): Promise<Map<string, FragmentDefinitionNode>> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const { file, source } of await loadOperationFiles(dir)) {
+    for (const definition of parse(source).definitions) {
+      if (definition.kind !== Kind.FRAGMENT_DEFINITION) {
+        throw new OperationDocumentError(`${file}: a fragments file holds fragments only`);
+      }
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  return fragments;
+}
+
+function withSharedFragments(
+  document: DocumentNode,
+  shared: ReadonlyMap<string, FragmentDefinitionNode>,
+): DocumentNode {
+  const defined = new Set(
+    document.definitions
+      .filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => (d as FragmentDefinitionNode).name.value),
+  );
+  const added: FragmentDefinitionNode[] = [];
+  const visit = (node: unknown) => {
+    visitSpreads(node, (spread) => {
+      if (defined.has(spread)) return;
+      const fragment = shared.get(spread);
+      if (!fragment) return; // validation reports the unknown fragment
+      defined.add(spread);
+      added.push(fragment);
+      visit(fragment);
+    });
+  };
+  visit(document);
+  return added.length === 0 ? document : { ...document, definitions: [...document.definitions, ...added] };
+}
+
+function visitSpreads(node: unknown, found: (name: string) => void): void {
+  if (Array.isArray(node)) {
+    for (const child of node) visitSpreads(child, found);
+  } else if (node && typeof node === "object") {
+    const record = node as { kind?: string; name?: { value: string } };
+    if (record.kind === Kind.FRAGMENT_SPREAD && record.name) found(record.name.value);
+    for (const [key, value] of Object.entries(record)) if (key !== "loc") visitSpreads(value, found);
+  }
+}
 
 /** A failure that was not an expected, coded GraphQL error: the facade answers its generic error. */
 export class UnexpectedExecutionError extends Error {
@@ -59,12 +115,17 @@ export class OperationExecutor {
    * and cost bounds guard against what clients send; our own documents are checked against the
    * default bounds by a test instead, so an operator's tighter bounds cannot stop start-up.
    */
-  static async load(schema: GraphQLSchema, dirs: readonly string[]): Promise<OperationExecutor> {
+  static async load(
+    schema: GraphQLSchema,
+    dirs: readonly string[],
+    fragmentsDir: string = FRAGMENTS_DIR,
+  ): Promise<OperationExecutor> {
     const operations = new Map<string, PersistedOperation>();
     const problems: string[] = [];
+    const fragments = await loadFragments(fragmentsDir);
     for (const dir of dirs) {
       for (const { name, file, source } of await loadOperationFiles(dir)) {
-        const checked = checkOperation(schema, name, source);
+        const checked = checkOperation(schema, name, source, undefined, fragments);
         if (typeof checked === "string") problems.push(`${file}: ${checked}`);
         else if (operations.has(name)) problems.push(`${file}: operation ${name} is defined twice`);
         else operations.set(name, { name, file, document: checked });
@@ -108,10 +169,11 @@ export function checkOperation(
   name: string,
   source: string,
   limits?: { maxDepth: number; maxCost: number },
+  fragments: ReadonlyMap<string, FragmentDefinitionNode> = new Map(),
 ): DocumentNode | string {
   let document: DocumentNode;
   try {
-    document = parse(source);
+    document = withSharedFragments(parse(source), fragments);
   } catch (error) {
     return error instanceof GraphQLError ? error.message : String(error);
   }

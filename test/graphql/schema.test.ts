@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config";
-import { checkOperation, loadOperationFiles, OperationExecutor } from "../../src/graphql/executor";
+import {
+  checkOperation,
+  FRAGMENTS_DIR,
+  loadFragments,
+  loadOperationFiles,
+  OperationExecutor,
+} from "../../src/graphql/executor";
 import { schema } from "../../src/graphql/schema";
 import { OPERATION_DIRS } from "../../src/http/app";
 
@@ -24,9 +30,10 @@ describe("the printed schema", () => {
 describe("persisted operations of the facades", () => {
   it("every document parses, is one operation named like its file, validates, and stays within the default bounds", async () => {
     const files = (await Promise.all(OPERATION_DIRS.map(loadOperationFiles))).flat();
+    const fragments = await loadFragments(FRAGMENTS_DIR);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
-      const checked = checkOperation(schema, file.name, file.source, limits);
+      const checked = checkOperation(schema, file.name, file.source, limits, fragments);
       expect(typeof checked, `${file.file}: ${String(checked)}`).not.toBe("string");
     }
     await expect(OperationExecutor.load(schema, OPERATION_DIRS)).resolves.toBeDefined();
