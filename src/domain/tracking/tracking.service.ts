@@ -12,6 +12,7 @@ import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import { findPort } from "../ports/port-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import { shipmentEvents } from "../webhooks/events";
+import type { Metrics } from "../../observability/metrics";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
@@ -123,7 +124,8 @@ export class TrackingService {
       documents: DocumentStore;
       slots: SlotsService;
       limiter: FixedWindowLimiter;
-      webhooks: WebhooksService;
+            webhooks: WebhooksService;
+      metrics?: Metrics;
     },
   ) {}
 
@@ -345,8 +347,12 @@ export class TrackingService {
     const key = `${scac}|${reference.type}|${reference.normalized}`;
     let call = this.inFlight.get(key);
     if (!call) {
-      call = this.deps.carriers
+            call = this.deps.carriers
         .fetchEvents({ scac, reference: reference.number, referenceType: reference.type })
+        .then((outcome) => {
+          this.deps.metrics?.carrierCalls.inc({ scac, outcome: outcome.kind });
+          return outcome;
+        })
         .finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, call);
     }
