@@ -11,6 +11,12 @@ const booleanFromEnv = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined || v === "" ? fallback : ["true", "1", "yes"].includes(v)));
 
+const commaList = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
@@ -35,6 +41,20 @@ const environmentSchema = z.object({
     .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, "QUAYSIDE_COMPAT_PREFIX must look like /compat")
     .default("/compat"),
   QUAYSIDE_MCP_ENABLED: booleanFromEnv(true),
+  QUAYSIDE_MCP_ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .refine(
+      (v) => commaList(v).every((h) => h === "*" || /^[A-Za-z0-9.:[\]-]+$/.test(h)),
+      "QUAYSIDE_MCP_ALLOWED_HOSTS looks like mcp.example.com,10.0.0.5 (host names, no ports) or *",
+    ),
+  QUAYSIDE_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .refine(
+      (v) => commaList(v).every((o) => o === "*" || /^https?:\/\/[^\s/]+$/.test(o)),
+      "QUAYSIDE_MCP_ALLOWED_ORIGINS looks like https://app.example.com,http://localhost:6274 or *",
+    ),
   QUAYSIDE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
@@ -52,12 +72,27 @@ const environmentSchema = z.object({
     .default(""),
   QUAYSIDE_CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   QUAYSIDE_CARRIER_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
-    QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
+  QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
   QUAYSIDE_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   QUAYSIDE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
+  QUAYSIDE_AIS_FEED: z
+    .string()
+    .regex(
+      /^(tcp:\/\/[^\s:/]+:\d{1,5}\/?|file:.+|[^:]+)?$/,
+      "QUAYSIDE_AIS_FEED is tcp://host:port or file:PATH",
+    )
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  QUAYSIDE_SCHEDULE_CARRIERS: z
+    .string()
+    .regex(
+      /^\s*$|^[A-Za-z0-9]{4}(\s*,\s*[A-Za-z0-9]{4})*$/,
+      "QUAYSIDE_SCHEDULE_CARRIERS looks like MSCU,MAEU",
+    )
+    .default("MSCU,MAEU,CMDU,COSU,HLCU,ONEY,EGLV,HDMU,YMLU,ZIMU"),
 });
 
 export type DatabaseTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -71,6 +106,10 @@ export interface AppConfig {
   demo: { enabled: boolean; key: string | undefined };
   compatPrefix: string;
   mcpEnabled: boolean;
+  /** Host names (no port) `/api/mcp` accepts besides loopback and the public URL's; `*` accepts any. */
+  mcpAllowedHosts: string[];
+  /** Browser origins `/api/mcp` accepts besides loopback and the public URL's; `*` accepts any. */
+  mcpAllowedOrigins: string[];
   logLevel: z.infer<typeof environmentSchema>["QUAYSIDE_LOG_LEVEL"];
   bodyLimit: string;
   trustProxy: boolean;
@@ -82,10 +121,14 @@ export interface AppConfig {
   carrierCalls: { timeoutMs: number; attempts: number };
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
-    webhookAllowPrivateTargets: boolean;
+  webhookAllowPrivateTargets: boolean;
   /** Background workers of this process: refresh, discovery, webhook delivery. */
   workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
   graphql: { maxDepth: number; maxCost: number };
+  /** AIS feed to ingest (tcp://host:port or file:PATH); unset: no AIS positions. */
+  aisFeed: string | undefined;
+  /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
+  scheduleCarriers: string[];
   /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
   environment: Readonly<Record<string, string | undefined>>;
 }
@@ -119,6 +162,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
     compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,
     mcpEnabled: e.QUAYSIDE_MCP_ENABLED,
+    mcpAllowedHosts: commaList(e.QUAYSIDE_MCP_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    mcpAllowedOrigins: commaList(e.QUAYSIDE_MCP_ALLOWED_ORIGINS).map((o) => o.toLowerCase()),
     logLevel: e.QUAYSIDE_LOG_LEVEL,
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
@@ -132,13 +177,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         .filter((pair) => pair.trim())
         .map((pair) => pair.trim().split("=") as [string, "active" | "maintenance" | "disabled"]),
     ),
-        webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
     workers: {
       enabled: e.QUAYSIDE_WORKERS === "on",
       intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,
       webhookIntervalMs: e.QUAYSIDE_WEBHOOK_INTERVAL_MS,
     },
     graphql: { maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH, maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST },
+    aisFeed: e.QUAYSIDE_AIS_FEED,
+    scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
+      .map((scac) => scac.trim().toUpperCase())
+      .filter(Boolean),
     environment: env,
   };
 }

@@ -5,6 +5,7 @@ import type { AppConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
+import { createLookupUpstreams, startLookupWork } from "./domain/lookups/lookups";
 import { buildApp } from "./http/app";
 import { createWorkers, type Workers } from "./jobs/workers";
 import { type Clock, systemClock } from "./lib/clock";
@@ -17,7 +18,7 @@ import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/c
 export interface RunningServer {
   url: string;
   services: Services;
-    demo: DemoOutcome | null;
+  demo: DemoOutcome | null;
   /** The background workers (also when switched off: tests drive them with `runOnce`). */
   workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
@@ -60,6 +61,21 @@ export async function startServer(
     logger,
     metrics: new Metrics({ defaultMetrics: true }),
     carrierGateway,
+    lookupUpstreams: createLookupUpstreams({
+      config,
+      prisma: db.prisma,
+      registry,
+      simulatorUrl: simulator?.url,
+      clock,
+    }),
+  });
+  // The port catalogue, and the AIS feed ingester when QUAYSIDE_AIS_FEED is set.
+  const lookupWork = await startLookupWork({
+    config,
+    lookups: services.lookups,
+    prisma: db.prisma,
+    clock,
+    logger,
   });
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
 
@@ -77,7 +93,7 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
-    resolveApp(built.app);
+  resolveApp(built.app);
   const workers = createWorkers(services);
   if (config.workers.enabled) {
     workers.refresh.start();
@@ -88,16 +104,17 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-            built.startDraining();
+      built.startDraining();
       await closeServer(server, config.shutdownGraceMs);
       await workers.stop();
+      await lookupWork.stop();
       await services.close();
       await simulator?.close();
       await db.close();
     })();
     return stopping;
   };
-    return { url, services, demo, simulator, workers, stop };
+  return { url, services, demo, simulator, workers, stop };
 }
 
 function displayHost(host: string): string {

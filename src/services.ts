@@ -11,13 +11,14 @@ import {
   RedisCounterStore,
 } from "./domain/limits/counter-store";
 import { FixedWindowLimiter } from "./domain/limits/fixed-window";
+import { createLookupServices, type LookupServices, type LookupUpstreams } from "./domain/lookups/lookups";
 import { ShipmentsService } from "./domain/shipments/shipments.service";
 import { BackgroundTracking } from "./domain/tracking/background.service";
-import { WebhooksService } from "./domain/webhooks/webhooks.service";
 import { DocumentStore } from "./domain/tracking/document-store";
 import { SlotsService } from "./domain/tracking/slots.service";
 import { TrackingService } from "./domain/tracking/tracking.service";
 import { ApiCallsService } from "./domain/usage/api-calls.service";
+import { WebhooksService } from "./domain/webhooks/webhooks.service";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
@@ -43,10 +44,12 @@ export interface Services {
   /** Calls per organisation, month and surface (compat `api_calls.used`). */
   apiCalls: ApiCallsService;
   /** The lookup log read back: compat `/history`. */
-    history: TrackingHistoryService;
+  history: TrackingHistoryService;
   webhooks: WebhooksService;
   /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */
   background: BackgroundTracking;
+  /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
+  lookups: LookupServices;
   close(): Promise<void>;
 }
 
@@ -71,13 +74,25 @@ export function createServices(input: {
   logger: Logger;
   metrics?: Metrics;
   carrierGateway: CarrierAdapter;
+  /** Vessel-position and schedule sources; none when absent (lookups then answer unavailable). */
+  lookupUpstreams?: LookupUpstreams;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
   const limiter = new FixedWindowLimiter(counters, clock);
   const carriers = withCarrierStatus(config.carrierStatus);
   const documents = new DocumentStore(db.prisma, clock);
-    const slots = new SlotsService(db.prisma, clock);
+  const lookups = createLookupServices({
+    config,
+    prisma: db.prisma,
+    clock,
+    logger,
+    limiter,
+    documents,
+    directory: carriers,
+    upstreams: input.lookupUpstreams,
+  });
+  const slots = new SlotsService(db.prisma, clock);
   const metrics = input.metrics ?? new Metrics();
   const webhooks = new WebhooksService({
     prisma: db.prisma,
@@ -92,16 +107,17 @@ export function createServices(input: {
     carriers: carrierGateway,
     directory: carriers,
     documents,
-        slots,
+    slots,
     limiter,
     webhooks,
+    metrics,
   });
   return {
     config,
     db,
     clock,
     logger,
-        metrics,
+    metrics,
     accounts: new AccountsService(db.prisma, clock),
     carriers,
     counters,
@@ -112,7 +128,7 @@ export function createServices(input: {
     tracking,
     shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
     apiCalls: new ApiCallsService(db.prisma, clock),
-        history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     webhooks,
     background: new BackgroundTracking({
       prisma: db.prisma,
@@ -123,7 +139,9 @@ export function createServices(input: {
       webhooks,
       directory: carriers,
     }),
+    lookups,
     async close() {
+      await lookups.close();
       await counters.close();
     },
   };

@@ -22,7 +22,7 @@ function loadLand() {
   return land;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function routeMapSvg(
   stops: { lat: number; lng: number; name: string }[],
@@ -61,7 +61,7 @@ export function routeMapSvg(
       if (!point) return "";
       const [x, y] = point;
       const role = i === 0 ? "origin" : i === stops.length - 1 ? "destination" : "call";
-      return `<g class="stop ${role}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5"/><text x="${(x + 8).toFixed(1)}" y="${(y - 8).toFixed(1)}">${escape(s.name)}</text></g>`;
+      return `<g class="stop ${role}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5"/><text x="${(x + 8).toFixed(1)}" y="${(y - 8).toFixed(1)}">${escapeHtml(s.name)}</text></g>`;
     })
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Route map" class="route-map">

@@ -16,7 +16,7 @@ export interface SharedShipmentData {
   paths: { kind: "SEA" | "LAND"; path: [number, number][] }[];
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STATUS_TEXT: Record<string, string> = {
   PLANNED: "Planned",
@@ -47,32 +47,32 @@ export function renderSharePage(s: SharedShipmentData): string {
   const milestones = s.milestones
     .map(
       (m) =>
-        `<tr class="${m.actual ? "actual" : "estimated"}"><td>${escape(m.date ?? "")}</td><td>${escape(m.description)}${m.actual ? "" : " (estimated)"}</td><td>${escape(m.place)}</td></tr>`,
+        `<tr class="${m.actual ? "actual" : "estimated"}"><td>${escapeHtml(m.date ?? "")}</td><td>${escapeHtml(m.description)}${m.actual ? "" : " (estimated)"}</td><td>${escapeHtml(m.place)}</td></tr>`,
     )
     .join("");
   const containers = s.containers
     .map(
       (c) =>
-        `<tr><td>${escape(c.number)}</td><td>${escape(c.description ?? "")}</td><td>${escape(STATUS_TEXT[c.status] ?? c.status)}</td></tr>`,
+        `<tr><td>${escapeHtml(c.number)}</td><td>${escapeHtml(c.description ?? "")}</td><td>${escapeHtml(STATUS_TEXT[c.status] ?? c.status)}</td></tr>`,
     )
     .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escape(s.reference)}: ${escape(STATUS_TEXT[s.status] ?? s.status)}</title>
+<title>${escapeHtml(s.reference)}: ${escapeHtml(STATUS_TEXT[s.status] ?? s.status)}</title>
 <style>${STYLE}</style></head>
 <body><main>
-<h1>${escape(s.reference)}</h1>
-<p class="muted">${escape(s.carrierName)} · ${escape(s.origin)} → ${escape(s.destination)}</p>
-<p><span class="status ${escape(s.status)}" data-testid="status">${escape(STATUS_TEXT[s.status] ?? s.status)}</span></p>
+<h1>${escapeHtml(s.reference)}</h1>
+<p class="muted">${escapeHtml(s.carrierName)} · ${escapeHtml(s.origin)} → ${escapeHtml(s.destination)}</p>
+<p><span class="status ${escapeHtml(s.status)}" data-testid="status">${escapeHtml(STATUS_TEXT[s.status] ?? s.status)}</span></p>
 <section class="facts">
-<div><span>${s.etaActual ? "Arrived" : "Estimated arrival"}</span><strong data-testid="eta">${escape(s.eta ?? "not known yet")}</strong></div>
-<div><span>From</span>${escape(s.origin)}</div><div><span>To</span>${escape(s.destination)}</div>
+<div><span>${s.etaActual ? "Arrived" : "Estimated arrival"}</span><strong data-testid="eta">${escapeHtml(s.eta ?? "not known yet")}</strong></div>
+<div><span>From</span>${escapeHtml(s.origin)}</div><div><span>To</span>${escapeHtml(s.destination)}</div>
 </section>
 <section><h2>Route</h2>${routeMapSvg(s.route, s.paths)}</section>
 <section><h2>Milestones</h2><table><thead><tr><th>Date (local)</th><th>Event</th><th>Place</th></tr></thead><tbody>${milestones}</tbody></table></section>
 <section><h2>Containers</h2><table><thead><tr><th>Container</th><th>Type</th><th>Status</th></tr></thead><tbody>${containers}</tbody></table></section>
-<footer>Updated ${escape(s.updatedAt.replace("T", " ").slice(0, 16))} UTC · Tracked with Quayside</footer>
+<footer>Updated ${escapeHtml(s.updatedAt.replace("T", " ").slice(0, 16))} UTC · Tracked with Quayside</footer>
 </main></body></html>`;
 }
 

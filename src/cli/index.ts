@@ -18,6 +18,7 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
   keys revoke KEY_ID
   keys list [--org ORG_ID_OR_NAME] [--user USER_ID_OR_EMAIL]
   simulator [--port N] [--host HOST]      run the DCSA carrier simulator alone
+  ports import DIR                        import the UN/LOCODE release in DIR (ports, time zones, aliases)
 `;
 
 export class UsageError extends Error {}
@@ -164,6 +165,29 @@ export async function runCli(argv: string[]): Promise<number> {
             .join("\n") || "No keys.",
           keys,
         );
+        return 0;
+      }
+      case "ports import": {
+        if (!arg) throw new UsageError("ports import needs the folder of a UN/LOCODE release");
+        // geo-tz's full data set (~220 MB) is loaded here only, never by the API process.
+        const { importPorts, PortImportError } = await import("../domain/ports/port-import");
+        const { loadTimeZoneResolver } = await import("../domain/ports/time-zones");
+        try {
+          const report = await importPorts({
+            dir: arg,
+            prisma: db.prisma,
+            clock: systemClock,
+            timeZoneOf: await loadTimeZoneResolver(),
+          });
+          print(
+            out,
+            `Imported ${report.ports} ports (${report.layout} layout, ${report.withTimeZone} with a time zone, ${report.aliases.length} carrier aliases).`,
+            report,
+          );
+        } catch (error) {
+          if (error instanceof PortImportError) throw new UsageError(error.message);
+          throw error;
+        }
         return 0;
       }
       default:

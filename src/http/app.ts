@@ -4,6 +4,7 @@ import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
 import type { FacadeDeps } from "../../facades/facade";
 import { gate } from "../../facades/facade";
+import { createMcpRouter } from "../../facades/mcp/router";
 import { createShareRouter } from "../../facades/share/router";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
@@ -94,6 +95,8 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   app.use(createShareRouter({ ...deps, surface: "v1" }));
   app.use("/api/v1", json, createV1Router(deps));
   app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
+  // Switched off, the path is simply not served: the surface-aware 404 below answers it.
+  if (config.mcpEnabled) app.use("/api/mcp", createMcpRouter({ ...deps, surface: "mcp" }));
 
   app.use((req: Request, res: Response) => {
     refuse(

@@ -32,10 +32,16 @@ export type OutcomeCode =
   | "carrier_not_supported"
   | "plan_required"
   | "feature_disabled"
-    | "customer_limit_reached"
+  | "customer_limit_reached"
   | "retry_failed_too_soon"
+  | "lookup_limit_exceeded"
+  | "carrier_lookup_limit_exceeded"
+  | "vessel_not_found"
+  | "lookup_provider_unavailable"
   | "route_not_found"
   | "method_not_allowed"
+  | "invalid_batch"
+  | "origin_not_allowed"
   | "unexpected";
 
 export interface OutcomeWire {
@@ -202,7 +208,8 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     compat: { message: "AUTO_CANT_FIND_INFO" },
     graphql: { status: 200, code: "NOT_FOUND" },
     mcp: { isError: true, jsonRpcCode: -32004 },
-    sentence: "None of the carriers detected for this number has a record of it. Check it, or name the carrier.",
+    sentence:
+      "None of the carriers detected for this number has a record of it. Check it, or name the carrier.",
   },
   reference_not_tracked: {
     v1: { status: 404, error: "not_found" },
@@ -253,7 +260,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32002 },
     sentence: "The organisation has as many customers as its plan allows.",
   },
-    retry_failed_too_soon: {
+  retry_failed_too_soon: {
     v1: { status: 429, error: "retry_failed_too_soon" },
     compat: { message: "API_KEY_RATE_LIMIT" },
     graphql: { status: 200, code: "TOO_SOON" },
@@ -273,6 +280,50 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 405, code: "METHOD_NOT_ALLOWED" },
     mcp: { isError: true, jsonRpcCode: -32600 },
     sentence: "This method is not allowed here.",
+  },
+  lookup_limit_exceeded: {
+    v1: { status: 429, error: "lookup_limit_exceeded" },
+    compat: { message: "API_KEY_LIMIT_REACHED" },
+    graphql: { status: 200, code: "LOOKUP_LIMIT_EXCEEDED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "The daily vessel and schedule lookup allowance of this key is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
+  },
+  carrier_lookup_limit_exceeded: {
+    v1: { status: 429, error: "carrier_lookup_limit_exceeded" },
+    compat: { message: "API_KEY_LIMIT_REACHED" },
+    graphql: { status: 200, code: "CARRIER_LOOKUP_LIMIT_EXCEEDED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "The daily carrier lookup allowance of this key is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
+  },
+  vessel_not_found: {
+    v1: { status: 404, error: "vessel_not_found" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "No position source knows this vessel. Check the IMO and MMSI numbers.",
+  },
+  lookup_provider_unavailable: {
+    v1: { status: 502, error: "provider_unavailable" },
+    compat: { message: "UNEXPECTED_ERROR" },
+    graphql: { status: 200, code: "PROVIDER_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32010 },
+    sentence: "The lookup's provider could not be reached; nothing was spent. Retry in a minute.",
+  },
+  invalid_batch: {
+    v1: { status: 400, error: "invalid_batch" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 400, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence: "A JSON-RPC batch holds 1 to 20 messages; nothing of this one was run.",
+  },
+  origin_not_allowed: {
+    v1: { status: 403, error: "origin_not_allowed" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "FORBIDDEN" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence: "The request's Origin or Host is not one this server accepts (DNS rebinding protection).",
   },
   unexpected: {
     v1: { status: 500, error: "internal_error" },

@@ -15,6 +15,8 @@ import { authorize, type SimulatorAuth, TokenIssuer, tokenRequest } from "./auth
 import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
+import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
+import { vesselPositionAnswer } from "./vessel-positions";
 import { toUtcIso } from "./world/local-time";
 import { findSimulatedCarrier } from "./world/references";
 import { type Shipment, SimulatedWorld } from "./world/world";
@@ -188,7 +190,8 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     const rest = segments.slice(1).join("/");
     const isEvents = rest === "v2/events";
     const isToken = rest === "oauth/token";
-    if (!isEvents && !isToken) {
+    const isSchedules = rest === "v1/point-to-point-routes";
+    if (!isEvents && !isToken && !isSchedules) {
       sendDcsaError(req, res, 404, "notFound", `No resource ${url.pathname}.`);
       return;
     }
@@ -217,7 +220,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       return;
     }
     if (req.method !== "GET") {
-      sendDcsaError(req, res, 405, "methodNotAllowed", "Only GET is supported on /v2/events.", {
+      sendDcsaError(req, res, 405, "methodNotAllowed", `Only GET is supported on /${rest}.`, {
         Allow: "GET",
       });
       return;
@@ -232,6 +235,10 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         allowed.message,
         allowed.challenge ? { "WWW-Authenticate": allowed.challenge } : {},
       );
+      return;
+    }
+    if (isSchedules) {
+      answerPointToPoint(req, res, carrier, url);
       return;
     }
     const query = parseEventsQuery(url.searchParams);
@@ -258,6 +265,35 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     if (query.offset > 0) {
       headers["First-Page"] = linkTo(0);
       headers["Prev-Page"] = linkTo(Math.max(0, query.offset - limit));
+    }
+    send(res, 200, page, headers);
+  }
+
+  /** DCSA Commercial Schedules 1.0 point-to-point routes over the world's timetables. */
+  function answerPointToPoint(req: IncomingMessage, res: ServerResponse, carrier: Carrier, url: URL): void {
+    const query = parsePointToPointQuery(url.searchParams);
+    if (Array.isArray(query)) {
+      send(
+        res,
+        400,
+        {
+          ...dcsaError(req, 400, []),
+          errors: query.map((p) => ({
+            property: p.property,
+            value: p.value,
+            errorCodeText: "invalidQuery",
+            errorCodeMessage: p.message,
+          })),
+        },
+        { "API-Version": CS_API_VERSION },
+      );
+      return;
+    }
+    const routes = pointToPointRoutes(carrier, query, clock.now().getTime());
+    const page = routes.slice(query.offset, query.offset + query.limit);
+    const headers: Record<string, string> = { "API-Version": CS_API_VERSION };
+    if (query.offset + query.limit < routes.length) {
+      headers["Next-Page-Cursor"] = encodeCsCursor(query.offset + query.limit, query.fingerprint);
     }
     send(res, 200, page, headers);
   }
@@ -410,6 +446,15 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, 404, { error: `No admin resource ${req.method} /${segments.join("/")}.` });
   }
 
+  function answerVesselPosition(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== "GET") {
+      send(res, 405, { error: "Use GET." }, { Allow: "GET" });
+      return;
+    }
+    const answer = vesselPositionAnswer(url.searchParams, clock.now().getTime());
+    send(res, answer.status, answer.body);
+  }
+
   function index(req: IncomingMessage, res: ServerResponse): void {
     const base = publicBase(req);
     send(res, 200, {
@@ -419,8 +464,10 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         scac: carrier.scac,
         name: carrier.name,
         eventsUrl: `${base}/${carrier.scac}/v2/events`,
+        pointToPointUrl: `${base}/${carrier.scac}/v1/point-to-point-routes`,
         auth: auth.get(carrier.scac)?.kind ?? "none",
       })),
+      vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,
       admin: {
         state: `${base}/_admin/state`,
         faults: `${base}/_admin/faults/{SCAC}`,
@@ -437,7 +484,9 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         ? Promise.resolve(index(req, res))
         : segments[0] === "_admin"
           ? handleAdmin(req, res, segments)
-          : handleCarrier(req, res, url, segments);
+          : segments[0] === "vessels" && segments[1] === "position"
+            ? Promise.resolve(answerVesselPosition(req, res, url))
+            : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);

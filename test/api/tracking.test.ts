@@ -62,7 +62,7 @@ describe("GET /api/v1/container/{number}", () => {
         iso_code: expect.stringMatching(/^[0-9L][0-9A-Z]{3}$/),
       }),
     );
-        const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
     expect(metrics).toMatch(/quayside_carrier_calls_total\{scac="MSCU",outcome="found"\} \d+/);
     // A truck leg carries no vessel fields; a vessel event carries all four.
     const withVessel = data.events_table.find((e: Record<string, unknown>) => "vessel_imo" in e);

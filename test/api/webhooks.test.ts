@@ -64,12 +64,7 @@ describe("webhook endpoints and signatures", () => {
       const realTime = Math.floor(Date.now() / 1000);
       const resigned = signature; // the header as sent
       expect(() =>
-        verifyHeader(
-          hook!.body,
-          resigned,
-          created.signingSecret,
-          Math.abs(realTime - t) + 300,
-        ),
+        verifyHeader(hook!.body, resigned, created.signingSecret, Math.abs(realTime - t) + 300),
       ).not.toThrow();
       expect(() =>
         verifyHeader(
@@ -80,12 +75,7 @@ describe("webhook endpoints and signatures", () => {
         ),
       ).toThrow();
       expect(() =>
-        verifyHeader(
-          hook!.body,
-          resigned,
-          "whsec_not_the_secret",
-          Math.abs(realTime - t) + 300,
-        ),
+        verifyHeader(hook!.body, resigned, "whsec_not_the_secret", Math.abs(realTime - t) + 300),
       ).toThrow();
     } finally {
       await receiver.close();
@@ -112,12 +102,7 @@ describe("webhook endpoints and signatures", () => {
       const t = Number(/t=(\d+)/.exec(String(hook.headers["x-service-signature"]))![1]);
       const tolerance = Math.abs(Math.floor(Date.now() / 1000) - t) + 300;
       expect(() =>
-        verifyHeader(
-          hook.body,
-          String(hook.headers["x-service-signature"]),
-          secret,
-          tolerance,
-        ),
+        verifyHeader(hook.body, String(hook.headers["x-service-signature"]), secret, tolerance),
       ).not.toThrow();
       expect(() =>
         verifyHeader(

@@ -12,7 +12,6 @@ export const SIMULATOR_ENV = {
 export interface CompatAnswer {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are read as the wire JSON they are
   body: any;
 }
 

@@ -17,7 +17,7 @@ export interface ShipmentRecord {
   isActive: boolean;
   nextRefreshEligibleAt: string | null;
   refreshEligibleNow: boolean;
-    customers?: string[];
+  customers?: string[];
   discoveryStatus?: string | null;
   document: DocumentView | null;
 }

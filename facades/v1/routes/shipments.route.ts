@@ -85,15 +85,23 @@ export function mountShipmentRoutes(router: Router, deps: FacadeDeps): void {
     }),
   );
 
-    router.post(
+  router.post(
     "/shipments/retry-failed",
     handler(async (req, res) => {
       const body = retryBody.safeParse(req.body ?? {});
       if (!body.success) {
-        return sendV1Error(res, "bad_request", { message: "shipment_ids must be an array of strings.", data: { param: "shipment_ids" } });
+        return sendV1Error(res, "bad_request", {
+          message: "shipment_ids must be an array of strings.",
+          data: { param: "shipment_ids" },
+        });
       }
       const result = await runOperation<{
-        retryFailedShipments: { examined: number; queued: number; skipped: number; retryAfterSeconds: number | null };
+        retryFailedShipments: {
+          examined: number;
+          queued: number;
+          skipped: number;
+          retryAfterSeconds: number | null;
+        };
       }>(deps, req, "RetryFailed", body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {});
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
       const run = result.data.retryFailedShipments;
@@ -274,7 +282,7 @@ export function mountShipmentRoutes(router: Router, deps: FacadeDeps): void {
         success: true,
         data: {
           ...renderShipmentSummary(shipment),
-                    // Terminal data (holds, availability) has no source yet: null until it exists.
+          // Terminal data (holds, availability) has no source yet: null until it exists.
           terminal: null,
           discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
           ...(query.data.include === "full" ? renderFull(shipment) : {}),

@@ -102,11 +102,11 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
     case "ReferenceNotFound":
     case "CarrierUndetectable": {
       const notFound = outcome.__typename === "ReferenceNotFound" ? outcome : null;
-            const queued = notFound?.discoveryEligible === true;
+      const queued = notFound?.discoveryEligible === true;
       const reason = notFound ? notFound.discoveryReason : "no_candidates";
       const data: Record<string, unknown> = {
         tried: notFound?.tried ?? [],
-                // Queued: a background job is trying the other candidate carriers; read the outcome back at
+        // Queued: a background job is trying the other candidate carriers; read the outcome back at
         // read_endpoint. Otherwise the reason no job was created.
         discovery: queued ? "queued" : "not_eligible",
         ...(queued ? {} : { discovery_reason: reason ?? "no_candidates" }),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
+import type { Metrics } from "../../observability/metrics";
 import type { CarrierAdapter, CarrierOutcome } from "../../upstream/carriers/carrier-adapter";
 import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
 import { minimumPlanFor } from "../accounts/plans";
@@ -12,7 +13,6 @@ import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import { findPort } from "../ports/port-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import { shipmentEvents } from "../webhooks/events";
-import type { Metrics } from "../../observability/metrics";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
@@ -124,7 +124,7 @@ export class TrackingService {
       documents: DocumentStore;
       slots: SlotsService;
       limiter: FixedWindowLimiter;
-            webhooks: WebhooksService;
+      webhooks: WebhooksService;
       metrics?: Metrics;
     },
   ) {}
@@ -347,7 +347,7 @@ export class TrackingService {
     const key = `${scac}|${reference.type}|${reference.normalized}`;
     let call = this.inFlight.get(key);
     if (!call) {
-            call = this.deps.carriers
+      call = this.deps.carriers
         .fetchEvents({ scac, reference: reference.number, referenceType: reference.type })
         .then((outcome) => {
           this.deps.metrics?.carrierCalls.inc({ scac, outcome: outcome.kind });

@@ -89,3 +89,49 @@ export function voyageDirection(from: LatLng, to: LatLng): "E" | "W" | "N" | "S"
   if (Math.abs(dLng) >= Math.abs(dLat)) return dLng >= 0 ? "E" : "W";
   return dLat >= 0 ? "N" : "S";
 }
+
+/**
+ * The points a sailing passes, from one call to the next through the passages between them, oriented
+ * the way `seaDistanceNm` sails them: what a vessel's position is interpolated along.
+ */
+export function seaPathPoints(from: LatLng, to: LatLng, passages: readonly Passage[] = []): LatLng[] {
+  let points: LatLng[] = [from];
+  for (const passage of passages) {
+    const waypoints = PASSAGE_WAYPOINTS[passage];
+    const last = points[points.length - 1] ?? from;
+    const forward = [...waypoints];
+    const backward = [...waypoints].reverse();
+    const chosen = pathKm([last, ...forward, to]) <= pathKm([last, ...backward, to]) ? forward : backward;
+    points = [...points, ...chosen];
+  }
+  points.push(to);
+  return points;
+}
+
+/** The point a fraction (0 to 1) of the way along a great circle. */
+export function greatCirclePoint(from: LatLng, to: LatLng, fraction: number): LatLng {
+  const toRad = Math.PI / 180;
+  const φ1 = from.lat * toRad;
+  const λ1 = from.lng * toRad;
+  const φ2 = to.lat * toRad;
+  const λ2 = to.lng * toRad;
+  const δ = greatCircleKm(from, to) / EARTH_RADIUS_KM;
+  if (δ === 0) return { ...from };
+  const a = Math.sin((1 - fraction) * δ) / Math.sin(δ);
+  const b = Math.sin(fraction * δ) / Math.sin(δ);
+  const x = a * Math.cos(φ1) * Math.cos(λ1) + b * Math.cos(φ2) * Math.cos(λ2);
+  const y = a * Math.cos(φ1) * Math.sin(λ1) + b * Math.cos(φ2) * Math.sin(λ2);
+  const z = a * Math.sin(φ1) + b * Math.sin(φ2);
+  return { lat: Math.atan2(z, Math.sqrt(x * x + y * y)) / toRad, lng: Math.atan2(y, x) / toRad };
+}
+
+/** Initial bearing from one point to another, degrees clockwise from north. */
+export function bearingDegrees(from: LatLng, to: LatLng): number {
+  const toRad = Math.PI / 180;
+  const φ1 = from.lat * toRad;
+  const φ2 = to.lat * toRad;
+  const Δλ = (to.lng - from.lng) * toRad;
+  const y = Math.sin(Δλ) * Math.cos(φ2);
+  const x = Math.cos(φ1) * Math.sin(φ2) - Math.sin(φ1) * Math.cos(φ2) * Math.cos(Δλ);
+  return ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
+}

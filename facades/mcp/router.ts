@@ -1,0 +1,152 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import express, { type Request, type Response, Router } from "express";
+import { MINUTE_MS } from "../../src/domain/limits/fixed-window";
+import { type Admission, admit, setRateHeaders } from "../../src/http/gate";
+import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
+import { rateLimitPlanDetail } from "../../src/http/refusal-details";
+import { type FacadeDeps, handler } from "../facade";
+import { inspectBody } from "./batch";
+import { originPolicy } from "./origin-policy";
+import { createMcpServer } from "./server";
+
+/**
+ * `POST /api/mcp`: JSON-RPC 2.0 over stateless streamable HTTP (spec v1 section 4.4). In order:
+ * Origin and Host (DNS rebinding), the verb (only POST: there is no stream to GET and no session to
+ * DELETE), the body and the 20-message batch cap, then the same admission as REST (key, developer
+ * mode, the key's minute window, spending one request per message), and only then the SDK, with a
+ * fresh server and transport for the request.
+ */
+export function createMcpRouter(deps: FacadeDeps): Router {
+  const { config } = deps.services;
+  const router = Router();
+  const checkOrigin = originPolicy({
+    bindHost: config.host,
+    publicUrl: config.publicUrl,
+    allowedHosts: config.mcpAllowedHosts,
+    allowedOrigins: config.mcpAllowedOrigins,
+  });
+  const json = express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] });
+
+  router.all(
+    "/",
+    (req, res, next) => {
+      req.metricsRoute = "/api/mcp";
+      const check = checkOrigin(req.get("host"), req.get("origin"));
+      if (!check.ok) {
+        return void unauthenticatedRefusal(deps, req, res, "origin_not_allowed", check.message).catch(next);
+      }
+      if (req.method !== "POST") {
+        res.setHeader("Allow", "POST");
+        const message = `${req.method} is not allowed: send JSON-RPC messages with POST (this server is stateless and streams nothing).`;
+        return void unauthenticatedRefusal(deps, req, res, "method_not_allowed", message).catch(next);
+      }
+      next();
+    },
+    json,
+    handler(async (req, res) => {
+      const body = inspectBody(req.body);
+      if (!body.ok) return unauthenticatedRefusal(deps, req, res, "invalid_batch", body.message);
+
+      const admission = await admit(deps.services, req, res, { allowQueryKey: false, cost: body.messages });
+      if (!admission.ok) return refuseAdmission(deps, res, admission, body.messages, body.requestId);
+
+      const server = createMcpServer(deps, admission.principal, { requestId: req.requestId });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    }),
+  );
+  return router;
+}
+
+/** A JSON-RPC error answer with the outcome's HTTP status (the outcome table decides both). */
+function sendJsonRpcError(
+  res: Response,
+  outcome: OutcomeCode,
+  options: { message?: string; id?: string | number | null; data?: Record<string, unknown> } = {},
+): void {
+  const wire = OUTCOMES[outcome];
+  res.status(wire.v1.status).json({
+    jsonrpc: "2.0",
+    id: options.id ?? null,
+    error: {
+      code: wire.mcp.jsonRpcCode,
+      message: options.message ?? wire.sentence,
+      data: { error: wire.v1.error, ...options.data },
+    },
+  });
+}
+
+/**
+ * A refusal before any key is read: the rate headers report the only window that applies, the
+ * address's failed-authentication window, read and not spent (as compat's 405 does).
+ */
+async function unauthenticatedRefusal(
+  deps: FacadeDeps,
+  req: Request,
+  res: Response,
+  outcome: OutcomeCode,
+  message: string,
+): Promise<void> {
+  const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+  const { limiter, config } = deps.services;
+  setRateHeaders(
+    res,
+    await limiter.peek(`auth-failures:${address}`, config.authFailuresPerMinute, MINUTE_MS),
+  );
+  sendJsonRpcError(res, outcome, { message });
+}
+
+/**
+ * A refused admission. A batch the window cannot hold is refused whole, and spends one request like
+ * any refused answer, not its size: the rest is given back so the client may still send less.
+ */
+async function refuseAdmission(
+  deps: FacadeDeps,
+  res: Response,
+  admission: Extract<Admission, { ok: false }>,
+  messages: number,
+  id: string | number | null,
+): Promise<void> {
+  const { outcome, principal } = admission;
+  let rate = admission.rate;
+  if (outcome === "rate_limited" && principal && rate && messages > 1) {
+    rate = await deps.services.limiter.consume(
+      `key:${principal.apiKey.id}`,
+      principal.plan.ratePerMinute,
+      MINUTE_MS,
+      -(messages - 1),
+    );
+    rate = { ...rate, allowed: false };
+    setRateHeaders(res, rate);
+  }
+  if (outcome === "rate_limited" && principal && rate) {
+    return sendJsonRpcError(res, outcome, {
+      id,
+      message:
+        messages > 1
+          ? `This batch of ${messages} messages needs ${messages} requests of the key's minute window and ${rate.remaining} remain; nothing of it was run.`
+          : undefined,
+      data: {
+        limit: rate.limit,
+        remaining: rate.remaining,
+        retryAfter: rate.retryAfterSeconds,
+        ...rateLimitPlanDetail(principal, deps.baseUrl),
+      },
+    });
+  }
+  if (outcome === "auth_throttled" && rate) {
+    return sendJsonRpcError(res, outcome, {
+      id,
+      data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds },
+    });
+  }
+  sendJsonRpcError(res, outcome, { id });
+}

@@ -1,0 +1,58 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Principal } from "../../src/domain/accounts/principal";
+import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
+import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
+import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
+import { getShipmentStatus } from "./tools/get-shipment-status.tool";
+import { getShipmentTimeline } from "./tools/get-shipment-timeline.tool";
+import { getTeam } from "./tools/get-team.tool";
+import { getVesselSchedules } from "./tools/get-vessel-schedules.tool";
+import { listCustomers } from "./tools/list-customers.tool";
+import { listMyShipments } from "./tools/list-my-shipments.tool";
+import { searchApiDocs } from "./tools/search-api-docs.tool";
+
+/**
+ * The version in the server info. Tool output changes are listed against it in
+ * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
+ */
+export const MCP_SERVER_VERSION = "1.1.0";
+
+/** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
+export const MCP_TOOLS: readonly McpTool[] = [
+  listMyShipments,
+  getShipmentStatus,
+  getShipmentTimeline,
+  getRefreshSchedule,
+  getVesselSchedules,
+  checkCarrierSupport,
+  searchApiDocs,
+  listCustomers,
+  getTeam,
+];
+
+const INSTRUCTIONS = [
+  "Quayside tracks ocean containers for the organisation that owns the API key.",
+  "Every tool is read-only: nothing is tracked, changed or billed; shipment tools read stored data and never ask a carrier.",
+  "Look a shipment up by container number (e.g. MSCU1234566), bill of lading, booking or SHP id.",
+  "get_vessel_schedules reads carriers' published schedules and spends the key's daily lookup allowance unless cached.",
+].join(" ");
+
+/**
+ * One server per request (stateless streamable HTTP), bound to the principal the key authenticated:
+ * no tool takes an account, organisation or user id.
+ */
+export function createMcpServer(
+  deps: McpDeps,
+  principal: Principal,
+  options: { requestId: string },
+): McpServer {
+  const server = new McpServer(
+    { name: "quayside", title: "Quayside container tracking", version: MCP_SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  const context = toolContext(deps, principal, options.requestId);
+  const log = (error: unknown, tool: string) =>
+    deps.services.logger.error({ err: error, tool, requestId: options.requestId }, "MCP tool failed");
+  for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
+  return server;
+}

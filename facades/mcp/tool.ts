@@ -1,0 +1,139 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { Principal } from "../../src/domain/accounts/principal";
+import { createContext } from "../../src/graphql/context";
+import type { OperationExecutor } from "../../src/graphql/executor";
+import { OUTCOMES, type OutcomeCode, outcomeForGraphQLCode } from "../../src/http/outcomes";
+import type { Services } from "../../src/services";
+import type { OperationResult } from "../facade";
+
+/** What the MCP server needs from the composition root: the services and the persisted operations. */
+export interface McpDeps {
+  services: Services;
+  executor: OperationExecutor;
+}
+
+/** What a tool may do: run persisted operations as the key's principal. Nothing else. */
+export interface ToolContext {
+  run<T>(operation: string, variables?: Record<string, unknown>): Promise<OperationResult<T>>;
+}
+
+export type ToolAnswer<T> = { ok: true; data: T } | { ok: false; outcome: OutcomeCode; message?: string };
+
+export const answer = <T>(data: T): ToolAnswer<T> => ({ ok: true, data });
+export const refusal = (outcome: OutcomeCode, message?: string): ToolAnswer<never> => ({
+  ok: false,
+  outcome,
+  message,
+});
+
+/** An operation's coded error as the tool's refusal (the outcome table decides `isError`). */
+export const refusalOf = (result: Extract<OperationResult<unknown>, { ok: false }>): ToolAnswer<never> =>
+  refusal(result.outcome, result.message);
+
+interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
+  /** snake_case, as section 4.4 of the v1 specification names it. */
+  name: string;
+  title: string;
+  /** What the tool answers and when to use it: the text an assistant chooses tools by. */
+  description: string;
+  input: I;
+  /** Keys are only ever added (section 9): every key is always present, null when unknown. */
+  output: O;
+  /** Reaches an outside provider (vessel positions, sailing schedules). */
+  openWorld?: boolean;
+  call(args: z.output<I>, context: ToolContext): Promise<ToolAnswer<z.input<O>>>;
+}
+
+/** A tool with its types erased, so the server can hold a list of different tools. */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  openWorld: boolean;
+  call(args: unknown, context: ToolContext): Promise<ToolAnswer<unknown>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): McpTool {
+  return {
+    ...definition,
+    openWorld: definition.openWorld ?? false,
+    // The SDK has parsed the arguments with `input` before calling.
+    call: (args, context) => definition.call(args as z.output<I>, context),
+  };
+}
+
+export function toolContext(deps: McpDeps, principal: Principal, requestId: string): ToolContext {
+  return {
+    async run<T>(operation: string, variables: Record<string, unknown> = {}): Promise<OperationResult<T>> {
+      const context = createContext({ requestId, principal, services: deps.services, surface: "mcp" });
+      const { data, errors } = await deps.executor.run<T>(operation, variables, context);
+      const first = errors[0];
+      if (first) {
+        return {
+          ok: false,
+          outcome: outcomeForGraphQLCode(first.extensions.code),
+          message: first.message,
+          extensions: first.extensions as Record<string, unknown>,
+        };
+      }
+      return { ok: true, data: data as T };
+    },
+  };
+}
+
+/** A tool's answer as the MCP result: structured content and the same JSON as text, or an error text. */
+export function toolResult(result: ToolAnswer<unknown>): CallToolResult {
+  if (result.ok) {
+    return {
+      content: [{ type: "text", text: JSON.stringify(result.data) }],
+      structuredContent: result.data as Record<string, unknown>,
+    };
+  }
+  const wire = OUTCOMES[result.outcome];
+  return {
+    content: [{ type: "text", text: result.message ?? wire.sentence }],
+    isError: wire.mcp.isError,
+  };
+}
+
+/**
+ * Registers a tool: read-only by construction (it can only run persisted queries), and an unexpected
+ * failure is logged and answered with the masked sentence, never the internal message.
+ */
+export function registerTool(
+  server: McpServer,
+  tool: McpTool,
+  context: ToolContext,
+  log: (error: unknown, tool: string) => void,
+): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: {
+        title: tool.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: tool.openWorld,
+      },
+    },
+    async (args: unknown) => {
+      try {
+        return toolResult(await tool.call(args, context));
+      } catch (error) {
+        log(error, tool.name);
+        return toolResult(refusal("unexpected"));
+      }
+    },
+  );
+}

@@ -1,0 +1,182 @@
+import { z } from "zod";
+import {
+  instant,
+  notTracked,
+  referenceArgument,
+  renderShipmentSummary,
+  type ShipmentSummaryData,
+  shipmentSummaryShape,
+  wallClock,
+} from "../render/shipment";
+import { answer, defineTool, refusal, refusalOf } from "../tool";
+
+const place = z
+  .object({
+    name: z.string(),
+    unLocode: z.string().nullable().describe("UN/LOCODE, e.g. NLRTM"),
+    countryCode: z.string().nullable(),
+  })
+  .nullable();
+
+const portCall = z
+  .object({
+    place,
+    at: instant,
+    local: wallClock,
+    actual: z.boolean().nullable().describe("true confirmed, false estimated, null not known yet"),
+  })
+  .nullable();
+
+const milestone = z
+  .object({
+    eventCode: z.string().describe("DCSA event code: PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC"),
+    description: z.string(),
+    place,
+    at: instant,
+    local: wallClock,
+    actual: z.boolean(),
+    vessel: z.string().nullable(),
+    voyage: z.string().nullable(),
+  })
+  .nullable();
+
+const output = shipmentSummaryShape.extend({
+  carrierProvided: z.boolean().describe("Whether the carrier was named when tracking"),
+  failureReason: z.string().nullable(),
+  triedCarriers: z.array(z.string()).describe("Carriers asked while the reference was not found"),
+  discoveryStatus: z
+    .string()
+    .nullable()
+    .describe("Carrier discovery: queued, running, recovered or exhausted"),
+  totalDays: z.number().int().nullable().describe("Days from departure to (estimated) arrival"),
+  remainingDays: z.number().int().nullable().describe("Days until the estimated arrival; 0 once arrived"),
+  deliveredAt: instant.describe("Verified delivery to the consignee"),
+  portOfLoading: portCall,
+  portOfDischarge: portCall,
+  position: z.object({ lat: z.number(), lng: z.number() }).nullable().describe("Where the cargo is now"),
+  containers: z.array(
+    z.object({
+      number: z.string(),
+      status: z.string(),
+      description: z.string().nullable().describe("Readable equipment, e.g. 40' High Cube Dry"),
+      isoCode: z.string().nullable().describe("ISO 6346 size-type code, e.g. 45G1"),
+    }),
+  ),
+  containerSummary: z.string().nullable().describe("Counts of boxes by type, e.g. 2 x 40' High Cube Dry"),
+  lastEvent: milestone.describe("The latest milestone that happened"),
+  nextEvent: milestone.describe("The next milestone expected"),
+});
+
+interface Place {
+  name: string;
+  unLocode: string | null;
+  countryCode: string | null;
+}
+interface RoutePoint {
+  localDateTime: string | null;
+  instant: string | null;
+  actual: boolean | null;
+  location: Place | null;
+}
+interface EventData {
+  eventCode: string;
+  description: string;
+  localDateTime: string | null;
+  instant: string | null;
+  actual: boolean;
+  voyage: string | null;
+  location: Place | null;
+  vessel: { name: string } | null;
+}
+interface Data {
+  shipment:
+    | (Omit<ShipmentSummaryData, "document"> & {
+        carrierProvided: boolean;
+        failureReason: string | null;
+        triedCarriers: string[];
+        discoveryStatus: string | null;
+        document:
+          | (NonNullable<ShipmentSummaryData["document"]> & {
+              totalDays: number;
+              remainingDays: number;
+              containerSummary: string;
+              deliveredAt: string | null;
+              position: { lat: number; lng: number } | null;
+              route: { pol: RoutePoint; pod: RoutePoint };
+              containers: {
+                number: string;
+                status: string;
+                description: string | null;
+                isoCode: string | null;
+                events: EventData[];
+              }[];
+            })
+          | null;
+      })
+    | null;
+}
+
+const portCallOf = (p: RoutePoint) =>
+  p.location || p.instant
+    ? { place: p.location, at: p.instant, local: p.localDateTime, actual: p.actual }
+    : null;
+
+const milestoneOf = (e: EventData | undefined) =>
+  e
+    ? {
+        eventCode: e.eventCode,
+        description: e.description,
+        place: e.location,
+        at: e.instant,
+        local: e.localDateTime,
+        actual: e.actual,
+        vessel: e.vessel?.name ?? null,
+        voyage: e.voyage,
+      }
+    : null;
+
+/** Pure: the latest event that happened and the first one still expected, across every container. */
+export function lastAndNext(events: EventData[]): { last?: EventData; next?: EventData } {
+  const dated = events.filter((e) => e.instant !== null).sort((a, b) => a.instant!.localeCompare(b.instant!));
+  const happened = dated.filter((e) => e.actual);
+  return { last: happened.at(-1), next: dated.find((e) => !e.actual) };
+}
+
+export const getShipmentStatus = defineTool({
+  name: "get_shipment_status",
+  title: "Shipment status",
+  description:
+    "The current status of one of your organisation's shipments: status, ETA and arrival, ports of loading and discharge, delay, position, containers, the last milestone and the next one expected. Stored data only: no carrier is called and no shipment slot is used.",
+  input: z.object({ reference: referenceArgument }),
+  output,
+  async call({ reference }, context) {
+    const result = await context.run<Data>("McpShipmentStatus", { reference });
+    if (!result.ok) return refusalOf(result);
+    const s = result.data.shipment;
+    if (!s) return refusal("not_found", notTracked(reference));
+    const doc = s.document;
+    const { last, next } = lastAndNext(doc?.containers.flatMap((c) => c.events) ?? []);
+    return answer({
+      ...renderShipmentSummary(s),
+      carrierProvided: s.carrierProvided,
+      failureReason: s.failureReason,
+      triedCarriers: s.triedCarriers,
+      discoveryStatus: s.discoveryStatus,
+      totalDays: doc?.totalDays ?? null,
+      remainingDays: doc?.remainingDays ?? null,
+      deliveredAt: doc?.deliveredAt ?? null,
+      portOfLoading: doc ? portCallOf(doc.route.pol) : null,
+      portOfDischarge: doc ? portCallOf(doc.route.pod) : null,
+      position: doc?.position ?? null,
+      containers: (doc?.containers ?? []).map((c) => ({
+        number: c.number,
+        status: c.status,
+        description: c.description,
+        isoCode: c.isoCode,
+      })),
+      containerSummary: doc?.containerSummary || null,
+      lastEvent: milestoneOf(last),
+      nextEvent: milestoneOf(next),
+    });
+  },
+});

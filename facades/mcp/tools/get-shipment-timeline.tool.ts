@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { instant, notTracked, referenceArgument, wallClock } from "../render/shipment";
+import { answer, defineTool, refusal, refusalOf } from "../tool";
+
+const event = z.object({
+  eventCode: z.string().describe("DCSA event code: PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC"),
+  kind: z.string().describe("EQUIPMENT (the box) or TRANSPORT (the vessel or vehicle)"),
+  statusCode: z.string().nullable().describe("Short status code, e.g. VDL (vessel departed from loading)"),
+  description: z.string(),
+  actual: z.boolean().describe("true: it happened; false: estimated or planned"),
+  at: instant,
+  local: wallClock,
+  utcOffset: z.string().nullable().describe("The place's offset then, e.g. +08:00"),
+  place: z
+    .object({ name: z.string(), unLocode: z.string().nullable(), countryCode: z.string().nullable() })
+    .nullable(),
+  facility: z.object({ name: z.string(), smdgCode: z.string().nullable() }).nullable(),
+  modeOfTransport: z.string().nullable().describe("VESSEL, TRUCK, RAIL or BARGE"),
+  legType: z.string().describe("sea or land"),
+  vessel: z.object({ name: z.string(), imo: z.number().int().nullable() }).nullable(),
+  voyage: z.string().nullable(),
+  emptyIndicator: z.string().nullable().describe("EMPTY or LADEN"),
+});
+
+const output = z.object({
+  shipmentId: z.string(),
+  reference: z.string(),
+  status: z.string(),
+  failed: z.boolean(),
+  containers: z.array(
+    z.object({
+      number: z.string(),
+      status: z.string(),
+      description: z.string().nullable(),
+      eventsFromTransport: z
+        .boolean()
+        .describe("The carrier gave no events for the box: these are its transport's events"),
+      events: z.array(event).describe("In the carrier's order, planned ones included"),
+    }),
+  ),
+  etaHistory: z
+    .array(
+      z.object({
+        eta: z.string().describe("ISO 8601 instant in UTC"),
+        local: z.string().describe("Local time at the port of discharge"),
+        actual: z.boolean(),
+        recordedAt: z.string().describe("When this ETA was first seen"),
+      }),
+    )
+    .describe("Every ETA the carrier gave, oldest first"),
+});
+
+interface EventData {
+  kind: string;
+  eventCode: string;
+  statusCode: string | null;
+  description: string;
+  localDateTime: string | null;
+  utcOffset: string | null;
+  instant: string | null;
+  actual: boolean;
+  modeOfTransport: string | null;
+  legType: string;
+  voyage: string | null;
+  emptyIndicator: string | null;
+  location: { name: string; unLocode: string | null; countryCode: string | null } | null;
+  facility: { name: string; smdgCode: string | null } | null;
+  vessel: { name: string; imo: number | null } | null;
+}
+interface Data {
+  shipment: {
+    name: string;
+    reference: string;
+    status: string;
+    failed: boolean;
+    document: {
+      etaHistory: { eta: string; localDateTime: string; actual: boolean; recordedAt: string }[];
+      containers: {
+        number: string;
+        status: string;
+        description: string | null;
+        eventsMirrored: boolean;
+        events: EventData[];
+      }[];
+    } | null;
+  } | null;
+}
+
+export const getShipmentTimeline = defineTool({
+  name: "get_shipment_timeline",
+  title: "Shipment timeline",
+  description:
+    "Every milestone of one of your organisation's shipments, per container (gate out, loading, departure, transshipment, arrival, discharge, delivery; actual and planned), with places, vessels and voyages, and the history of its ETA. Stored data only: no carrier is called.",
+  input: z.object({ reference: referenceArgument }),
+  output,
+  async call({ reference }, context) {
+    const result = await context.run<Data>("McpShipmentTimeline", { reference });
+    if (!result.ok) return refusalOf(result);
+    const s = result.data.shipment;
+    if (!s) return refusal("not_found", notTracked(reference));
+    return answer({
+      shipmentId: s.name,
+      reference: s.reference,
+      status: s.status,
+      failed: s.failed,
+      containers: (s.document?.containers ?? []).map((c) => ({
+        number: c.number,
+        status: c.status,
+        description: c.description,
+        eventsFromTransport: c.eventsMirrored,
+        events: c.events.map((e) => ({
+          eventCode: e.eventCode,
+          kind: e.kind,
+          statusCode: e.statusCode,
+          description: e.description,
+          actual: e.actual,
+          at: e.instant,
+          local: e.localDateTime,
+          utcOffset: e.utcOffset,
+          place: e.location,
+          facility: e.facility,
+          modeOfTransport: e.modeOfTransport,
+          legType: e.legType,
+          vessel: e.vessel,
+          voyage: e.voyage,
+          emptyIndicator: e.emptyIndicator,
+        })),
+      })),
+      etaHistory: (s.document?.etaHistory ?? []).map((r) => ({
+        eta: r.eta,
+        local: r.localDateTime,
+        actual: r.actual,
+        recordedAt: r.recordedAt,
+      })),
+    });
+  },
+});

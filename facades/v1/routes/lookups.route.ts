@@ -1,0 +1,129 @@
+import type { Response, Router } from "express";
+import { z } from "zod";
+import type { OutcomeCode } from "../../../src/http/outcomes";
+import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { sendV1Error } from "../respond";
+
+/** A daily allowance as the core reports it on a lookup answer. */
+export interface AllowanceView {
+  limit: number;
+  remaining: number;
+  resetAtEpochSeconds: number;
+  retryAfterSeconds?: number;
+}
+
+/** `X-Lookup-*` headers: only on answers that consulted the allowance (never on cache hits). */
+export function setLookupHeaders(res: Response, allowance: AllowanceView | null | undefined): void {
+  if (!allowance) return;
+  res.setHeader("X-Lookup-Limit", String(allowance.limit));
+  res.setHeader("X-Lookup-Remaining", String(allowance.remaining));
+  res.setHeader("X-Lookup-Reset", String(allowance.resetAtEpochSeconds));
+}
+
+/** 429 for a spent daily allowance, with the headers and `Retry-After`. */
+export function sendLookupLimit(
+  res: Response,
+  outcome: Extract<OutcomeCode, "lookup_limit_exceeded" | "carrier_lookup_limit_exceeded">,
+  refusal: { message: string; allowance: AllowanceView },
+): void {
+  setLookupHeaders(res, refusal.allowance);
+  const retryAfter = refusal.allowance.retryAfterSeconds ?? 1;
+  res.setHeader("Retry-After", String(retryAfter));
+  sendV1Error(res, outcome, {
+    message: refusal.message,
+    data: {
+      limit: refusal.allowance.limit,
+      remaining: refusal.allowance.remaining,
+      reset: refusal.allowance.resetAtEpochSeconds,
+      retryAfter,
+    },
+  });
+}
+
+interface CandidateView {
+  scac: string;
+  name: string;
+  slug: string;
+  status: string;
+  confidence: string;
+  source: string;
+}
+
+type CarrierLookupData = {
+  carrierLookup:
+    | {
+        __typename: "CarrierLookup";
+        reference: string;
+        referenceType: string;
+        carrier: CandidateView | null;
+        candidates: CandidateView[];
+        sourcesUnavailable: string[];
+        cached: boolean;
+        allowance: AllowanceView | null;
+      }
+    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
+    | { __typename: "LookupInputInvalid"; param: string; message: string }
+    | null;
+};
+
+const lookupQuery = z.object({
+  number: z.string({ error: "number is required." }).trim().min(1, "number is required."),
+  type: z.enum(["container", "bl"], { error: "type must be container or bl." }).optional(),
+});
+
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  container: "Container",
+  bl: "Bill of Lading",
+  booking: "Booking",
+};
+
+export const renderCandidate = (c: CandidateView) => ({
+  scac: c.scac,
+  name: c.name,
+  slug: c.slug,
+  status: c.status,
+  confidence: c.confidence,
+  source: c.source,
+});
+
+/** GET /carriers/lookup (spec v1 section 2.11, rule 11). */
+export function mountLookupRoutes(router: Router, deps: FacadeDeps): void {
+  router.get(
+    "/carriers/lookup",
+    handler(async (req, res) => {
+      const query = lookupQuery.safeParse(req.query);
+      if (!query.success) {
+        const issue = query.error.issues[0]!;
+        return sendV1Error(res, "bad_request", {
+          message: issue.message,
+          data: { param: String(issue.path[0] ?? "number") },
+        });
+      }
+      const result = await runOperation<CarrierLookupData>(deps, req, "CarrierLookup", query.data);
+      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      const answer = result.data.carrierLookup!;
+      switch (answer.__typename) {
+        case "LookupInputInvalid":
+          return sendV1Error(res, "invalid_reference", {
+            message: answer.message,
+            data: { param: answer.param },
+          });
+        case "LookupLimitExceeded":
+          return sendLookupLimit(res, "carrier_lookup_limit_exceeded", answer);
+        case "CarrierLookup":
+          setLookupHeaders(res, answer.allowance);
+          res.json({
+            success: true,
+            data: {
+              reference_number: answer.reference,
+              type: TYPE_NAMES[answer.referenceType] ?? answer.referenceType,
+              carrier: answer.carrier ? renderCandidate(answer.carrier) : null,
+              candidates: answer.candidates.map(renderCandidate),
+              sources_unavailable: answer.sourcesUnavailable,
+              cached: answer.cached,
+            },
+          });
+      }
+    }),
+  );
+}

@@ -1,0 +1,134 @@
+import type { Router } from "express";
+import { z } from "zod";
+import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { sendV1Error } from "../respond";
+import { type AllowanceView, sendLookupLimit, setLookupHeaders } from "./lookups.route";
+
+const schedulesQuery = z.object({
+  origin: z.string({ error: "origin is required (a UN/LOCODE)." }),
+  destination: z.string({ error: "destination is required (a UN/LOCODE)." }),
+  date: z.string({ error: "date is required (YYYY-MM-DD)." }),
+  week_range: z
+    .string({ error: "week_range must be a whole number." })
+    .regex(/^\d{1,3}$/, "week_range must be a whole number.")
+    .optional(),
+  date_type: z
+    .enum(["departure", "arrival"], { error: "date_type must be departure or arrival." })
+    .optional(),
+});
+
+interface EndpointView {
+  locode: string | null;
+  name: string | null;
+  countryCode: string | null;
+  terminal: string | null;
+  terminalCode: string | null;
+}
+
+interface ItemView {
+  sealine: string;
+  sealineName: string;
+  serviceName: string | null;
+  voyage: string | null;
+  vessel: { name: string | null; imo: string | null } | null;
+  origin: EndpointView;
+  destination: EndpointView;
+  departureDate: string | null;
+  arrivalDate: string | null;
+  duration: number;
+  transitType: string;
+}
+
+type SchedulesData = {
+  sailingSchedules:
+    | {
+        __typename: "SailingSchedules";
+        total: number;
+        cached: boolean;
+        carriersUnavailable: string[];
+        items: ItemView[];
+        allowance: AllowanceView | null;
+      }
+    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
+    | {
+        __typename: "LookupProviderUnavailable";
+        reason: string;
+        retryAfterSeconds: number;
+        allowance: AllowanceView;
+      }
+    | { __typename: "LookupInputInvalid"; param: string; message: string }
+    | null;
+};
+
+const renderEndpoint = (e: EndpointView) => ({
+  locode: e.locode,
+  name: e.name,
+  country_code: e.countryCode,
+  terminal: e.terminal,
+  terminal_code: e.terminalCode,
+});
+
+/** The schedule item of spec v1 section 2.7. */
+export const renderScheduleItem = (s: ItemView) => ({
+  sealine: s.sealine,
+  sealine_name: s.sealineName,
+  service_name: s.serviceName,
+  voyage: s.voyage,
+  vessel: { name: s.vessel?.name ?? null, imo: s.vessel?.imo ?? null },
+  origin: renderEndpoint(s.origin),
+  destination: renderEndpoint(s.destination),
+  departure_date: s.departureDate,
+  arrival_date: s.arrivalDate,
+  duration: s.duration,
+  transit_type: s.transitType,
+});
+
+/** GET /voyage/schedules (spec v1 section 4, rule 12). */
+export function mountScheduleRoutes(router: Router, deps: FacadeDeps): void {
+  router.get(
+    "/voyage/schedules",
+    handler(async (req, res) => {
+      const query = schedulesQuery.safeParse(req.query);
+      if (!query.success) {
+        const issue = query.error.issues[0]!;
+        return sendV1Error(res, "bad_request", {
+          message: issue.message,
+          data: { param: String(issue.path[0]) },
+        });
+      }
+      const q = query.data;
+      const result = await runOperation<SchedulesData>(deps, req, "SailingSchedules", {
+        origin: q.origin,
+        destination: q.destination,
+        date: q.date,
+        weekRange: q.week_range === undefined ? 1 : Number(q.week_range),
+        dateType: q.date_type ?? "departure",
+      });
+      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      const answer = result.data.sailingSchedules!;
+      switch (answer.__typename) {
+        case "LookupInputInvalid":
+          return sendV1Error(res, "bad_request", { message: answer.message, data: { param: answer.param } });
+        case "LookupLimitExceeded":
+          return sendLookupLimit(res, "lookup_limit_exceeded", answer);
+        case "LookupProviderUnavailable":
+          setLookupHeaders(res, answer.allowance);
+          res.setHeader("Retry-After", String(answer.retryAfterSeconds));
+          return sendV1Error(res, "lookup_provider_unavailable", {
+            data: { retryAfter: answer.retryAfterSeconds },
+          });
+        case "SailingSchedules":
+          setLookupHeaders(res, answer.allowance);
+          res.json({
+            success: true,
+            total: answer.total,
+            cached: answer.cached,
+            ...(answer.carriersUnavailable.length > 0
+              ? { carriers_unavailable: answer.carriersUnavailable }
+              : {}),
+            data: answer.items.map(renderScheduleItem),
+          });
+      }
+    }),
+  );
+}

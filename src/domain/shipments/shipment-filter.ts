@@ -1,0 +1,74 @@
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { ShipmentStatus } from "../../generated/prisma/enums";
+import type { Principal } from "../accounts/principal";
+import { normalizeIdentifier } from "../references/reference";
+
+/**
+ * Which of the organisation's shipments to list (MCP `list_my_shipments`, GraphQL `shipmentSearch`).
+ * Every criterion is optional and they combine with AND; each is answerable from the shipment row
+ * alone, so a page costs two statements whatever the filter.
+ */
+export interface ShipmentFilter {
+  /** Any of these statuses. */
+  status?: readonly ShipmentStatus[];
+  /** Still moving (not delivered or cancelled), or the opposite. */
+  active?: boolean;
+  /** No carrier has found the reference yet, or the opposite. */
+  failed?: boolean;
+  /** The SCAC of the carrier that answered. */
+  carrier?: string;
+  /** Part of the customer's name, any case. */
+  customer?: string;
+  /** Part of the container, bill-of-lading or booking number; case, spaces and hyphens ignored. */
+  reference?: string;
+  /** ETA at or after this instant. */
+  etaFrom?: Date;
+  /** ETA at or before this instant. */
+  etaTo?: Date;
+}
+
+const ENDED: ShipmentStatus[] = ["DELIVERED", "CANCELLED"];
+
+/** Pure: the filter as a Prisma condition on the organisation's tracked (not untracked) shipments. */
+export function shipmentFilterWhere(
+  organizationId: string,
+  filter: ShipmentFilter,
+): Prisma.ShipmentWhereInput {
+  const and: Prisma.ShipmentWhereInput[] = [{ organizationId, deletedAt: null }];
+  if (filter.status && filter.status.length > 0) and.push({ status: { in: [...filter.status] } });
+  if (filter.active !== undefined) and.push({ status: filter.active ? { notIn: ENDED } : { in: ENDED } });
+  if (filter.failed !== undefined) and.push({ failedAt: filter.failed ? { not: null } : null });
+  if (filter.carrier) and.push({ carrierScac: filter.carrier.trim().toUpperCase() });
+  if (filter.customer?.trim()) {
+    and.push({ customer: { nameKey: { contains: filter.customer.trim().toLowerCase() } } });
+  }
+  if (filter.reference) {
+    const key = normalizeIdentifier(filter.reference);
+    if (key) and.push({ referenceKey: { contains: key } });
+  }
+  if (filter.etaFrom) and.push({ eta: { gte: filter.etaFrom } });
+  if (filter.etaTo) and.push({ eta: { lte: filter.etaTo } });
+  return { AND: and };
+}
+
+/** One page of matching shipments, newest first (the order of `/shipments`), and how many match. */
+export async function searchShipments(
+  prisma: PrismaClient,
+  principal: Principal,
+  filter: ShipmentFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; ids: string[] }> {
+  const where = shipmentFilterWhere(principal.organization.id, filter);
+  const [total, rows] = await Promise.all([
+    prisma.shipment.count({ where }),
+    prisma.shipment.findMany({
+      where,
+      select: { id: true },
+      orderBy: [{ createdAt: "desc" }, { number: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    }),
+  ]);
+  return { total, ids: rows.map((r) => r.id) };
+}

@@ -1,0 +1,113 @@
+import { type Clock, systemClock } from "../../lib/clock";
+import { type AuthSession, type CarrierAuth, createAuthSession } from "../carriers/auth";
+import { createSemaphore } from "../http/concurrency";
+import { type HttpDeps, realSleep, requestWithRetry, type Sleep } from "../http/request";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
+
+/**
+ * DCSA Commercial Schedules 1.0 client: `GET {baseUrl}/v1/point-to-point-routes` with the routing's
+ * filters, following `Next-Page-Cursor` up to a page cap. It does I/O only; the mapper reads the body.
+ */
+export interface PointToPointRequest {
+  placeOfReceipt: string;
+  placeOfDelivery: string;
+  departureStartDate?: string;
+  departureEndDate?: string;
+  arrivalStartDate?: string;
+  arrivalEndDate?: string;
+}
+
+export type ScheduleFetchOutcome =
+  | { kind: "routes"; routes: unknown[]; pages: number }
+  | { kind: "unavailable"; reason: string };
+
+export interface ScheduleAdapter {
+  readonly scac: string;
+  pointToPoint(request: PointToPointRequest, signal?: AbortSignal): Promise<ScheduleFetchOutcome>;
+}
+
+export const DCSA_CS_DEFAULTS = {
+  path: "/v1/point-to-point-routes",
+  timeoutMs: 10_000,
+  pageSize: 100,
+  maxPages: 5,
+  maxConcurrency: 4,
+  maxBodyBytes: 10 * 1024 * 1024,
+} as const;
+
+export interface DcsaCsAdapterOptions {
+  scac: string;
+  baseUrl: string;
+  path?: string;
+  auth: CarrierAuth;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  maxPages?: number;
+}
+
+export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleAdapter {
+  const http: HttpDeps = {
+    fetch: options.fetch ?? globalThis.fetch,
+    clock: options.clock ?? systemClock,
+    sleep: options.sleep ?? realSleep,
+    random: Math.random,
+    semaphore: createSemaphore(DCSA_CS_DEFAULTS.maxConcurrency),
+    timeoutMs: options.timeoutMs ?? DCSA_CS_DEFAULTS.timeoutMs,
+    retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    maxBodyBytes: DCSA_CS_DEFAULTS.maxBodyBytes,
+  };
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const auth: AuthSession = createAuthSession(options.auth, baseUrl, options.scac, http);
+  const url = `${baseUrl}${options.path ?? DCSA_CS_DEFAULTS.path}`;
+  const maxPages = options.maxPages ?? DCSA_CS_DEFAULTS.maxPages;
+
+  return {
+    scac: options.scac,
+    async pointToPoint(request, signal) {
+      const routes: unknown[] = [];
+      let cursor: string | null = null;
+      for (let page = 1; page <= maxPages; page++) {
+        const params = new URLSearchParams();
+        for (const [key, value] of Object.entries(request)) if (value !== undefined) params.set(key, value);
+        params.set("limit", String(DCSA_CS_DEFAULTS.pageSize));
+        if (cursor) params.set("cursor", cursor);
+        const headers = await auth.headers();
+        if (!headers.ok)
+          return { kind: "unavailable", reason: `${options.scac}: ${describeFailure(headers.outcome)}` };
+        const result = await requestWithRetry(
+          http,
+          {
+            url: `${url}?${params}`,
+            headers: { Accept: "application/json", "API-Version": "1", ...headers.headers },
+          },
+          signal,
+        );
+        if (result.kind !== "response")
+          return { kind: "unavailable", reason: `${options.scac}: ${result.reason}` };
+        if (result.status === 401 || result.status === 403) auth.rejected();
+        if (result.status === 404) return { kind: "routes", routes, pages: page };
+        if (result.status >= 400) {
+          return { kind: "unavailable", reason: `${options.scac} answered HTTP ${result.status}` };
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(result.body);
+        } catch {
+          return { kind: "unavailable", reason: `${options.scac} answered a body that is not JSON` };
+        }
+        if (!Array.isArray(body)) return { kind: "unavailable", reason: `${options.scac} answered no array` };
+        routes.push(...body);
+        cursor = result.headers.get("next-page-cursor");
+        if (!cursor) return { kind: "routes", routes, pages: page };
+      }
+      return { kind: "routes", routes, pages: maxPages };
+    },
+  };
+}
+
+function describeFailure(outcome: { kind: string; reason?: string }): string {
+  return outcome.reason ?? outcome.kind;
+}

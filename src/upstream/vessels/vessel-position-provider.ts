@@ -1,0 +1,67 @@
+/**
+ * Where a vessel is: one interface, several sources behind it (an AIS feed Quayside ingests itself, the
+ * carrier simulator's world). Expected endings are values; only a caller's abort rejects.
+ */
+export interface VesselQuery {
+  /** IMO number, 7 digits. */
+  imo: string;
+  /** MMSI, 9 digits. */
+  mmsi: string;
+}
+
+export interface PortCallReport {
+  locode: string | null;
+  /** The port's name, or the free text the source gave (AIS destinations are typed by the crew). */
+  name: string | null;
+  /** UTC instant, ISO 8601. */
+  at: string | null;
+}
+
+export interface VesselPositionReport {
+  imo: string | null;
+  mmsi: string | null;
+  name: string | null;
+  lat: number;
+  lon: number;
+  /** Speed over ground, knots. */
+  speed: number | null;
+  /** Course over ground, degrees. */
+  course: number | null;
+  /** True heading, degrees. */
+  heading: number | null;
+  /** Metres. */
+  draught: number | null;
+  navigationStatus: string | null;
+  /** When the position was reported, UTC ISO 8601. */
+  positionAt: string;
+  /** The last port left and when (ATD). */
+  origin: PortCallReport | null;
+  /** The port the vessel is bound for and its ETA. */
+  destination: PortCallReport | null;
+  source: "ais" | "simulator";
+}
+
+export type VesselPositionOutcome =
+  | { kind: "found"; position: VesselPositionReport }
+  | { kind: "not-found" }
+  | { kind: "unavailable"; reason: string };
+
+export interface VesselPositionProvider {
+  readonly name: string;
+  locate(query: VesselQuery, signal?: AbortSignal): Promise<VesselPositionOutcome>;
+}
+
+/** ITU-R M.1371 navigational status codes as text. */
+export const NAVIGATION_STATUS: Readonly<Record<number, string>> = {
+  0: "Under way using engine",
+  1: "At anchor",
+  2: "Not under command",
+  3: "Restricted manoeuvrability",
+  4: "Constrained by her draught",
+  5: "Moored",
+  6: "Aground",
+  7: "Engaged in fishing",
+  8: "Under way sailing",
+  14: "AIS-SART active",
+  15: "Not defined",
+};
