@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import type { DatabaseTarget } from "../../src/config";
+import type { PrismaWorkName } from "../scenarios";
+
+/**
+ * What the harness hands a baseline process (a JSON file named by the first argument): where to
+ * listen, and for each scenario the path it answers and the exact bytes of the service's answer.
+ */
+export interface BaselineRoute {
+  method: "GET" | "POST";
+  path: string;
+  /** The service's real answer to this scenario, fetched once by the harness. */
+  bodyFile: string;
+  prismaWork: PrismaWorkName;
+}
+
+export interface BaselineConfig {
+  host: string;
+  port: number;
+  routes: BaselineRoute[];
+  /** Only the Express + Prisma baseline opens a database. */
+  database?: DatabaseTarget;
+}
+
+export interface LoadedRoute extends BaselineRoute {
+  body: Buffer;
+}
+
+export function readBaselineConfig(argv: readonly string[] = process.argv): {
+  config: BaselineConfig;
+  routes: LoadedRoute[];
+} {
+  const file = argv[2];
+  if (!file) throw new Error("usage: <baseline>.ts <config.json>");
+  const config = JSON.parse(readFileSync(file, "utf8")) as BaselineConfig;
+  return { config, routes: config.routes.map((r) => ({ ...r, body: readFileSync(r.bodyFile) })) };
+}
+
+/** The same header the service sends with its JSON. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** Stops on SIGTERM/SIGINT from the harness; keep-alive connections are cut, nothing is in flight that matters. */
+export function exitOnSignal(close: () => Promise<void> | void): void {
+  const stop = () => {
+    Promise.resolve(close()).finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

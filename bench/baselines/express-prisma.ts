@@ -1,0 +1,42 @@
+import type { Request, Response } from "express";
+import { openDatabase } from "../../src/db/database";
+import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { bareExpressApp } from "./express-app";
+import { PRISMA_WORK, prismaWorkContext } from "./prisma-work";
+
+/**
+ * The cost of our core, isolated: a bare Express route doing the scenario's database work (for now
+ * the service's own API-key lookup, plus what the scenario reads) through the same database module,
+ * driver adapter and pool as the service, then answering the service's answer bytes.
+ */
+const { config, routes } = readBaselineConfig();
+if (!config.database) throw new Error("express-prisma needs a database in its configuration");
+const db = await openDatabase(config.database);
+const context = prismaWorkContext(db.prisma);
+
+const app = bareExpressApp();
+app.get("/readyz", async (_req, res) => {
+  await db.sql.query("SELECT 1");
+  res.json({ status: "ready" });
+});
+for (const route of routes) {
+  const { body } = route;
+  const work = PRISMA_WORK[route.prismaWork];
+  const handle = async (req: Request, res: Response) => {
+    const rawKey = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "")?.[1];
+    if (!rawKey || !(await work(context, rawKey))) {
+      res.status(401).json({ error: "invalid_key" });
+      return;
+    }
+    res.set("Content-Type", JSON_CONTENT_TYPE).send(body);
+  };
+  if (route.method === "GET") app.get(route.path, handle);
+  else app.post(route.path, handle);
+}
+
+const server = app.listen(config.port, config.host);
+exitOnSignal(async () => {
+  server.closeAllConnections();
+  server.close();
+  await db.close();
+});

@@ -1,0 +1,29 @@
+import http from "node:http";
+import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+
+/**
+ * The machine's ceiling: bare node:http answering the service's own answer bytes, pre-serialised.
+ * One map lookup by method and path picks the scenario's document; nothing else runs per request.
+ */
+const { config, routes } = readBaselineConfig();
+const documents = new Map<string, Buffer>(routes.map((r) => [`${r.method} ${r.path}`, r.body]));
+documents.set("GET /readyz", Buffer.from('{"status":"ready"}'));
+
+const server = http.createServer((req, res) => {
+  // Drain a request body (POST /graphql) so the keep-alive connection stays usable.
+  req.resume();
+  const body = documents.get(`${req.method} ${req.url}`);
+  if (!body) {
+    res.writeHead(404, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": 2 });
+    res.end("{}");
+    return;
+  }
+  res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": body.length });
+  res.end(body);
+});
+
+server.listen(config.port, config.host);
+exitOnSignal(() => {
+  server.closeAllConnections();
+  server.close();
+});

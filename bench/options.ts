@@ -1,0 +1,142 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/**
+ * The harness's only reader of the command line and the environment. Flags win over variables;
+ * `--smoke` changes the defaults only, so `--smoke --rounds 2` still means two rounds.
+ */
+export type DatabaseMode = "pglite" | "postgres";
+
+export interface BenchOptions {
+  smoke: boolean;
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Empty means every implemented scenario (the smoke run picks its own). */
+  scenarioIds: string[];
+  modes: DatabaseMode[];
+  /** Set when the operator chose the modes; otherwise a smoke run skips PostgreSQL it cannot start. */
+  modesExplicit: boolean;
+  /** Keys the measured rounds rotate through; undefined means twice what the warm-up rate needs. */
+  keys: number | undefined;
+  /** An existing PostgreSQL database instead of a throw-away one (a bench organisation is added, then removed). */
+  pgUrl: string | undefined;
+  serverCpus: string;
+  loadCpus: string;
+  /** Where the results JSON goes; default bench/results/<date>-<commit>.json, or a temp file for a smoke run. */
+  out: string | undefined;
+  /** Regenerate docs/performance.md (never in a smoke run). */
+  writeDocs: boolean;
+}
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --smoke               a few seconds: 1 round of 1 s, one scenario, results to a temp file (BENCH_SMOKE=1)
+  --rounds N            measured rounds per target (BENCH_ROUNDS, default 5)
+  --duration S          seconds per measured run (BENCH_DURATION, default 5)
+  --warmup S            seconds of warm-up per target and scenario (BENCH_WARMUP, default 3)
+  --connections N       wrk connections (BENCH_CONNECTIONS, default 50)
+  --scenarios a,b       scenario ids to run (BENCH_SCENARIOS, default all implemented)
+  --modes pglite,postgres  database modes of the service (BENCH_MODES, default both)
+  --keys N              API keys the measured rounds rotate through (BENCH_KEYS; default: twice what
+                        the service's warm-up rate needs under its plan's per-key limit)
+  --pg-url URL          use this PostgreSQL instead of starting one (BENCH_PG_URL)
+  --server-cpus LIST    taskset CPU list for every server (BENCH_SERVER_CPUS, default 0)
+  --load-cpus LIST      taskset CPU list for wrk (BENCH_LOAD_CPUS, default 1)
+  --out FILE            results file (BENCH_OUT)
+  --no-docs             do not regenerate docs/performance.md
+`;
+
+export class OptionsError extends Error {}
+
+const positiveInt = z.coerce.number().int().min(1);
+const cpuList = z.string().regex(/^\d+([,-]\d+)*$/, "a CPU list looks like 0 or 0,2 or 0-3");
+const list = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+export function parseOptions(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BenchOptions | "help" {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        smoke: { type: "boolean" },
+        rounds: { type: "string" },
+        duration: { type: "string" },
+        warmup: { type: "string" },
+        connections: { type: "string" },
+        scenarios: { type: "string" },
+        modes: { type: "string" },
+        keys: { type: "string" },
+        "pg-url": { type: "string" },
+        "server-cpus": { type: "string" },
+        "load-cpus": { type: "string" },
+        out: { type: "string" },
+        "no-docs": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new OptionsError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return "help";
+  }
+  const pick = (flag: string, variable: string): string | undefined => {
+    const fromFlag = values[flag];
+    if (typeof fromFlag === "string") return fromFlag;
+    const fromEnv = env[variable];
+    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+  };
+  const smoke = values.smoke === true || ["1", "true", "yes"].includes(env.BENCH_SMOKE ?? "");
+
+  const parse = <T>(schema: z.ZodType<T>, raw: string | undefined, fallback: T, name: string): T => {
+    if (raw === undefined) return fallback;
+    const result = schema.safeParse(raw);
+    if (!result.success) throw new OptionsError(`${name}: ${result.error.issues[0]?.message ?? "invalid"}`);
+    return result.data;
+  };
+
+  const modesRaw = pick("modes", "BENCH_MODES");
+  const modes = parse(list, modesRaw, ["pglite", "postgres"], "--modes");
+  for (const mode of modes) {
+    if (mode !== "pglite" && mode !== "postgres") throw new OptionsError(`--modes: unknown mode ${mode}`);
+  }
+  if (modes.length === 0) throw new OptionsError("--modes: name at least one of pglite, postgres");
+
+  const options: BenchOptions = {
+    smoke,
+    rounds: parse(positiveInt, pick("rounds", "BENCH_ROUNDS"), smoke ? 1 : 5, "--rounds"),
+    durationSeconds: parse(positiveInt, pick("duration", "BENCH_DURATION"), smoke ? 1 : 5, "--duration"),
+    warmupSeconds: parse(positiveInt, pick("warmup", "BENCH_WARMUP"), smoke ? 1 : 3, "--warmup"),
+    connections: parse(positiveInt, pick("connections", "BENCH_CONNECTIONS"), 50, "--connections"),
+    scenarioIds: parse(list, pick("scenarios", "BENCH_SCENARIOS"), [], "--scenarios"),
+    modes: modes as DatabaseMode[],
+    modesExplicit: modesRaw !== undefined,
+    keys: parse(positiveInt.optional(), pick("keys", "BENCH_KEYS"), undefined, "--keys"),
+    pgUrl: parse(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+        .optional(),
+      pick("pg-url", "BENCH_PG_URL"),
+      undefined,
+      "--pg-url",
+    ),
+    serverCpus: parse(cpuList, pick("server-cpus", "BENCH_SERVER_CPUS"), "0", "--server-cpus"),
+    loadCpus: parse(cpuList, pick("load-cpus", "BENCH_LOAD_CPUS"), "1", "--load-cpus"),
+    out: pick("out", "BENCH_OUT"),
+    writeDocs: !smoke && values["no-docs"] !== true,
+  };
+  return options;
+}

@@ -1,0 +1,293 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type BenchResults, type CheckResult, pct, type ScenarioResult, type TargetResult } from "./results";
+
+/**
+ * docs/performance.md, rendered from one results file. Run on its own (`npx tsx bench/report.ts
+ * [results.json]`) it re-renders the newest results in bench/results without measuring again.
+ * Everything here is computed from the numbers, except bench/analysis.md, which a person writes
+ * after reading them and which is included as it is, with the results file it was written against.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const DOC_PATH = path.join(REPO_ROOT, "docs", "performance.md");
+export const RESULTS_DIR = path.join(REPO_ROOT, "bench", "results");
+const ANALYSIS_PATH = path.join(REPO_ROOT, "bench", "analysis.md");
+
+const num = (v: number, digits = 0) =>
+  Number.isFinite(v)
+    ? v.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "-";
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : "-");
+const usPerRequest = (rps: number) => (rps > 0 ? 1e6 / rps : Number.NaN);
+
+function targetLabel(results: BenchResults, id: string): string {
+  return results.targets.find((t) => t.id === id)?.label ?? id;
+}
+
+function resultTable(results: BenchResults, scenario: ScenarioResult): string[] {
+  const lines = [
+    "| target | req/s (median) | spread over rounds | p50 | p99 | non-2xx | server CPU per request | server core busy | other work on the machine | vs node:http | vs Express static | vs Express + Prisma |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const t of scenario.targets) {
+    const ratio = (k: "node-http" | "express-static" | "express-prisma") =>
+      t.ratios[k] === undefined ? "" : pct(t.ratios[k]!);
+    const errors = t.socketErrors > 0 ? ` (+${t.socketErrors} socket errors)` : "";
+    lines.push(
+      `| ${targetLabel(results, t.targetId)} | ${num(t.medianRps)} | ${t.rpsSpread === undefined ? "-" : `±${pct(t.rpsSpread / 2)}`} | ${ms(t.p50Ms)} | ${ms(t.p99Ms)} | ${num(t.non2xx)}${errors} | ${t.cpuUsPerRequest === undefined ? "-" : `${num(t.cpuUsPerRequest)} µs`} | ${t.cpuShare === undefined ? "-" : pct(t.cpuShare)} | ${t.otherLoad === undefined ? "-" : pct(t.otherLoad)} | ${ratio("node-http")} | ${ratio("express-static")} | ${ratio("express-prisma")} |`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * CPU of the pinned server core per request, layer by layer: each baseline adds one layer to the
+ * one before it, the service adds our core. PostgreSQL's own CPU is not in these (it is not pinned).
+ */
+function costLines(results: BenchResults, scenario: ScenarioResult): string[] {
+  const cpu = (id: string) => scenario.targets.find((t) => t.targetId === id)?.cpuUsPerRequest ?? Number.NaN;
+  const node = cpu("node-http");
+  const express = cpu("express-static");
+  const lines: string[] = [];
+  for (const mode of results.settings.modes) {
+    const prisma = cpu(`express-prisma-${mode}`);
+    const service = cpu(`quayside-${mode}`);
+    if (![node, express, prisma, service].every(Number.isFinite)) continue;
+    lines.push(
+      `- ${mode}: ${num(service)} µs per request in the service = ${num(node)} µs node:http floor + ${num(express - node)} µs Express + ${num(prisma - express)} µs the Prisma work + ${num(service - prisma)} µs our core (gate and rate window, request id, logging and metrics middleware, GraphQL execution, envelope, last-used bookkeeping).`,
+    );
+  }
+  return lines;
+}
+
+function explainMiss(results: BenchResults, check: CheckResult): string | undefined {
+  if (check.status !== "missed") return undefined;
+  const scenario = results.scenarios.find((s) => s.id === check.scenarioId);
+  const service = scenario?.targets.find((t) => t.targetId === `quayside-${check.mode}`);
+  if (!scenario || !service) return undefined;
+  if (check.kind === "ratio" && check.baseline) {
+    const baselineId = check.baseline === "express-prisma" ? `express-prisma-${check.mode}` : check.baseline;
+    const baseline = scenario.targets.find((t) => t.targetId === baselineId);
+    if (!baseline || service.cpuUsPerRequest === undefined || baseline.cpuUsPerRequest === undefined)
+      return undefined;
+    const budget = baseline.cpuUsPerRequest / check.threshold;
+    const over = service.cpuUsPerRequest - budget;
+    return `${scenario.name}, ${check.description}: measured ${check.display}. The service used ${num(service.cpuUsPerRequest)} µs of its core per request, the baseline ${num(baseline.cpuUsPerRequest)} µs; ${pct(check.threshold)} of the baseline's throughput allows ${num(budget)} µs, so about ${num(over)} µs per request (${pct(over / service.cpuUsPerRequest)} of the service's CPU) has to go.`;
+  }
+  if (check.kind === "p99") {
+    const bound = check.threshold;
+    const connections = results.settings.connections;
+    const meanMs = (connections / service.medianRps) * 1000;
+    const tail = service.p99Ms / Math.max(service.p50Ms, 1e-9);
+    const needed = (connections / bound) * 1000 * tail;
+    return `${scenario.name}, ${check.description}: measured ${check.display}. With ${connections} connections kept busy against one saturated core, latency is queueing: mean ≈ ${connections} / ${num(service.medianRps)} req/s = ${ms(meanMs)}, and p99 was ${num(tail, 1)} × p50. With that tail, p99 < ${bound} ms needs about ${num(needed)} req/s (${num(usPerRequest(needed))} µs per request), or a much shorter tail.`;
+  }
+  return undefined;
+}
+
+function readAnalysis(resultsFile: string): string[] {
+  if (!existsSync(ANALYSIS_PATH)) return [];
+  const text = readFileSync(ANALYSIS_PATH, "utf8").trim();
+  const written = /<!--\s*written against:\s*(\S+)\s*-->/.exec(text)?.[1];
+  const lines = ["", "### Analysis", ""];
+  if (written && path.basename(written) !== path.basename(resultsFile)) {
+    lines.push(
+      `> Written by hand against \`${written}\`; the figures above come from a newer run, so the reasoning below may lag them.`,
+      "",
+    );
+  }
+  lines.push(text.replace(/<!--[\s\S]*?-->\s*/g, "").trim());
+  return lines;
+}
+
+/** Targets that differ only by database mode share one line. */
+function groupByDescription(results: BenchResults): [string[], string][] {
+  const groups = new Map<string, string[]>();
+  for (const t of results.targets) groups.set(t.description, [...(groups.get(t.description) ?? []), t.label]);
+  return [...groups].map(([description, labels]) => [labels, description]);
+}
+
+export function renderPerformanceDoc(results: BenchResults, resultsFile: string): string {
+  const rel = path.relative(path.join(REPO_ROOT, "docs"), resultsFile).split(path.sep).join("/");
+  const m = results.machine;
+  const s = results.settings;
+  const r = results.rateLimits;
+  const out: string[] = [];
+  out.push(
+    "# Performance",
+    "",
+    `_Generated by \`npm run bench\` (bench/report.ts) from [\`${path.basename(resultsFile)}\`](${rel}). Do not edit by hand: change the harness or bench/analysis.md, then run \`npm run bench\`, or \`npx tsx bench/report.ts\` to re-render the newest results._`,
+    "",
+    "## How to run",
+    "",
+    "```sh",
+    "npm run bench                  # full run: PGlite and PostgreSQL, 5 rounds x 5 s per target, results + this page",
+    "npm run bench -- --smoke       # what CI runs: 1 round of 1 s, one scenario, results to a temp file, this page untouched",
+    "npm run bench -- --help        # rounds, duration, warm-up, scenarios, modes, keys, CPUs, BENCH_PG_URL",
+    "```",
+    "",
+    "Needs `wrk` and `taskset` (Debian packages `wrk`, `util-linux`) and, for the PostgreSQL mode, the PostgreSQL server binaries (or `BENCH_PG_URL`). The smoke run fails only when the harness breaks (a target does not start, wrk is missing, a target answers nothing successfully), never on a slow figure.",
+    "",
+    "## Machine",
+    "",
+    "| | |",
+    "|---|---|",
+    `| cores (nproc) | ${m.cores} |`,
+    `| CPU | ${m.cpuModel} |`,
+    `| memory | ${m.memoryGiB} GiB |`,
+    `| OS, kernel | ${m.os}, ${m.kernel} |`,
+    `| Node | ${m.node} |`,
+    `| PostgreSQL | ${m.postgres ?? "not used"}${s.postgres === "started by the harness" ? " (started by the harness: initdb on a temp folder, fsync off, not pinned)" : s.postgres === "BENCH_PG_URL" ? " (BENCH_PG_URL)" : ""} |`,
+    `| PGlite | ${m.pglite ?? "not used"} |`,
+    `| wrk | ${m.wrk ?? "?"} |`,
+    `| commit | ${results.source.commit}${results.source.uncommittedFiles ? ` (+${results.source.uncommittedFiles} uncommitted files in the tree)` : ""} |`,
+    `| other work | ${num(m.busyBeforeStartPercent, 1)}% of all cores busy in the second before start; during the measured runs, processes not of this run used ${m.otherLoadDuringRuns ? `${pct(m.otherLoadDuringRuns.median)} of all cores (median over runs; highest ${pct(m.otherLoadDuringRuns.max)})` : "?"}; load average ${m.loadAverageAtStart.join(" / ")} at start, ${m.loadAverageAtEnd?.join(" / ") ?? "?"} at end |`,
+    `| run | ${results.generatedAt} |`,
+    "",
+    "## Method",
+    "",
+    `- Targets, all started before any measurement and kept up together: the service in each database mode (${s.modes.join(", ")}), and three baselines per scenario, each answering the service's own answer bytes for that scenario (fetched once from the service):`,
+    ...groupByDescription(results).map(
+      ([labels, description]) => `  - **${labels.join("**, **")}**: ${description}.`,
+    ),
+    `- Every server is pinned to CPU ${s.serverCpus} and wrk to CPU ${s.loadCpus} with \`taskset\`. PostgreSQL is not pinned (a dependency, not a target: it takes what the scheduler gives it, as in the reference \`pgbench\` figures in TECH-NOTES).`,
+    `- \`wrk -t${s.threads} -c${s.connections} -d${s.durationSeconds}s --latency --timeout 10s\` with a generated Lua script; ${s.warmupSeconds} s of warm-up per target and scenario, then ${s.rounds} rounds; in each round every scenario's targets run one after another (the order rotates each round).`,
+    "- Reported per target: median req/s over rounds and how far the rounds spread around it (± half of max - min), median over rounds of each round's p50 and p99, non-2xx answers summed over the measured rounds (wrk's count of status >= 400, so a 429 would show here), the server process's CPU per answered request and its share of the pinned core (from /proc; a CPU-bound server well under 100% lost its core to something else), the share of all cores that other processes (not this run's servers, wrk, harness or any postgres process) used during the run, and for each baseline the median of the per-round ratios (ratios cancel the drift of a shared machine; absolute numbers move 30-50% between runs).",
+    `- Rate limits are kept out of the measurement by spreading the load over keys, not by switching them off. One organisation on plan \`${r.plan}\` (${r.perKeyPerMinute} requests per key per minute) holds ${num(r.keysSeeded)} keys: enough for ${num(r.poolSizedForRps)} req/s (twice the bare-Express ceiling of TECH-NOTES, which the service, built on Express, cannot pass) during all ${r.poolLoadSeconds} s of load one service can get within a minute; the warm-up rotates through all of them. Every key in rotation also costs the service one \`last_used_at\` write a minute, so the measured rounds rotate through only ${num(r.roundKeys)} keys, ${r.roundKeysHeadroom} times what the fastest service warm-up (${num(r.warmupPeakServiceRps)} req/s) needs for the ${r.roundLoadSeconds} s of load one service gets in any minute of the rounds (at least ${r.minRoundKeys}): at most ${num(r.roundKeys)} such writes a minute (\`--keys N\` sets the number). The fastest measured service run reached ${num(r.peakServiceRps)} req/s, which would spend ${pct(r.peakShareOfKeyWindow)} of each round key's window. wrk's script rotates round-robin through the keys, and every target gets the same requests with the same keys. The services' own count of answers by status after the run (warm-up included): ${Object.entries(
+      results.statusCounts,
+    )
+      .map(
+        ([id, counts]) =>
+          `${id} ${
+            Object.entries(counts)
+              .map(([status, n]) => `${status}: ${num(n)}`)
+              .join(", ") || "?"
+          }`,
+      )
+      .join("; ")}.`,
+    "",
+    "## Results",
+  );
+  for (const scenario of results.scenarios) {
+    const sizes = Object.entries(scenario.answerBytes)
+      .map(([id, bytes]) => `${bytes} B from ${id}`)
+      .join(", ");
+    out.push(
+      "",
+      `### ${scenario.name}: \`${scenario.method} ${scenario.path}\``,
+      "",
+      `${scenario.what}. Answer: ${sizes}; baselines answer ${scenario.baselineBodyBytes} B.`,
+      "",
+      ...resultTable(results, scenario),
+      "",
+      "Where the time goes (median CPU of the pinned server core per request):",
+      "",
+      ...costLines(results, scenario),
+    );
+  }
+
+  const checks = results.scenarios.flatMap((sc) => sc.checks.map((c) => ({ c, name: sc.name })));
+  out.push(
+    "",
+    "## Targets of issue 11",
+    "",
+    "Reported, not asserted. Targets the issue states for scenarios that do not exist yet are applied to the nearest route that does, and say so.",
+    "",
+    "| scenario | target | measured | status | source |",
+    "|---|---|---:|---|---|",
+    ...checks.map(
+      ({ c, name }) =>
+        `| ${name} | ${c.description} | ${c.display} | ${c.status === "met" ? "met" : c.status === "missed" ? "**missed**" : c.status} | ${c.source} |`,
+    ),
+    ...results.pending.flatMap((p) =>
+      p.targets.map((t) => `| ${p.name} | ${t} | - | pending (scenario not implemented yet) | issue 11 |`),
+    ),
+  );
+  const misses = checks.map(({ c }) => explainMiss(results, c)).filter((x): x is string => x !== undefined);
+  if (misses.length > 0)
+    out.push("", "### Why targets are missed, from the numbers", "", ...misses.map((x) => `- ${x}`));
+  out.push(...readAnalysis(resultsFile));
+
+  out.push(
+    "",
+    "## Not yet implemented",
+    "",
+    "Scenarios of issue 11 that arrive with later work; each becomes one entry in bench/scenarios.ts (request or Lua, seed step, Prisma work of its baseline, targets).",
+    "",
+    ...results.pending.map(
+      (p) => `- **${p.name}**: ${p.what}.${p.targets.length ? ` Target: ${p.targets.join("; ")}.` : ""}`,
+    ),
+  );
+  if (results.warnings.length > 0)
+    out.push("", "## Warnings from this run", "", ...results.warnings.map((w) => `- ${w}`));
+  return `${out.join("\n")}\n`;
+}
+
+export function writePerformanceDoc(results: BenchResults, resultsFile: string): void {
+  writeFileSync(DOC_PATH, renderPerformanceDoc(results, resultsFile));
+}
+
+/** A plain-text table for the terminal. */
+export function consoleSummary(results: BenchResults): string {
+  const lines: string[] = [];
+  const row = (cells: string[], widths: number[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
+  const widths = [27, 9, 10, 10, 8, 9, 6, 6, 7, 9, 8];
+  for (const scenario of results.scenarios) {
+    lines.push(
+      "",
+      `${scenario.name}  ${scenario.method} ${scenario.path}  (${scenario.baselineBodyBytes} B)`,
+    );
+    lines.push(
+      row(
+        ["target", "req/s", "p50", "p99", "non-2xx", "cpu/req", "core", "/node", "/express", "/prisma"],
+        widths,
+      ),
+    );
+    for (const t of scenario.targets) lines.push(row(consoleCells(results, t), widths));
+    for (const c of scenario.checks) lines.push(`  ${c.status.padEnd(12)} ${c.description}: ${c.display}`);
+  }
+  return lines.join("\n");
+}
+
+function consoleCells(results: BenchResults, t: TargetResult): string[] {
+  const ratio = (v: number | undefined) => (v === undefined ? "" : pct(v));
+  return [
+    targetLabel(results, t.targetId),
+    num(t.medianRps),
+    ms(t.p50Ms),
+    ms(t.p99Ms),
+    num(t.non2xx + t.socketErrors),
+    t.cpuUsPerRequest === undefined ? "-" : `${num(t.cpuUsPerRequest)}us`,
+    t.cpuShare === undefined ? "-" : pct(t.cpuShare),
+    t.otherLoad === undefined ? "-" : pct(t.otherLoad),
+    ratio(t.ratios["node-http"]),
+    ratio(t.ratios["express-static"]),
+    ratio(t.ratios["express-prisma"]),
+  ];
+}
+
+function newestResultsFile(): string | undefined {
+  if (!existsSync(RESULTS_DIR)) return undefined;
+  const files = readdirSync(RESULTS_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => path.join(RESULTS_DIR, f));
+  return files.sort((a, b) => {
+    const at = (JSON.parse(readFileSync(a, "utf8")) as BenchResults).generatedAt;
+    const bt = (JSON.parse(readFileSync(b, "utf8")) as BenchResults).generatedAt;
+    return at.localeCompare(bt);
+  })[files.length - 1];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const file = process.argv[2] ? path.resolve(process.argv[2]) : newestResultsFile();
+  if (!file) {
+    process.stderr.write("No results in bench/results; run npm run bench first.\n");
+    process.exit(1);
+  }
+  writePerformanceDoc(JSON.parse(readFileSync(file, "utf8")) as BenchResults, file);
+  process.stdout.write(
+    `Rendered ${path.relative(process.cwd(), DOC_PATH)} from ${path.relative(process.cwd(), file)}\n`,
+  );
+}

@@ -1,0 +1,152 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { DatabaseTarget } from "../src/config";
+import type { BaselineConfig, BaselineRoute } from "./baselines/config";
+import type { DatabaseMode } from "./options";
+import type { ManagedProcess, Supervisor } from "./processes";
+import type { TargetInfo } from "./results";
+
+/**
+ * The servers under load. Each is its own process pinned with taskset to the server CPUs; the
+ * environment is built from nothing (PATH, HOME) so a DATABASE_URL or REDIS_URL in the caller's
+ * shell cannot change what is measured. NODE_ENV=production for every one of them alike.
+ */
+export interface StartedTarget {
+  info: TargetInfo;
+  url: string;
+  process: ManagedProcess;
+}
+
+export class TargetStartError extends Error {}
+
+function baseEnvironment(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    NODE_ENV: "production",
+  };
+}
+
+export const SERVICE_DESCRIPTION =
+  "`bin/quayside.mjs serve` as shipped (through bench/service-under-test.mjs, which only sets the command line): request id, pino (level silent), metrics, key lookup, rate window (memory), facades over persisted GraphQL operations, Yoga on /graphql";
+
+export async function startService(
+  supervisor: Supervisor,
+  input: { mode: DatabaseMode; port: number; database: DatabaseTarget; cpus: string; repoRoot: string },
+): Promise<StartedTarget> {
+  const info: TargetInfo = {
+    id: `quayside-${input.mode}`,
+    kind: "service",
+    mode: input.mode,
+    label: `quayside (${input.mode})`,
+    description: SERVICE_DESCRIPTION,
+  };
+  const database =
+    input.database.kind === "postgres"
+      ? { DATABASE_URL: input.database.url }
+      : { QUAYSIDE_DATA_DIR: input.database.dataDir };
+  const child = supervisor.spawn(
+    info.id,
+    "taskset",
+    ["-c", input.cpus, process.execPath, "bench/service-under-test.mjs"],
+    {
+      cwd: input.repoRoot,
+      longLived: true,
+      env: {
+        ...baseEnvironment(),
+        ...database,
+        PORT: String(input.port),
+        HOST: "127.0.0.1",
+        QUAYSIDE_DEMO: "false",
+        QUAYSIDE_SIMULATOR: "off",
+        QUAYSIDE_LOG_LEVEL: "silent",
+        QUAYSIDE_SHUTDOWN_GRACE_MS: "1000",
+      },
+    },
+  );
+  const url = `http://127.0.0.1:${input.port}`;
+  await waitReady(child, url);
+  return { info, url, process: child };
+}
+
+const BASELINE_FILES = {
+  "node-http": "bench/baselines/node-http.ts",
+  "express-static": "bench/baselines/express-static.ts",
+  "express-prisma": "bench/baselines/express-prisma.ts",
+} as const;
+
+export const BASELINE_DESCRIPTIONS = {
+  "node-http": "bare `node:http`, the service's answer bytes pre-serialised (the machine's ceiling)",
+  "express-static": "bare Express 5 route, the same bytes (the framework's ceiling)",
+  "express-prisma":
+    "bare Express 5 route doing the scenario's database work directly: the service's own key lookup (`AccountsService.authenticate`: the key by hash joined with its user and organisation, one Prisma query, and its last-used write at most once a minute per key), plus what the scenario reads or writes (graphql viewer: the organisation again; compat sealines: the call count upsert and the slot counts, through the service's own ApiCallsService and SlotsService); then the same bytes. The cost of our core (gate, rate window, middleware, GraphQL, envelope) is the gap between this and the service",
+} as const;
+
+export async function startBaseline(
+  supervisor: Supervisor,
+  input: {
+    kind: keyof typeof BASELINE_FILES;
+    mode?: DatabaseMode;
+    database?: DatabaseTarget;
+    port: number;
+    routes: BaselineRoute[];
+    cpus: string;
+    repoRoot: string;
+    configDir: string;
+  },
+): Promise<StartedTarget> {
+  const id = input.mode ? `${input.kind}-${input.mode}` : input.kind;
+  const labels = {
+    "node-http": "node:http static",
+    "express-static": "Express static",
+    "express-prisma": "Express + Prisma",
+  } as const;
+  const info: TargetInfo = {
+    id,
+    kind: input.kind,
+    mode: input.mode,
+    label: input.mode ? `${labels[input.kind]} (${input.mode})` : labels[input.kind],
+    description: BASELINE_DESCRIPTIONS[input.kind],
+  };
+  const config: BaselineConfig = {
+    host: "127.0.0.1",
+    port: input.port,
+    routes: input.routes,
+    database: input.database,
+  };
+  const configFile = path.join(input.configDir, `${id}.json`);
+  writeFileSync(configFile, JSON.stringify(config));
+  const child = supervisor.spawn(
+    id,
+    "taskset",
+    ["-c", input.cpus, process.execPath, "--import", "tsx", BASELINE_FILES[input.kind], configFile],
+    { cwd: input.repoRoot, longLived: true, env: baseEnvironment() },
+  );
+  const url = `http://127.0.0.1:${input.port}`;
+  await waitReady(child, url);
+  return { info, url, process: child };
+}
+
+/** Polls GET /readyz until 200; fails at once if the process exits, with what it printed. */
+async function waitReady(child: ManagedProcess, url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exit !== undefined) {
+      throw new TargetStartError(
+        `${child.name} ${child.exit} before it was ready:\n${child.output().slice(-3_000)}`,
+      );
+    }
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new TargetStartError(
+    `${child.name} was not ready within ${timeoutMs / 1000} s:\n${child.output().slice(-3_000)}`,
+  );
+}
