@@ -12,6 +12,11 @@ export interface BenchOptions {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /**
+   * A target's warm-up for a scenario repeats (up to WARMUP_MAX_RUNS runs) until it has answered this
+   * many requests: a few seconds warm a 20,000 req/s server, not a 200 req/s one.
+   */
+  warmupRequests: number;
   connections: number;
   /** Empty means every implemented scenario (the smoke run picks its own). */
   scenarioIds: string[];
@@ -35,7 +40,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --smoke               a few seconds: 1 round of 1 s, one scenario, results to a temp file (BENCH_SMOKE=1)
   --rounds N            measured rounds per target (BENCH_ROUNDS, default 5)
   --duration S          seconds per measured run (BENCH_DURATION, default 5)
-  --warmup S            seconds of warm-up per target and scenario (BENCH_WARMUP, default 3)
+  --warmup S            seconds of one warm-up run per target and scenario (BENCH_WARMUP, default 3)
+  --warmup-requests N   repeat a target's warm-up runs (at most 5) until it answered N requests
+                        (BENCH_WARMUP_REQUESTS, default 5000; 0 in a smoke run)
   --connections N       wrk connections (BENCH_CONNECTIONS, default 50)
   --scenarios a,b       scenario ids to run (BENCH_SCENARIOS, default all implemented)
   --modes pglite,postgres  database modes of the service (BENCH_MODES, default both)
@@ -73,6 +80,7 @@ export function parseOptions(
         rounds: { type: "string" },
         duration: { type: "string" },
         warmup: { type: "string" },
+        "warmup-requests": { type: "string" },
         connections: { type: "string" },
         scenarios: { type: "string" },
         modes: { type: "string" },
@@ -119,6 +127,12 @@ export function parseOptions(
     rounds: parse(positiveInt, pick("rounds", "BENCH_ROUNDS"), smoke ? 1 : 5, "--rounds"),
     durationSeconds: parse(positiveInt, pick("duration", "BENCH_DURATION"), smoke ? 1 : 5, "--duration"),
     warmupSeconds: parse(positiveInt, pick("warmup", "BENCH_WARMUP"), smoke ? 1 : 3, "--warmup"),
+    warmupRequests: parse(
+      z.coerce.number().int().min(0),
+      pick("warmup-requests", "BENCH_WARMUP_REQUESTS"),
+      smoke ? 0 : 5_000,
+      "--warmup-requests",
+    ),
     connections: parse(positiveInt, pick("connections", "BENCH_CONNECTIONS"), 50, "--connections"),
     scenarioIds: parse(list, pick("scenarios", "BENCH_SCENARIOS"), [], "--scenarios"),
     modes: modes as DatabaseMode[],

@@ -19,7 +19,8 @@ export interface TargetResult {
   targetId: string;
   /** Measured rounds, in order. */
   rounds: WrkRun[];
-  warmup: WrkRun | undefined;
+  /** Warm-up runs (repeated until the target answered settings.warmupRequests, at most warmupMaxRuns). */
+  warmups: WrkRun[];
   medianRps: number;
   /** Medians over rounds of each round's p50 and p99. */
   p50Ms: number;
@@ -100,6 +101,8 @@ export interface BenchResults {
     rounds: number;
     durationSeconds: number;
     warmupSeconds: number;
+    warmupRequests: number;
+    warmupMaxRuns: number;
     connections: number;
     threads: number;
     serverCpus: string;
@@ -135,14 +138,14 @@ export function baselineTargetId(target: TargetInfo, baseline: BaselineKind): st
 export function summariseScenario(input: {
   scenario: Scenario;
   targets: readonly TargetInfo[];
-  runs: ReadonlyMap<string, { rounds: WrkRun[]; warmup: WrkRun | undefined }>;
+  runs: ReadonlyMap<string, { rounds: WrkRun[]; warmups: WrkRun[] }>;
   answerBytes: Record<string, number>;
   baselineBodyBytes: number;
   modes: readonly DatabaseMode[];
 }): ScenarioResult {
   const { scenario, targets, runs } = input;
   const results: TargetResult[] = targets.map((target) => {
-    const run = runs.get(target.id) ?? { rounds: [], warmup: undefined };
+    const run = runs.get(target.id) ?? { rounds: [], warmups: [] };
     const ratios: Partial<Record<BaselineKind, number>> = {};
     for (const baseline of ["node-http", "express-static", "express-prisma"] as const) {
       const baselineId = baselineTargetId(target, baseline);
@@ -160,7 +163,7 @@ export function summariseScenario(input: {
     return {
       targetId: target.id,
       rounds: run.rounds,
-      warmup: run.warmup,
+      warmups: run.warmups,
       medianRps: median(run.rounds.map((r) => r.rps)),
       p50Ms: median(run.rounds.map((r) => r.p50Ms)),
       p99Ms: median(run.rounds.map((r) => r.p99Ms)),
@@ -175,7 +178,7 @@ export function summariseScenario(input: {
           (r) => r.socketErrors.connect + r.socketErrors.read + r.socketErrors.write + r.socketErrors.timeout,
         ),
       ),
-      warmupNon2xx: run.warmup?.non2xx ?? 0,
+      warmupNon2xx: sum(run.warmups.map((r) => r.non2xx)),
       ratios,
     };
   });

@@ -127,3 +127,29 @@ export function mountLookupRoutes(router: Router, deps: FacadeDeps): void {
     }),
   );
 }
+
+/** The refusals vessel and schedule lookups share, as the core types them. */
+export type LookupRefusal =
+  | { __typename: "LookupInputInvalid"; message: string; param: string }
+  | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
+  | { __typename: "LookupProviderUnavailable"; retryAfterSeconds: number; allowance: AllowanceView | null };
+
+/** Answers a shared refusal and returns true, or returns false for the route's own outcomes. */
+export function sendLookupRefusal(res: Response, answer: { __typename: string }): boolean {
+  const refusal = answer as LookupRefusal;
+  switch (refusal.__typename) {
+    case "LookupInputInvalid":
+      sendV1Error(res, "bad_request", { message: refusal.message, data: { param: refusal.param } });
+      return true;
+    case "LookupLimitExceeded":
+      sendLookupLimit(res, "lookup_limit_exceeded", refusal);
+      return true;
+    case "LookupProviderUnavailable":
+      setLookupHeaders(res, refusal.allowance);
+      res.setHeader("Retry-After", String(refusal.retryAfterSeconds));
+      sendV1Error(res, "lookup_provider_unavailable", { data: { retryAfter: refusal.retryAfterSeconds } });
+      return true;
+    default:
+      return false;
+  }
+}

@@ -2,7 +2,7 @@ import type { Router } from "express";
 import { z } from "zod";
 import { type FacadeDeps, handler, runOperation } from "../../facade";
 import { sendV1Error } from "../respond";
-import { type AllowanceView, sendLookupLimit, setLookupHeaders } from "./lookups.route";
+import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
 
 const schedulesQuery = z.object({
   origin: z.string({ error: "origin is required (a UN/LOCODE)." }),
@@ -106,17 +106,8 @@ export function mountScheduleRoutes(router: Router, deps: FacadeDeps): void {
       });
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
       const answer = result.data.sailingSchedules!;
+      if (sendLookupRefusal(res, answer)) return;
       switch (answer.__typename) {
-        case "LookupInputInvalid":
-          return sendV1Error(res, "bad_request", { message: answer.message, data: { param: answer.param } });
-        case "LookupLimitExceeded":
-          return sendLookupLimit(res, "lookup_limit_exceeded", answer);
-        case "LookupProviderUnavailable":
-          setLookupHeaders(res, answer.allowance);
-          res.setHeader("Retry-After", String(answer.retryAfterSeconds));
-          return sendV1Error(res, "lookup_provider_unavailable", {
-            data: { retryAfter: answer.retryAfterSeconds },
-          });
         case "SailingSchedules":
           setLookupHeaders(res, answer.allowance);
           res.json({

@@ -2,7 +2,7 @@ import type { Router } from "express";
 import { z } from "zod";
 import { type FacadeDeps, handler, runOperation } from "../../facade";
 import { sendV1Error } from "../respond";
-import { type AllowanceView, sendLookupLimit, setLookupHeaders } from "./lookups.route";
+import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
 
 const vesselQuery = z.object({
   imo: z.string({ error: "imo is required (7 digits)." }).regex(/^\d{7}$/, "imo must be 7 digits."),
@@ -82,17 +82,8 @@ export function mountVesselRoutes(router: Router, deps: FacadeDeps): void {
       const result = await runOperation<VesselTrackData>(deps, req, "VesselTrack", query.data);
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
       const answer = result.data.vesselPosition!;
+      if (sendLookupRefusal(res, answer)) return;
       switch (answer.__typename) {
-        case "LookupInputInvalid":
-          return sendV1Error(res, "bad_request", { message: answer.message, data: { param: answer.param } });
-        case "LookupLimitExceeded":
-          return sendLookupLimit(res, "lookup_limit_exceeded", answer);
-        case "LookupProviderUnavailable":
-          setLookupHeaders(res, answer.allowance);
-          res.setHeader("Retry-After", String(answer.retryAfterSeconds));
-          return sendV1Error(res, "lookup_provider_unavailable", {
-            data: { retryAfter: answer.retryAfterSeconds },
-          });
         case "VesselNotFound":
           setLookupHeaders(res, answer.allowance);
           return sendV1Error(res, "vessel_not_found", { data: { imo: answer.imo, mmsi: answer.mmsi } });

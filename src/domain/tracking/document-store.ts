@@ -69,14 +69,18 @@ export class DocumentStore {
     const now = this.clock.now();
     const hash = contentHash(content);
     return this.prisma.$transaction(async (tx) => {
-      const document = await tx.carrierDocument.upsert({
-        where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
-        create: { carrierScac, referenceType, referenceKey, createdAt: now },
-        update: {},
-      });
-      // Serialise writers of one document across processes.
-      await tx.$queryRaw`SELECT id FROM carrier_documents WHERE id = ${document.id} FOR UPDATE`;
-      const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: document.id } });
+      // Create the row if it is new (atomically: concurrent first answers race here), then lock it so
+      // that writers of one document, in any process, take turns.
+      await tx.$executeRaw`
+        INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, created_at)
+        VALUES (${randomUUID()}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now})
+        ON CONFLICT (carrier_scac, reference_type, reference_key) DO NOTHING`;
+      const [locked] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM carrier_documents
+         WHERE carrier_scac = ${carrierScac} AND reference_type = ${referenceType}::"ReferenceKind"
+           AND reference_key = ${referenceKey}
+         FOR UPDATE`;
+      const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: locked!.id } });
       const previous =
         head.latestVersion > 0
           ? await tx.documentVersion.findUnique({
@@ -134,18 +138,12 @@ export class DocumentStore {
     reason: string,
   ) {
     const now = this.clock.now();
-    await this.prisma.carrierDocument.upsert({
-      where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
-      create: {
-        carrierScac,
-        referenceType,
-        referenceKey,
-        lastAttemptAt: now,
-        lastFailureReason: reason,
-        createdAt: now,
-      },
-      update: { lastAttemptAt: now, lastFailureReason: reason },
-    });
+    await this.prisma.$executeRaw`
+      INSERT INTO carrier_documents
+             (id, carrier_scac, reference_type, reference_key, latest_version, last_attempt_at, last_failure_reason, created_at)
+      VALUES (${randomUUID()}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now}, ${reason}, ${now})
+      ON CONFLICT (carrier_scac, reference_type, reference_key)
+      DO UPDATE SET last_attempt_at = EXCLUDED.last_attempt_at, last_failure_reason = EXCLUDED.last_failure_reason`;
   }
 }
 

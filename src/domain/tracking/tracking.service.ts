@@ -416,19 +416,12 @@ export class TrackingService {
         await this.deps.webhooks.enqueue(tx, org.id, shipmentEvents(before, content, shipment));
       }
       const lookup = await tx.trackingLookup.create({
-        data: {
-          organizationId: org.id,
-          apiKeyId: principal.apiKey?.id ?? null,
-          surface: input.surface,
-          reference: reference.number,
-          referenceType: reference.type,
-          referenceKey: reference.normalized,
+        data: lookupRow(principal, reference, input, now, {
           carrierScac: stored.document.carrierScac,
           outcome: stale ? "stale" : "tracked",
           fromCache,
           documentVersionId: stored.version.id,
-          createdAt: now,
-        },
+        }),
       });
       return { shipment, slotConsumed, lookupId: lookup.id };
     });
@@ -494,17 +487,10 @@ export class TrackingService {
             )
           ).shipment;
     const lookup = await prisma.trackingLookup.create({
-      data: {
-        organizationId: org.id,
-        apiKeyId: principal.apiKey?.id ?? null,
-        surface: input.surface,
-        reference: reference.number,
-        referenceType: reference.type,
-        referenceKey: reference.normalized,
+      data: lookupRow(principal, reference, input, now, {
         carrierScac: plan.attempts.at(-1) ?? null,
         outcome: "not_found",
-        createdAt: now,
-      },
+      }),
     });
     const discovery = eligibility;
     return {
@@ -561,6 +547,26 @@ function describeFailure(outcome: Exclude<CarrierOutcome, { kind: "found" | "not
 }
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/** One row of the lookup log: who asked, on which surface, what was answered. */
+function lookupRow(
+  principal: Actor,
+  reference: ParsedReference,
+  input: TrackInput,
+  now: Date,
+  answer: { carrierScac: string | null; outcome: string; fromCache?: boolean; documentVersionId?: string },
+) {
+  return {
+    organizationId: principal.organization.id,
+    apiKeyId: principal.apiKey?.id ?? null,
+    surface: input.surface,
+    reference: reference.number,
+    referenceType: reference.type,
+    referenceKey: reference.normalized,
+    createdAt: now,
+    ...answer,
+  };
+}
 
 /**
  * Concurrent tracks of one new reference converge on one row: the partial unique index on live
