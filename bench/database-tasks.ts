@@ -24,7 +24,7 @@ export type DatabaseTask =
       runTag: string;
       scenarioIds: string[];
     }
-  | { op: "remove-account"; target: DatabaseTarget; organizationId: string };
+  | { op: "remove-account"; target: DatabaseTarget; runTag: string };
 
 export type DatabaseTaskResult = { url: string } | SeedOutcome | null;
 
@@ -55,7 +55,7 @@ async function handle(task: DatabaseTask): Promise<DatabaseTaskResult> {
         scenarios: SCENARIOS.filter((s) => task.scenarioIds.includes(s.id)),
       });
     case "remove-account":
-      await removeBenchAccount(task.target, task.organizationId);
+      await removeBenchAccount(task.target, task.runTag);
       return null;
   }
 }

@@ -74,8 +74,8 @@ export class DatabaseWorker {
     return (await this.run({ op: "seed", ...input })) as SeedOutcome;
   }
 
-  async removeAccount(target: DatabaseTarget, organizationId: string): Promise<void> {
-    await this.run({ op: "remove-account", target, organizationId });
+  async removeAccount(target: DatabaseTarget, runTag: string): Promise<void> {
+    await this.run({ op: "remove-account", target, runTag });
   }
 
   get pid(): number | undefined {

@@ -19,6 +19,8 @@ export interface MachineFacts {
   busyBeforeStartPercent: number;
   /** Share of all cores used by processes not of this run during the measured runs. */
   otherLoadDuringRuns: { median: number; max: number } | undefined;
+  /** CPU the targets not under load used during a run, as a share of one core (servers pinned together). */
+  idleTargetsDuringRuns: { median: number; max: number } | undefined;
   loadAverageAtStart: number[];
   loadAverageAtEnd: number[] | undefined;
 }
@@ -83,6 +85,7 @@ export function machineFacts(input: {
     wrk: input.wrk,
     busyBeforeStartPercent: input.busyBeforeStartPercent,
     otherLoadDuringRuns: undefined,
+    idleTargetsDuringRuns: undefined,
     loadAverageAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
     loadAverageAtEnd: undefined,
   };

@@ -103,6 +103,8 @@ export interface BenchResults {
     warmupSeconds: number;
     warmupRequests: number;
     warmupMaxRuns: number;
+    /** Before each run, wait (at most maxMs) until all targets together use under quietShare of a core. */
+    settle?: { windowMs: number; quietShare: number; maxMs: number };
     connections: number;
     threads: number;
     serverCpus: string;

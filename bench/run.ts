@@ -21,9 +21,9 @@ import { Supervisor } from "./processes";
 import { consoleSummary, DOC_PATH, RESULTS_DIR, writePerformanceDoc } from "./report";
 import { type BenchResults, median, type ScenarioResult, summariseScenario } from "./results";
 import { PENDING_SCENARIOS, SCENARIOS, type Scenario } from "./scenarios";
-import { type BenchAccount, generateKeys } from "./seed";
+import { generateKeys } from "./seed";
 import { type StartedTarget, startBaseline, startService, TargetStartError } from "./targets";
-import { runWrk, toolVersion, type WrkRun, writeScenarioScript } from "./wrk";
+import { processCpuMs, runWrk, toolVersion, type WrkRun, writeScenarioScript } from "./wrk";
 
 /**
  * `npm run bench`: the service in each database mode and its baselines, all up at once, measured
@@ -72,6 +72,13 @@ function roundLoadSecondsPerWindow(input: {
   const runs = Math.floor(Math.ceil(60 / input.durationSeconds) / (input.targets - 1)) + 1;
   return Math.min(total, runs * input.durationSeconds);
 }
+
+/** Before each run, wait (at most SETTLE_MAX_MS) until all targets together use under 5% of a core. */
+const SETTLE_WINDOW_MS = 500;
+const SETTLE_QUIET_SHARE = 0.05;
+const SETTLE_MAX_MS = 15_000;
+
+/** The plan of the bench organisation: the largest per-key window there is. */
 const BENCH_PLAN = "custom" as const;
 
 class HarnessError extends Error {}
@@ -204,7 +211,7 @@ async function main(): Promise<number> {
   const options = parsed;
   const started = Date.now();
 
-  const wrkVersion = toolVersion("wrk", ["-v"]);
+  const wrkVersion = toolVersion("wrk", ["-v"])?.replace(/\s+Copyright.*$/, "");
   if (!wrkVersion) throw new HarnessError("wrk is not installed (apt-get install -y wrk)");
   if (!toolVersion("taskset", ["-V"]))
     throw new HarnessError("taskset is not installed (apt-get install -y util-linux)");
@@ -277,7 +284,10 @@ async function main(): Promise<number> {
   let phase = Date.now();
   if (modes.includes("postgres")) {
     if (options.pgUrl) {
-      databases.set("postgres", { kind: "postgres", url: options.pgUrl });
+      const target: DatabaseTarget = { kind: "postgres", url: options.pgUrl };
+      databases.set("postgres", target);
+      // Someone else's database: this run's organisation goes again, even if seeding fails halfway.
+      onExit("remove the bench organisation", () => worker.removeAccount(target, runTag));
     } else {
       log("starting PostgreSQL");
       // Registered first: a Ctrl-C during initdb still stops the server once it is up.
@@ -290,9 +300,8 @@ async function main(): Promise<number> {
     databases.set("pglite-baseline", { kind: "pglite", dataDir: path.join(tempDir, "pglite-baseline") });
   }
   log(`seeding ${databases.size} database(s) with the bench organisation and ${keyCount} keys`);
-  const seeded = new Map<string, BenchAccount>();
   await Promise.all(
-    [...databases].map(async ([name, target]) => {
+    [...databases.values()].map(async (target) => {
       const mode: DatabaseMode = target.kind === "postgres" ? "postgres" : "pglite";
       const outcome = await worker.seed({
         target,
@@ -301,16 +310,10 @@ async function main(): Promise<number> {
         runTag,
         scenarioIds: scenarios.map((s) => s.id),
       });
-      seeded.set(name, outcome.account);
       if (mode === "postgres") machine.postgres = outcome.serverVersion;
       else machine.pglite = `@electric-sql/pglite ${pgliteVersion()} (${outcome.serverVersion})`;
     }),
   );
-  if (options.pgUrl) {
-    const account = seeded.get("postgres")!;
-    const target = databases.get("postgres")!;
-    onExit("remove the bench organisation", () => worker.removeAccount(target, account.organizationId));
-  }
 
   // The services first: their real answers are what the baselines serve.
   log(
@@ -406,6 +409,21 @@ async function main(): Promise<number> {
   // PostgreSQL backends serve this run (and possibly another session's tests): not counted as others.
   const postgresUid = userId("postgres");
   const notOthers = new Set(postgresUid === undefined ? [] : [postgresUid]);
+  /**
+   * Waits until every target is idle: a server keeps working for seconds after its load stops
+   * (garbage collection, optimising compilers, fire-and-forget writes still queued), and since all
+   * servers share one core, that tail would otherwise be charged to whichever target runs next.
+   */
+  const settle = async (): Promise<number> => {
+    const started = Date.now();
+    const total = () => targets.reduce((ms, t) => ms + (processCpuMs(t.process.pid) ?? 0), 0);
+    while (Date.now() - started < SETTLE_MAX_MS) {
+      const before = total();
+      await new Promise((r) => setTimeout(r, SETTLE_WINDOW_MS));
+      if ((total() - before) / SETTLE_WINDOW_MS < SETTLE_QUIET_SHARE) break;
+    }
+    return Date.now() - started;
+  };
   const load = async (
     scripts: Map<string, string>,
     scenario: Scenario,
@@ -415,7 +433,10 @@ async function main(): Promise<number> {
     if (supervisor.unexpectedExits.length > 0) {
       throw new HarnessError(`a target stopped during the run: ${supervisor.unexpectedExits.join("; ")}`);
     }
+    const settledMs = await settle();
     const ours = new Set([ownProcessGroup(), ...supervisor.groups(), ...(worker.pid ? [worker.pid] : [])]);
+    const idle = targets.filter((t) => t !== target);
+    const idleBefore = idle.map((t) => processCpuMs(t.process.pid) ?? 0);
     const before = otherProcessesCpuMs(ours, notOthers);
     const run = await runWrk(supervisor, {
       url: target.url,
@@ -426,7 +447,13 @@ async function main(): Promise<number> {
       serverPid: target.process.pid,
     });
     const after = otherProcessesCpuMs(ours, notOthers);
-    return { ...run, otherCpuShare: otherCpuShare(before, after, run.durationSeconds, machine.cores) };
+    const idleMs = idle.reduce((ms, t, i) => ms + (processCpuMs(t.process.pid) ?? 0) - idleBefore[i]!, 0);
+    return {
+      ...run,
+      settledMs,
+      otherCpuShare: otherCpuShare(before, after, run.durationSeconds, machine.cores),
+      idleTargetsCpuShare: run.durationSeconds > 0 ? idleMs / 1000 / run.durationSeconds : undefined,
+    };
   };
 
   const slots = scenarios.length * targets.length;
@@ -503,6 +530,17 @@ async function main(): Promise<number> {
   const otherLoads = [...runs.values()].flatMap((byTarget) =>
     [...byTarget.values()].flatMap((r) => r.rounds.map((run) => run.otherCpuShare ?? 0)),
   );
+  const idleLoads = [...runs.values()].flatMap((byTarget) =>
+    [...byTarget.values()].flatMap((r) => r.rounds.map((run) => run.idleTargetsCpuShare ?? 0)),
+  );
+  if (idleLoads.length > 0) {
+    machine.idleTargetsDuringRuns = { median: median(idleLoads), max: Math.max(...idleLoads) };
+    if (machine.idleTargetsDuringRuns.median > 0.05) {
+      warnings.push(
+        `The targets not under load used ${Math.round(machine.idleTargetsDuringRuns.median * 100)}% of a core during a median run (background work of an idle server), taken from the target under load.`,
+      );
+    }
+  }
   if (otherLoads.length > 0) {
     machine.otherLoadDuringRuns = { median: median(otherLoads), max: Math.max(...otherLoads) };
     if (machine.otherLoadDuringRuns.median > 0.1) {
@@ -523,6 +561,7 @@ async function main(): Promise<number> {
       warmupSeconds: options.warmupSeconds,
       warmupRequests: options.warmupRequests,
       warmupMaxRuns: WARMUP_MAX_RUNS,
+      settle: { windowMs: SETTLE_WINDOW_MS, quietShare: SETTLE_QUIET_SHARE, maxMs: SETTLE_MAX_MS },
       connections: options.connections,
       threads: 1,
       serverCpus: options.serverCpus,

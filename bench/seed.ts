@@ -44,7 +44,7 @@ export async function seedDatabase(input: {
     await applyMigrations(db);
     const accounts = new AccountsService(db.prisma, systemClock);
     const organization = await accounts.createOrganization({
-      name: `Bench ${input.runTag}`,
+      name: benchOrganizationName(input.runTag),
       plan: "custom",
       developerMode: true,
     });
@@ -87,11 +87,15 @@ export async function seedDatabase(input: {
   }
 }
 
-/** Removes the bench organisation (users and keys cascade) from a database the harness did not create. */
-export async function removeBenchAccount(target: DatabaseTarget, organizationId: string): Promise<void> {
+export function benchOrganizationName(runTag: string): string {
+  return `Bench ${runTag}`;
+}
+
+/** Removes this run's bench organisation (users and keys cascade) from a database the harness did not create. */
+export async function removeBenchAccount(target: DatabaseTarget, runTag: string): Promise<void> {
   const db = await openDatabase(target);
   try {
-    await db.prisma.organization.deleteMany({ where: { id: organizationId } });
+    await db.prisma.organization.deleteMany({ where: { name: benchOrganizationName(runTag) } });
   } finally {
     await db.close();
   }

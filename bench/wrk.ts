@@ -35,6 +35,10 @@ export interface WrkRun {
   serverCpuShare: number | undefined;
   /** Share of all the machine's cores that processes not of this run used meanwhile (set by run.ts). */
   otherCpuShare?: number;
+  /** CPU the other targets of this run, not under load, used meanwhile, as a share of one core (set by run.ts). */
+  idleTargetsCpuShare?: number;
+  /** How long the harness waited before the run for every target to be idle (set by run.ts). */
+  settledMs?: number;
 }
 
 /** utime + stime of a process in milliseconds, from /proc (undefined where there is no /proc). */
