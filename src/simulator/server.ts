@@ -468,6 +468,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         auth: auth.get(carrier.scac)?.kind ?? "none",
       })),
       vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,
+      vesselPositionByNameUrl: `${base}/vessels/position?name={NAME}`,
       admin: {
         state: `${base}/_admin/state`,
         faults: `${base}/_admin/faults/{SCAC}`,

@@ -1,10 +1,24 @@
 import { findPortEntry } from "../../domain/ports/port-directory";
 import type { PrismaClient, VesselPosition } from "../../generated/prisma/client";
-import type { PortCallReport, VesselPositionProvider, VesselQuery } from "./vessel-position-provider";
+import {
+  normalizeVesselName,
+  type PortCallReport,
+  type VesselIdentity,
+  type VesselPositionOutcome,
+  type VesselPositionProvider,
+  type VesselQuery,
+} from "./vessel-position-provider";
+
+/** Rows read to compare names in memory (the table holds one row per MMSI). */
+const NAME_SCAN_LIMIT = 500;
+/** Vessels listed when a name is ambiguous. */
+const MAX_CANDIDATES = 10;
 
 /**
  * Positions the AIS ingester stored (`vessel_positions`), by MMSI, else by IMO (the MMSI changes with a
- * ship's flag). A stored row whose IMO contradicts the one asked is another ship: not found. AIS carries
+ * ship's flag; with the IMO alone, the latest report of that IMO). A stored row whose IMO contradicts the
+ * one asked is another ship: not found. By name: the rows whose broadcast name is the name asked (see
+ * `normalizeVesselName`), one vessel per IMO (else per MMSI); several vessels are `ambiguous`. AIS carries
  * no origin or departure time; its destination is free text typed by the crew, resolved to a port when it
  * reads as a UN/LOCODE ("NLRTM", "NL RTM", "CNSHA>NLRTM").
  */
@@ -13,9 +27,12 @@ export class AisPositionsProvider implements VesselPositionProvider {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  async locate(query: VesselQuery) {
+  async locate(query: VesselQuery): Promise<VesselPositionOutcome> {
     try {
-      const byMmsi = await this.prisma.vesselPosition.findUnique({ where: { mmsi: query.mmsi } });
+      if ("name" in query) return await this.locateByName(query.name);
+      const byMmsi = query.mmsi
+        ? await this.prisma.vesselPosition.findUnique({ where: { mmsi: query.mmsi } })
+        : null;
       const row =
         byMmsi && (byMmsi.imo === null || byMmsi.imo === query.imo)
           ? byMmsi
@@ -31,6 +48,34 @@ export class AisPositionsProvider implements VesselPositionProvider {
         reason: `AIS positions unreadable: ${(error as Error).message}`,
       };
     }
+  }
+
+  private async locateByName(name: string): Promise<VesselPositionOutcome> {
+    const wanted = normalizeVesselName(name);
+    // The longest word narrows the scan in SQL; the whole name is compared here, normalised.
+    const word = wanted.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
+    if (!word) return { kind: "not-found" };
+    const rows = await this.prisma.vesselPosition.findMany({
+      where: { name: { contains: word, mode: "insensitive" } },
+      orderBy: { positionAt: "desc" },
+      take: NAME_SCAN_LIMIT,
+    });
+    // Newest first, so the first row of a vessel is its latest report.
+    const vessels = new Map<string, VesselPosition>();
+    for (const row of rows) {
+      if (!row.name || normalizeVesselName(row.name) !== wanted) continue;
+      const key = row.imo ? `imo:${row.imo}` : `mmsi:${row.mmsi}`;
+      if (!vessels.has(key)) vessels.set(key, row);
+    }
+    const found = [...vessels.values()];
+    if (found.length === 0) return { kind: "not-found" };
+    if (found.length === 1) return { kind: "found", position: toReport(found[0]!) };
+    return {
+      kind: "ambiguous",
+      candidates: found
+        .slice(0, MAX_CANDIDATES)
+        .map((row): VesselIdentity => ({ imo: row.imo, mmsi: row.mmsi, name: row.name })),
+    };
   }
 }
 

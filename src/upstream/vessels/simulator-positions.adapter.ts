@@ -4,6 +4,7 @@ import { createSemaphore } from "../http/concurrency";
 import { type HttpDeps, realSleep, requestWithRetry } from "../http/request";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy";
 import type {
+  VesselIdentity,
   VesselPositionOutcome,
   VesselPositionProvider,
   VesselPositionReport,
@@ -11,9 +12,10 @@ import type {
 } from "./vessel-position-provider";
 
 /**
- * The carrier simulator's vessel positions (`GET {simulator}/vessels/position?imo=&mmsi=`), where the
- * world's ships are on their loops at the simulator's clock. An HTTP client like any provider's, so the
- * embedded demo exercises the same path a commercial position API would.
+ * The carrier simulator's vessel positions (`GET {simulator}/vessels/position?imo=&mmsi=`, the MMSI
+ * optional, or `?name=`), where the world's ships are on their loops at the simulator's clock. An HTTP
+ * client like any provider's, so the embedded demo exercises the same path a commercial position API
+ * would. A name several ships bear answers 300 with the ships listed: `ambiguous`.
  */
 const portCallSchema = z.object({
   UNLocationCode: z.string(),
@@ -37,6 +39,27 @@ const answerSchema = z.object({
   lastPortCall: portCallSchema.optional(),
   nextPortCall: portCallSchema.optional(),
 });
+
+const choicesSchema = z.object({
+  vessels: z.array(
+    z.object({
+      vesselIMONumber: z.string().nullable().optional(),
+      MMSINumber: z.string().nullable().optional(),
+      vesselName: z.string().nullable().optional(),
+    }),
+  ),
+});
+
+/** Pure: the ships a 300 answer lists, or why it cannot be read. */
+export function mapSimulatorChoices(body: unknown): VesselIdentity[] | string {
+  const parsed = choicesSchema.safeParse(body);
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? "malformed answer";
+  return parsed.data.vessels.slice(0, 10).map((v) => ({
+    imo: v.vesselIMONumber ?? null,
+    mmsi: v.MMSINumber ?? null,
+    name: v.vesselName ?? null,
+  }));
+}
 
 const instant = (text: string | undefined) =>
   text && !Number.isNaN(Date.parse(text)) ? new Date(Date.parse(text)).toISOString() : null;
@@ -97,7 +120,11 @@ export class SimulatorPositionsAdapter implements VesselPositionProvider {
   }
 
   async locate(query: VesselQuery, signal?: AbortSignal): Promise<VesselPositionOutcome> {
-    const params = new URLSearchParams({ imo: query.imo, mmsi: query.mmsi });
+    const params = new URLSearchParams(
+      "name" in query
+        ? { name: query.name }
+        : { imo: query.imo, ...(query.mmsi ? { mmsi: query.mmsi } : {}) },
+    );
     const url = `${this.baseUrl.replace(/\/+$/, "")}/vessels/position?${params}`;
     const result = await requestWithRetry(
       this.http,
@@ -106,13 +133,19 @@ export class SimulatorPositionsAdapter implements VesselPositionProvider {
     );
     if (result.kind !== "response") return { kind: "unavailable", reason: result.reason };
     if (result.status === 404) return { kind: "not-found" };
-    if (result.status !== 200)
+    if (result.status !== 200 && result.status !== 300)
       return { kind: "unavailable", reason: `simulator answered HTTP ${result.status}` };
     let body: unknown;
     try {
       body = JSON.parse(result.body);
     } catch {
       return { kind: "unavailable", reason: "simulator answered a body that is not JSON" };
+    }
+    if (result.status === 300) {
+      const candidates = mapSimulatorChoices(body);
+      return typeof candidates === "string"
+        ? { kind: "unavailable", reason: `simulator answer unreadable: ${candidates}` }
+        : { kind: "ambiguous", candidates };
     }
     const position = mapSimulatorPosition(body);
     return typeof position === "string"

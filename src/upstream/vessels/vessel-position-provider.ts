@@ -2,11 +2,33 @@
  * Where a vessel is: one interface, several sources behind it (an AIS feed Quayside ingests itself, the
  * carrier simulator's world). Expected endings are values; only a caller's abort rejects.
  */
-export interface VesselQuery {
-  /** IMO number, 7 digits. */
-  imo: string;
-  /** MMSI, 9 digits. */
-  mmsi: string;
+/**
+ * What is asked: an IMO number (7 digits), with the MMSI (9 digits) when the caller knows it, or a
+ * vessel's name. A name is matched whole, ignoring case, accents, punctuation and spacing
+ * (`normalizeVesselName`); a source that knows several vessels of that name answers `ambiguous`.
+ */
+export type VesselQuery = { imo: string; mmsi?: string } | { name: string };
+
+/** A vessel as a source knows it, without a position: what an ambiguous name lists. */
+export interface VesselIdentity {
+  imo: string | null;
+  mmsi: string | null;
+  name: string | null;
+}
+
+/**
+ * A vessel name as compared: upper case, accents dropped, every run of other characters than letters
+ * and digits one space ("Maersk Mc-Kinney Møller" and "MAERSK MC KINNEY MOLLER" are the same name).
+ */
+export function normalizeVesselName(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[Øø]/g, "O")
+    .replace(/[Ææ]/g, "AE")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, " ")
+    .trim();
 }
 
 export interface PortCallReport {
@@ -44,6 +66,8 @@ export interface VesselPositionReport {
 export type VesselPositionOutcome =
   | { kind: "found"; position: VesselPositionReport }
   | { kind: "not-found" }
+  /** Only for a name: the source knows several vessels of that name (at most 10 listed). */
+  | { kind: "ambiguous"; candidates: VesselIdentity[] }
   | { kind: "unavailable"; reason: string };
 
 export interface VesselPositionProvider {
