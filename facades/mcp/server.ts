@@ -10,12 +10,13 @@ import { getVesselSchedules } from "./tools/get-vessel-schedules.tool";
 import { listCustomers } from "./tools/list-customers.tool";
 import { listMyShipments } from "./tools/list-my-shipments.tool";
 import { searchApiDocs } from "./tools/search-api-docs.tool";
+import { trackVessel } from "./tools/track-vessel.tool";
 
 /**
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.1.0";
+export const MCP_SERVER_VERSION = "1.2.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -24,6 +25,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getShipmentTimeline,
   getRefreshSchedule,
   getVesselSchedules,
+  trackVessel,
   checkCarrierSupport,
   searchApiDocs,
   listCustomers,
@@ -34,7 +36,7 @@ const INSTRUCTIONS = [
   "Quayside tracks ocean containers for the organisation that owns the API key.",
   "Every tool is read-only: nothing is tracked, changed or billed; shipment tools read stored data and never ask a carrier.",
   "Look a shipment up by container number (e.g. MSCU1234566), bill of lading, booking or SHP id.",
-  "get_vessel_schedules reads carriers' published schedules and spends the key's daily lookup allowance unless cached.",
+  "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
 ].join(" ");
 
 /**

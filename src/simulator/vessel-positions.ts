@@ -18,6 +18,8 @@ const nameKey = (name: string) =>
   name
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
+    .replace(/[Øø]/g, "O")
+    .replace(/[Ææ]/g, "AE")
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, " ")
     .trim();

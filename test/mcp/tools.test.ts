@@ -17,6 +17,7 @@ const EXPECTED_TOOLS = [
   "get_shipment_timeline",
   "get_refresh_schedule",
   "get_vessel_schedules",
+  "track_vessel",
   "check_carrier_support",
   "search_api_docs",
   "list_customers",
@@ -92,6 +93,8 @@ const calls = (): [string, Record<string, unknown>][] => [
   ["get_shipment_timeline", { reference: own }],
   ["get_refresh_schedule", { reference: own }],
   ["get_vessel_schedules", { origin: "sgsin", destination: "NLRTM", date: today(), weeks: 2 }],
+  ["track_vessel", { vessel: "9811000" }],
+  ["track_vessel", { vessel: "cma cgm jacques saadé" }],
   ["check_carrier_support", { carrier: "MAEU" }],
   ["check_carrier_support", { carrier: "zz-no-such-line" }],
   ["search_api_docs", { query: "shipment slots per billing cycle" }],
@@ -116,6 +119,16 @@ describe("tools/list", () => {
       description: expect.stringContaining("e.g. MSCU1234566"),
     });
     expect(JSON.stringify(toolNamed("check_carrier_support").inputSchema)).toMatch(/SCAC, e\.g\. MAEU/);
+    const track = toolNamed("track_vessel");
+    expect(track.inputSchema.required).toEqual(["vessel"]);
+    expect(track.inputSchema.properties!.vessel).toMatchObject({
+      type: "string",
+      description: expect.stringMatching(/name or IMO number.*e\.g\. EVER GIVEN or 9811000/),
+    });
+    expect(track.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    expect(track.outputSchema?.required).toEqual(
+      expect.arrayContaining(["vessel", "position", "lastPort", "nextPort", "cached", "allowance"]),
+    );
   });
 
   it("takes no account, organisation or user id in any tool", () => {
@@ -390,6 +403,54 @@ describe("lookups", () => {
     await mcp.close();
   });
 
+  it("track_vessel spends the allowance shared with REST /vessel/track; repeats from the cache are free", async () => {
+    const free = await app.fixtures.organization({ plan: "free" }); // 100 lookups a day
+    const mcp = await httpClient(app, free.key);
+    const rest = (query: string) => get(`/api/v1/vessel/track?${query}`, free.key);
+    const track = (vessel: string) => callTool(mcp, "track_vessel", { vessel });
+
+    // Vessels nothing else in this file asks for: the cache is shared by every organisation.
+    const fresh = await rest("imo=9839442&mmsi=355000002");
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("x-lookup-remaining")).toBe("99");
+    const byImo = await track("9702156");
+    expect(byImo.structuredContent).toMatchObject({
+      cached: false,
+      allowance: { limit: 100, remaining: 98 },
+      vessel: { name: "CMA CGM BOUGAINVILLE" },
+    });
+    expect((await track("9702156")).structuredContent).toMatchObject({ cached: true, allowance: null });
+    // IMO alone and IMO with MMSI are different questions, cached apart.
+    expect((await rest("imo=9702156&mmsi=228000001")).headers.get("x-lookup-remaining")).toBe("97");
+    const byName = await track("CMA CGM Bougainville");
+    expect(byName.structuredContent).toMatchObject({
+      cached: false,
+      allowance: { remaining: 96 },
+      vessel: { imo: "9702156" },
+    });
+    expect((await track("cma-cgm bougainville")).structuredContent).toMatchObject({ cached: true });
+    // "Not found" is an answer: it keeps its cost, like REST's 404.
+    expect(textOf(await track("9000003"))).toMatch(/95 of 100 left/);
+    expect((await rest("imo=9000003&mmsi=999999999")).headers.get("x-lookup-remaining")).toBe("94");
+
+    const authentication = await app.services.accounts.authenticate(free.key);
+    if (!authentication.ok) throw new Error("key refused");
+    for (let i = 0; i < 94; i++) {
+      await app.services.lookups.allowances.spend(authentication.principal, "vessel_schedule");
+    }
+    const refused = await track("EVER ACE");
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toBeUndefined();
+    expect(textOf(refused)).toMatch(/allowance of 100 is used up\. It resets at .*5-minute cache stay free/);
+    const restRefused = await rest("imo=9893890&mmsi=353000001");
+    expect(restRefused.status).toBe(429);
+    expect((await restRefused.json()).data.error).toBe("lookup_limit_exceeded");
+    // What is cached is still served, free, on both surfaces.
+    expect((await track("9702156")).structuredContent).toMatchObject({ cached: true });
+    expect((await rest("imo=9702156&mmsi=228000001")).status).toBe(200);
+    await mcp.close();
+  });
+
   it("refuses a port that is not a UN/LOCODE before spending anything", async () => {
     const result = await callTool(client, "get_vessel_schedules", {
       origin: "Shanghai",
@@ -398,6 +459,95 @@ describe("lookups", () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/UN\/LOCODE/);
+  });
+});
+
+describe("track_vessel", () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const conforms = (structured: unknown) => {
+    const validate = ajv.compile(toolNamed("track_vessel").outputSchema!);
+    expect(validate(structured), ajv.errorsText(validate.errors)).toBe(true);
+  };
+  const LOCAL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+  it("finds a vessel by IMO number: where it is, the port it left and the one it is bound for", async () => {
+    const result = await callTool(client, "track_vessel", { vessel: "IMO 9811000" });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    conforms(result.structuredContent);
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    const found = result.structuredContent as {
+      lastPort: { locode: string; at: string; local: string };
+      nextPort: { locode: string; at: string; local: string; countryCode: string };
+      position: { lat: number; lon: number; reportedAt: string };
+    };
+    expect(found).toMatchObject({
+      query: "IMO 9811000",
+      matchedBy: "imo",
+      vessel: { name: "EVER GIVEN", imo: "9811000", mmsi: "353136000" },
+      source: "simulator",
+    });
+    expect(Math.abs(found.position.lat)).toBeLessThanOrEqual(90);
+    expect(Date.parse(found.position.reportedAt)).not.toBeNaN();
+    for (const call of [found.lastPort, found.nextPort]) {
+      expect(call.locode).toMatch(/^[A-Z]{5}$/);
+      expect(call.local).toMatch(LOCAL);
+      expect(call.at).toMatch(/Z$/);
+    }
+    expect(found.nextPort.countryCode).toMatch(/^[A-Z]{2}$/);
+    expect(Date.parse(found.lastPort.at)).toBeLessThan(Date.parse(found.nextPort.at));
+  });
+
+  it("finds a vessel by name, ignoring case, accents, punctuation and spacing", async () => {
+    for (const vessel of ["Maersk Mc-Kinney Møller", "MAERSK  MC KINNEY MOLLER"]) {
+      const result = await callTool(client, "track_vessel", { vessel });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      conforms(result.structuredContent);
+      expect(result.structuredContent).toMatchObject({
+        query: vessel,
+        matchedBy: "name",
+        vessel: { name: "MAERSK MC-KINNEY MOLLER", imo: "9619907" },
+      });
+    }
+    // The same answer in memory, for the principal the server was built for.
+    const memory = await inMemoryClient(app, org.key);
+    const result = await callTool(memory, "track_vessel", { vessel: "madrid maersk" });
+    conforms(result.structuredContent);
+    expect(result.structuredContent).toMatchObject({ vessel: { imo: "9778791" }, matchedBy: "name" });
+    await memory.close();
+  });
+
+  it("answers a vessel no source knows as a not-found tool error, never as data", async () => {
+    const byImo = await callTool(client, "track_vessel", { vessel: "9000003" });
+    expect(byImo.isError).toBe(true);
+    expect(byImo.structuredContent).toBeUndefined();
+    expect(textOf(byImo)).toMatch(/^No position source knows a vessel with IMO number 9000003\./);
+    expect(textOf(byImo)).toMatch(/counted against the daily allowance: \d+ of 1500 left/);
+    const byName = await callTool(client, "track_vessel", { vessel: "Flying Dutchman" });
+    expect(byName.isError).toBe(true);
+    expect(textOf(byName)).toMatch(/No position source knows a vessel named "Flying Dutchman"/);
+    // A name is matched whole: a part of one finds nothing.
+    expect((await callTool(client, "track_vessel", { vessel: "EVER" })).isError).toBe(true);
+  });
+
+  it("refuses arguments that are neither a name nor a 7-digit IMO number, before spending anything", async () => {
+    const authentication = await app.services.accounts.authenticate(org.key);
+    if (!authentication.ok) throw new Error("key refused");
+    const before = await app.services.lookups.allowances.peek(authentication.principal, "vessel_schedule");
+    for (const [args, message] of [
+      [{ vessel: "981100" }, /7 digits/],
+      [{ vessel: "353136000" }, /MMSI/],
+      [{ vessel: "IMO 98110001" }, /7 digits/],
+      [{ vessel: " x " }, /at least 2/],
+      [{ vessel: "A".repeat(101) }, /at most 100/],
+      [{}, /vessel/],
+      [{ vessel: 9811000 }, /string/],
+    ] as const) {
+      const result = await callTool(client, "track_vessel", args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(result), JSON.stringify(args)).toMatch(message);
+    }
+    const after = await app.services.lookups.allowances.peek(authentication.principal, "vessel_schedule");
+    expect(after.remaining).toBe(before.remaining);
   });
 });
 

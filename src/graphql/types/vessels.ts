@@ -161,7 +161,11 @@ const VesselAmbiguousRef = builder.objectRef<Ambiguous>("VesselAmbiguous").imple
   description:
     "Several vessels bear the name asked (names are not unique): none is chosen. Ask again by IMO number. The lookup reached a source and is spent.",
   fields: (t) => ({
-    name: t.string({ resolve: (o) => o.query.name ?? "" }),
+    name: t.string({
+      nullable: true,
+      description: "The name asked (nullable only to match VesselNotFound.name in one selection).",
+      resolve: (o) => o.query.name,
+    }),
     candidates: t.field({
       type: [VesselIdentityRef],
       description: "The vessels of that name the first source knowing the name listed (at most 10).",

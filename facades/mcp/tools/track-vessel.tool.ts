@@ -1,0 +1,203 @@
+import { z } from "zod";
+import { type AllowanceData, allowanceShape, renderAllowance } from "../render/lookups";
+import { answer, defineTool, refusal, refusalOf } from "../tool";
+
+/** `9811000`, `IMO 9811000`, `imo:9811000`: an IMO number; anything else is a name. */
+const IMO_ARGUMENT = /^(?:IMO[\s:#-]*)?(\d{7})$/i;
+/** Digits alone (or after `IMO`) that are not 7 of them: a mistyped IMO number or an MMSI, never a name. */
+const NUMBER_ARGUMENT = /^(?:IMO[\s:#-]*)?\d+$/i;
+
+const portCall = (what: string) =>
+  z
+    .object({
+      locode: z.string().nullable().describe("UN/LOCODE of the port, e.g. NLRTM; null when unknown"),
+      name: z.string().nullable().describe("The port's name, or the destination text the crew typed (AIS)"),
+      countryCode: z.string().nullable().describe("ISO 3166-1 alpha-2"),
+      at: z.string().nullable().describe(`${what}, ISO 8601 instant in UTC`),
+      local: z
+        .string()
+        .nullable()
+        .describe(`The same moment as local time at the port, YYYY-MM-DD HH:MM:SS; null when unknown`),
+    })
+    .nullable();
+
+const output = z.object({
+  query: z.string().describe("The vessel asked, as given"),
+  matchedBy: z.enum(["imo", "name"]).describe("Whether the vessel was looked up by IMO number or by name"),
+  vessel: z.object({
+    name: z.string().nullable(),
+    imo: z.string().nullable().describe("IMO number, 7 digits"),
+    mmsi: z.string().nullable().describe("MMSI, 9 digits"),
+  }),
+  position: z.object({
+    lat: z.number(),
+    lon: z.number(),
+    speed: z.number().nullable().describe("Speed over ground, knots"),
+    courseOverGround: z.number().nullable().describe("Degrees"),
+    trueHeading: z.number().nullable().describe("Degrees"),
+    draught: z.number().nullable().describe("Metres"),
+    navigationStatus: z
+      .string()
+      .nullable()
+      .describe("AIS navigational status, e.g. Under way using engine, Moored, At anchor"),
+    reportedAt: z.string().describe("When the position was reported, ISO 8601 instant in UTC"),
+  }),
+  lastPort: portCall("Departure (ATD)").describe(
+    "The last port left; null when the source does not say (AIS)",
+  ),
+  nextPort: portCall("Estimated arrival (ETA)").describe(
+    "The port the vessel is bound for; null when unknown",
+  ),
+  source: z
+    .string()
+    .describe(
+      "Where the position comes from: ais (the AIS feed this service ingests) or simulator (demo world)",
+    ),
+  cached: z.boolean().describe("Served from the 5-minute cache: cost nothing"),
+  allowance: allowanceShape,
+});
+
+interface PortCallData {
+  locode: string | null;
+  name: string | null;
+  at: string | null;
+  localDateTime: string | null;
+  port: { countryCode: string } | null;
+}
+interface VesselData {
+  imo: string | null;
+  mmsi: string | null;
+  name: string | null;
+}
+interface Data {
+  vesselPosition:
+    | {
+        __typename: "VesselTrack";
+        cached: boolean;
+        position: VesselData & {
+          lat: number;
+          lon: number;
+          speed: number | null;
+          draught: number | null;
+          courseOverGround: number | null;
+          trueHeading: number | null;
+          navigationStatus: string | null;
+          positionAt: string;
+          lastPortCall: PortCallData | null;
+          nextPortCall: PortCallData | null;
+          source: string;
+        };
+        allowance: AllowanceData | null;
+      }
+    | {
+        __typename: "VesselNotFound";
+        imo: string | null;
+        name: string | null;
+        allowance: AllowanceData | null;
+      }
+    | {
+        __typename: "VesselAmbiguous";
+        name: string;
+        candidates: VesselData[];
+        allowance: AllowanceData | null;
+      }
+    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceData }
+    | { __typename: "LookupProviderUnavailable"; reason: string }
+    | { __typename: "LookupInputInvalid"; param: string; message: string }
+    | null;
+}
+
+const renderPortCall = (c: PortCallData | null) =>
+  c
+    ? {
+        locode: c.locode,
+        name: c.name,
+        countryCode: c.port?.countryCode ?? null,
+        at: c.at,
+        local: c.localDateTime,
+      }
+    : null;
+
+const spent = (a: AllowanceData | null) =>
+  a ? ` The lookup counted against the daily allowance: ${a.remaining} of ${a.limit} left.` : "";
+
+const identity = (v: VesselData) =>
+  `${v.name ?? "(no name)"} (${[v.imo ? `IMO ${v.imo}` : null, v.mmsi ? `MMSI ${v.mmsi}` : null]
+    .filter(Boolean)
+    .join(", ")})`;
+
+export const trackVessel = defineTool({
+  name: "track_vessel",
+  title: "Vessel position",
+  description:
+    "Where a vessel is now, by name or IMO number: latitude and longitude, speed, course, heading, draught, navigational status, the last port left (ATD) and the port it is bound for (ETA). A name is matched whole, ignoring case, accents and punctuation; when several vessels bear it, the answer lists them to ask again by IMO number. Each answer not served from the 5-minute cache spends one lookup of the key's daily vessel-and-schedule allowance, the same one the REST /vessel/track and get_vessel_schedules spend.",
+  input: z.object({
+    vessel: z
+      .string()
+      .trim()
+      .min(2, "a vessel name or IMO number of at least 2 characters")
+      .max(100, "a vessel name or IMO number of at most 100 characters")
+      .refine(
+        (v) => !NUMBER_ARGUMENT.test(v) || IMO_ARGUMENT.test(v),
+        "an IMO number has 7 digits, e.g. 9811000 (a 9-digit MMSI is not accepted: give the IMO number or the name)",
+      )
+      .describe("Vessel name or IMO number (7 digits), e.g. EVER GIVEN or 9811000"),
+  }),
+  output,
+  openWorld: true,
+  async call({ vessel }, context) {
+    const imo = IMO_ARGUMENT.exec(vessel)?.[1] ?? null;
+    const result = await context.run<Data>("McpVesselTrack", imo ? { imo } : { name: vessel });
+    if (!result.ok) return refusalOf(result);
+    const found = result.data.vesselPosition;
+    switch (found?.__typename) {
+      case "LookupInputInvalid":
+        return refusal("bad_request", found.message);
+      case "LookupLimitExceeded":
+        return refusal(
+          "lookup_limit_exceeded",
+          `${found.message} It resets at ${found.allowance.resetAt}; answers from the 5-minute cache stay free.`,
+        );
+      case "LookupProviderUnavailable":
+        return refusal("lookup_provider_unavailable");
+      case "VesselNotFound":
+        return refusal(
+          "vessel_not_found",
+          (imo
+            ? `No position source knows a vessel with IMO number ${imo}.`
+            : `No position source knows a vessel named "${vessel}". Names are matched whole (e.g. EVER GIVEN, not EVER); try the IMO number.`) +
+            spent(found.allowance),
+        );
+      case "VesselAmbiguous":
+        return refusal(
+          "bad_request",
+          `Several vessels are named "${vessel}": ${found.candidates.map(identity).join("; ")}. Ask again with the IMO number of the one meant.${spent(found.allowance)}`,
+        );
+      case "VesselTrack": {
+        const p = found.position;
+        return answer({
+          query: vessel,
+          matchedBy: imo ? ("imo" as const) : ("name" as const),
+          vessel: { name: p.name, imo: p.imo, mmsi: p.mmsi },
+          position: {
+            lat: p.lat,
+            lon: p.lon,
+            speed: p.speed,
+            courseOverGround: p.courseOverGround,
+            trueHeading: p.trueHeading,
+            draught: p.draught,
+            navigationStatus: p.navigationStatus,
+            reportedAt: p.positionAt,
+          },
+          lastPort: renderPortCall(p.lastPortCall),
+          nextPort: renderPortCall(p.nextPortCall),
+          source: p.source,
+          cached: found.cached,
+          allowance: renderAllowance(found.allowance),
+        });
+      }
+      default:
+        return refusal("unexpected");
+    }
+  },
+});
