@@ -21,6 +21,11 @@ const AKRA_STATIC = [
 ];
 const INLAND_POSITION = "\\s:rSTATION,c:1763600000*1A\\!AIVDM,1,1,,B,133i;RPP1DPEbcDMV@1r:Ow:2>`<,0*41";
 
+const TWINS = [
+  { mmsi: 219000111, imo: 9300116 },
+  { mmsi: 219000222, imo: 9300128 },
+];
+
 let app: TestApp;
 let vesselOrg: OrgWithKey;
 let scheduleOrg: OrgWithKey;
@@ -38,6 +43,20 @@ beforeAll(async () => {
       INLAND_POSITION,
       "!AIVDM,1,1,,B,133i;RPP1DPEbcDMV@1r:Ow:2>`<,0*40", // bad checksum
       "garbage line",
+      // Two ships broadcasting the same name (names are not unique), each with its own IMO number.
+      ...TWINS.flatMap(({ mmsi, imo }, i) => [
+        ...staticReport({
+          mmsi,
+          imo,
+          callSign: `TW${i}`,
+          name: "NORDIC STAR",
+          draught: 9,
+          destination: "DEHAM",
+          eta: { month: 3, day: 1, hour: 12, minute: 0 },
+          sequenceId: 5 + i,
+        }),
+        positionReport({ mmsi, lat: 54 + i, lon: 8, speed: 12, course: 90, heading: 90 }),
+      ]),
     ].join("\r\n"),
   );
   app = await startTestApp({
@@ -154,6 +173,132 @@ describe("GET /api/v1/vessel/track", () => {
     expect((await res.json()).data).toMatchObject({ error: "lookup_limit_exceeded", limit: 100 });
     // What another key cached is still served.
     expect((await track("imo=9839430&mmsi=355000001", other.key)).status).toBe(200);
+  });
+});
+
+describe("vesselPosition by IMO number alone or by name (GraphQL core)", () => {
+  let org: OrgWithKey;
+  beforeAll(async () => {
+    org = await app.fixtures.organization({ plan: "starter" });
+  });
+  const QUERY = `query($imo: String, $mmsi: String, $name: String) {
+    vesselPosition(imo: $imo, mmsi: $mmsi, name: $name) {
+      __typename
+      ... on VesselTrack { cached position { imo mmsi name source
+        lastPortCall { locode at localDateTime port { countryCode } } nextPortCall { locode name at localDateTime } }
+        allowance { remaining } }
+      ... on VesselNotFound { imo mmsi name allowance { remaining } }
+      ... on VesselAmbiguous { name candidates { imo mmsi name } allowance { remaining } }
+      ... on LookupInputInvalid { param message }
+    } }`;
+  const ask = async (variables: Record<string, unknown>) => {
+    const { body } = await graphql(app, org.key, QUERY, variables);
+    expect(body.errors).toBeUndefined();
+    return body.data!.vesselPosition as Record<string, any>;
+  };
+
+  it("finds a simulator ship by IMO number without an MMSI", async () => {
+    const found = await ask({ imo: "9811000" });
+    expect(found).toMatchObject({
+      __typename: "VesselTrack",
+      cached: false,
+      position: { imo: "9811000", mmsi: "353136000", name: "EVER GIVEN", source: "simulator" },
+    });
+    expect(found.position.lastPortCall.locode).toMatch(/^[A-Z]{5}$/);
+    expect(found.position.lastPortCall.localDateTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(found.position.lastPortCall.port.countryCode).toMatch(/^[A-Z]{2}$/);
+    expect(Date.parse(found.position.nextPortCall.at)).toBeGreaterThan(
+      Date.parse(found.position.lastPortCall.at),
+    );
+  });
+
+  it("finds an AIS vessel by IMO number alone, the latest report of that IMO", async () => {
+    expect(await ask({ imo: "9835915" })).toMatchObject({
+      position: { imo: "9835915", mmsi: "525200930", name: "AKRA 102", source: "ais", lastPortCall: null },
+    });
+  });
+
+  it("caches by what was asked: IMO alone, IMO with MMSI and a name are different questions", async () => {
+    const withMmsi = await ask({ imo: "9839260", mmsi: "355000009" });
+    expect(withMmsi).toMatchObject({ cached: false, position: { name: "MSC MINA" } });
+    const remaining = withMmsi.allowance.remaining as number;
+    expect(await ask({ imo: "9839260" })).toMatchObject({
+      cached: false,
+      allowance: { remaining: remaining - 1 },
+    });
+    expect(await ask({ imo: "9839260" })).toMatchObject({ cached: true, allowance: null });
+    expect(await ask({ imo: "9839260", mmsi: "355000009" })).toMatchObject({ cached: true });
+    expect(await ask({ name: "msc mina" })).toMatchObject({
+      cached: false,
+      allowance: { remaining: remaining - 2 },
+    });
+    // The same name however it is written: one cache entry.
+    expect(await ask({ name: " MSC-Mina " })).toMatchObject({ cached: true, position: { imo: "9839260" } });
+  });
+
+  it("finds a vessel by name in the AIS feed first, then in the simulator's world", async () => {
+    expect(await ask({ name: "Akra 102" })).toMatchObject({
+      position: { imo: "9835915", name: "AKRA 102", source: "ais" },
+    });
+    expect(await ask({ name: "CMA CGM Antoine de Saint-Exupéry" })).toMatchObject({
+      position: { imo: "9776418", mmsi: "228098700", source: "simulator" },
+    });
+  });
+
+  it("answers VesselAmbiguous, listing them, when several vessels bear the name; the lookup is spent", async () => {
+    const before = await ask({ imo: "9839272" });
+    const answer = await ask({ name: "nordic star" });
+    expect(answer).toMatchObject({
+      __typename: "VesselAmbiguous",
+      name: "nordic star",
+      allowance: { remaining: before.allowance.remaining - 1 },
+    });
+    expect(answer.candidates).toHaveLength(2);
+    expect(answer.candidates).toEqual(
+      expect.arrayContaining(
+        TWINS.map(({ mmsi, imo }) => ({ imo: String(imo), mmsi: String(mmsi), name: "NORDIC STAR" })),
+      ),
+    );
+    // Each is found by its IMO number.
+    expect(await ask({ imo: String(TWINS[1]!.imo) })).toMatchObject({
+      position: { mmsi: String(TWINS[1]!.mmsi), source: "ais" },
+    });
+  });
+
+  it("answers VesselNotFound with what was asked, spending the lookup", async () => {
+    expect(await ask({ name: "Flying Dutchman" })).toMatchObject({
+      __typename: "VesselNotFound",
+      imo: null,
+      mmsi: null,
+      name: "Flying Dutchman",
+      allowance: { remaining: expect.any(Number) },
+    });
+    expect(await ask({ imo: "9000003" })).toMatchObject({
+      __typename: "VesselNotFound",
+      imo: "9000003",
+      mmsi: null,
+    });
+    // Names are matched whole.
+    expect(await ask({ name: "EVER" })).toMatchObject({ __typename: "VesselNotFound" });
+  });
+
+  it("refuses a name with numbers, nothing at all, or a malformed number, before spending", async () => {
+    for (const [variables, param] of [
+      [{ name: "EVER GIVEN", imo: "9811000" }, "name"],
+      [{ name: "EVER GIVEN", mmsi: "353136000" }, "name"],
+      [{}, "imo"],
+      [{ imo: " " }, "imo"],
+      [{ mmsi: "353136000" }, "imo"],
+      [{ imo: "981100" }, "imo"],
+      [{ imo: "9811000", mmsi: "3531360" }, "mmsi"],
+      [{ name: "-x-" }, "name"],
+      [{ name: "A".repeat(101) }, "name"],
+    ] as const) {
+      expect(await ask(variables), JSON.stringify(variables)).toMatchObject({
+        __typename: "LookupInputInvalid",
+        param,
+      });
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { ManualClock } from "../../src/lib/clock";
 import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
+import { vesselsNamed } from "../../src/simulator/vessel-positions";
 import { fleetRotations, WEEK } from "../../src/simulator/world/fleet";
 import { VESSELS } from "../../src/simulator/world/vessels";
 import { mapPointToPoint } from "../../src/upstream/schedules/dcsa-cs.mapper";
@@ -203,6 +204,39 @@ describe("GET /vessels/position", () => {
   it("answers 404 for a ship the world does not have and 400 for a malformed number", async () => {
     expect((await position("1234567")).status).toBe(404);
     expect((await position("12345")).status).toBe(400);
+  });
+
+  it("finds a ship by IMO number without an MMSI, and by its whole name", async () => {
+    const ask = async (query: string) => {
+      const res = await fetch(`${simulator.url}/vessels/position?${query}`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const byImo = await ask("imo=9811000");
+    expect(byImo).toMatchObject({
+      status: 200,
+      body: { vesselIMONumber: "9811000", MMSINumber: "353136000", vesselName: "EVER GIVEN" },
+    });
+    for (const name of ["EVER GIVEN", "ever given", "Ever-Given", "  EVER   GIVEN "]) {
+      const byName = await ask(`name=${encodeURIComponent(name)}`);
+      expect(byName.status, name).toBe(200);
+      expect(byName.body, name).toEqual(byImo.body);
+    }
+    expect((await ask(`name=${encodeURIComponent("Maersk Mc-Kinney Møller")}`)).body).toMatchObject({
+      vesselIMONumber: "9619907",
+    });
+    // A part of a name is not the name; a name comes alone.
+    expect((await ask("name=EVER")).status).toBe(404);
+    expect((await ask("name=NO%20SUCH%20SHIP")).status).toBe(404);
+    expect((await ask("name=EVER%20GIVEN&imo=9811000")).status).toBe(400);
+    expect((await ask("name=E")).status).toBe(400);
+    expect((await ask("")).status).toBe(400);
+  });
+
+  it("compares whole names; the world's names are unique, so none answers 300 (several ships) here", () => {
+    // The world's 60 names are unique, as registered names are; AIS names need not be.
+    expect(new Set(VESSELS.map((v) => v.name)).size).toBe(VESSELS.length);
+    expect(vesselsNamed("cma cgm jacques saade").map((v) => v.imo)).toEqual(["9839179"]);
+    expect(vesselsNamed("")).toEqual([]);
   });
 
   it("serves the carriers' schedules on the same loops the positions sail", () => {
