@@ -2,7 +2,7 @@ import type { DatabaseTarget } from "../src/config";
 import { type StartedServer, startPostgres } from "../test/support/servers";
 import type { DatabaseMode } from "./options";
 import { SCENARIOS } from "./scenarios";
-import { removeBenchAccount, type SeedOutcome, seedDatabase } from "./seed";
+import { removeBenchAccount, type SeedOutcome, type ShipmentSeedInput, seedDatabase } from "./seed";
 
 /**
  * The database work of the harness, in a child process of its own (databases.ts starts it):
@@ -23,6 +23,7 @@ export type DatabaseTask =
       rawKeys: string[];
       runTag: string;
       scenarioIds: string[];
+      shipments?: ShipmentSeedInput;
     }
   | { op: "remove-account"; target: DatabaseTarget; runTag: string };
 
@@ -53,6 +54,7 @@ async function handle(task: DatabaseTask): Promise<DatabaseTaskResult> {
         rawKeys: task.rawKeys,
         runTag: task.runTag,
         scenarios: SCENARIOS.filter((s) => task.scenarioIds.includes(s.id)),
+        shipments: task.shipments,
       });
     case "remove-account":
       await removeBenchAccount(task.target, task.runTag);

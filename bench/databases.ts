@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { DatabaseTarget } from "../src/config";
 import type { DatabaseTask, DatabaseTaskResult } from "./database-tasks";
 import type { DatabaseMode } from "./options";
-import type { SeedOutcome } from "./seed";
+import type { SeedOutcome, ShipmentSeedInput } from "./seed";
 
 /** The harness's side of the database process (see database-tasks.ts for why it is a process). */
 export class DatabaseWorker {
@@ -70,6 +70,7 @@ export class DatabaseWorker {
     rawKeys: string[];
     runTag: string;
     scenarioIds: string[];
+    shipments?: ShipmentSeedInput;
   }): Promise<SeedOutcome> {
     return (await this.run({ op: "seed", ...input })) as SeedOutcome;
   }

@@ -33,6 +33,10 @@ export interface BenchOptions {
   out: string | undefined;
   /** Regenerate docs/performance.md (never in a smoke run). */
   writeDocs: boolean;
+  /** Bulk shipments seeded for the stored-data scenarios (100,000; 1,000 in a smoke run). */
+  shipments: number;
+  /** Shipment counts of the scale runner, ascending (PostgreSQL only). */
+  scaleSizes: number[];
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -53,6 +57,14 @@ const USAGE = `Usage: npm run bench -- [options]
   --load-cpus LIST      taskset CPU list for wrk (BENCH_LOAD_CPUS, default 1)
   --out FILE            results file (BENCH_OUT)
   --no-docs             do not regenerate docs/performance.md
+  --shipments N         shipments seeded for the stored-data scenarios (BENCH_SHIPMENTS, default
+                        100000; 1000 in a smoke run)
+  --scale-1m            the scale runner also grows to 1,000,000 shipments (BENCH_SCALE_1M=1; about
+                        ten more minutes); without it, 100,000 then 300,000
+  --scale-sizes a,b     shipment counts of the scale runner (BENCH_SCALE_SIZES; overrides --scale-1m)
+
+  Scenario ids: the HTTP scenarios of bench/scenarios.ts, and the runners bulk-track,
+  webhook-fanout, refresh-scheduling and scale (PostgreSQL only; not in a smoke run unless named).
 `;
 
 export class OptionsError extends Error {}
@@ -90,6 +102,9 @@ export function parseOptions(
         "load-cpus": { type: "string" },
         out: { type: "string" },
         "no-docs": { type: "boolean" },
+        shipments: { type: "string" },
+        "scale-1m": { type: "boolean" },
+        "scale-sizes": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -151,6 +166,25 @@ export function parseOptions(
     loadCpus: parse(cpuList, pick("load-cpus", "BENCH_LOAD_CPUS"), "1", "--load-cpus"),
     out: pick("out", "BENCH_OUT"),
     writeDocs: !smoke && values["no-docs"] !== true,
+    shipments: parse(
+      positiveInt,
+      pick("shipments", "BENCH_SHIPMENTS"),
+      smoke ? 1_000 : 100_000,
+      "--shipments",
+    ),
+    scaleSizes: [],
   };
+  const large = values["scale-1m"] === true || ["1", "true", "yes"].includes(env.BENCH_SCALE_1M ?? "");
+  const sizes = parse(list, pick("scale-sizes", "BENCH_SCALE_SIZES"), [], "--scale-sizes").map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new OptionsError("--scale-sizes: positive integers");
+  options.scaleSizes =
+    sizes.length > 0
+      ? [...sizes].sort((a, b) => a - b)
+      : smoke
+        ? [1_000, 3_000]
+        : large
+          ? [100_000, 1_000_000]
+          : [100_000, 300_000];
   return options;
 }

@@ -24,6 +24,8 @@ export class Supervisor {
   /** Servers that died while the harness still needed them. */
   readonly unexpectedExits: string[] = [];
   private stopping = false;
+  /** Processes the harness itself stopped: their exit is no failure. */
+  private readonly retired = new Set<ManagedProcess>();
 
   spawn(
     name: string,
@@ -60,7 +62,7 @@ export class Supervisor {
       if (managed.exit !== undefined) return;
       managed.exit = how;
       this.running.delete(managed);
-      if (options.longLived && !this.stopping) {
+      if (options.longLived && !this.stopping && !this.retired.has(managed)) {
         // A server only exits 0 when told to stop: here that came from outside the harness.
         const hint = code === 0 ? " (stopped by a signal from outside the harness)" : "";
         this.unexpectedExits.push(`${name} ${how}${hint}\n${tail.slice(-1_000)}`);
@@ -78,6 +80,7 @@ export class Supervisor {
   /** SIGTERM to the process group, then SIGKILL after `graceMs`. */
   async stop(target: ManagedProcess, graceMs = 3_000): Promise<void> {
     if (target.exit !== undefined) return;
+    this.retired.add(target);
     signalGroup(target.pid, "SIGTERM");
     const timer = setTimeout(() => signalGroup(target.pid, "SIGKILL"), graceMs);
     await target.exited;

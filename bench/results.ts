@@ -44,7 +44,7 @@ export interface TargetResult {
 export interface CheckResult {
   scenarioId: string;
   mode: DatabaseMode;
-  kind: "ratio" | "p99";
+  kind: "ratio" | "p99" | "statements";
   /** For a ratio check, the baseline; the threshold is the share (ratio) or the bound in ms (p99). */
   baseline: BaselineKind | undefined;
   threshold: number;
@@ -66,6 +66,8 @@ export interface ScenarioResult {
   baselineBodyBytes: number;
   targets: TargetResult[];
   checks: CheckResult[];
+  /** SQL statements the service sent for one request, per database mode (scenarios that count them). */
+  statementsPerRequest?: Record<string, number>;
 }
 
 export interface RateLimitFacts {
@@ -115,6 +117,8 @@ export interface BenchResults {
   rateLimits: RateLimitFacts;
   targets: TargetInfo[];
   scenarios: ScenarioResult[];
+  /** Bulk latency, webhook fan-out, refresh scheduling and scale (bench/runners.ts), when run. */
+  runners?: import("./runners").RunnerResults;
   /** Answers by HTTP status, from each service's /metrics after the run (warm-up included). */
   statusCounts: Record<string, Record<string, number>>;
   pending: readonly PendingScenario[];
@@ -144,6 +148,7 @@ export function summariseScenario(input: {
   answerBytes: Record<string, number>;
   baselineBodyBytes: number;
   modes: readonly DatabaseMode[];
+  statementsPerRequest?: Record<string, number>;
 }): ScenarioResult {
   const { scenario, targets, runs } = input;
   const results: TargetResult[] = targets.map((target) => {
@@ -205,6 +210,22 @@ export function summariseScenario(input: {
           status: value === undefined ? "not measured" : value >= check.atLeast ? "met" : "missed",
         });
       }
+    } else if (check.kind === "statements") {
+      for (const mode of input.modes) {
+        const value = input.statementsPerRequest?.[mode];
+        checks.push({
+          scenarioId: scenario.id,
+          mode,
+          kind: "statements",
+          baseline: undefined,
+          threshold: check.atMost,
+          description: `quayside (${mode}) <= ${check.atMost} SQL statements per request`,
+          source: check.source,
+          value,
+          display: value === undefined ? "-" : String(value),
+          status: value === undefined ? "not measured" : value <= check.atMost ? "met" : "missed",
+        });
+      }
     } else {
       const service = input.modes.includes(check.mode)
         ? results.find((r) => r.targetId === `quayside-${check.mode}`)
@@ -235,6 +256,7 @@ export function summariseScenario(input: {
     baselineBodyBytes: input.baselineBodyBytes,
     targets: results,
     checks,
+    statementsPerRequest: input.statementsPerRequest,
   };
 }
 

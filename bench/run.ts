@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,8 +20,11 @@ import { type BenchOptions, type DatabaseMode, OptionsError, parseOptions } from
 import { Supervisor } from "./processes";
 import { consoleSummary, DOC_PATH, RESULTS_DIR, writePerformanceDoc } from "./report";
 import { type BenchResults, median, type ScenarioResult, summariseScenario } from "./results";
-import { PENDING_SCENARIOS, SCENARIOS, type Scenario } from "./scenarios";
+import { type RunnerResults, runLatencyScenarios } from "./runners";
+import { PENDING_SCENARIOS, RUNNER_IDS, SCENARIOS, type Scenario, withFacts } from "./scenarios";
 import { generateKeys } from "./seed";
+import { type ShipmentFacts, TEMPLATE_COUNT } from "./shipments-seed";
+import { type RunningSimulatorProcess, serviceCarrierEnv, startSimulatorProcess } from "./simulator";
 import { type StartedTarget, startBaseline, startService, TargetStartError } from "./targets";
 import { processCpuMs, runWrk, toolVersion, type WrkRun, writeScenarioScript } from "./wrk";
 
@@ -158,14 +161,21 @@ function cpuList(list: string): number[] {
   });
 }
 
-function selectScenarios(options: BenchOptions): Scenario[] {
-  if (options.scenarioIds.length === 0) return SCENARIOS.filter((s) => !options.smoke || s.smoke);
-  return options.scenarioIds.map((id) => {
-    const found = SCENARIOS.find((s) => s.id === id);
-    if (!found)
-      throw new OptionsError(`Unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
-    return found;
-  });
+function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runners: string[] } {
+  if (options.scenarioIds.length === 0) {
+    return {
+      scenarios: SCENARIOS.filter((s) => !options.smoke || s.smoke),
+      runners: options.smoke ? [] : [...RUNNER_IDS],
+    };
+  }
+  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS];
+  for (const id of options.scenarioIds) {
+    if (!known.includes(id)) throw new OptionsError(`Unknown scenario ${id}; known: ${known.join(", ")}`);
+  }
+  return {
+    scenarios: SCENARIOS.filter((s) => options.scenarioIds.includes(s.id)),
+    runners: RUNNER_IDS.filter((id) => options.scenarioIds.includes(id)),
+  };
 }
 
 async function fetchAnswer(
@@ -241,7 +251,9 @@ async function main(): Promise<number> {
     );
   }
 
-  const scenarios = selectScenarios(options);
+  const selected = selectScenarios(options);
+  let scenarios = selected.scenarios;
+  const runners = selected.runners;
   let modes = [...options.modes];
   if (modes.includes("postgres") && !options.pgUrl && !postgresBinDir()) {
     if (options.smoke && !options.modesExplicit) {
@@ -252,6 +264,10 @@ async function main(): Promise<number> {
         "PostgreSQL server binaries not found (apt-get install -y postgresql), or set BENCH_PG_URL, or --modes pglite",
       );
     }
+  }
+  if (runners.length > 0 && !modes.includes("postgres")) {
+    warnings.push(`${runners.join(", ")} run on PostgreSQL only; skipped with --modes ${modes.join(",")}.`);
+    runners.length = 0;
   }
   const perKeyPerMinute = PLANS[BENCH_PLAN].ratePerMinute;
   const poolSeconds = loadSecondsPerWindow(
@@ -264,7 +280,7 @@ async function main(): Promise<number> {
   );
   const runTag = `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}-${process.pid}`;
   log(
-    `${options.smoke ? "smoke run" : "full run"}: ${scenarios.map((s) => s.id).join(", ")} on ${modes.join(" + ")}; ` +
+    `${options.smoke ? "smoke run" : "full run"}: ${[...scenarios.map((s) => s.id), ...runners].join(", ")} on ${modes.join(" + ")}; ` +
       `${options.rounds} round(s) x ${options.durationSeconds} s, warm-up ${options.warmupSeconds} s, ${keyCount} keys in the pool`,
   );
 
@@ -299,9 +315,29 @@ async function main(): Promise<number> {
     databases.set("pglite-service", { kind: "pglite", dataDir: path.join(tempDir, "pglite-service") });
     databases.set("pglite-baseline", { kind: "pglite", dataDir: path.join(tempDir, "pglite-baseline") });
   }
-  log(`seeding ${databases.size} database(s) with the bench organisation and ${keyCount} keys`);
+  // The carrier simulator, a process of its own: seeding tracks real containers through it, the live
+  // track scenario and the latency runners call it.
+  let simulator: RunningSimulatorProcess | undefined;
+  const needsShipments = scenarios.some((s) => s.needsShipments);
+  if (needsShipments || scenarios.some((s) => s.needsSimulator) || runners.length > 0) {
+    simulator = await startSimulatorProcess(supervisor, {
+      port: await freePort(),
+      cpus: options.loadCpus,
+      repoRoot: REPO_ROOT,
+      tempDir,
+    });
+  }
+  const carrierEnv = simulator ? serviceCarrierEnv(simulator) : {};
+  const shipmentCount = options.shipments;
+  log(
+    `seeding ${databases.size} database(s) with the bench organisation and ${keyCount} keys${needsShipments ? `, ${shipmentCount.toLocaleString("en-GB")} shipments` : ""}`,
+  );
+  let facts: ShipmentFacts | undefined;
+  const statementsByScenario = new Map<string, Record<string, number>>();
+  // The baseline's PGlite folder is a copy of the service's, made once that is seeded and closed.
   await Promise.all(
-    [...databases.values()].map(async (target) => {
+    [...databases.entries()].map(async ([name, target]) => {
+      if (name === "pglite-baseline") return;
       const mode: DatabaseMode = target.kind === "postgres" ? "postgres" : "pglite";
       const outcome = await worker.seed({
         target,
@@ -309,11 +345,31 @@ async function main(): Promise<number> {
         rawKeys: keys,
         runTag,
         scenarioIds: scenarios.map((s) => s.id),
+        shipments:
+          needsShipments && simulator
+            ? {
+                count: shipmentCount,
+                templates: options.smoke ? 2 : TEMPLATE_COUNT,
+                simulatorUrl: simulator.url,
+                registryFile: simulator.registryFile,
+              }
+            : undefined,
       });
+      // The simulator's world is deterministic: every database tracked the same containers.
+      facts ??= outcome.shipments;
+      for (const [id, count] of Object.entries(outcome.statements ?? {})) {
+        statementsByScenario.set(id, { ...statementsByScenario.get(id), [mode]: count });
+      }
+      if (target.kind === "pglite") {
+        const copy = databases.get("pglite-baseline");
+        if (copy?.kind === "pglite") cpSync(target.dataDir, copy.dataDir, { recursive: true });
+      }
       if (mode === "postgres") machine.postgres = outcome.serverVersion;
       else machine.pglite = `@electric-sql/pglite ${pgliteVersion()} (${outcome.serverVersion})`;
     }),
   );
+
+  scenarios = scenarios.map((s) => withFacts(s, facts));
 
   // The services first: their real answers are what the baselines serve.
   log(
@@ -328,6 +384,7 @@ async function main(): Promise<number> {
         database: databases.get(mode === "postgres" ? "postgres" : "pglite-service")!,
         cpus: options.serverCpus,
         repoRoot: REPO_ROOT,
+        env: carrierEnv,
       }),
     ),
   );
@@ -361,6 +418,7 @@ async function main(): Promise<number> {
     routes.push({
       method: scenario.request.method,
       path: scenario.request.path,
+      route: scenario.route ?? scenario.request.path.split("?")[0]!,
       bodyFile,
       prismaWork: scenario.prismaWork,
     });
@@ -370,7 +428,7 @@ async function main(): Promise<number> {
   phase = Date.now();
   const configDir = path.join(tempDir, "baselines");
   mkdirSync(configDir);
-  const common = { routes, cpus: options.serverCpus, repoRoot: REPO_ROOT, configDir };
+  const common = { routes, cpus: options.serverCpus, repoRoot: REPO_ROOT, configDir, env: carrierEnv };
   const baselines = await Promise.all([
     startBaseline(supervisor, { ...common, kind: "node-http", port: await freePort() }),
     startBaseline(supervisor, { ...common, kind: "express-static", port: await freePort() }),
@@ -523,8 +581,31 @@ async function main(): Promise<number> {
       answerBytes: answerBytes.get(scenario.id)!,
       baselineBodyBytes: readFileSync(path.join(bodiesDir, `${scenario.id}.json`)).length,
       modes,
+      statementsPerRequest: statementsByScenario.get(scenario.id),
     }),
   );
+
+  // The scenarios that are not HTTP throughput (bulk latency, fan-out, refresh, scale): after the
+  // rounds, with the measured targets stopped so that they do not share the core.
+  let runnerResults: RunnerResults | undefined;
+  if (runners.length > 0 && simulator) {
+    log("stopping the measured targets; latency runners next");
+    await Promise.all(targets.map((t) => supervisor.stop(t.process)));
+    runnerResults = await runLatencyScenarios({
+      runners,
+      supervisor,
+      simulator,
+      postgresUrl: (databases.get("postgres") as { url: string }).url,
+      serverCpus: options.serverCpus,
+      loadCpus: options.loadCpus,
+      repoRoot: REPO_ROOT,
+      tempDir,
+      smoke: options.smoke,
+      scaleSizes: options.scaleSizes,
+      log,
+    });
+    warnings.push(...runnerResults.warnings);
+  }
   const peakServiceRps = Math.max(0, ...serviceRuns((r) => r.rounds));
   machine.loadAverageAtEnd = os.loadavg().map((v) => Math.round(v * 100) / 100);
   const otherLoads = [...runs.values()].flatMap((byTarget) =>
@@ -589,6 +670,7 @@ async function main(): Promise<number> {
     },
     targets: targets.map((t) => t.info),
     scenarios: scenarioResults,
+    runners: runnerResults,
     statusCounts: counts,
     pending: PENDING_SCENARIOS,
     warnings,

@@ -1,5 +1,6 @@
 import type { Database } from "../src/db/database";
 import type { DatabaseMode } from "./options";
+import type { ShipmentFacts } from "./shipments-seed";
 
 /**
  * What the harness measures. A scenario is data: the request wrk sends (or a Lua chunk when requests
@@ -9,7 +10,15 @@ import type { DatabaseMode } from "./options";
  */
 
 /** The Prisma work of the "Express + Prisma" baseline, by name (see baselines/prisma-work.ts). */
-export type PrismaWorkName = "key-lookup" | "key-lookup+organization" | "key-lookup+compat-call";
+export type PrismaWorkName =
+  | "key-lookup"
+  | "key-lookup+organization"
+  | "key-lookup+compat-call"
+  | "key-lookup+shipment-read"
+  | "key-lookup+shipments-page"
+  | "key-lookup+shipments-delta"
+  | "key-lookup+compat-track"
+  | "key-lookup+live-track";
 
 export type BaselineKind = "node-http" | "express-static" | "express-prisma";
 
@@ -37,7 +46,9 @@ export type TargetCheck =
       /** Where the number comes from, and whether it is borrowed from a scenario that does not exist yet. */
       source: string;
     }
-  | { kind: "p99"; mode: DatabaseMode; belowMs: number; source: string };
+  | { kind: "p99"; mode: DatabaseMode; belowMs: number; source: string }
+  /** SQL statements the service sends for one request (measured once per mode at seed time). */
+  | { kind: "statements"; atMost: number; source: string };
 
 export interface Scenario {
   id: string;
@@ -60,6 +71,41 @@ export interface Scenario {
   targets: readonly TargetCheck[];
   /** The scenario a smoke run uses. */
   smoke?: boolean;
+  /**
+   * Express path the baselines answer (`/api/v1/shipments/:id`) when requests vary or carry a query;
+   * default `request.path`.
+   */
+  route?: string;
+  /** Reads the seeded shipments (see shipments-seed.ts); `{{fact}}` in path, body and Lua is filled from them. */
+  needsShipments?: boolean;
+  /** Calls carriers: the service is pointed at the simulator process. */
+  needsSimulator?: boolean;
+  /** Also count the SQL statements of one request (kept in the results). */
+  countStatements?: boolean;
+}
+
+/** `{{name}}` in a scenario's path, body and Lua, from the seed's facts. */
+export function withFacts(scenario: Scenario, facts: ShipmentFacts | undefined): Scenario {
+  if (!scenario.needsShipments) return scenario;
+  if (!facts) throw new Error(`${scenario.id} needs seeded shipments`);
+  const values: Record<string, string> = {
+    container: facts.knownContainers[0]!,
+    bl: facts.bl,
+    bulkCount: String(facts.bulkCount),
+    deltaSince: facts.deltaSince,
+    knownContainersLua: `{ ${facts.knownContainers.map((c) => `"${c}"`).join(", ")} }`,
+  };
+  const fill = (text: string | undefined) =>
+    text?.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
+      const value = values[name];
+      if (value === undefined) throw new Error(`${scenario.id}: unknown fact {{${name}}}`);
+      return value;
+    });
+  return {
+    ...scenario,
+    request: { ...scenario.request, path: fill(scenario.request.path)!, body: fill(scenario.request.body) },
+    lua: fill(scenario.lua),
+  };
 }
 
 function json(body: string): unknown {
@@ -71,8 +117,33 @@ function json(body: string): unknown {
 }
 
 const ISSUE = "issue 11";
-/** The issue states these for the stored read through the v1 facade, which does not exist yet. */
-const BORROWED = `${ISSUE}, stated for the stored read; applied to this facade route until that exists`;
+/** The issue states these for the stored read through the v1 facade. */
+const BORROWED = `${ISSUE}, stated for the stored read; applied to this facade route as well`;
+const P99_SOURCE = `${ISSUE}: p99 under 15 ms at 50 connections on PostgreSQL`;
+const p99Target: TargetCheck = { kind: "p99", mode: "postgres", belowMs: 15, source: P99_SOURCE };
+
+/** A Lua `request()` over paths built from a random bulk shipment (1..bulkCount). */
+const randomBulkShipmentLua = (pathLua: string) => `
+local prepared_keys = {}
+init = function(args)
+  for i, key in ipairs(keys) do prepared_keys[i] = key end
+  math.randomseed(os.time())
+end
+local next_key = 0
+request = function()
+  next_key = next_key % #prepared_keys + 1
+  local n = math.random(1, {{bulkCount}})
+  local ref = string.format("QSBU%07d", n)
+  return bench_format("GET", ${pathLua}, nil, prepared_keys[next_key])
+end
+`;
+
+function v1Success(status: number, body: string, check: (data: unknown) => string | undefined) {
+  const parsed = json(body) as { success?: boolean; data?: unknown } | undefined;
+  if (status !== 200) return `HTTP ${status}: ${body.slice(0, 200)}`;
+  if (parsed?.success !== true) return `expected { success: true }, got ${body.slice(0, 200)}`;
+  return check(parsed.data);
+}
 
 const facadeTargets: readonly TargetCheck[] = [
   { kind: "ratio", baseline: "express-prisma", atLeast: 0.8, source: BORROWED },
@@ -101,7 +172,6 @@ export const SCENARIOS: readonly Scenario[] = [
       return undefined;
     },
     targets: facadeTargets,
-    smoke: true,
   },
   {
     id: "compat-sealines",
@@ -150,6 +220,177 @@ export const SCENARIOS: readonly Scenario[] = [
       },
     ],
   },
+  {
+    id: "v1-shipment",
+    name: "v1 stored read",
+    what: "GET /api/v1/shipments/{id}: key lookup and rate window, the ShipmentRead operation (the shipment by reference, then its newest stored document in one statement, derived facts), v1 envelope; a random one of the seeded shipments per request",
+    request: { method: "GET", path: "/api/v1/shipments/QSBU0000001" },
+    route: "/api/v1/shipments/:id",
+    lua: randomBulkShipmentLua(`"/api/v1/shipments/" .. ref`),
+    needsShipments: true,
+    prismaWork: "key-lookup+shipment-read",
+    checkAnswer: (status, body) =>
+      v1Success(status, body, (data) =>
+        (data as { reference_number?: string })?.reference_number
+          ? undefined
+          : "expected data.reference_number",
+      ),
+    targets: [
+      { kind: "ratio", baseline: "express-prisma", atLeast: 0.8, source: `${ISSUE}: the stored read` },
+      { kind: "ratio", baseline: "express-static", atLeast: 0.4, source: `${ISSUE}: the stored read` },
+      p99Target,
+    ],
+    smoke: true,
+  },
+  {
+    id: "compat-tracking",
+    name: "compat tracking (stored)",
+    what: "GET /compat/tracking?number=N&sealine=MSCU for a container tracked minutes before: the CompatTrack operation serves the stored document (younger than 12 hours, no carrier call), records the lookup and counts the call, and the compat renderer builds the SeaRates-shaped answer",
+    request: { method: "GET", path: "/compat/tracking?number={{container}}&sealine=MSCU" },
+    route: "/compat/tracking",
+    needsShipments: true,
+    prismaWork: "key-lookup+compat-track",
+    checkAnswer(status, body) {
+      const parsed = json(body) as { status?: string; data?: { metadata?: unknown } } | undefined;
+      if (status !== 200) return `HTTP ${status}`;
+      if (parsed?.status !== "success" || !parsed.data?.metadata)
+        return `expected { status: "success", data: { metadata } }, got ${body.slice(0, 200)}`;
+      return undefined;
+    },
+    targets: [p99Target],
+  },
+  {
+    id: "v1-list",
+    name: "v1 list (100)",
+    what: "GET /api/v1/shipments?pageSize=100: the ShipmentsPage operation (a count of the organisation's live shipments, the newest 100, their 100 documents in one statement), v1 envelope",
+    request: { method: "GET", path: "/api/v1/shipments?pageSize=100" },
+    route: "/api/v1/shipments",
+    needsShipments: true,
+    prismaWork: "key-lookup+shipments-page",
+    checkAnswer: (status, body) =>
+      v1Success(status, body, (data) => {
+        const items = (data as { shipments?: unknown[] })?.shipments ?? (data as unknown[]);
+        return Array.isArray(items) && items.length === 100
+          ? undefined
+          : `expected 100 shipments, got ${body.slice(0, 200)}`;
+      }),
+    targets: [p99Target],
+  },
+  {
+    id: "v1-delta",
+    name: "v1 delta sync",
+    what: "GET /api/v1/shipments?updated_since=T over the seeded shipments (T ten minutes before the seed, so more than the cap of 200 match): the ShipmentsDelta operation (an index range on last_synced_at, the oldest 200, their documents), v1 envelope",
+    request: { method: "GET", path: "/api/v1/shipments?updated_since={{deltaSince}}" },
+    route: "/api/v1/shipments",
+    needsShipments: true,
+    prismaWork: "key-lookup+shipments-delta",
+    checkAnswer: (status, body) =>
+      v1Success(status, body, (data) => {
+        const text = JSON.stringify(data);
+        return text.includes("QSBU") ? undefined : `expected seeded shipments, got ${body.slice(0, 200)}`;
+      }),
+    targets: [p99Target],
+  },
+  {
+    id: "graphql-shipment",
+    name: "graphql shipment 10x20",
+    what: "POST /graphql: one shipment whose document has 10 containers of 20 events each, every event with its location and vessel, through Yoga (parse, validate, execute); SQL statements per request counted by src/db/statement-counter.ts",
+    request: {
+      method: "POST",
+      path: "/graphql",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        query:
+          'query { shipment(id: "QSBL10X20") { name status document { containers { number status events { eventCode localDateTime location { name unLocode } vessel { name } } } } } }',
+      }),
+    },
+    needsShipments: true,
+    countStatements: true,
+    prismaWork: "key-lookup+shipment-read",
+    checkAnswer(status, body) {
+      const parsed = json(body) as
+        | {
+            errors?: unknown[];
+            data?: { shipment?: { document?: { containers?: { events?: unknown[] }[] } } };
+          }
+        | undefined;
+      if (status !== 200) return `HTTP ${status}`;
+      if (parsed?.errors) return `GraphQL errors: ${JSON.stringify(parsed.errors).slice(0, 200)}`;
+      const containers = parsed?.data?.shipment?.document?.containers ?? [];
+      if (containers.length !== 10 || containers.some((c) => c.events?.length !== 20))
+        return `expected 10 containers of 20 events, got ${body.slice(0, 200)}`;
+      return undefined;
+    },
+    targets: [
+      {
+        kind: "statements",
+        atMost: 4,
+        source: `${ISSUE}: the GraphQL shipment query in at most 4 SQL statements`,
+      },
+      p99Target,
+    ],
+  },
+  {
+    id: "mcp-status",
+    name: "mcp get_shipment_status",
+    what: "POST /api/mcp, JSON-RPC tools/call get_shipment_status for a tracked container: Origin/Host checks, the McpShipmentStatus operation (shipment, document, containers and events), the tool's structured and text output",
+    request: {
+      method: "POST",
+      path: "/api/mcp",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-06-18",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_shipment_status", arguments: { reference: "{{container}}" } },
+      }),
+    },
+    needsShipments: true,
+    prismaWork: "key-lookup+shipment-read",
+    checkAnswer(status, body) {
+      const parsed = json(body) as { result?: { isError?: boolean; content?: unknown[] } } | undefined;
+      if (status !== 200) return `HTTP ${status}`;
+      if (!parsed?.result || parsed.result.isError)
+        return `expected a tool result, got ${body.slice(0, 300)}`;
+      return undefined;
+    },
+    targets: [p99Target],
+  },
+  {
+    id: "live-track",
+    name: "live track (simulator, 0 ms)",
+    what: "GET /api/v1/container/{n}: always asks the carrier, over HTTP to the simulator process at zero latency (DCSA events, mapping, a new document version when the content changed, the shipment updated), rotating over the containers tracked at seed time; the service's own overhead on a live track",
+    request: { method: "GET", path: "/api/v1/container/{{container}}" },
+    route: "/api/v1/container/:number",
+    lua: `
+local containers = {{knownContainersLua}}
+local prepared = {}
+init = function(args)
+  for i, key in ipairs(keys) do
+    prepared[i] = bench_format("GET", "/api/v1/container/" .. containers[(i - 1) % #containers + 1], nil, key)
+  end
+end
+local next_index = 0
+request = function()
+  next_index = next_index % #prepared + 1
+  return prepared[next_index]
+end
+`,
+    needsShipments: true,
+    needsSimulator: true,
+    prismaWork: "key-lookup+live-track",
+    checkAnswer: (status, body) =>
+      v1Success(status, body, (data) =>
+        (data as { reference_number?: string })?.reference_number
+          ? undefined
+          : "expected data.reference_number",
+      ),
+    targets: [],
+  },
 ];
 
 /** Scenarios of issue 11 that need work not merged yet; listed in the summary as pending. */
@@ -159,44 +400,7 @@ export interface PendingScenario {
   targets: readonly string[];
 }
 
-export const PENDING_SCENARIOS: readonly PendingScenario[] = [
-  {
-    name: "v1 stored read",
-    what: "GET /api/v1/shipments/{id} served from the store",
-    targets: [
-      ">= 80% of bare Express + the same Prisma query (our GraphQL core costs at most 20%)",
-      ">= 40% of bare Express with static JSON",
-      "p99 < 15 ms at 50 connections on PostgreSQL",
-    ],
-  },
-  { name: "compat tracking", what: "compat /tracking served from the store", targets: [] },
-  { name: "v1 list", what: "GET /api/v1/shipments, a page of 100", targets: [] },
-  { name: "delta sync", what: "changes since a cursor over 100,000 shipments", targets: [] },
-  {
-    name: "graphql shipment",
-    what: "one shipment with 10 containers of 20 events each; SQL statements per request reported",
-    targets: ["<= 4 SQL statements per request"],
-  },
-  { name: "mcp get_shipment_status", what: "the MCP tool over streamable HTTP", targets: [] },
-  {
-    name: "live track",
-    what: "a live track against the carrier simulator at zero latency (the service's own overhead)",
-    targets: [],
-  },
-  {
-    name: "bulk track",
-    what: "bulk /track of 50 references with the simulator at 200 ms per call",
-    targets: ["whole request under 2 s"],
-  },
-  { name: "webhook fan-out", what: "1,000 events delivered to a local receiver", targets: [] },
-  {
-    name: "refresh scheduling",
-    what: "100,000 active shipments; jobs per minute, peak vs mean",
-    targets: [],
-  },
-  {
-    name: "scale 100k -> 1M",
-    what: "seed 100,000 and 1,000,000 shipments on PostgreSQL; read, list and delta latency at both sizes",
-    targets: ["read, list and delta within 20% from 100,000 to 1,000,000 shipments"],
-  },
-];
+export const PENDING_SCENARIOS: readonly PendingScenario[] = [];
+
+/** The scenarios that are not HTTP throughput, run by bench/runners.ts (PostgreSQL only). */
+export const RUNNER_IDS = ["bulk-track", "webhook-fanout", "refresh-scheduling", "scale"] as const;

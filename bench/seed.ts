@@ -1,11 +1,20 @@
 import type { DatabaseTarget } from "../src/config";
+import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
 import { applyMigrations } from "../src/db/migrate";
 import { AccountsService } from "../src/domain/accounts/accounts.service";
 import { displayPrefix, generateRawKey, hashKey } from "../src/domain/accounts/api-key";
 import { systemClock } from "../src/lib/clock";
+import { startServer } from "../src/server";
 import type { DatabaseMode } from "./options";
-import type { Scenario } from "./scenarios";
+import { type Scenario, withFacts } from "./scenarios";
+import {
+  type ShipmentFacts,
+  seedBigDocument,
+  seedBulkShipments,
+  TEMPLATE_COUNT,
+  trackTemplates,
+} from "./shipments-seed";
 
 /**
  * The bench account: one organisation on plan `custom` (600 requests per key per minute) with
@@ -23,6 +32,19 @@ export interface SeedOutcome {
   account: BenchAccount;
   /** `SELECT version()` of the database, for the machine description. */
   serverVersion: string;
+  /** What the stored-data scenarios read (undefined when none of them runs). */
+  shipments?: ShipmentFacts;
+  /** SQL statements of one request of the scenarios that count them, by scenario id. */
+  statements?: Record<string, number>;
+}
+
+/** Shipments for the stored-data scenarios (see shipments-seed.ts). */
+export interface ShipmentSeedInput {
+  count: number;
+  /** Containers tracked for real through the simulator (default TEMPLATE_COUNT). */
+  templates?: number;
+  simulatorUrl: string;
+  registryFile: string;
 }
 
 export function generateKeys(count: number): string[] {
@@ -38,8 +60,9 @@ export async function seedDatabase(input: {
   /** Distinguishes this run's organisation and user in a database that may hold others (BENCH_PG_URL). */
   runTag: string;
   scenarios: readonly Scenario[];
+  shipments?: ShipmentSeedInput;
 }): Promise<SeedOutcome> {
-  const db = await openDatabase(input.target);
+  let db = await openDatabase(input.target);
   try {
     await applyMigrations(db);
     const accounts = new AccountsService(db.prisma, systemClock);
@@ -76,12 +99,61 @@ export async function seedDatabase(input: {
       throw new Error(`seeded ${stored} of ${input.rawKeys.length} keys in ${input.mode}`);
     }
     const account = { organizationId: organization.id, userId: user.id };
+    let shipments: ShipmentFacts | undefined;
+    let statements: Record<string, number> | undefined;
+    if (input.shipments) {
+      // The short-lived service opens the database itself (a PGlite folder has one opener).
+      await db.close();
+      const templates = await trackTemplates({
+        target: input.target,
+        rawKey: first,
+        simulatorUrl: input.shipments.simulatorUrl,
+        registryFile: input.shipments.registryFile,
+        count: input.shipments.templates ?? TEMPLATE_COUNT,
+      });
+      db = await openDatabase(input.target);
+      const seededAt = Date.now();
+      await seedBulkShipments(db.sql, {
+        ...account,
+        templateReferences: templates.knownContainers,
+        from: 0,
+        to: input.shipments.count,
+        runTag: input.runTag,
+      });
+      await seedBigDocument(db.sql, {
+        ...account,
+        templateReference: templates.knownContainers[0]!,
+        runTag: input.runTag,
+      });
+      shipments = {
+        ...templates,
+        bulkCount: input.shipments.count,
+        deltaSince: new Date(seededAt - 10 * 60_000).toISOString(),
+      };
+      const counting = input.scenarios.filter((s) => s.countStatements);
+      if (counting.length > 0) {
+        await db.close();
+        statements = await countStatements(
+          input.target,
+          first,
+          input.shipments.registryFile,
+          counting,
+          shipments,
+        );
+        db = await openDatabase(input.target);
+      }
+    }
     for (const scenario of input.scenarios) {
       await scenario.seed?.({ db, mode: input.mode, ...account });
     }
     const version = await db.sql.query<{ version: string }>("SELECT version() AS version");
     // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by ..." -> up to " on ".
-    return { account, serverVersion: (version.rows[0]?.version ?? "unknown").split(" on ")[0]! };
+    return {
+      account,
+      serverVersion: (version.rows[0]?.version ?? "unknown").split(" on ")[0]!,
+      shipments,
+      statements,
+    };
   } finally {
     await db.close();
   }
@@ -99,4 +171,51 @@ export async function removeBenchAccount(target: DatabaseTarget, runTag: string)
   } finally {
     await db.close();
   }
+}
+
+/**
+ * SQL statements the service sends for one request: a short-lived instance of the service on this
+ * database, its own StatementCounter (src/db/statement-counter.ts) read before and after the second of
+ * two identical requests (the first may also write the key's last-used time).
+ */
+async function countStatements(
+  target: DatabaseTarget,
+  rawKey: string,
+  registryFile: string,
+  scenarios: readonly Scenario[],
+  facts: ShipmentFacts,
+): Promise<Record<string, number>> {
+  const server = await startServer(
+    loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      QUAYSIDE_DEMO: "false",
+      QUAYSIDE_SIMULATOR: "off",
+      QUAYSIDE_CARRIER_REGISTRY: registryFile,
+      QUAYSIDE_WORKERS: "off",
+      QUAYSIDE_LOG_LEVEL: "silent",
+      ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { QUAYSIDE_DATA_DIR: target.dataDir }),
+    }),
+  );
+  const counts: Record<string, number> = {};
+  try {
+    for (const raw of scenarios) {
+      const { request } = withFacts(raw, facts);
+      const send = async () => {
+        const response = await fetch(server.url + request.path, {
+          method: request.method,
+          headers: { ...request.headers, authorization: `Bearer ${rawKey}` },
+          body: request.body,
+        });
+        await response.arrayBuffer();
+      };
+      await send();
+      const before = server.services.db.statements.count;
+      await send();
+      counts[raw.id] = server.services.db.statements.count - before;
+    }
+  } finally {
+    await server.stop();
+  }
+  return counts;
 }

@@ -33,10 +33,20 @@ export const SERVICE_DESCRIPTION =
 
 export async function startService(
   supervisor: Supervisor,
-  input: { mode: DatabaseMode; port: number; database: DatabaseTarget; cpus: string; repoRoot: string },
+  input: {
+    mode: DatabaseMode;
+    port: number;
+    database: DatabaseTarget;
+    cpus: string;
+    repoRoot: string;
+    /** More configuration (the carrier registry of the simulator process, worker settings). */
+    env?: Record<string, string>;
+    /** Another id than quayside-<mode> (the latency and scale runners start services of their own). */
+    id?: string;
+  },
 ): Promise<StartedTarget> {
   const info: TargetInfo = {
-    id: `quayside-${input.mode}`,
+    id: input.id ?? `quayside-${input.mode}`,
     kind: "service",
     mode: input.mode,
     label: `quayside (${input.mode})`,
@@ -62,6 +72,7 @@ export async function startService(
         QUAYSIDE_SIMULATOR: "off",
         QUAYSIDE_LOG_LEVEL: "silent",
         QUAYSIDE_SHUTDOWN_GRACE_MS: "1000",
+        ...input.env,
       },
     },
   );
@@ -94,6 +105,7 @@ export async function startBaseline(
     cpus: string;
     repoRoot: string;
     configDir: string;
+    env?: Record<string, string>;
   },
 ): Promise<StartedTarget> {
   const id = input.mode ? `${input.kind}-${input.mode}` : input.kind;
@@ -114,6 +126,7 @@ export async function startBaseline(
     port: input.port,
     routes: input.routes,
     database: input.database,
+    env: input.env,
   };
   const configFile = path.join(input.configDir, `${id}.json`);
   writeFileSync(configFile, JSON.stringify(config));

@@ -9,6 +9,8 @@ import type { PrismaWorkName } from "../scenarios";
 export interface BaselineRoute {
   method: "GET" | "POST";
   path: string;
+  /** Express path the route answers (`/api/v1/shipments/:id`, or `path` without its query). */
+  route: string;
   /** The service's real answer to this scenario, fetched once by the harness. */
   bodyFile: string;
   prismaWork: PrismaWorkName;
@@ -20,10 +22,23 @@ export interface BaselineConfig {
   routes: BaselineRoute[];
   /** Only the Express + Prisma baseline opens a database. */
   database?: DatabaseTarget;
+  /** Service configuration the Express + Prisma baseline's domain services load (carrier registry). */
+  env?: Record<string, string>;
 }
 
 export interface LoadedRoute extends BaselineRoute {
   body: Buffer;
+}
+
+/** `/a/:id/b` -> a RegExp matching the path of a request (query ignored). */
+export function routeMatcher(route: string): (url: string) => boolean {
+  const pattern = new RegExp(
+    `^${route
+      .split("/")
+      .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")}$`,
+  );
+  return (url) => pattern.test(url.split("?")[0]!);
 }
 
 export function readBaselineConfig(argv: readonly string[] = process.argv): {

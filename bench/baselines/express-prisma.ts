@@ -12,7 +12,7 @@ import { PRISMA_WORK, prismaWorkContext } from "./prisma-work";
 const { config, routes } = readBaselineConfig();
 if (!config.database) throw new Error("express-prisma needs a database in its configuration");
 const db = await openDatabase(config.database);
-const context = prismaWorkContext(db.prisma);
+const context = prismaWorkContext(db, config.env);
 
 const app = bareExpressApp();
 app.get("/readyz", async (_req, res) => {
@@ -24,14 +24,18 @@ for (const route of routes) {
   const work = PRISMA_WORK[route.prismaWork];
   const handle = async (req: Request, res: Response) => {
     const rawKey = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "")?.[1];
-    if (!rawKey || !(await work(context, rawKey))) {
+    const request = {
+      params: req.params as Record<string, string>,
+      query: req.query as Record<string, unknown>,
+    };
+    if (!rawKey || !(await work(context, rawKey, request))) {
       res.status(401).json({ error: "invalid_key" });
       return;
     }
     res.set("Content-Type", JSON_CONTENT_TYPE).send(body);
   };
-  if (route.method === "GET") app.get(route.path, handle);
-  else app.post(route.path, handle);
+  if (route.method === "GET") app.get(route.route, handle);
+  else app.post(route.route, handle);
 }
 
 const server = app.listen(config.port, config.host);

@@ -13,8 +13,8 @@ for (const route of routes) {
   const handle = (_req: Request, res: Response) => {
     res.set("Content-Type", JSON_CONTENT_TYPE).send(body);
   };
-  if (route.method === "GET") app.get(route.path, handle);
-  else app.post(route.path, handle);
+  if (route.method === "GET") app.get(route.route, handle);
+  else app.post(route.route, handle);
 }
 
 const server = app.listen(config.port, config.host);

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig, routeMatcher } from "./config";
 
 /**
  * The machine's ceiling: bare node:http answering the service's own answer bytes, pre-serialised.
@@ -8,11 +8,17 @@ import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
 const { config, routes } = readBaselineConfig();
 const documents = new Map<string, Buffer>(routes.map((r) => [`${r.method} ${r.path}`, r.body]));
 documents.set("GET /readyz", Buffer.from('{"status":"ready"}'));
+// Scenarios whose requests vary (ids, queries) fall back to a pattern, tried only on a miss.
+const patterns = routes
+  .filter((r) => r.route !== r.path)
+  .map((r) => ({ method: r.method, matches: routeMatcher(r.route), body: r.body }));
 
 const server = http.createServer((req, res) => {
   // Drain a request body (POST /graphql) so the keep-alive connection stays usable.
   req.resume();
-  const body = documents.get(`${req.method} ${req.url}`);
+  const body =
+    documents.get(`${req.method} ${req.url}`) ??
+    patterns.find((p) => p.method === req.method && p.matches(req.url ?? ""))?.body;
   if (!body) {
     res.writeHead(404, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": 2 });
     res.end("{}");

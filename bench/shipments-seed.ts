@@ -1,0 +1,197 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { DatabaseTarget } from "../src/config";
+import { loadConfig } from "../src/config";
+import type { SqlRunner } from "../src/db/database";
+import type { TrackingDocument } from "../src/domain/tracking/model";
+import { startServer } from "../src/server";
+import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/support/references";
+
+/**
+ * Shipments for the stored-data scenarios, in two steps:
+ *
+ * 1. Real documents: a short-lived instance of the service (`startServer`, workers off) tracks
+ *    TEMPLATE_COUNT containers the simulator knows, and one bill of lading, through `GET
+ *    /api/v1/container/{n}` and `/bl/{n}` with the bench key, over HTTP to the simulator process.
+ *    These are real shipments of the bench organisation with fresh stored documents (compat /tracking
+ *    and MCP read them; the live track scenario re-fetches them).
+ * 2. Bulk: `count` more shipments in one `INSERT ... SELECT generate_series` (never one Prisma call
+ *    per row), each pointing at one of DOCUMENT_POOL stored documents cloned from the templates. The
+ *    pool is shared by many shipments (as the document store is shared by every organisation): a
+ *    million distinct multi-kilobyte JSONB documents would be gigabytes without changing the queries
+ *    measured (a document is read by primary key). Shipment references are `QSBU` + seven digits;
+ *    `last_synced_at` is spread over the last 12 hours and `created_at` over the last 30 days, so the
+ *    list and delta queries walk real index ranges; `next_refresh_at` lies in the future, so no
+ *    refresh job falls due during a run.
+ *
+ * Plus one bill of lading `QSBL10X20` whose document has 10 containers of 20 events each (the
+ * GraphQL scenario), built from a template's events.
+ */
+export const TEMPLATE_COUNT = 20;
+export const DOCUMENT_POOL = 1_000;
+export const BULK_PREFIX = "QSBU";
+export const BIG_BL = "QSBL10X20";
+
+export interface ShipmentFacts {
+  /** Containers tracked for real at seed time (fresh stored documents of the bench organisation). */
+  knownContainers: string[];
+  bl: string;
+  bulkCount: number;
+  /** An instant ~10 minutes before the seed: a delta from it finds more than the cap of 200. */
+  deltaSince: string;
+}
+
+/** A reference of the bulk shipments, 1-based. */
+export function bulkReference(n: number): string {
+  return `${BULK_PREFIX}${String(n).padStart(7, "0")}`;
+}
+
+export async function trackTemplates(input: {
+  target: DatabaseTarget;
+  rawKey: string;
+  simulatorUrl: string;
+  registryFile: string;
+  count: number;
+}): Promise<{ knownContainers: string[]; bl: string }> {
+  const { known } = await simulatedContainers(input.simulatorUrl, "MSCU", "MSCU", { known: input.count });
+  const bl = await billOfLadingOf(input.simulatorUrl, "MSCU", known[0]!);
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    QUAYSIDE_DEMO: "false",
+    QUAYSIDE_SIMULATOR: "off",
+    QUAYSIDE_CARRIER_REGISTRY: input.registryFile,
+    QUAYSIDE_WORKERS: "off",
+    QUAYSIDE_LOG_LEVEL: "silent",
+    ...(input.target.kind === "postgres"
+      ? { DATABASE_URL: input.target.url }
+      : { QUAYSIDE_DATA_DIR: input.target.dataDir }),
+  });
+  const server = await startServer(config);
+  try {
+    for (const path of [...known.map((n) => `/api/v1/container/${n}`), `/api/v1/bl/${bl}`]) {
+      const response = await fetch(server.url + path, {
+        headers: { authorization: `Bearer ${input.rawKey}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`seed tracking ${path}: HTTP ${response.status} ${text}`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { knownContainers: known, bl };
+}
+
+export async function seedBulkShipments(
+  sql: SqlRunner,
+  input: {
+    organizationId: string;
+    userId: string;
+    templateReferences: readonly string[];
+    /** Shipments already inserted by an earlier call (scale: 100,000 first, then up to 1,000,000). */
+    from: number;
+    to: number;
+    /** Distinguishes this run's cloned documents in a shared database. */
+    runTag: string;
+  },
+): Promise<void> {
+  const tag = input.runTag.replace(/\D/g, "").slice(-10);
+  if (input.from === 0) {
+    await sql.query(
+      `INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
+       SELECT 'bench-doc-' || $1::text || '-' || g, d.carrier_scac, d.reference_type, 'QSBD' || $1::text || lpad(g::text, 6, '0'), 1, now(), now(), now()
+         FROM generate_series(1, $2::int) g
+         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, * FROM carrier_documents
+                WHERE reference_key = ANY($3::text[])) d ON d.t = g % $4`,
+      [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length],
+    );
+    await sql.query(
+      `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)
+       SELECT 'bench-ver-' || $1::text || '-' || g, 'bench-doc-' || $1::text || '-' || g, 1, v.content, v.content_hash, '[]'::jsonb, now()
+         FROM generate_series(1, $2::int) g
+         JOIN (SELECT row_number() OVER (ORDER BY d.reference_key) - 1 AS t, v.content, v.content_hash
+                 FROM carrier_documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+                WHERE d.reference_key = ANY($3::text[])) v ON v.t = g % $4`,
+      [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length],
+    );
+  }
+  // In chunks, so that one statement never holds hundreds of megabytes of new rows.
+  const CHUNK = 100_000;
+  for (let start = input.from; start < input.to; start += CHUNK) {
+    const end = Math.min(input.to, start + CHUNK);
+    await sql.query(
+      `INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
+                              carrier_scac, document_id, status, eta, last_synced_at, created_at, updated_at, next_refresh_at)
+       SELECT gen_random_uuid()::text, $1::text, $2::text, 'container'::"ReferenceKind", r, r, 'MSCU',
+              'bench-doc-' || $3::text || '-' || (1 + g % $4), 'IN_TRANSIT'::"ShipmentStatus", now() + interval '20 days',
+              now() - (g % 43200) * interval '1 second',
+              now() - interval '30 days' + g * (interval '30 days' / $6::int),
+              now() - (g % 43200) * interval '1 second',
+              now() + interval '12 hours' - (g % 43200) * interval '1 second'
+         FROM generate_series($5::int, $7::int) g, LATERAL (SELECT $8::text || lpad(g::text, 7, '0') AS r) ref`,
+      [
+        input.organizationId,
+        input.userId,
+        tag,
+        DOCUMENT_POOL,
+        start + 1,
+        Math.max(input.to, 1),
+        end,
+        BULK_PREFIX,
+      ],
+    );
+  }
+  await sql.query("ANALYZE shipments");
+  await sql.query("ANALYZE carrier_documents");
+  await sql.query("ANALYZE document_versions");
+}
+
+/** A bill of lading with 10 containers of 20 events each, built from a template document's events. */
+export async function seedBigDocument(
+  sql: SqlRunner,
+  input: { organizationId: string; userId: string; templateReference: string; runTag: string },
+): Promise<void> {
+  const rows = await sql.query<{ content: TrackingDocument }>(
+    `SELECT v.content FROM carrier_documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+      WHERE d.reference_key = $1 LIMIT 1`,
+    [input.templateReference],
+  );
+  const template = rows.rows[0]?.content;
+  const base = template?.containers[0];
+  if (!template || !base || base.events.length === 0)
+    throw new Error(`no template document for ${input.templateReference}`);
+  const containers = Array.from({ length: 10 }, (_, i) => ({
+    ...base,
+    number: containerNumber("MSCU", 900_000 + i),
+    events: Array.from({ length: 20 }, (_, e) => ({
+      ...base.events[e % base.events.length]!,
+      dcsaEventId: `bench-${i}-${e}`,
+    })),
+  }));
+  const content: TrackingDocument = {
+    ...template,
+    referenceType: "bl",
+    reference: BIG_BL,
+    containers,
+  };
+  const json = JSON.stringify(content);
+  const hash = createHash("sha256").update(json).digest("hex");
+  const documentId = randomUUID();
+  const tag = input.runTag.replace(/\D/g, "").slice(-10);
+  await sql.query(
+    `INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
+     VALUES ($1, 'MSCU', 'bl', $2, 1, now(), now(), now())`,
+    [documentId, `${BIG_BL}${tag}`],
+  );
+  await sql.query(
+    `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)
+     VALUES ($1, $2, 1, $3::jsonb, $4, '[]'::jsonb, now())`,
+    [randomUUID(), documentId, json, hash],
+  );
+  await sql.query(
+    `INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
+                            carrier_scac, document_id, status, last_synced_at, created_at, updated_at, next_refresh_at)
+     VALUES ($1, $2, $3, 'bl', $4, $4, 'MSCU', $5, 'IN_TRANSIT', now(), now(), now(), now() + interval '12 hours')`,
+    [randomUUID(), input.organizationId, input.userId, BIG_BL, documentId],
+  );
+}
