@@ -65,7 +65,8 @@ function luaString(value: string): string {
   let out = '"';
   for (const byte of Buffer.from(value, "utf8")) {
     const printable = byte >= 0x20 && byte <= 0x7e && byte !== 0x22 && byte !== 0x5c;
-    out += printable ? String.fromCharCode(byte) : `\\${byte}`;
+    // Always three digits: a short escape followed by a digit would read as one larger escape.
+    out += printable ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, "0")}`;
   }
   return `${out}"`;
 }

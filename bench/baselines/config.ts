@@ -62,3 +62,25 @@ export function exitOnSignal(close: () => Promise<void> | void): void {
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }
+
+/**
+ * Scenarios that share an Express route (the list and the delta are both GET /api/v1/shipments) are
+ * told apart by their query's parameter names.
+ */
+export function groupByRoute<T extends BaselineRoute>(routes: readonly T[]): Map<string, (url: string) => T> {
+  const groups = new Map<string, T[]>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.route}`;
+    groups.set(key, [...(groups.get(key) ?? []), route]);
+  }
+  const names = (url: string) => [...new URL(url, "http://x").searchParams.keys()].sort().join("&");
+  return new Map(
+    [...groups].map(([key, candidates]) => [
+      key,
+      (url: string) =>
+        candidates.find((c) => c.path === url) ??
+        candidates.find((c) => names(c.path) === names(url)) ??
+        candidates[0]!,
+    ]),
+  );
+}

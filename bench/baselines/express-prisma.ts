@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { openDatabase } from "../../src/db/database";
-import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
 import { bareExpressApp } from "./express-app";
 import { PRISMA_WORK, prismaWorkContext } from "./prisma-work";
 
@@ -19,10 +19,12 @@ app.get("/readyz", async (_req, res) => {
   await db.sql.query("SELECT 1");
   res.json({ status: "ready" });
 });
-for (const route of routes) {
-  const { body } = route;
-  const work = PRISMA_WORK[route.prismaWork];
+for (const [key, pick] of groupByRoute(routes)) {
+  const [method, path] = key.split(" ") as [string, string];
   const handle = async (req: Request, res: Response) => {
+    const route = pick(req.originalUrl);
+    const { body } = route;
+    const work = PRISMA_WORK[route.prismaWork];
     const rawKey = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "")?.[1];
     const request = {
       params: req.params as Record<string, string>,
@@ -34,8 +36,8 @@ for (const route of routes) {
     }
     res.set("Content-Type", JSON_CONTENT_TYPE).send(body);
   };
-  if (route.method === "GET") app.get(route.route, handle);
-  else app.post(route.route, handle);
+  if (method === "GET") app.get(path, handle);
+  else app.post(path, handle);
 }
 
 const server = app.listen(config.port, config.host);

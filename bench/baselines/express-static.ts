@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
 import { bareExpressApp } from "./express-app";
 
 /** The declared framework's ceiling: one Express route per scenario answering the service's answer bytes. */
@@ -8,13 +8,13 @@ const app = bareExpressApp();
 app.get("/readyz", (_req, res) => {
   res.json({ status: "ready" });
 });
-for (const route of routes) {
-  const { body } = route;
-  const handle = (_req: Request, res: Response) => {
-    res.set("Content-Type", JSON_CONTENT_TYPE).send(body);
+for (const [key, pick] of groupByRoute(routes)) {
+  const [method, route] = key.split(" ") as [string, string];
+  const handle = (req: Request, res: Response) => {
+    res.set("Content-Type", JSON_CONTENT_TYPE).send(pick(req.originalUrl).body);
   };
-  if (route.method === "GET") app.get(route.route, handle);
-  else app.post(route.route, handle);
+  if (method === "GET") app.get(route, handle);
+  else app.post(route, handle);
 }
 
 const server = app.listen(config.port, config.host);
