@@ -41,6 +41,7 @@ const environmentSchema = z.object({
     .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, "QUAYSIDE_COMPAT_PREFIX must look like /compat")
     .default("/compat"),
   QUAYSIDE_MCP_ENABLED: booleanFromEnv(true),
+  QUAYSIDE_SANDBOX_ENABLED: booleanFromEnv(true),
   QUAYSIDE_MCP_ALLOWED_HOSTS: z
     .string()
     .default("")
@@ -106,6 +107,8 @@ export interface AppConfig {
   demo: { enabled: boolean; key: string | undefined };
   compatPrefix: string;
   mcpEnabled: boolean;
+  /** `/api/v1/sandbox/*`: keyless copies of every v1 endpoint over a fixed demo world. */
+  sandboxEnabled: boolean;
   /** Host names (no port) `/api/mcp` accepts besides loopback and the public URL's; `*` accepts any. */
   mcpAllowedHosts: string[];
   /** Browser origins `/api/mcp` accepts besides loopback and the public URL's; `*` accepts any. */
@@ -162,6 +165,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
     compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,
     mcpEnabled: e.QUAYSIDE_MCP_ENABLED,
+    sandboxEnabled: e.QUAYSIDE_SANDBOX_ENABLED,
     mcpAllowedHosts: commaList(e.QUAYSIDE_MCP_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     mcpAllowedOrigins: commaList(e.QUAYSIDE_MCP_ALLOWED_ORIGINS).map((o) => o.toLowerCase()),
     logLevel: e.QUAYSIDE_LOG_LEVEL,

@@ -107,6 +107,7 @@ export async function startServer(
       built.startDraining();
       await closeServer(server, config.shutdownGraceMs);
       await workers.stop();
+      await built.close();
       await lookupWork.stop();
       await services.close();
       await simulator?.close();

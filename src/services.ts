@@ -16,7 +16,7 @@ import { ShipmentsService } from "./domain/shipments/shipments.service";
 import { BackgroundTracking } from "./domain/tracking/background.service";
 import { DocumentStore } from "./domain/tracking/document-store";
 import { SlotsService } from "./domain/tracking/slots.service";
-import { TrackingService } from "./domain/tracking/tracking.service";
+import { type TrackingDeps, TrackingService } from "./domain/tracking/tracking.service";
 import { ApiCallsService } from "./domain/usage/api-calls.service";
 import { WebhooksService } from "./domain/webhooks/webhooks.service";
 import type { Clock } from "./lib/clock";
@@ -76,6 +76,8 @@ export function createServices(input: {
   carrierGateway: CarrierAdapter;
   /** Vessel-position and schedule sources; none when absent (lookups then answer unavailable). */
   lookupUpstreams?: LookupUpstreams;
+  /** The sandbox builds its own tracking service (reserved references, a fallback carrier). */
+  createTracking?: (deps: TrackingDeps) => TrackingService;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -101,7 +103,7 @@ export function createServices(input: {
     metrics,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
-  const tracking = new TrackingService({
+  const trackingDeps: TrackingDeps = {
     prisma: db.prisma,
     clock,
     carriers: carrierGateway,
@@ -111,7 +113,8 @@ export function createServices(input: {
     limiter,
     webhooks,
     metrics,
-  });
+  };
+  const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   return {
     config,
     db,

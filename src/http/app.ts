@@ -6,8 +6,10 @@ import type { FacadeDeps } from "../../facades/facade";
 import { gate } from "../../facades/facade";
 import { createMcpRouter } from "../../facades/mcp/router";
 import { createShareRouter } from "../../facades/share/router";
+import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
+import { createSandboxRouter } from "../../facades/v1/sandbox";
 import { OperationExecutor } from "../graphql/executor";
 import { schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
@@ -27,6 +29,8 @@ export interface BuiltApp {
   executor: OperationExecutor;
   /** Flip on SIGTERM: readiness fails and keep-alive connections close after their request. */
   startDraining(): void;
+  /** Closes what the app built for itself (the sandbox world). */
+  close(): Promise<void>;
 }
 
 type Surface = "v1" | "compat" | "graphql" | "mcp" | "other";
@@ -93,6 +97,15 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   );
 
   app.use(createShareRouter({ ...deps, surface: "v1" }));
+  // Public and keyless, so mounted before the v1 gate.
+  app.use("/api/v1", createMetaRouter(options.baseUrl));
+  const sandbox = config.sandboxEnabled ? createSandboxRouter(deps) : null;
+  if (sandbox) app.use("/api/v1/sandbox", json, sandbox.router);
+  else {
+    app.use("/api/v1/sandbox", (req, res) =>
+      refuse("v1", res, "route_not_found", `There is no ${req.method} ${req.originalUrl.split("?")[0]}.`),
+    );
+  }
   app.use("/api/v1", json, createV1Router(deps));
   app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
   // Switched off, the path is simply not served: the surface-aware 404 below answers it.
@@ -132,6 +145,9 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     executor,
     startDraining() {
       draining = true;
+    },
+    async close() {
+      await sandbox?.close();
     },
   };
 }

@@ -43,6 +43,8 @@ export interface SimulatorOptions {
   auth?: Record<string, SimulatorAuth>;
   /** Added to every carrier answer, to look like a remote API. */
   latencyMs?: number;
+  /** The world to serve (default: the real-looking one; the sandbox passes one that knows every reference). */
+  world?: SimulatedWorld;
 }
 
 export interface RunningSimulator {
@@ -126,7 +128,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
   const latencyMs = options.latencyMs ?? 0;
   const faults = createFaultControl(mainScac);
   const tokens = new TokenIssuer();
-  const world = new SimulatedWorld();
+  const world = options.world ?? new SimulatedWorld();
   const requests = new Map<string, number>();
   const auth = new Map(
     Object.entries(options.auth ?? {}).map(([scac, strategy]) => [mainScac(scac), strategy]),

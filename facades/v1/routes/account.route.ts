@@ -1,5 +1,5 @@
-import type { Router } from "express";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
 interface UsageData {
@@ -23,36 +23,33 @@ interface UsageData {
 }
 
 /** GET /account/usage: plan, quota, slots and the billing cycle (field names in docs/decisions.md). */
-export function mountAccountRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/account/usage",
-    handler(async (req, res) => {
-      const result = await runOperation<UsageData>(deps, req, "AccountUsage");
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const u = result.data.accountUsage;
-      res.json({
-        success: true,
-        data: {
-          plan: u.plan.code,
-          plan_name: u.plan.name,
-          quota: u.slots.limit,
-          used: u.slots.used,
-          slots_held: u.slots.held,
-          slots_remaining: u.slots.remaining,
-          cycle: u.cycle,
-          period_days: u.periodDays,
-          cycle_start: u.slots.cycleStart,
-          cycle_end: u.slots.cycleEnd,
-          // Mirrors the X-RateLimit-* headers of this very answer.
-          rate_limit: {
-            limit: u.rateLimit.limit,
-            remaining: u.rateLimit.remaining,
-            reset: u.rateLimit.resetAt,
-          },
-          lookups_per_day: u.plan.lookupsPerDay,
-          billing: { state: u.billingState, overdue_days: u.overdueDays, grace_days: u.graceDays },
+export function mountAccountRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("accountUsage", async (req, res) => {
+    const result = await runOperation<UsageData>(deps, req, "AccountUsage");
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const u = result.data.accountUsage;
+    res.json({
+      success: true,
+      data: {
+        plan: u.plan.code,
+        plan_name: u.plan.name,
+        quota: u.slots.limit,
+        used: u.slots.used,
+        slots_held: u.slots.held,
+        slots_remaining: u.slots.remaining,
+        cycle: u.cycle,
+        period_days: u.periodDays,
+        cycle_start: u.slots.cycleStart,
+        cycle_end: u.slots.cycleEnd,
+        // Mirrors the X-RateLimit-* headers of this very answer.
+        rate_limit: {
+          limit: u.rateLimit.limit,
+          remaining: u.rateLimit.remaining,
+          reset: u.rateLimit.resetAt,
         },
-      });
-    }),
-  );
+        lookups_per_day: u.plan.lookupsPerDay,
+        billing: { state: u.billingState, overdue_days: u.overdueDays, grace_days: u.graceDays },
+      },
+    });
+  });
 }

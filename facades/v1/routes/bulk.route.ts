@@ -1,25 +1,9 @@
-import type { Router } from "express";
-import { z } from "zod";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { BulkTrackBody as trackBody } from "../contract/schemas";
+import type { V1Handlers } from "../handlers";
 import { SHIPMENT_TYPE } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, type TrackResult } from "./tracking.route";
-
-const trackBody = z.object({
-  shipments: z
-    .array(
-      z.object({
-        type: z.enum(["container", "bl"]),
-        number: z.string().min(1).max(100),
-        sealine: z
-          .string()
-          .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits")
-          .optional(),
-      }),
-    )
-    .min(1, "shipments needs 1 to 50 items")
-    .max(50, "shipments needs 1 to 50 items"),
-});
 
 type BatchResult =
   | {
@@ -30,46 +14,43 @@ type BatchResult =
   | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number; plan: string };
 
 /** POST /track: 1 to 50 items; only auth, rate limit, a malformed body or billing past grace refuse it whole. */
-export function mountBulkRoutes(router: Router, deps: FacadeDeps): void {
-  router.post(
-    "/track",
-    handler(async (req, res) => {
-      const body = trackBody.safeParse(req.body);
-      if (!body.success) {
-        const issue = body.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message: `${issue.path.join(".") || "body"}: ${issue.message}`,
-          data: { error: "malformed_body", param: issue.path.join(".") || "shipments" },
-        });
-      }
-      const items = body.data.shipments;
-      const result = await runOperation<{ trackBatch: BatchResult | null }>(deps, req, "TrackBatch", {
-        items: items.map((i) => ({ type: i.type, number: i.number, sealine: i.sealine })),
+export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("trackBulk", async (req, res) => {
+    const body = trackBody.safeParse(req.body);
+    if (!body.success) {
+      const issue = body.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message: `${issue.path.join(".") || "body"}: ${issue.message}`,
+        data: { error: "malformed_body", param: issue.path.join(".") || "shipments" },
       });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const batch = result.data.trackBatch!;
-      if (batch.__typename === "PaymentOverdue") {
-        const refused = renderTrackOutcome(deps, batch);
-        if (!refused.ok) return sendTrackFailure(res, refused);
-        return;
-      }
-      const results = batch.results.map(({ index, result: outcome }) => {
-        const item = items[index]!;
-        const rendered = renderTrackOutcome(deps, outcome);
-        const common = { index, number: item.number, type: SHIPMENT_TYPE[item.type] };
-        return rendered.ok
-          ? { ...common, ok: true, slot_consumed: rendered.slotConsumed, data: rendered.data }
-          : { ...common, ok: false, error: rendered.error, message: rendered.message, ...rendered.data };
-      });
-      const tracked = results.filter((r) => r.ok).length;
-      res.json({
-        success: true,
-        total: results.length,
-        tracked,
-        failed: results.length - tracked,
-        slots: batch.slots,
-        results,
-      });
-    }),
-  );
+    }
+    const items = body.data.shipments;
+    const result = await runOperation<{ trackBatch: BatchResult | null }>(deps, req, "TrackBatch", {
+      items: items.map((i) => ({ type: i.type, number: i.number, sealine: i.sealine })),
+    });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const batch = result.data.trackBatch!;
+    if (batch.__typename === "PaymentOverdue") {
+      const refused = renderTrackOutcome(deps, batch);
+      if (!refused.ok) return sendTrackFailure(res, refused);
+      return;
+    }
+    const results = batch.results.map(({ index, result: outcome }) => {
+      const item = items[index]!;
+      const rendered = renderTrackOutcome(deps, outcome);
+      const common = { index, number: item.number, type: SHIPMENT_TYPE[item.type] };
+      return rendered.ok
+        ? { ...common, ok: true, slot_consumed: rendered.slotConsumed, data: rendered.data }
+        : { ...common, ok: false, error: rendered.error, message: rendered.message, ...rendered.data };
+    });
+    const tracked = results.filter((r) => r.ok).length;
+    res.json({
+      success: true,
+      total: results.length,
+      tracked,
+      failed: results.length - tracked,
+      slots: batch.slots,
+      results,
+    });
+  });
 }

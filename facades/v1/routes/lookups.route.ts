@@ -1,7 +1,8 @@
-import type { Response, Router } from "express";
-import { z } from "zod";
+import type { Response } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { carrierLookupQuery as lookupQuery } from "../contract/routes";
+import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
 /** A daily allowance as the core reports it on a lookup answer. */
@@ -66,11 +67,6 @@ type CarrierLookupData = {
     | null;
 };
 
-const lookupQuery = z.object({
-  number: z.string({ error: "number is required." }).trim().min(1, "number is required."),
-  type: z.enum(["container", "bl"], { error: "type must be container or bl." }).optional(),
-});
-
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   container: "Container",
   bl: "Bill of Lading",
@@ -87,45 +83,42 @@ export const renderCandidate = (c: CandidateView) => ({
 });
 
 /** GET /carriers/lookup (spec v1 section 2.11, rule 11). */
-export function mountLookupRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/carriers/lookup",
-    handler(async (req, res) => {
-      const query = lookupQuery.safeParse(req.query);
-      if (!query.success) {
-        const issue = query.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message: issue.message,
-          data: { param: String(issue.path[0] ?? "number") },
+export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("carrierLookup", async (req, res) => {
+    const query = lookupQuery.safeParse(req.query);
+    if (!query.success) {
+      const issue = query.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message: issue.message,
+        data: { param: String(issue.path[0] ?? "number") },
+      });
+    }
+    const result = await runOperation<CarrierLookupData>(deps, req, "CarrierLookup", query.data);
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const answer = result.data.carrierLookup!;
+    switch (answer.__typename) {
+      case "LookupInputInvalid":
+        return sendV1Error(res, "invalid_reference", {
+          message: answer.message,
+          data: { param: answer.param },
         });
-      }
-      const result = await runOperation<CarrierLookupData>(deps, req, "CarrierLookup", query.data);
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const answer = result.data.carrierLookup!;
-      switch (answer.__typename) {
-        case "LookupInputInvalid":
-          return sendV1Error(res, "invalid_reference", {
-            message: answer.message,
-            data: { param: answer.param },
-          });
-        case "LookupLimitExceeded":
-          return sendLookupLimit(res, "carrier_lookup_limit_exceeded", answer);
-        case "CarrierLookup":
-          setLookupHeaders(res, answer.allowance);
-          res.json({
-            success: true,
-            data: {
-              reference_number: answer.reference,
-              type: TYPE_NAMES[answer.referenceType] ?? answer.referenceType,
-              carrier: answer.carrier ? renderCandidate(answer.carrier) : null,
-              candidates: answer.candidates.map(renderCandidate),
-              sources_unavailable: answer.sourcesUnavailable,
-              cached: answer.cached,
-            },
-          });
-      }
-    }),
-  );
+      case "LookupLimitExceeded":
+        return sendLookupLimit(res, "carrier_lookup_limit_exceeded", answer);
+      case "CarrierLookup":
+        setLookupHeaders(res, answer.allowance);
+        res.json({
+          success: true,
+          data: {
+            reference_number: answer.reference,
+            type: TYPE_NAMES[answer.referenceType] ?? answer.referenceType,
+            carrier: answer.carrier ? renderCandidate(answer.carrier) : null,
+            candidates: answer.candidates.map(renderCandidate),
+            sources_unavailable: answer.sourcesUnavailable,
+            cached: answer.cached,
+          },
+        });
+    }
+  });
 }
 
 /** The refusals vessel and schedule lookups share, as the core types them. */

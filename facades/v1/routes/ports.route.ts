@@ -1,14 +1,7 @@
-import type { Router } from "express";
-import { z } from "zod";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { portsQuery } from "../contract/routes";
+import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
-
-const portsQuery = z.object({
-  search: z
-    .string({ error: "search is required (at least 2 characters)." })
-    .trim()
-    .min(2, "search needs at least 2 characters."),
-});
 
 interface PortView {
   locode: string;
@@ -36,32 +29,29 @@ export const renderPort = (p: PortView) => ({
 });
 
 /** GET /ports?search= (spec v1 section 4, rule 8). */
-export function mountPortRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/ports",
-    handler(async (req, res) => {
-      const query = portsQuery.safeParse(req.query);
-      if (!query.success) {
-        return sendV1Error(res, "bad_request", {
-          message: query.error.issues[0]!.message,
-          data: { param: "search" },
-        });
-      }
-      const result = await runOperation<{ ports: { total: number; items: PortView[] } }>(
-        deps,
-        req,
-        "PortSearch",
-        {
-          search: query.data.search,
-        },
-      );
-      if (!result.ok)
-        return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
-      res.json({
-        success: true,
-        total: result.data.ports.total,
-        data: result.data.ports.items.map(renderPort),
+export function mountPortRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("ports", async (req, res) => {
+    const query = portsQuery.safeParse(req.query);
+    if (!query.success) {
+      return sendV1Error(res, "bad_request", {
+        message: query.error.issues[0]!.message,
+        data: { param: "search" },
       });
-    }),
-  );
+    }
+    const result = await runOperation<{ ports: { total: number; items: PortView[] } }>(
+      deps,
+      req,
+      "PortSearch",
+      {
+        search: query.data.search,
+      },
+    );
+    if (!result.ok)
+      return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
+    res.json({
+      success: true,
+      total: result.data.ports.total,
+      data: result.data.ports.items.map(renderPort),
+    });
+  });
 }

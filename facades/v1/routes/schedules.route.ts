@@ -1,21 +1,8 @@
-import type { Router } from "express";
-import { z } from "zod";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { schedulesQuery } from "../contract/routes";
+import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
-
-const schedulesQuery = z.object({
-  origin: z.string({ error: "origin is required (a UN/LOCODE)." }),
-  destination: z.string({ error: "destination is required (a UN/LOCODE)." }),
-  date: z.string({ error: "date is required (YYYY-MM-DD)." }),
-  week_range: z
-    .string({ error: "week_range must be a whole number." })
-    .regex(/^\d{1,3}$/, "week_range must be a whole number.")
-    .optional(),
-  date_type: z
-    .enum(["departure", "arrival"], { error: "date_type must be departure or arrival." })
-    .optional(),
-});
 
 interface EndpointView {
   locode: string | null;
@@ -84,42 +71,39 @@ export const renderScheduleItem = (s: ItemView) => ({
 });
 
 /** GET /voyage/schedules (spec v1 section 4, rule 12). */
-export function mountScheduleRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/voyage/schedules",
-    handler(async (req, res) => {
-      const query = schedulesQuery.safeParse(req.query);
-      if (!query.success) {
-        const issue = query.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message: issue.message,
-          data: { param: String(issue.path[0]) },
-        });
-      }
-      const q = query.data;
-      const result = await runOperation<SchedulesData>(deps, req, "SailingSchedules", {
-        origin: q.origin,
-        destination: q.destination,
-        date: q.date,
-        weekRange: q.week_range === undefined ? 1 : Number(q.week_range),
-        dateType: q.date_type ?? "departure",
+export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("schedules", async (req, res) => {
+    const query = schedulesQuery.safeParse(req.query);
+    if (!query.success) {
+      const issue = query.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message: issue.message,
+        data: { param: String(issue.path[0]) },
       });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const answer = result.data.sailingSchedules!;
-      if (sendLookupRefusal(res, answer)) return;
-      switch (answer.__typename) {
-        case "SailingSchedules":
-          setLookupHeaders(res, answer.allowance);
-          res.json({
-            success: true,
-            total: answer.total,
-            cached: answer.cached,
-            ...(answer.carriersUnavailable.length > 0
-              ? { carriers_unavailable: answer.carriersUnavailable }
-              : {}),
-            data: answer.items.map(renderScheduleItem),
-          });
-      }
-    }),
-  );
+    }
+    const q = query.data;
+    const result = await runOperation<SchedulesData>(deps, req, "SailingSchedules", {
+      origin: q.origin,
+      destination: q.destination,
+      date: q.date,
+      weekRange: q.week_range === undefined ? 1 : Number(q.week_range),
+      dateType: q.date_type ?? "departure",
+    });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const answer = result.data.sailingSchedules!;
+    if (sendLookupRefusal(res, answer)) return;
+    switch (answer.__typename) {
+      case "SailingSchedules":
+        setLookupHeaders(res, answer.allowance);
+        res.json({
+          success: true,
+          total: answer.total,
+          cached: answer.cached,
+          ...(answer.carriersUnavailable.length > 0
+            ? { carriers_unavailable: answer.carriersUnavailable }
+            : {}),
+          data: answer.items.map(renderScheduleItem),
+        });
+    }
+  });
 }

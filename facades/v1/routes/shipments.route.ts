@@ -1,38 +1,17 @@
-import type { Router } from "express";
 import { z } from "zod";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from "../contract/routes";
+import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
+import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary, type ShipmentRecord } from "../render/shipment-summary";
 import { renderTables } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, type TrackResult } from "./tracking.route";
 
-const readQuery = z.object({ include: z.enum(["full"]).optional() });
+const retryBody = RetryFailedBody.strict();
 
-const listQuery = z.object({
-  page: z.coerce.number().int().min(1, "page starts at 1").default(1),
-  pageSize: z.coerce.number().int().min(1).max(100, "pageSize is at most 100").default(20),
-  updated_since: z.iso
-    .datetime({
-      offset: true,
-      message: "updated_since must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z",
-    })
-    .or(z.iso.date({ message: "updated_since must be an ISO 8601 date-time" }))
-    .optional(),
-});
-
-const retryBody = z.object({ shipment_ids: z.array(z.string().max(100)).max(1000).optional() }).strict();
-
-const patchBody = z
-  .object({
-    carrier: z
-      .string()
-      .regex(/^[A-Za-z0-9]{4}$/, "carrier is a 4-character SCAC")
-      .optional(),
-    type: z.enum(["container", "bl"]).optional(),
-    customer: z.string().max(200).nullable().optional(),
-    reference_number: z.unknown().optional(),
-  })
-  .strict();
+/** The documented body, plus `reference_number` so that it can be refused with a clear message. */
+const patchBody = ShipmentPatchBody.extend({ reference_number: z.unknown().optional() }).strict();
 
 type UpdateResult =
   | { __typename: "ShipmentUpdated"; unchanged: boolean; stillFailed: boolean; shipment: ShipmentRecord }
@@ -43,253 +22,227 @@ type UpdateResult =
   | TrackResult;
 
 /** GET /shipments/{id}: stored data only, no carrier call, no slot (spec v1 section 4.1 rule 4). */
-export function mountShipmentRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/shipments",
-    handler(async (req, res) => {
-      const query = listQuery.safeParse(req.query);
-      if (!query.success) {
-        const issue = query.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message: issue.message,
-          data: { param: String(issue.path[0]) },
-        });
-      }
-      const { page, pageSize, updated_since } = query.data;
-      if (updated_since !== undefined) {
-        // Delta mode supersedes pagination.
-        const result = await runOperation<{
-          shipmentsUpdatedSince: { updatedSince: string; count: number; items: ShipmentRecord[] };
-        }>(deps, req, "ShipmentsDelta", { since: new Date(updated_since).toISOString() });
-        if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-        const delta = result.data.shipmentsUpdatedSince;
+export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("listShipments", async (req, res) => {
+    const query = listQuery.safeParse(req.query);
+    if (!query.success) {
+      const issue = query.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message: issue.message,
+        data: { param: String(issue.path[0]) },
+      });
+    }
+    const { page, pageSize, updated_since } = query.data;
+    if (updated_since !== undefined) {
+      // Delta mode supersedes pagination.
+      const result = await runOperation<{
+        shipmentsUpdatedSince: { updatedSince: string; count: number; items: ShipmentRecord[] };
+      }>(deps, req, "ShipmentsDelta", { since: new Date(updated_since).toISOString() });
+      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      const delta = result.data.shipmentsUpdatedSince;
+      return void res.json({
+        success: true,
+        updated_since: delta.updatedSince,
+        count: delta.count,
+        data: delta.items.map(renderShipmentSummary),
+      });
+    }
+    const result = await runOperation<{
+      shipments: { total: number; page: number; pageSize: number; items: ShipmentRecord[] };
+    }>(deps, req, "ShipmentsPage", { page, pageSize });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const list = result.data.shipments;
+    res.json({
+      success: true,
+      total: list.total,
+      page: list.page,
+      pageSize: list.pageSize,
+      data: list.items.map(renderShipmentSummary),
+    });
+  });
+
+  api.on("retryFailed", async (req, res) => {
+    const body = retryBody.safeParse(req.body ?? {});
+    if (!body.success) {
+      return sendV1Error(res, "bad_request", {
+        message: "shipment_ids must be an array of strings.",
+        data: { param: "shipment_ids" },
+      });
+    }
+    const result = await runOperation<{
+      retryFailedShipments: {
+        examined: number;
+        queued: number;
+        skipped: number;
+        retryAfterSeconds: number | null;
+      };
+    }>(deps, req, "RetryFailed", body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {});
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const run = result.data.retryFailedShipments;
+    if (run.retryAfterSeconds !== null) {
+      res.setHeader("Retry-After", String(run.retryAfterSeconds));
+      return sendV1Error(res, "retry_failed_too_soon", { data: { retryAfter: run.retryAfterSeconds } });
+    }
+    res.status(202).json({
+      success: true,
+      examined: run.examined,
+      queued: run.queued,
+      skipped: run.skipped,
+      ...(run.skipped > 0 ? { skipped_reason: "plan" } : {}),
+    });
+  });
+
+  api.on("updateShipment", async (req, res) => {
+    const body = patchBody.safeParse(req.body ?? {});
+    if (!body.success) {
+      const issue = body.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message:
+          issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}` : issue.message,
+        data: { param: String(issue.path[0] ?? "body") },
+      });
+    }
+    if (body.data.reference_number !== undefined) {
+      return sendV1Error(res, "bad_request", {
+        message: "reference_number cannot be changed; untrack the shipment and track the right number.",
+        data: { param: "reference_number" },
+      });
+    }
+    const { carrier, type, customer } = body.data;
+    if (carrier === undefined && type === undefined && customer === undefined) {
+      return sendV1Error(res, "bad_request", {
+        message: "Send at least one of carrier, type, customer.",
+        data: { param: "body" },
+      });
+    }
+    const result = await runOperation<{ updateShipment: UpdateResult | null }>(deps, req, "UpdateShipment", {
+      id: String(req.params.id),
+      ...(carrier !== undefined ? { carrier } : {}),
+      ...(type !== undefined ? { type } : {}),
+      ...(customer !== undefined ? { customer } : {}),
+    });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const outcome = result.data.updateShipment!;
+    switch (outcome.__typename) {
+      case "ShipmentUpdated":
         return void res.json({
           success: true,
-          updated_since: delta.updatedSince,
-          count: delta.count,
-          data: delta.items.map(renderShipmentSummary),
+          data: renderShipmentSummary(outcome.shipment),
+          ...(outcome.unchanged ? { unchanged: true } : {}),
+          ...(outcome.stillFailed ? { still_failed: true } : {}),
         });
-      }
-      const result = await runOperation<{
-        shipments: { total: number; page: number; pageSize: number; items: ShipmentRecord[] };
-      }>(deps, req, "ShipmentsPage", { page, pageSize });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const list = result.data.shipments;
-      res.json({
-        success: true,
-        total: list.total,
-        page: list.page,
-        pageSize: list.pageSize,
-        data: list.items.map(renderShipmentSummary),
-      });
-    }),
-  );
-
-  router.post(
-    "/shipments/retry-failed",
-    handler(async (req, res) => {
-      const body = retryBody.safeParse(req.body ?? {});
-      if (!body.success) {
-        return sendV1Error(res, "bad_request", {
-          message: "shipment_ids must be an array of strings.",
-          data: { param: "shipment_ids" },
-        });
-      }
-      const result = await runOperation<{
-        retryFailedShipments: {
-          examined: number;
-          queued: number;
-          skipped: number;
-          retryAfterSeconds: number | null;
-        };
-      }>(deps, req, "RetryFailed", body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {});
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const run = result.data.retryFailedShipments;
-      if (run.retryAfterSeconds !== null) {
-        res.setHeader("Retry-After", String(run.retryAfterSeconds));
-        return sendV1Error(res, "retry_failed_too_soon", { data: { retryAfter: run.retryAfterSeconds } });
-      }
-      res.status(202).json({
-        success: true,
-        examined: run.examined,
-        queued: run.queued,
-        skipped: run.skipped,
-        ...(run.skipped > 0 ? { skipped_reason: "plan" } : {}),
-      });
-    }),
-  );
-
-  router.patch(
-    "/shipments/:id",
-    handler(async (req, res) => {
-      const body = patchBody.safeParse(req.body ?? {});
-      if (!body.success) {
-        const issue = body.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message:
-            issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}` : issue.message,
-          data: { param: String(issue.path[0] ?? "body") },
-        });
-      }
-      if (body.data.reference_number !== undefined) {
-        return sendV1Error(res, "bad_request", {
-          message: "reference_number cannot be changed; untrack the shipment and track the right number.",
-          data: { param: "reference_number" },
-        });
-      }
-      const { carrier, type, customer } = body.data;
-      if (carrier === undefined && type === undefined && customer === undefined) {
-        return sendV1Error(res, "bad_request", {
-          message: "Send at least one of carrier, type, customer.",
-          data: { param: "body" },
-        });
-      }
-      const result = await runOperation<{ updateShipment: UpdateResult | null }>(
-        deps,
-        req,
-        "UpdateShipment",
-        {
-          id: String(req.params.id),
-          ...(carrier !== undefined ? { carrier } : {}),
-          ...(type !== undefined ? { type } : {}),
-          ...(customer !== undefined ? { customer } : {}),
-        },
-      );
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const outcome = result.data.updateShipment!;
-      switch (outcome.__typename) {
-        case "ShipmentUpdated":
-          return void res.json({
-            success: true,
-            data: renderShipmentSummary(outcome.shipment),
-            ...(outcome.unchanged ? { unchanged: true } : {}),
-            ...(outcome.stillFailed ? { still_failed: true } : {}),
-          });
-        case "ShipmentNotFound":
-          return sendV1Error(res, "not_found", {
-            message: "No shipment of yours with that id.",
-            data: { error: "shipment_not_found" },
-          });
-        case "PlanRequired":
-          return sendV1Error(res, "plan_required", {
-            message: `Customers start with the ${outcome.minPlan} plan.`,
-            data: { feature: outcome.feature, min_plan: outcome.minPlan },
-          });
-        case "FeatureDisabled":
-          return sendV1Error(res, "feature_disabled", { data: { feature: outcome.feature } });
-        case "CustomerLimitReached":
-          return sendV1Error(res, "customer_limit_reached", { data: { limit: outcome.limit } });
-        default: {
-          const refused = renderTrackOutcome(deps, outcome);
-          if (!refused.ok) return sendTrackFailure(res, refused);
-        }
-      }
-    }),
-  );
-
-  router.delete(
-    "/shipments/:id",
-    handler(async (req, res) => {
-      const result = await runOperation<{
-        untrackShipment: { __typename: string; shipmentId?: string } | null;
-      }>(deps, req, "UntrackShipment", { id: String(req.params.id) });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const outcome = result.data.untrackShipment!;
-      if (outcome.__typename !== "ShipmentUntracked") {
+      case "ShipmentNotFound":
         return sendV1Error(res, "not_found", {
           message: "No shipment of yours with that id.",
           data: { error: "shipment_not_found" },
         });
+      case "PlanRequired":
+        return sendV1Error(res, "plan_required", {
+          message: `Customers start with the ${outcome.minPlan} plan.`,
+          data: { feature: outcome.feature, min_plan: outcome.minPlan },
+        });
+      case "FeatureDisabled":
+        return sendV1Error(res, "feature_disabled", { data: { feature: outcome.feature } });
+      case "CustomerLimitReached":
+        return sendV1Error(res, "customer_limit_reached", { data: { limit: outcome.limit } });
+      default: {
+        const refused = renderTrackOutcome(deps, outcome);
+        if (!refused.ok) return sendTrackFailure(res, refused);
       }
-      res.json({ success: true, deleted: true, shipment_id: outcome.shipmentId });
-    }),
-  );
+    }
+  });
 
-  router.post(
-    "/shipments/:id/share",
-    handler(async (req, res) => {
-      const result = await runOperation<{
-        shareShipment: {
-          __typename: string;
-          token?: string;
-          path?: string;
-          createdAt?: string;
-          created?: boolean;
-          shipmentId?: string;
-        } | null;
-      }>(deps, req, "ShareShipment", { id: String(req.params.id) });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const shared = result.data.shareShipment!;
-      if (shared.__typename !== "ShareLink") {
-        return sendV1Error(res, "not_found", {
-          message: "No shipment of this organisation with that id.",
-          data: { error: "shipment_not_found" },
-        });
-      }
-      res.status(shared.created ? 201 : 200).json({
-        success: true,
-        data: {
-          shipment_id: shared.shipmentId,
-          token: shared.token,
-          url: `${deps.baseUrl}${shared.path}`,
-          created_at: shared.createdAt,
-          created: shared.created,
-        },
+  api.on("untrackShipment", async (req, res) => {
+    const result = await runOperation<{
+      untrackShipment: { __typename: string; shipmentId?: string } | null;
+    }>(deps, req, "UntrackShipment", { id: String(req.params.id) });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const outcome = result.data.untrackShipment!;
+    if (outcome.__typename !== "ShipmentUntracked") {
+      return sendV1Error(res, "not_found", {
+        message: "No shipment of yours with that id.",
+        data: { error: "shipment_not_found" },
       });
-    }),
-  );
+    }
+    res.json({ success: true, deleted: true, shipment_id: outcome.shipmentId });
+  });
 
-  router.delete(
-    "/shipments/:id/share",
-    handler(async (req, res) => {
-      const result = await runOperation<{
-        unshareShipment: { __typename: string; revoked?: number; shipmentId?: string } | null;
-      }>(deps, req, "UnshareShipment", { id: String(req.params.id) });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const outcome = result.data.unshareShipment!;
-      if (outcome.__typename !== "ShareRevoked") {
-        return sendV1Error(res, "not_found", {
-          message: "No shipment of this organisation with that id.",
-          data: { error: "shipment_not_found" },
-        });
-      }
-      res.json({ success: true, revoked: (outcome.revoked ?? 0) > 0, shipment_id: outcome.shipmentId });
-    }),
-  );
+  api.on("shareShipment", async (req, res) => {
+    const result = await runOperation<{
+      shareShipment: {
+        __typename: string;
+        token?: string;
+        path?: string;
+        createdAt?: string;
+        created?: boolean;
+        shipmentId?: string;
+      } | null;
+    }>(deps, req, "ShareShipment", { id: String(req.params.id) });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const shared = result.data.shareShipment!;
+    if (shared.__typename !== "ShareLink") {
+      return sendV1Error(res, "not_found", {
+        message: "No shipment of this organisation with that id.",
+        data: { error: "shipment_not_found" },
+      });
+    }
+    res.status(shared.created ? 201 : 200).json({
+      success: true,
+      data: {
+        shipment_id: shared.shipmentId,
+        token: shared.token,
+        url: `${deps.baseUrl}${shared.path}`,
+        created_at: shared.createdAt,
+        created: shared.created,
+      },
+    });
+  });
 
-  router.get(
-    "/shipments/:id",
-    handler(async (req, res) => {
-      const query = readQuery.safeParse(req.query);
-      if (!query.success) {
-        return sendV1Error(res, "bad_request", {
-          message: "include accepts only 'full'.",
-          data: { param: "include" },
-        });
-      }
-      const result = await runOperation<{ shipment: ShipmentRecord | null }>(deps, req, "ShipmentRead", {
-        id: String(req.params.id),
+  api.on("unshareShipment", async (req, res) => {
+    const result = await runOperation<{
+      unshareShipment: { __typename: string; revoked?: number; shipmentId?: string } | null;
+    }>(deps, req, "UnshareShipment", { id: String(req.params.id) });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const outcome = result.data.unshareShipment!;
+    if (outcome.__typename !== "ShareRevoked") {
+      return sendV1Error(res, "not_found", {
+        message: "No shipment of this organisation with that id.",
+        data: { error: "shipment_not_found" },
       });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const shipment = result.data.shipment;
-      if (!shipment) {
-        return sendV1Error(res, "not_found", {
-          message: "This organisation does not track that shipment.",
-          data: { error: "shipment_not_found" },
-        });
-      }
-      res.json({
-        success: true,
-        data: {
-          ...renderShipmentSummary(shipment),
-          // Terminal data (holds, availability) has no source yet: null until it exists.
-          terminal: null,
-          discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
-          ...(query.data.include === "full" ? renderFull(shipment) : {}),
-        },
+    }
+    res.json({ success: true, revoked: (outcome.revoked ?? 0) > 0, shipment_id: outcome.shipmentId });
+  });
+
+  api.on("readShipment", async (req, res) => {
+    const query = readQuery.safeParse(req.query);
+    if (!query.success) {
+      return sendV1Error(res, "bad_request", {
+        message: "include accepts only 'full'.",
+        data: { param: "include" },
       });
-    }),
-  );
+    }
+    const result = await runOperation<{ shipment: ShipmentRecord | null }>(deps, req, "ShipmentRead", {
+      id: String(req.params.id),
+    });
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const shipment = result.data.shipment;
+    if (!shipment) {
+      return sendV1Error(res, "not_found", {
+        message: "This organisation does not track that shipment.",
+        data: { error: "shipment_not_found" },
+      });
+    }
+    res.json({
+      success: true,
+      data: {
+        ...renderShipmentSummary(shipment),
+        // Terminal data (holds, availability) has no source yet: null until it exists.
+        terminal: null,
+        discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
+        ...(query.data.include === "full" ? renderFull(shipment) : {}),
+      },
+    });
+  });
 }
 
 function renderFull(shipment: ShipmentRecord) {

@@ -1,18 +1,11 @@
-import type { Response, Router } from "express";
-import { z } from "zod";
+import type { Response } from "express";
 import type { TrackingDocument } from "../../../src/domain/tracking/model";
 import { HTTP_STATUS_TEXT, OUTCOMES } from "../../../src/http/outcomes";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { sealineQuery } from "../contract/routes";
+import type { V1Handlers } from "../handlers";
 import { type DocumentView, renderTrackingDocument } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
-
-/** `sealine`: optional, exactly 4 letters or digits (spec v1 section 4). */
-export const sealineQuery = z.object({
-  sealine: z
-    .string()
-    .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
-    .optional(),
-});
 
 export type TrackResult =
   | {
@@ -216,30 +209,27 @@ export function sendTrackFailure(res: Response, failure: Extract<TrackItemResult
 }
 
 /** GET /container/{number} and GET /bl/{number}: a live fetch from the carrier. */
-export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
-  for (const [path, type] of [
-    ["/container/:number", "container"],
-    ["/bl/:number", "bl"],
+export function mountTrackingRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  for (const [name, type] of [
+    ["trackContainer", "container"],
+    ["trackBillOfLading", "bl"],
   ] as const) {
-    router.get(
-      path,
-      handler(async (req, res) => {
-        const query = sealineQuery.safeParse(req.query);
-        if (!query.success) {
-          return sendV1Error(res, "bad_request", {
-            message: query.error.issues[0]!.message,
-            data: { param: "sealine" },
-          });
-        }
-        const outcome = await trackForV1(deps, req, {
-          reference: String(req.params.number),
-          type,
-          carrier: query.data.sealine,
+    api.on(name, async (req, res) => {
+      const query = sealineQuery.safeParse(req.query);
+      if (!query.success) {
+        return sendV1Error(res, "bad_request", {
+          message: query.error.issues[0]!.message,
+          data: { param: "sealine" },
         });
-        if (!outcome.ok) return sendTrackFailure(res, outcome);
-        res.setHeader("X-Service-Refresh-Hint", outcome.refreshHint);
-        res.json({ success: true, data: outcome.data });
-      }),
-    );
+      }
+      const outcome = await trackForV1(deps, req, {
+        reference: String(req.params.number),
+        type,
+        carrier: query.data.sealine,
+      });
+      if (!outcome.ok) return sendTrackFailure(res, outcome);
+      res.setHeader("X-Service-Refresh-Hint", outcome.refreshHint);
+      res.json({ success: true, data: outcome.data });
+    });
   }
 }

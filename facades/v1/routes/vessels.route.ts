@@ -1,13 +1,8 @@
-import type { Router } from "express";
-import { z } from "zod";
-import { type FacadeDeps, handler, runOperation } from "../../facade";
+import { type FacadeDeps, runOperation } from "../../facade";
+import { vesselQuery } from "../contract/routes";
+import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
-
-const vesselQuery = z.object({
-  imo: z.string({ error: "imo is required (7 digits)." }).regex(/^\d{7}$/, "imo must be 7 digits."),
-  mmsi: z.string({ error: "mmsi is required (9 digits)." }).regex(/^\d{9}$/, "mmsi must be 9 digits."),
-});
 
 interface PositionView {
   imo: string | null;
@@ -67,30 +62,27 @@ export const renderPosition = (p: PositionView, cached: boolean) => ({
 });
 
 /** GET /vessel/track?imo=&mmsi= (spec v1 section 4, rule 12). */
-export function mountVesselRoutes(router: Router, deps: FacadeDeps): void {
-  router.get(
-    "/vessel/track",
-    handler(async (req, res) => {
-      const query = vesselQuery.safeParse(req.query);
-      if (!query.success) {
-        const issue = query.error.issues[0]!;
-        return sendV1Error(res, "bad_request", {
-          message: issue.message,
-          data: { param: String(issue.path[0]) },
-        });
-      }
-      const result = await runOperation<VesselTrackData>(deps, req, "VesselTrack", query.data);
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const answer = result.data.vesselPosition!;
-      if (sendLookupRefusal(res, answer)) return;
-      switch (answer.__typename) {
-        case "VesselNotFound":
-          setLookupHeaders(res, answer.allowance);
-          return sendV1Error(res, "vessel_not_found", { data: { imo: answer.imo, mmsi: answer.mmsi } });
-        case "VesselTrack":
-          setLookupHeaders(res, answer.allowance);
-          res.json({ success: true, data: renderPosition(answer.position, answer.cached) });
-      }
-    }),
-  );
+export function mountVesselRoutes(api: V1Handlers, deps: FacadeDeps): void {
+  api.on("vesselTrack", async (req, res) => {
+    const query = vesselQuery.safeParse(req.query);
+    if (!query.success) {
+      const issue = query.error.issues[0]!;
+      return sendV1Error(res, "bad_request", {
+        message: issue.message,
+        data: { param: String(issue.path[0]) },
+      });
+    }
+    const result = await runOperation<VesselTrackData>(deps, req, "VesselTrack", query.data);
+    if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+    const answer = result.data.vesselPosition!;
+    if (sendLookupRefusal(res, answer)) return;
+    switch (answer.__typename) {
+      case "VesselNotFound":
+        setLookupHeaders(res, answer.allowance);
+        return sendV1Error(res, "vessel_not_found", { data: { imo: answer.imo, mmsi: answer.mmsi } });
+      case "VesselTrack":
+        setLookupHeaders(res, answer.allowance);
+        res.json({ success: true, data: renderPosition(answer.position, answer.cached) });
+    }
+  });
 }

@@ -12,6 +12,8 @@ export interface CounterStore {
   increment(key: string, amount: number, ttlMs: number): Promise<number>;
   /** Current total, 0 when absent. */
   peek(key: string): Promise<number>;
+  /** Forgets every window; only a store of this process's memory can (the sandbox world's is one). */
+  clear?(): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,11 @@ export class MemoryCounterStore implements CounterStore {
     }
     current.count += amount;
     return current.count;
+  }
+
+  /** Forgets every window (the sandbox puts its world back after each request). */
+  clear(): void {
+    this.counters.clear();
   }
 
   async peek(key: string): Promise<number> {

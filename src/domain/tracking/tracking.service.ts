@@ -112,22 +112,27 @@ const CARRIER_DOWN_RETRY_AFTER_S = 60;
  * for the shipment slot, serve the stored document or ask the carrier, store and diff what it says,
  * and log the lookup. Expected endings are values of `TrackOutcome`, never exceptions.
  */
+export interface TrackingDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  carriers: CarrierAdapter;
+  directory: readonly Carrier[];
+  documents: DocumentStore;
+  slots: SlotsService;
+  limiter: FixedWindowLimiter;
+  webhooks: WebhooksService;
+  metrics?: Metrics;
+  /**
+   * Asked when no carrier can be placed for a reference. Only the sandbox sets it: its world knows
+   * every reference, so an unplaceable one still resolves (spec v1 section 4.3).
+   */
+  fallbackCarrier?: string;
+}
+
 export class TrackingService {
   private readonly inFlight = new Map<string, Promise<CarrierOutcome>>();
 
-  constructor(
-    private readonly deps: {
-      prisma: PrismaClient;
-      clock: Clock;
-      carriers: CarrierAdapter;
-      directory: readonly Carrier[];
-      documents: DocumentStore;
-      slots: SlotsService;
-      limiter: FixedWindowLimiter;
-      webhooks: WebhooksService;
-      metrics?: Metrics;
-    },
-  ) {}
+  constructor(protected readonly deps: TrackingDeps) {}
 
   async track(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
     const parsed = parseReference(input.reference, input.type);
@@ -309,6 +314,10 @@ export class TrackingService {
     );
     // A named carrier is the one exact attempt; the detected ones remain for carrier discovery.
     if (named) return { attempts: [named.scac], provided: true, candidates: [named.scac, ...candidates] };
+    if (candidates.length === 0 && this.deps.fallbackCarrier) {
+      const fallback = this.deps.fallbackCarrier;
+      return { attempts: [fallback], provided: false, candidates: [fallback] };
+    }
     if (candidates.length === 0) return { kind: "no_candidates", referenceType: reference.type };
     const attempts = candidates.slice(0, input.localOnly ? 1 : MAX_DETECTION_ATTEMPTS);
     return { attempts, provided: false, candidates };

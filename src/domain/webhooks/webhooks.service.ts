@@ -246,10 +246,40 @@ export class WebhooksService {
     });
   }
 
+  /**
+   * The sandbox's `webhooks/fire`: one signed delivery of `event` to `url`, under the same target
+   * checks as a registered endpoint, with a secret made for it alone. Nothing is stored.
+   */
+  async sendSample(
+    url: string,
+    event: WebhookEventName,
+    data: Record<string, unknown>,
+  ): Promise<
+    | { kind: "invalid_target"; reason: string }
+    | {
+        kind: "sent";
+        deliveryId: string;
+        signingSecret: string;
+        body: string;
+        status: number | null;
+        error: string | null;
+      }
+  > {
+    const shape = checkTargetShape(url, this.deps.allowPrivateTargets);
+    if (!shape.ok) return { kind: "invalid_target", reason: shape.reason };
+    const address = await checkTargetAddress(shape.url, this.deps.allowPrivateTargets);
+    if (!address.ok) return { kind: "invalid_target", reason: address.reason };
+    const signingSecret = generateSigningSecret();
+    const created = Math.floor(this.deps.clock.now().getTime() / 1000);
+    const delivery = { id: randomUUID(), event, body: JSON.stringify({ event, created, data }) };
+    const result = await this.post({ url: shape.url.toString(), secret: signingSecret }, delivery);
+    return { kind: "sent", deliveryId: delivery.id, signingSecret, body: delivery.body, ...result };
+  }
+
   /** One POST; the address connected to is checked again here (DNS rebinding). */
   private post(
-    endpoint: WebhookEndpoint,
-    delivery: WebhookDelivery,
+    endpoint: Pick<WebhookEndpoint, "url" | "secret">,
+    delivery: Pick<WebhookDelivery, "id" | "event" | "body">,
   ): Promise<{ status: number | null; error: string | null }> {
     const url = new URL(endpoint.url);
     const now = Math.floor(this.deps.clock.now().getTime() / 1000);

@@ -77,10 +77,24 @@ export interface EventQuery {
   includeShipmentEvents?: boolean;
 }
 
+/**
+ * The sandbox's world (spec v1 section 4.3): every reference leads to a shipment, of whichever
+ * carrier is asked, except the ones listed as unknown (they give the carrier's "no record").
+ */
+export interface EveryReferenceOptions {
+  unknown: readonly string[];
+}
+
 export class SimulatedWorld {
   private readonly cache = new Map<string, PlacedPlan>();
+  private readonly unknown: ReadonlySet<string>;
 
-  constructor(private readonly cacheSize = 4096) {}
+  constructor(
+    private readonly cacheSize = 4096,
+    private readonly everyReference?: EveryReferenceOptions,
+  ) {
+    this.unknown = new Set(everyReference?.unknown.map(normalizeReference) ?? []);
+  }
 
   /**
    * The shipment a reference leads to at `now`, or undefined when the carrier does not know it (not its
@@ -91,7 +105,9 @@ export class SimulatedWorld {
     if (!carrier) return undefined;
     const normalized = normalizeReference(reference);
     const nowMs = now.getTime();
-    const resolved = resolveReference(carrier, kind, normalized, nowMs);
+    if (this.unknown.has(normalized)) return undefined;
+    const resolved =
+      resolveReference(carrier, kind, normalized, nowMs) ?? this.anyReference(carrier, kind, normalized);
     if (!resolved) return undefined;
     if (resolved.kind === "box" || resolved.kind === "leased-box") return this.boxShipment(resolved, nowMs);
     if (resolved.kind === "synthetic") return this.syntheticShipment(resolved, nowMs);
@@ -103,7 +119,24 @@ export class SimulatedWorld {
       resolved.members,
     );
     if (shipment.bookedAt.getTime() > nowMs) return undefined;
-    return isKnown(shipment) ? shipment : undefined;
+    return this.isKnown(shipment) ? shipment : undefined;
+  }
+
+  /** In the sandbox's world a box of any owner is leased to the carrier asked, any document is made up. */
+  private anyReference(
+    carrier: Carrier,
+    kind: ReferenceKind,
+    reference: string,
+  ): ResolvedReference | undefined {
+    if (!this.everyReference) return undefined;
+    if (kind === "equipment") {
+      return /^[A-Z]{4}\d{7}$/.test(reference) ? { kind: "leased-box", carrier, reference } : undefined;
+    }
+    return { kind: "synthetic", carrier, referenceKind: kind, reference };
+  }
+
+  private isKnown(shipment: Shipment): boolean {
+    return this.everyReference !== undefined || isKnown(shipment);
   }
 
   /** DCSA events of a shipment as published at `now`. */
@@ -133,7 +166,7 @@ export class SimulatedWorld {
     const { carrier, referenceKind, reference } = resolved;
     const current = cycleAt(carrier.scac, nowMs);
     for (let cycle = current; cycle > current - CYCLES_BACK; cycle--) {
-      if (!isSyntheticActive(carrier, referenceKind, reference, cycle)) continue;
+      if (!this.everyReference && !isSyntheticActive(carrier, referenceKind, reference, cycle)) continue;
       const seed = `${carrier.scac}|${referenceKind}|${reference}|${cycle}`;
       // Maersk quotes one number for both, so a quoted one is both.
       const sameNumber = profileOf(carrier).bookingIsBillOfLading;
@@ -146,7 +179,7 @@ export class SimulatedWorld {
           ? reference
           : syntheticDocumentNumber(carrier, "document", seed);
       const shipment = this.place(carrier, seed, cycle, { fixed: [], generate: true }, booking, document);
-      if (shipment.bookedAt.getTime() <= nowMs) return isKnown(shipment) ? shipment : undefined;
+      if (shipment.bookedAt.getTime() <= nowMs) return this.isKnown(shipment) ? shipment : undefined;
     }
     return undefined;
   }
@@ -195,7 +228,7 @@ export class SimulatedWorld {
         );
       }
       if (shipment && boxHasLeftDepot(shipment, resolved.reference, nowMs)) {
-        return isKnown(shipment) ? shipment : undefined;
+        return this.isKnown(shipment) ? shipment : undefined;
       }
     }
     return undefined;

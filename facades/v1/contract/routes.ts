@@ -1,0 +1,312 @@
+import { z } from "zod";
+import * as S from "./schemas";
+
+/**
+ * Every v1 endpoint, described once. The router mounts a handler for each entry (and refuses to
+ * start when one has none), the sandbox serves the same entries under `/sandbox`, and the OpenAPI
+ * document is generated from them: a route cannot exist without being described.
+ */
+export interface RouteContract {
+  method: "get" | "post" | "patch" | "delete";
+  /** OpenAPI form (`{id}`); the router converts it to Express's `:id`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodType; required: boolean };
+  /** Success statuses and their bodies. */
+  responses: Partial<Record<200 | 201 | 202, { description: string; schema: z.ZodType }>>;
+  /** Error statuses the route itself may answer; admission's 401, 403 and 429 are added for every route. */
+  errors: readonly number[];
+  /** Sends `X-Lookup-*` (daily lookup allowance) on answers that consulted it. */
+  lookupHeaders?: boolean;
+  /** Sends `X-Service-Refresh-Hint` on success. */
+  refreshHint?: boolean;
+  /** Changes stored data: the sandbox answers it with `persisted: false` and keeps nothing. */
+  write?: boolean;
+}
+
+/** Query and body schemas the handlers validate with (their messages are what a client reads). */
+export const sealineParam = z
+  .string()
+  .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
+  .meta({ description: "SCAC, e.g. MAEU. Given: one exact attempt; omitted: detected." });
+
+export const sealineQuery = z.object({ sealine: sealineParam.optional() });
+
+export const listShipmentsQuery = z.object({
+  page: z.coerce.number().int().min(1, "page starts at 1").default(1),
+  pageSize: z.coerce.number().int().min(1).max(100, "pageSize is at most 100").default(20),
+  updated_since: z.iso
+    .datetime({
+      offset: true,
+      message: "updated_since must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z",
+    })
+    .or(z.iso.date({ message: "updated_since must be an ISO 8601 date-time" }))
+    .optional()
+    .meta({ description: "Delta mode: rows synced at or after this time (at most 200); supersedes paging." }),
+});
+
+export const readShipmentQuery = z.object({
+  include: z.enum(["full"]).optional().meta({ description: "`full` adds the stored document." }),
+});
+
+export const carriersQuery = z.object({
+  search: z.string().optional().meta({ description: "At least 2 characters: SCAC, name or slug." }),
+});
+
+export const carrierLookupQuery = z.object({
+  number: z.string({ error: "number is required." }).trim().min(1, "number is required."),
+  type: z.enum(["container", "bl"], { error: "type must be container or bl." }).optional(),
+});
+
+export const portsQuery = z.object({
+  search: z
+    .string({ error: "search is required (at least 2 characters)." })
+    .trim()
+    .min(2, "search needs at least 2 characters.")
+    .meta({ description: "UN/LOCODE, name or city; at least 2 characters." }),
+});
+
+export const vesselQuery = z.object({
+  imo: z.string({ error: "imo is required (7 digits)." }).regex(/^\d{7}$/, "imo must be 7 digits."),
+  mmsi: z.string({ error: "mmsi is required (9 digits)." }).regex(/^\d{9}$/, "mmsi must be 9 digits."),
+});
+
+export const schedulesQuery = z.object({
+  origin: z.string({ error: "origin is required (a UN/LOCODE)." }).meta({ example: "CNSHA" }),
+  destination: z.string({ error: "destination is required (a UN/LOCODE)." }).meta({ example: "NLRTM" }),
+  date: z.string({ error: "date is required (YYYY-MM-DD)." }).meta({ example: "2026-12-01" }),
+  week_range: z
+    .string({ error: "week_range must be a whole number." })
+    .regex(/^\d{1,3}$/, "week_range must be a whole number.")
+    .optional()
+    .meta({ description: "Weeks from `date`, default 1." }),
+  date_type: z
+    .enum(["departure", "arrival"], { error: "date_type must be departure or arrival." })
+    .optional()
+    .meta({ description: "Default departure." }),
+});
+
+const idParam = z.object({
+  id: z
+    .string()
+    .meta({ description: "Container or B/L number (preferred), or `SHP-<digits>`.", example: "SHP-1000" }),
+});
+const numberParam = (example: string) => z.object({ number: z.string().meta({ example }) });
+
+export const V1_ROUTES = {
+  carriers: {
+    method: "get",
+    path: "/carriers",
+    operationId: "listCarriers",
+    tag: "Carriers",
+    summary: "The carrier directory",
+    query: carriersQuery,
+    responses: { 200: { description: "Carriers, filtered by `search`.", schema: S.CarriersAnswer } },
+    errors: [400],
+  },
+  carrierLookup: {
+    method: "get",
+    path: "/carriers/lookup",
+    operationId: "lookupCarrier",
+    tag: "Carriers",
+    summary: "Which carrier a reference belongs to",
+    description: "Creates no shipment and uses no slot; draws on the daily carrier-lookup allowance.",
+    query: carrierLookupQuery,
+    responses: {
+      200: { description: "The likeliest carrier and every candidate.", schema: S.CarrierLookupAnswer },
+    },
+    errors: [400],
+    lookupHeaders: true,
+  },
+  ports: {
+    method: "get",
+    path: "/ports",
+    operationId: "searchPorts",
+    tag: "Lookups",
+    summary: "Search ports",
+    description: "At most 25 results: exact UN/LOCODE matches first, then the busiest.",
+    query: portsQuery,
+    responses: { 200: { description: "Matching ports.", schema: S.PortsAnswer } },
+    errors: [400],
+  },
+  vesselTrack: {
+    method: "get",
+    path: "/vessel/track",
+    operationId: "trackVessel",
+    tag: "Lookups",
+    summary: "A vessel's last position",
+    description: "Uses no slot; draws on the daily lookup allowance; cached 5 minutes.",
+    query: vesselQuery,
+    responses: { 200: { description: "The position.", schema: S.VesselAnswer } },
+    errors: [400, 404, 502],
+    lookupHeaders: true,
+  },
+  schedules: {
+    method: "get",
+    path: "/voyage/schedules",
+    operationId: "sailingSchedules",
+    tag: "Lookups",
+    summary: "Sailing schedules between two ports",
+    description: "Uses no slot; draws on the daily lookup allowance; cached 30 minutes.",
+    query: schedulesQuery,
+    responses: { 200: { description: "Sailings.", schema: S.SchedulesAnswer } },
+    errors: [400, 502],
+    lookupHeaders: true,
+  },
+  trackContainer: {
+    method: "get",
+    path: "/container/{number}",
+    operationId: "trackContainer",
+    tag: "Tracking",
+    summary: "Track a container (live fetch from the carrier)",
+    description:
+      "Always re-fetches and is slow; read repeat checks from GET /shipments/{id}. A new reference costs a slot.",
+    params: numberParam("MSCU1234566"),
+    query: sealineQuery,
+    responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
+    errors: [400, 402, 404, 502],
+    refreshHint: true,
+  },
+  trackBillOfLading: {
+    method: "get",
+    path: "/bl/{number}",
+    operationId: "trackBillOfLading",
+    tag: "Tracking",
+    summary: "Track a bill of lading (live fetch from the carrier)",
+    description: "3 to 50 characters as printed; URL-encode `/` as `%2F`.",
+    params: numberParam("MAEU123456789"),
+    query: sealineQuery,
+    responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
+    errors: [400, 402, 404, 502],
+    refreshHint: true,
+  },
+  trackBulk: {
+    method: "post",
+    path: "/track",
+    operationId: "trackBulk",
+    tag: "Tracking",
+    summary: "Track 1 to 50 references",
+    description: "Answers 200 even when items fail: branch on each `results[].ok`.",
+    body: { schema: S.BulkTrackBody, required: true },
+    responses: { 200: { description: "One result per item.", schema: S.BulkAnswer } },
+    errors: [400, 402],
+  },
+  accountUsage: {
+    method: "get",
+    path: "/account/usage",
+    operationId: "accountUsage",
+    tag: "Account",
+    summary: "Plan, quota, slots and billing cycle",
+    responses: { 200: { description: "Usage.", schema: S.UsageAnswer } },
+    errors: [],
+  },
+  listShipments: {
+    method: "get",
+    path: "/shipments",
+    operationId: "listShipments",
+    tag: "Shipments",
+    summary: "Stored shipments: a page, or the changes since a time",
+    query: listShipmentsQuery,
+    responses: { 200: { description: "Shipment summaries.", schema: S.ShipmentPage } },
+    errors: [400],
+  },
+  retryFailed: {
+    method: "post",
+    path: "/shipments/retry-failed",
+    operationId: "retryFailedShipments",
+    tag: "Shipments",
+    summary: "Retry shipments that failed in the last 7 days",
+    description: "At most 200 references per call; one call per organisation per 15 minutes.",
+    body: { schema: S.RetryFailedBody, required: false },
+    responses: { 202: { description: "Jobs started.", schema: S.RetryFailedAnswer } },
+    errors: [400],
+    write: true,
+  },
+  updateShipment: {
+    method: "patch",
+    path: "/shipments/{id}",
+    operationId: "updateShipment",
+    tag: "Shipments",
+    summary: "Change a shipment's carrier, type or customer",
+    params: idParam,
+    body: { schema: S.ShipmentPatchBody, required: true },
+    responses: { 200: { description: "The updated shipment.", schema: S.ShipmentUpdatedAnswer } },
+    errors: [400, 402, 404, 422, 502],
+    write: true,
+  },
+  untrackShipment: {
+    method: "delete",
+    path: "/shipments/{id}",
+    operationId: "untrackShipment",
+    tag: "Shipments",
+    summary: "Stop tracking a shipment",
+    params: idParam,
+    responses: { 200: { description: "Untracked.", schema: S.ShipmentDeletedAnswer } },
+    errors: [404],
+    write: true,
+  },
+  shareShipment: {
+    method: "post",
+    path: "/shipments/{id}/share",
+    operationId: "shareShipment",
+    tag: "Shipments",
+    summary: "Create (or return) the public tracking page of a shipment",
+    params: idParam,
+    responses: {
+      201: { description: "Link created.", schema: S.ShareAnswer },
+      200: { description: "The shipment already had a link: the same one.", schema: S.ShareAnswer },
+    },
+    errors: [404],
+    write: true,
+  },
+  unshareShipment: {
+    method: "delete",
+    path: "/shipments/{id}/share",
+    operationId: "unshareShipment",
+    tag: "Shipments",
+    summary: "Revoke the public tracking page",
+    params: idParam,
+    responses: { 200: { description: "Revoked (or there was none).", schema: S.UnshareAnswer } },
+    errors: [404],
+    write: true,
+  },
+  readShipment: {
+    method: "get",
+    path: "/shipments/{id}",
+    operationId: "readShipment",
+    tag: "Shipments",
+    summary: "A stored shipment (no carrier call, no slot)",
+    params: idParam,
+    query: readShipmentQuery,
+    responses: { 200: { description: "The shipment.", schema: S.ShipmentAnswer } },
+    errors: [400, 404],
+  },
+} as const satisfies Record<string, RouteContract>;
+
+export type V1RouteName = keyof typeof V1_ROUTES;
+
+/** Endpoints only the sandbox has. */
+export const SANDBOX_ONLY_ROUTES = {
+  fireWebhook: {
+    method: "post",
+    path: "/webhooks/fire",
+    operationId: "sandboxFireWebhook",
+    tag: "Sandbox",
+    summary: "Send one signed sample delivery to a URL",
+    description:
+      "No key. 5 a minute per address. The target must be a public https URL. Nothing is saved; the answer carries the one-time signing secret.",
+    body: { schema: S.WebhookFireBody, required: true },
+    responses: { 200: { description: "The delivery and its outcome.", schema: S.WebhookFireAnswer } },
+    errors: [400],
+  },
+} as const satisfies Record<string, RouteContract>;
+
+/** Express's form of an OpenAPI path. */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}

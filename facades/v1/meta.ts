@@ -1,0 +1,60 @@
+import { Router } from "express";
+import Converter from "openapi-to-postmanv2";
+import { buildOpenApiDocument } from "./openapi";
+
+type Document = ReturnType<typeof buildOpenApiDocument>;
+
+/**
+ * `/api/v1/openapi.json` and `/api/v1/postman.json` (spec v1 section 9): public, generated once per
+ * process from the route contract, with this deployment's address as the server.
+ */
+export function createMetaRouter(baseUrl: string): Router {
+  const serverUrl = `${baseUrl}/api/v1`;
+  let document: Document | undefined;
+  let collection: Promise<unknown> | undefined;
+  const openApi = () => {
+    document ??= buildOpenApiDocument({ serverUrl });
+    return document;
+  };
+
+  const router = Router();
+  router.get("/openapi.json", (_req, res) => {
+    res.json(openApi());
+  });
+  router.get("/postman.json", async (_req, res, next) => {
+    try {
+      collection ??= postmanCollection(openApi());
+      res.json(await collection);
+    } catch (error) {
+      collection = undefined;
+      next(error);
+    }
+  });
+  return router;
+}
+
+/**
+ * The collection, one folder per tag. Requests take the `baseUrl` variable from the document's
+ * server and the Bearer key from an `apiKey` variable (the Sandbox folder needs none).
+ */
+export function postmanCollection(document: Document): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    Converter.convert(
+      { type: "json", data: structuredClone(document) },
+      { folderStrategy: "Tags", parametersResolution: "Example", includeAuthInfoInExample: false },
+      (error, result) => {
+        if (error) return reject(new Error(error.message));
+        if (!result) return reject(new Error("the OpenAPI document did not convert"));
+        if (!result.result || !result.output?.[0]) {
+          return reject(new Error(`the OpenAPI document did not convert: ${result.reason ?? "no output"}`));
+        }
+        const data = result.output[0].data as { variable?: { key: string; value: string; type?: string }[] };
+        data.variable = [
+          ...(data.variable ?? []).filter((v) => v.key !== "apiKey"),
+          { key: "apiKey", value: "", type: "string" },
+        ];
+        resolve(data);
+      },
+    );
+  });
+}

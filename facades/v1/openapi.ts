@@ -1,0 +1,213 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { HTTP_STATUS_TEXT } from "../../src/http/outcomes";
+import { type RouteContract, SANDBOX_ONLY_ROUTES, V1_ROUTES } from "./contract/routes";
+import { ErrorBody, WEBHOOK_PAYLOADS } from "./contract/schemas";
+
+/**
+ * The OpenAPI 3.1 document of the v1 API, generated from the route contract and its zod schemas
+ * (never written by hand). Live routes need a Bearer key; their sandbox copies under `/sandbox`
+ * need none and are limited per address instead.
+ */
+
+const int = (description: string) => z.string().meta({ description, example: "60" });
+
+/** On every answer, success or refusal (spec v1 section 8). */
+const rateHeaders = {
+  "X-RateLimit-Limit": int("Requests allowed in the current one-minute window."),
+  "X-RateLimit-Remaining": int("Requests left in the window."),
+  "X-RateLimit-Reset": int("When the window resets, unix seconds."),
+};
+const lookupHeaders = {
+  "X-Lookup-Limit": int("Lookups allowed per day (absent on cached answers)."),
+  "X-Lookup-Remaining": int("Lookups left today."),
+  "X-Lookup-Reset": int("When the daily allowance resets, unix seconds."),
+};
+const retryAfter = { "Retry-After": int("Seconds to wait before retrying.") };
+
+const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+  400: "Missing or malformed parameter or body (`data.param` names it).",
+  401: "Missing, invalid, revoked or expired API key.",
+  402: "Payment required: `shipment_limit_reached` or `payment_overdue` (retrying cannot succeed).",
+  403: "Developer mode off, view-only key, feature switched off or plan required.",
+  404: "Not found (on tracking: the body of spec v1 section 4.1 rule 13).",
+  413: "The request body is too large.",
+  422: "Customer limit reached.",
+  429: "Rate limit (`rate_limit_exceeded`), daily lookup limit or a call made too soon; wait `Retry-After`.",
+  502: "The carrier or provider failed; retry after a moment.",
+};
+
+function errorResponse(status: number, route: RouteContract) {
+  const headers = {
+    ...rateHeaders,
+    ...(status === 429 || status === 402 || status === 502 ? retryAfter : {}),
+    ...(route.lookupHeaders && (status === 429 || status === 404 || status === 502) ? lookupHeaders : {}),
+  };
+  return {
+    description: ERROR_MEANINGS[status] ?? HTTP_STATUS_TEXT[status] ?? "Error",
+    headers: z.object(headers),
+    content: { "application/json": { schema: ErrorBody } },
+  };
+}
+
+function operation(
+  route: RouteContract,
+  variant: { sandbox: boolean; admission: readonly number[] },
+): ZodOpenApiOperationObject {
+  const errors = new Set<number>([...route.errors, ...variant.admission]);
+  if (route.body) errors.add(400).add(413);
+  const responses: Record<string, unknown> = {};
+  for (const [status, success] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: success.description,
+      headers: z.object({
+        ...rateHeaders,
+        ...(route.lookupHeaders ? lookupHeaders : {}),
+        ...(route.refreshHint
+          ? {
+              "X-Service-Refresh-Hint": z
+                .string()
+                .meta({ description: "Where to read this shipment next, and when a refresh is due." }),
+            }
+          : {}),
+      }),
+      content: { "application/json": { schema: success.schema } },
+    };
+  }
+  for (const status of [...errors].sort()) responses[String(status)] = errorResponse(status, route);
+  return {
+    operationId: variant.sandbox ? `sandbox_${route.operationId}` : route.operationId,
+    tags: [variant.sandbox ? "Sandbox" : route.tag],
+    summary: variant.sandbox ? `Sandbox: ${route.summary}` : route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(variant.sandbox ? { security: [] } : {}),
+    ...(route.params || route.query
+      ? {
+          requestParams: {
+            ...(route.params ? { path: route.params } : {}),
+            ...(route.query ? { query: route.query } : {}),
+          },
+        }
+      : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.body.required,
+            content: { "application/json": { schema: route.body.schema } },
+          },
+        }
+      : {}),
+    responses,
+  } as ZodOpenApiOperationObject;
+}
+
+function addRoute(
+  paths: ZodOpenApiPathsObject,
+  path: string,
+  route: RouteContract,
+  op: ZodOpenApiOperationObject,
+) {
+  paths[path] = { ...paths[path], [route.method]: op };
+}
+
+export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
+  const paths: ZodOpenApiPathsObject = {};
+  // Admission answers 401 and 403 (key, developer mode) and 429 (rate) on every live route; the
+  // sandbox has no key, only its per-address window.
+  for (const route of Object.values(V1_ROUTES) as RouteContract[]) {
+    addRoute(paths, route.path, route, operation(route, { sandbox: false, admission: [401, 403, 429] }));
+  }
+  for (const route of Object.values(V1_ROUTES) as RouteContract[]) {
+    const sandboxErrors = route.errors.includes(429) ? [] : [429];
+    addRoute(
+      paths,
+      `/sandbox${route.path}`,
+      route,
+      operation(route, { sandbox: true, admission: sandboxErrors }),
+    );
+  }
+  for (const route of Object.values(SANDBOX_ONLY_ROUTES) as RouteContract[]) {
+    addRoute(paths, `/sandbox${route.path}`, route, operation(route, { sandbox: true, admission: [429] }));
+  }
+  const anyJson = z.record(z.string(), z.unknown());
+  for (const [path, summary, operationId] of [
+    ["/openapi.json", "This document", "openApiDocument"],
+    [
+      "/postman.json",
+      "A Postman collection generated from this document (variable `baseUrl`)",
+      "postmanCollection",
+    ],
+  ] as const) {
+    paths[path] = {
+      get: {
+        operationId,
+        tags: ["Meta"],
+        summary,
+        security: [],
+        responses: { 200: { description: summary, content: { "application/json": { schema: anyJson } } } },
+      },
+    };
+  }
+
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Quayside v1 API",
+      version: "1.0.0",
+      description:
+        "Container tracking by container, bill-of-lading or booking number. Every endpoint has a keyless copy under `/sandbox` answering fixed demo data (60 requests a minute per address). Field reference: docs/decisions.md.",
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    servers: [{ url: options.serverUrl ?? "/api/v1" }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "Tracking", description: "Live fetches from the carrier." },
+      { name: "Shipments", description: "What is stored: reads use no slot and call no carrier." },
+      { name: "Carriers" },
+      { name: "Lookups", description: "Ports, vessels and schedules; no slot." },
+      { name: "Account" },
+      { name: "Sandbox", description: "No key; fixed demo data; writes change nothing." },
+      { name: "Meta" },
+    ],
+    paths,
+    webhooks: Object.fromEntries(
+      Object.entries(WEBHOOK_PAYLOADS).map(([event, schema]) => [
+        event,
+        {
+          post: {
+            summary: `${event} delivery`,
+            description:
+              'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; acknowledge with any 2xx within 10 s; de-duplicate on `X-Service-Delivery`.',
+            requestParams: {
+              header: z.object({
+                "X-Service-Event": z.literal(event),
+                "X-Service-Delivery": z.string().meta({ description: "Unique id of the delivery record." }),
+                "X-Service-Signature": z.string().meta({ example: "t=1764000000,v1=5f2b..." }),
+                "User-Agent": z.literal("Service-Webhooks/1"),
+              }),
+            },
+            requestBody: { required: true, content: { "application/json": { schema } } },
+            responses: { 200: { description: "Any 2xx acknowledges the delivery." } },
+          },
+        },
+      ]),
+    ),
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key of an organisation with developer mode on.",
+        },
+      },
+    },
+  });
+}
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** The document with a relative server (`/api/v1`); docs search and tests read it. */
+export function openApiDocument() {
+  cached ??= buildOpenApiDocument();
+  return cached;
+}

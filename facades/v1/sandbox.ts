@@ -1,0 +1,170 @@
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-window";
+import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reserved-references";
+import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
+import { setRateHeaders } from "../../src/http/gate";
+import { type FacadeDeps, handler } from "../facade";
+import { expressPath, V1_ROUTES, type V1RouteName } from "./contract/routes";
+import { WebhookFireBody } from "./contract/schemas";
+import { sendV1Error, sendV1Refusal } from "./respond";
+import { createV1Handlers } from "./router";
+
+/** Spec v1 section 8: the sandbox's windows, per address. */
+export const SANDBOX_REQUESTS_PER_MINUTE = 60;
+export const SANDBOX_FIRES_PER_MINUTE = 5;
+
+/**
+ * `/api/v1/sandbox/*` (spec v1 section 4.3): every route of the v1 contract, with the live handlers,
+ * run against the sandbox world instead of the caller's organisation. No key: the window is per
+ * address. Success bodies say `mode: "sandbox"`; writes also say `persisted: false` (the world
+ * puts back whatever a request wrote). The world is built on the first sandbox request.
+ */
+export function createSandboxRouter(live: FacadeDeps): { router: Router; close(): Promise<void> } {
+  const { services } = live;
+  let world: Promise<{ world: SandboxWorld; handlers: ReturnType<typeof createV1Handlers> }> | undefined;
+  const ready = () => {
+    world ??= SandboxWorld.create({ config: services.config, logger: services.logger }).then((w) => ({
+      world: w,
+      handlers: createV1Handlers({ ...live, services: w.services }),
+    }));
+    // A failed build is retried by the next request rather than remembered.
+    world.catch(() => {
+      world = undefined;
+    });
+    return world;
+  };
+
+  const address = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+  const perAddress =
+    (subject: string, limit: number): RequestHandler =>
+    (req, res, next) => {
+      services.limiter.consume(`${subject}:${address(req)}`, limit, MINUTE_MS).then((rate) => {
+        setRateHeaders(res, rate);
+        if (rate.allowed) return next();
+        res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+        sendV1Error(res, "rate_limited", { data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds } });
+      }, next);
+    };
+
+  const router = Router();
+  router.use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE));
+
+  for (const [name, route] of Object.entries(V1_ROUTES) as [V1RouteName, (typeof V1_ROUTES)[V1RouteName]][]) {
+    const write = "write" in route && route.write === true;
+    router[route.method](
+      expressPath(route.path),
+      handler(async (req, res) => {
+        const { world: w, handlers } = await ready();
+        req.principal = w.principal;
+        if (asksRateLimited(name, req)) return sendReservedRateLimit(live, w, req, res);
+        markSandbox(req, res, { write, stored: name === "readShipment" && req.query.include === "full" });
+        await w.run(() => handlers.get(name)(req, res));
+      }),
+    );
+  }
+
+  router.post(
+    "/webhooks/fire",
+    perAddress("sandbox-fire", SANDBOX_FIRES_PER_MINUTE),
+    handler(async (req, res) => {
+      const body = WebhookFireBody.strict().safeParse(req.body ?? {});
+      if (!body.success) {
+        const issue = body.error.issues[0]!;
+        const param = String(issue.path[0] ?? "body");
+        return sendV1Error(res, "bad_request", {
+          message:
+            param === "event"
+              ? `event must be one of: ${WebhookFireBody.shape.event.options.join(", ")}.`
+              : param === "url"
+                ? "url must be a public https URL."
+                : issue.code === "unrecognized_keys"
+                  ? `Unknown field: ${issue.keys.join(", ")}`
+                  : issue.message,
+          data: { param },
+        });
+      }
+      const { world: w } = await ready();
+      const data = await w.sampleEventData(body.data.event);
+      const sent = await w.services.webhooks.sendSample(body.data.url, body.data.event, data);
+      if (sent.kind === "invalid_target") {
+        return sendV1Error(res, "bad_request", {
+          message: `url is not accepted: ${sent.reason}.`,
+          data: { param: "url" },
+        });
+      }
+      res.json({
+        success: true,
+        mode: "sandbox",
+        persisted: false,
+        delivery_id: sent.deliveryId,
+        event: body.data.event,
+        signing_secret: sent.signingSecret,
+        response_status: sent.status,
+        error: sent.error,
+        delivered: sent.status !== null && sent.status >= 200 && sent.status < 300,
+        body: sent.body,
+      });
+    }),
+  );
+
+  return {
+    router,
+    async close() {
+      const built = await world?.catch(() => undefined);
+      await built?.world.close();
+    },
+  };
+}
+
+/** Adds `mode` (and `persisted: false` on writes) to success bodies, right after `success`. */
+function markSandbox(_req: Request, res: Response, options: { write: boolean; stored: boolean }): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (body && typeof body === "object" && (body as { success?: unknown }).success === true) {
+      const { success, ...rest } = body as Record<string, unknown>;
+      return json({
+        success,
+        // `?include=full` says `stored` in its data, as live does.
+        ...(options.stored ? {} : { mode: "sandbox" }),
+        ...(options.write ? { persisted: false } : {}),
+        ...rest,
+      });
+    }
+    return json(body);
+  };
+}
+
+const RATE_LIMITED = reservedKey(RESERVED_REFERENCES.rateLimited);
+
+/** The reserved 429 reference: on /container and /bl, and anywhere in a /track body (a 429 refuses the whole request). */
+function asksRateLimited(name: V1RouteName, req: Request): boolean {
+  if (name === "trackContainer" || name === "trackBillOfLading") {
+    return reservedKey(String(req.params.number ?? "")) === RATE_LIMITED;
+  }
+  if (name === "trackBulk") {
+    const items = (req.body as { shipments?: unknown } | undefined)?.shipments;
+    return (
+      Array.isArray(items) &&
+      items.some((i) => reservedKey(String((i as { number?: unknown })?.number ?? "")) === RATE_LIMITED)
+    );
+  }
+  return false;
+}
+
+/** Production's 429 for a spent key window: the body names the plan, the headers say when it resets. */
+function sendReservedRateLimit(live: FacadeDeps, w: SandboxWorld, _req: Request, res: Response): void {
+  const now = live.services.clock.now().getTime();
+  const resetAt = Math.ceil((now + 1) / MINUTE_MS) * (MINUTE_MS / 1000);
+  const limit = w.principal.plan.ratePerMinute;
+  const rate: WindowDecision = {
+    allowed: false,
+    limit,
+    remaining: 0,
+    resetAt,
+    retryAfterSeconds: Math.max(1, resetAt - Math.floor(now / 1000)),
+  };
+  setRateHeaders(res, rate);
+  res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+  sendV1Refusal(res, { ok: false, outcome: "rate_limited", principal: w.principal, rate }, live.baseUrl);
+}
