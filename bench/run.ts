@@ -276,6 +276,7 @@ async function main(): Promise<number> {
   );
   const keyCount = Math.max(
     options.keys ?? 0,
+    MIN_ROUND_KEYS,
     Math.ceil((POOL_SIZED_FOR_RPS * poolSeconds) / perKeyPerMinute),
   );
   const runTag = `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}-${process.pid}`;

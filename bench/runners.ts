@@ -225,10 +225,10 @@ async function bulkTrack(ctx: RunnerContext): Promise<BulkTrackResult> {
           body: JSON.stringify({ shipments: batch.map((number) => ({ type: "container", number })) }),
           signal: AbortSignal.timeout(120_000),
         });
-        return { status: response.status, body: (await response.json()) as { data?: { ok?: boolean }[] } };
+        return { status: response.status, body: (await response.json()) as { results?: { ok?: boolean }[] } };
       });
       if (answer.status !== 200) throw new Error(`bulk /track answered HTTP ${answer.status}`);
-      const items = Array.isArray(answer.body.data) ? answer.body.data : [];
+      const items = answer.body.results ?? [];
       itemsOk += items.filter((i) => i.ok === true).length;
       itemsFailed += items.filter((i) => i.ok !== true).length;
       secondsPerRequest.push(seconds);
