@@ -18,12 +18,17 @@ const rateHeaders = {
   "X-RateLimit-Remaining": int("Requests left in the window."),
   "X-RateLimit-Reset": int("When the window resets, unix seconds."),
 };
+/** Only on answers that consulted the daily allowance: never on a cached repeat. */
 const lookupHeaders = {
-  "X-Lookup-Limit": int("Lookups allowed per day (absent on cached answers)."),
-  "X-Lookup-Remaining": int("Lookups left today."),
-  "X-Lookup-Reset": int("When the daily allowance resets, unix seconds."),
+  "X-Lookup-Limit": int("Lookups allowed per day.").optional(),
+  "X-Lookup-Remaining": int("Lookups left today.").optional(),
+  "X-Lookup-Reset": int("When the daily allowance resets, unix seconds.").optional(),
 };
-const retryAfter = { "Retry-After": int("Seconds to wait before retrying.") };
+const retryAfter = (required: boolean) => ({
+  "Retry-After": required
+    ? int("Seconds to wait before retrying.")
+    : int("Seconds to wait before retrying (when retrying can help).").optional(),
+});
 
 const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: "Missing or malformed parameter or body (`data.param` names it).",
@@ -40,7 +45,7 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
 function errorResponse(status: number, route: RouteContract) {
   const headers = {
     ...rateHeaders,
-    ...(status === 429 || status === 402 || status === 502 ? retryAfter : {}),
+    ...(status === 429 ? retryAfter(true) : status === 402 || status === 502 ? retryAfter(false) : {}),
     ...(route.lookupHeaders && (status === 429 || status === 404 || status === 502) ? lookupHeaders : {}),
   };
   return {

@@ -42,10 +42,11 @@ export function mountV1Contract(
   }
 }
 
-export function createV1Router(deps: FacadeDeps): Router {
+export function createV1Router(deps: FacadeDeps, bodyParser: RequestHandler): Router {
   const router = Router();
   router.use(
     gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)),
+    bodyParser,
   );
   mountV1Contract(router, createV1Handlers(deps), () => []);
   return router;

@@ -19,7 +19,10 @@ export const SANDBOX_FIRES_PER_MINUTE = 5;
  * address. Success bodies say `mode: "sandbox"`; writes also say `persisted: false` (the world
  * puts back whatever a request wrote). The world is built on the first sandbox request.
  */
-export function createSandboxRouter(live: FacadeDeps): { router: Router; close(): Promise<void> } {
+export function createSandboxRouter(live: FacadeDeps): {
+  router(bodyParser: RequestHandler): Router;
+  close(): Promise<void>;
+} {
   const { services } = live;
   let world: Promise<{ world: SandboxWorld; handlers: ReturnType<typeof createV1Handlers> }> | undefined;
   const ready = () => {
@@ -48,7 +51,6 @@ export function createSandboxRouter(live: FacadeDeps): { router: Router; close()
     };
 
   const router = Router();
-  router.use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE));
 
   for (const [name, route] of Object.entries(V1_ROUTES) as [V1RouteName, (typeof V1_ROUTES)[V1RouteName]][]) {
     const write = "write" in route && route.write === true;
@@ -58,6 +60,7 @@ export function createSandboxRouter(live: FacadeDeps): { router: Router; close()
         const { world: w, handlers } = await ready();
         req.principal = w.principal;
         if (asksRateLimited(name, req)) return sendReservedRateLimit(live, w, req, res);
+        if (name === "listShipments") ignoreUpdatedSince(req);
         markSandbox(req, res, { write, stored: name === "readShipment" && req.query.include === "full" });
         await w.run(() => handlers.get(name)(req, res));
       }),
@@ -109,12 +112,21 @@ export function createSandboxRouter(live: FacadeDeps): { router: Router; close()
   );
 
   return {
-    router,
+    router(bodyParser) {
+      // The window first: a malformed body is still answered with the rate headers.
+      return Router().use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE), bodyParser, router);
+    },
     async close() {
       const built = await world?.catch(() => undefined);
       await built?.world.close();
     },
   };
+}
+
+/** The sandbox's list is always the whole stable set: `updated_since` is ignored (spec v1 section 4.3). */
+function ignoreUpdatedSince(req: Request): void {
+  const { updated_since: _ignored, ...query } = req.query;
+  Object.defineProperty(req, "query", { value: query, configurable: true, enumerable: true, writable: true });
 }
 
 /** Adds `mode` (and `persisted: false` on writes) to success bodies, right after `success`. */

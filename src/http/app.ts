@@ -100,13 +100,14 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));
   const sandbox = config.sandboxEnabled ? createSandboxRouter(deps) : null;
-  if (sandbox) app.use("/api/v1/sandbox", json, sandbox.router);
+  if (sandbox) app.use("/api/v1/sandbox", sandbox.router(json));
   else {
     app.use("/api/v1/sandbox", (req, res) =>
       refuse("v1", res, "route_not_found", `There is no ${req.method} ${req.originalUrl.split("?")[0]}.`),
     );
   }
-  app.use("/api/v1", json, createV1Router(deps));
+  // The body is read after admission, so a malformed one is still answered with the rate headers.
+  app.use("/api/v1", createV1Router(deps, json));
   app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
   // Switched off, the path is simply not served: the surface-aware 404 below answers it.
   if (config.mcpEnabled) app.use("/api/mcp", createMcpRouter({ ...deps, surface: "mcp" }));

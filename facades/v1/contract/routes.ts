@@ -33,7 +33,7 @@ export interface RouteContract {
 export const sealineParam = z
   .string()
   .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
-  .meta({ description: "SCAC, e.g. MAEU. Given: one exact attempt; omitted: detected." });
+  .meta({ description: "SCAC, e.g. MAEU. Given: one exact attempt; omitted: detected.", example: "MAEU" });
 
 export const sealineQuery = z.object({ sealine: sealineParam.optional() });
 
@@ -47,20 +47,39 @@ export const listShipmentsQuery = z.object({
     })
     .or(z.iso.date({ message: "updated_since must be an ISO 8601 date-time" }))
     .optional()
-    .meta({ description: "Delta mode: rows synced at or after this time (at most 200); supersedes paging." }),
+    .meta({
+      description: "Delta mode: rows synced at or after this time (at most 200); supersedes paging.",
+      example: "2026-08-01T00:00:00Z",
+    }),
 });
 
 export const readShipmentQuery = z.object({
-  include: z.enum(["full"]).optional().meta({ description: "`full` adds the stored document." }),
+  include: z
+    .enum(["full"])
+    .optional()
+    .meta({ description: "`full` adds the stored document.", example: "full" }),
 });
 
 export const carriersQuery = z.object({
-  search: z.string().optional().meta({ description: "At least 2 characters: SCAC, name or slug." }),
+  search: z
+    .string()
+    .optional()
+    .meta({ description: "At least 2 characters: SCAC, name or slug.", example: "maersk" }),
 });
 
 export const carrierLookupQuery = z.object({
-  number: z.string({ error: "number is required." }).trim().min(1, "number is required."),
-  type: z.enum(["container", "bl"], { error: "type must be container or bl." }).optional(),
+  number: z
+    .string({ error: "number is required." })
+    .trim()
+    .min(1, "number is required.")
+    .meta({ example: "MSCU1234566" }),
+  type: z
+    .enum(["container", "bl"], { error: "type must be container or bl." })
+    .optional()
+    .meta({
+      description: "Inferred when absent: 4 letters and 7 digits is a container.",
+      example: "container",
+    }),
 });
 
 export const portsQuery = z.object({
@@ -68,12 +87,18 @@ export const portsQuery = z.object({
     .string({ error: "search is required (at least 2 characters)." })
     .trim()
     .min(2, "search needs at least 2 characters.")
-    .meta({ description: "UN/LOCODE, name or city; at least 2 characters." }),
+    .meta({ description: "UN/LOCODE, name or city; at least 2 characters.", example: "rotterdam" }),
 });
 
 export const vesselQuery = z.object({
-  imo: z.string({ error: "imo is required (7 digits)." }).regex(/^\d{7}$/, "imo must be 7 digits."),
-  mmsi: z.string({ error: "mmsi is required (9 digits)." }).regex(/^\d{9}$/, "mmsi must be 9 digits."),
+  imo: z
+    .string({ error: "imo is required (7 digits)." })
+    .regex(/^\d{7}$/, "imo must be 7 digits.")
+    .meta({ example: "9811000" }),
+  mmsi: z
+    .string({ error: "mmsi is required (9 digits)." })
+    .regex(/^\d{9}$/, "mmsi must be 9 digits.")
+    .meta({ example: "353136000" }),
 });
 
 export const schedulesQuery = z.object({
@@ -84,11 +109,11 @@ export const schedulesQuery = z.object({
     .string({ error: "week_range must be a whole number." })
     .regex(/^\d{1,3}$/, "week_range must be a whole number.")
     .optional()
-    .meta({ description: "Weeks from `date`, default 1." }),
+    .meta({ description: "Weeks from `date`, default 1.", example: "2" }),
   date_type: z
     .enum(["departure", "arrival"], { error: "date_type must be departure or arrival." })
     .optional()
-    .meta({ description: "Default departure." }),
+    .meta({ description: "Default departure.", example: "departure" }),
 });
 
 const idParam = z.object({

@@ -230,7 +230,15 @@ export const BulkTrackBody = z
       .min(1, "shipments needs 1 to 50 items")
       .max(50, "shipments needs 1 to 50 items"),
   })
-  .meta({ id: "BulkTrackRequest" });
+  .meta({
+    id: "BulkTrackRequest",
+    example: {
+      shipments: [
+        { type: "container", number: "MSCU1234566" },
+        { type: "bl", number: "MAEU123456789", sealine: "MAEU" },
+      ],
+    },
+  });
 
 export const BulkAnswer = z
   .object({
@@ -324,7 +332,11 @@ export const ShipmentPatchBody = z
       .optional()
       .meta({ description: "Customer name; null or empty string clears it." }),
   })
-  .meta({ id: "ShipmentPatch", description: "At least one field; `reference_number` is refused." });
+  .meta({
+    id: "ShipmentPatch",
+    description: "At least one field; `reference_number` is refused.",
+    example: { customer: "ACME Imports" },
+  });
 
 export const ShipmentUpdatedAnswer = z
   .object({
@@ -349,7 +361,7 @@ export const ShipmentDeletedAnswer = z
 
 export const RetryFailedBody = z
   .object({ shipment_ids: z.array(z.string().max(100)).max(1000).optional() })
-  .meta({ id: "RetryFailedRequest" });
+  .meta({ id: "RetryFailedRequest", example: { shipment_ids: ["SHP-1007"] } });
 
 export const RetryFailedAnswer = z
   .object({
@@ -540,7 +552,10 @@ export const WebhookFireBody = z
       .meta({ description: "A public https URL.", example: "https://example.com/hooks/quayside" }),
     event: z.enum([...SUBSCRIBABLE_EVENTS, "webhook.test"]).meta({ example: "shipment.updated" }),
   })
-  .meta({ id: "WebhookFireRequest" });
+  .meta({
+    id: "WebhookFireRequest",
+    example: { url: "https://example.com/hooks/quayside", event: "shipment.updated" },
+  });
 
 export const WebhookFireAnswer = z
   .object({
