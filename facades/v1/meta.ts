@@ -35,24 +35,30 @@ export function createMetaRouter(baseUrl: string): Router {
 
 /**
  * The collection, one folder per tag. Requests take the `baseUrl` variable from the document's
- * server and the Bearer key from an `apiKey` variable (the Sandbox folder needs none).
+ * server and the Bearer key from a `bearerToken` variable (the Sandbox folder needs none).
  */
 export function postmanCollection(document: Document): Promise<unknown> {
   return new Promise((resolve, reject) => {
     Converter.convert(
       { type: "json", data: structuredClone(document) },
-      { folderStrategy: "Tags", parametersResolution: "Example", includeAuthInfoInExample: false },
+      { folderStrategy: "Tags", requestParametersResolution: "Example", includeAuthInfoInExample: false },
       (error, result) => {
         if (error) return reject(new Error(error.message));
         if (!result) return reject(new Error("the OpenAPI document did not convert"));
         if (!result.result || !result.output?.[0]) {
           return reject(new Error(`the OpenAPI document did not convert: ${result.reason ?? "no output"}`));
         }
-        const data = result.output[0].data as { variable?: { key: string; value: string; type?: string }[] };
+        const data = result.output[0].data as {
+          variable?: { key: string; value: string; type?: string }[];
+          item?: { name: string; auth?: unknown }[];
+        };
+        // The key goes in `bearerToken` (the converter's name for it); the sandbox needs none.
         data.variable = [
-          ...(data.variable ?? []).filter((v) => v.key !== "apiKey"),
-          { key: "apiKey", value: "", type: "string" },
+          ...(data.variable ?? []).filter((v) => v.key !== "bearerToken"),
+          { key: "bearerToken", value: "", type: "string" },
         ];
+        const sandbox = data.item?.find((folder) => folder.name === "Sandbox");
+        if (sandbox) sandbox.auth = { type: "noauth" };
         resolve(data);
       },
     );

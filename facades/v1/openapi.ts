@@ -115,6 +115,37 @@ function addRoute(
   paths[path] = { ...paths[path], [route.method]: op };
 }
 
+/**
+ * Examples where request tools look for them: on each parameter and on each JSON request body (the
+ * zod schemas carry them on the schema, which tools such as the Postman converter do not read).
+ */
+function hoistExamples<T extends ReturnType<typeof createDocument>>(document: T): T {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, { example?: unknown }>;
+  type Operation = {
+    parameters?: { example?: unknown; schema?: { example?: unknown } }[];
+    requestBody?: {
+      content?: Record<string, { example?: unknown; schema?: { $ref?: string; example?: unknown } }>;
+    };
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item ?? {}) as Operation[]) {
+      if (typeof operation !== "object" || operation === null) continue;
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.example === undefined && parameter.schema?.example !== undefined) {
+          parameter.example = parameter.schema.example;
+        }
+      }
+      const media = operation.requestBody?.content?.["application/json"];
+      if (media && media.example === undefined) {
+        const ref = media.schema?.$ref?.replace("#/components/schemas/", "");
+        const example = ref ? schemas[ref]?.example : media.schema?.example;
+        if (example !== undefined) media.example = example;
+      }
+    }
+  }
+  return document;
+}
+
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
   const paths: ZodOpenApiPathsObject = {};
   // Admission answers 401 and 403 (key, developer mode) and 429 (rate) on every live route; the
@@ -154,7 +185,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
     };
   }
 
-  return createDocument({
+  const document = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Quayside v1 API",
@@ -207,6 +238,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       },
     },
   });
+  return hoistExamples(document);
 }
 
 let cached: ReturnType<typeof buildOpenApiDocument> | undefined;

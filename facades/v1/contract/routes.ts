@@ -73,13 +73,10 @@ export const carrierLookupQuery = z.object({
     .trim()
     .min(1, "number is required.")
     .meta({ example: "MSCU1234566" }),
-  type: z
-    .enum(["container", "bl"], { error: "type must be container or bl." })
-    .optional()
-    .meta({
-      description: "Inferred when absent: 4 letters and 7 digits is a container.",
-      example: "container",
-    }),
+  type: z.enum(["container", "bl"], { error: "type must be container or bl." }).optional().meta({
+    description: "Inferred when absent: 4 letters and 7 digits is a container.",
+    example: "container",
+  }),
 });
 
 export const portsQuery = z.object({

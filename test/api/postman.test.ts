@@ -1,0 +1,93 @@
+import newman from "newman";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app";
+import { startReceiver } from "../support/receiver";
+
+let app: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: {
+      QUAYSIDE_SIMULATOR: "embedded",
+      QUAYSIDE_SIMULATOR_PORT: "0",
+      QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    },
+  });
+  receiver = await startReceiver();
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await app?.stop();
+});
+
+type Item = { name: string; item?: Item[]; request?: any; event?: unknown[] };
+
+describe("GET /api/v1/postman.json", () => {
+  it("is a Postman collection generated from the OpenAPI document, with a baseUrl variable", async () => {
+    const res = await fetch(`${app.url}/api/v1/postman.json`);
+    expect(res.status).toBe(200);
+    const collection = (await res.json()) as {
+      info: any;
+      item: Item[];
+      variable: { key: string; value: string }[];
+    };
+    expect(collection.info.schema).toContain("collection/v2.1.0");
+    expect(collection.variable).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: "baseUrl", value: `${app.url}/api/v1` }),
+        expect.objectContaining({ key: "bearerToken" }),
+      ]),
+    );
+    const folders = collection.item.map((i) => i.name);
+    expect(folders).toEqual(expect.arrayContaining(["Tracking", "Shipments", "Sandbox"]));
+    expect(collection.item.find((i) => i.name === "Sandbox")).toMatchObject({ auth: { type: "noauth" } });
+    const document = (await (await fetch(`${app.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, object>;
+    };
+    const operations = Object.values(document.paths).reduce((n, p) => n + Object.keys(p).length, 0);
+    const requests = (items: Item[]): number =>
+      items.reduce((n, i) => n + (i.item ? requests(i.item) : 1), 0);
+    expect(requests(collection.item)).toBe(operations);
+  });
+
+  it("runs green with newman against a started server (sandbox requests)", async () => {
+    const collection = (await (await fetch(`${app.url}/api/v1/postman.json`)).json()) as { item: Item[] };
+    const sandbox = collection.item.find((i) => i.name === "Sandbox")!;
+    // Every sandbox request must succeed; the fire request goes to a local receiver instead of the
+    // example URL (there is no internet here).
+    const visit = (items: Item[]) => {
+      for (const item of items) {
+        if (item.item) visit(item.item);
+        else {
+          if (item.request?.body?.raw?.includes("example.com/hooks")) {
+            item.request.body.raw = JSON.stringify({ url: receiver.url, event: "shipment.updated" });
+          }
+          item.event = [
+            {
+              listen: "test",
+              script: {
+                exec: [
+                  "pm.test('answers 2xx', () => pm.expect(pm.response.code).to.be.within(200, 299));",
+                  "pm.test('says sandbox', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); });",
+                ],
+              },
+            },
+          ];
+        }
+      }
+    };
+    visit(sandbox.item!);
+    const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
+      newman.run(
+        { collection: { ...collection, item: [sandbox] }, reporters: [], timeoutRequest: 30_000 },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+    const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`);
+    expect(failures).toEqual([]);
+    expect(summary.run.stats.requests.total).toBeGreaterThanOrEqual(17);
+    expect(summary.run.stats.assertions.failed).toBe(0);
+    expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});
