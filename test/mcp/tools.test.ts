@@ -333,10 +333,16 @@ describe("the other tools", () => {
   });
 
   it("searches our own documentation", async () => {
-    const found = (await callTool(client, "search_api_docs", { query: "shipment slots billing cycle" }))
-      .structuredContent as { results: { source: string; title: string; excerpt: string }[] };
+    const found = (
+      await callTool(client, "search_api_docs", { query: "shipment slots billing cycle", limit: 10 })
+    ).structuredContent as { results: { source: string; title: string; excerpt: string }[] };
     expect(found.results.length).toBeGreaterThan(0);
     expect(found.results.some((r) => r.source === "docs/decisions.md")).toBe(true);
+    // The generated OpenAPI document is searched too.
+    const endpoint = (
+      await callTool(client, "search_api_docs", { query: "send one signed sample delivery sandbox", limit: 5 })
+    ).structuredContent as { results: { kind: string; source: string }[] };
+    expect(endpoint.results.some((r) => r.kind === "openapi" && r.source === "openapi.json")).toBe(true);
     const schemaHit = (
       await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 3 })
     ).structuredContent as { results: { kind: string; title: string }[] };
