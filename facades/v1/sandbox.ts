@@ -88,7 +88,8 @@ export function createSandboxRouter(live: FacadeDeps): {
         });
       }
       const { world: w } = await ready();
-      const data = await w.sampleEventData(body.data.event);
+      // Read inside the world's queue, so it never sees a request's writes half put back.
+      const data = await w.run(() => w.sampleEventData(body.data.event));
       const sent = await w.services.webhooks.sendSample(body.data.url, body.data.event, data);
       if (sent.kind === "invalid_target") {
         return sendV1Error(res, "bad_request", {
