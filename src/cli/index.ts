@@ -214,7 +214,8 @@ async function serve(): Promise<number> {
   }
   lines.push(
     `  GraphQL      ${server.url}/graphql`,
-    `  v1 API       ${server.url}/api/v1`,
+    `  v1 API       ${server.url}/api/v1   (OpenAPI ${server.url}/api/v1/openapi.json)`,
+    ...(config.sandboxEnabled ? [`  sandbox      ${server.url}/api/v1/sandbox   (no key)`] : []),
     `  compat API   ${server.url}${config.compatPrefix}`,
     `  health       ${server.url}/healthz   metrics ${server.url}/metrics`,
   );
