@@ -340,7 +340,10 @@ describe("the other tools", () => {
     expect(found.results.some((r) => r.source === "docs/decisions.md")).toBe(true);
     // The generated OpenAPI document is searched too.
     const endpoint = (
-      await callTool(client, "search_api_docs", { query: "send one signed sample delivery sandbox", limit: 5 })
+      await callTool(client, "search_api_docs", {
+        query: "send one signed sample delivery sandbox",
+        limit: 5,
+      })
     ).structuredContent as { results: { kind: string; source: string }[] };
     expect(endpoint.results.some((r) => r.kind === "openapi" && r.source === "openapi.json")).toBe(true);
     const schemaHit = (
