@@ -397,7 +397,7 @@ function runnerSections(results: BenchResults): string[] {
       "",
       `### scale: read, list and delta at ${sc.rows.map((row) => num(row.shipments)).join(" and ")} shipments`,
       "",
-      `wrk with ${sc.connections} connections for ${sc.seconds} s per endpoint after a 2 s warm-up, the service on PostgreSQL with workers off; the shipments are added in bulk SQL (\`INSERT ... SELECT generate_series\`, bench/shipments-seed.ts) between the sizes, then \`ANALYZE\`. Read: a random shipment by reference; list: the newest page of 100; delta: \`updated_since\` ten minutes before the first seed (capped at 200).`,
+      `wrk with ${sc.connections} connections for ${sc.seconds} s per endpoint after a 2 s warm-up, the service on PostgreSQL with workers off; the shipments are added in bulk SQL (\`INSERT ... SELECT generate_series\`, bench/shipments-seed.ts) between the sizes, then \`VACUUM (ANALYZE)\`. Read: a random shipment by reference; list: the newest page of 100; delta: \`updated_since\` ten minutes before the first seed (capped at 200).`,
       "",
       `| shipments | seeding | ${ids.map((id) => `${id} p50 / p99 (req/s)`).join(" | ")} |`,
       `|---:|---:|${ids.map(() => "---:").join("|")}|`,
