@@ -61,7 +61,8 @@ export async function trackTemplates(input: {
     QUAYSIDE_SIMULATOR: "off",
     QUAYSIDE_CARRIER_REGISTRY: input.registryFile,
     QUAYSIDE_WORKERS: "off",
-    QUAYSIDE_LOG_LEVEL: "silent",
+    // Errors only: a 500 while seeding must say why.
+    QUAYSIDE_LOG_LEVEL: "error",
     ...(input.target.kind === "postgres"
       ? { DATABASE_URL: input.target.url }
       : { QUAYSIDE_DATA_DIR: input.target.dataDir }),
