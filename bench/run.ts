@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { DatabaseTarget } from "../src/config";
 import { PLANS } from "../src/domain/accounts/plans";
 import { freePort, postgresBinDir } from "../test/support/servers";
-import type { BaselineRoute } from "./baselines/config";
+import { type BaselineRoute, SCENARIO_HEADER } from "./baselines/config";
 import { DatabaseWorker } from "./databases";
 import {
   machineFacts,
@@ -186,7 +186,7 @@ async function fetchAnswer(
   const { method, path: requestPath, body, headers } = scenario.request;
   const response = await fetch(url + requestPath, {
     method,
-    headers: { ...headers, Authorization: `Bearer ${key}` },
+    headers: { ...headers, Authorization: `Bearer ${key}`, [SCENARIO_HEADER]: scenario.id },
     body,
     signal: AbortSignal.timeout(10_000),
   });
@@ -420,6 +420,7 @@ async function main(): Promise<number> {
     writeFileSync(bodyFile, reference!);
     answerBytes.set(scenario.id, sizes);
     routes.push({
+      scenario: scenario.id,
       method: scenario.request.method,
       path: scenario.request.path,
       route: scenario.route ?? scenario.request.path.split("?")[0]!,

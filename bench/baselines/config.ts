@@ -6,7 +6,16 @@ import type { PrismaWorkName } from "../scenarios";
  * What the harness hands a baseline process (a JSON file named by the first argument): where to
  * listen, and for each scenario the path it answers and the exact bytes of the service's answer.
  */
+/**
+ * Every request of the harness names its scenario in this header: scenarios can share a method and
+ * path (the GraphQL viewer and the GraphQL shipment are both POST /graphql), and the baselines must
+ * answer each with its own bytes. The service ignores it.
+ */
+export const SCENARIO_HEADER = "x-bench-scenario";
+
 export interface BaselineRoute {
+  /** The scenario's id, as sent in SCENARIO_HEADER. */
+  scenario: string;
   method: "GET" | "POST";
   path: string;
   /** Express path the route answers (`/api/v1/shipments/:id`, or `path` without its query). */
@@ -64,10 +73,13 @@ export function exitOnSignal(close: () => Promise<void> | void): void {
 }
 
 /**
- * Scenarios that share an Express route (the list and the delta are both GET /api/v1/shipments) are
- * told apart by their query's parameter names.
+ * Scenarios that share an Express route (the list and the delta are both GET /api/v1/shipments; both
+ * GraphQL scenarios are POST /graphql) are told apart by SCENARIO_HEADER, else by their query's
+ * parameter names.
  */
-export function groupByRoute<T extends BaselineRoute>(routes: readonly T[]): Map<string, (url: string) => T> {
+export function groupByRoute<T extends BaselineRoute>(
+  routes: readonly T[],
+): Map<string, (url: string, scenario?: string) => T> {
   const groups = new Map<string, T[]>();
   for (const route of routes) {
     const key = `${route.method} ${route.route}`;
@@ -77,7 +89,8 @@ export function groupByRoute<T extends BaselineRoute>(routes: readonly T[]): Map
   return new Map(
     [...groups].map(([key, candidates]) => [
       key,
-      (url: string) =>
+      (url: string, scenario?: string) =>
+        candidates.find((c) => c.scenario === scenario) ??
         candidates.find((c) => c.path === url) ??
         candidates.find((c) => names(c.path) === names(url)) ??
         candidates[0]!,

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { openDatabase } from "../../src/db/database";
-import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig, SCENARIO_HEADER } from "./config";
 import { bareExpressApp } from "./express-app";
 import { PRISMA_WORK, prismaWorkContext } from "./prisma-work";
 
@@ -22,7 +22,7 @@ app.get("/readyz", async (_req, res) => {
 for (const [key, pick] of groupByRoute(routes)) {
   const [method, path] = key.split(" ") as [string, string];
   const handle = async (req: Request, res: Response) => {
-    const route = pick(req.originalUrl);
+    const route = pick(req.originalUrl, req.get(SCENARIO_HEADER));
     const { body } = route;
     const work = PRISMA_WORK[route.prismaWork];
     const rawKey = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "")?.[1];

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig } from "./config";
+import { exitOnSignal, groupByRoute, JSON_CONTENT_TYPE, readBaselineConfig, SCENARIO_HEADER } from "./config";
 import { bareExpressApp } from "./express-app";
 
 /** The declared framework's ceiling: one Express route per scenario answering the service's answer bytes. */
@@ -11,7 +11,7 @@ app.get("/readyz", (_req, res) => {
 for (const [key, pick] of groupByRoute(routes)) {
   const [method, route] = key.split(" ") as [string, string];
   const handle = (req: Request, res: Response) => {
-    res.set("Content-Type", JSON_CONTENT_TYPE).send(pick(req.originalUrl).body);
+    res.set("Content-Type", JSON_CONTENT_TYPE).send(pick(req.originalUrl, req.get(SCENARIO_HEADER)).body);
   };
   if (method === "GET") app.get(route, handle);
   else app.post(route, handle);

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig, routeMatcher } from "./config";
+import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig, routeMatcher, SCENARIO_HEADER } from "./config";
 
 /**
  * The machine's ceiling: bare node:http answering the service's own answer bytes, pre-serialised.
@@ -7,6 +7,8 @@ import { exitOnSignal, JSON_CONTENT_TYPE, readBaselineConfig, routeMatcher } fro
  */
 const { config, routes } = readBaselineConfig();
 const documents = new Map<string, Buffer>(routes.map((r) => [`${r.method} ${r.path}`, r.body]));
+// Scenarios that share a method and path (both GraphQL scenarios) are told apart by their header.
+const byScenario = new Map<string, Buffer>(routes.map((r) => [r.scenario, r.body]));
 documents.set("GET /readyz", Buffer.from('{"status":"ready"}'));
 // Scenarios whose requests vary (ids, queries) fall back to a pattern, tried only on a miss.
 const patterns = routes
@@ -16,7 +18,9 @@ const patterns = routes
 const server = http.createServer((req, res) => {
   // Drain a request body (POST /graphql) so the keep-alive connection stays usable.
   req.resume();
+  const scenario = req.headers[SCENARIO_HEADER];
   const body =
+    (typeof scenario === "string" ? byScenario.get(scenario) : undefined) ??
     documents.get(`${req.method} ${req.url}`) ??
     patterns.find((p) => p.method === req.method && p.matches(req.url ?? ""))?.body;
   if (!body) {
