@@ -121,7 +121,7 @@ export function createServices(input: {
     clock,
     logger,
     metrics,
-    accounts: new AccountsService(db.prisma, clock),
+    accounts: new AccountsService(db.prisma, clock, { keyCacheSeconds: config.keyCacheSeconds }),
     carriers,
     counters,
     limiter,

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { loadConfig } from "../../src/config";
+import { AccountsService } from "../../src/domain/accounts/accounts.service";
+import { ManualClock } from "../../src/lib/clock";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
 let app: TestApp;
 let good: OrgWithKey;
@@ -169,6 +172,175 @@ describe("failed authentication per client address", () => {
       expect((await compatRefused.json()).message).toBe("API_KEY_RATE_LIMIT");
     } finally {
       await strict.stop();
+    }
+  });
+});
+
+describe("authenticated keys cached for QUAYSIDE_KEY_CACHE_SECONDS (5 by default)", () => {
+  const TTL = 5_000;
+  const clock = new ManualClock("2026-03-02T10:00:00Z");
+  let cached: TestApp;
+  beforeAll(async () => {
+    cached = await startTestApp({ clock, env: { QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "1000" } });
+  });
+  afterAll(() => cached?.stop());
+
+  const carriers = (key: string) =>
+    fetch(`${cached.url}/api/v1/carriers`, { headers: bearer(key) }).then(async (res) => ({
+      status: res.status,
+      error: res.status === 200 ? undefined : ((await res.json()) as { data: { error: string } }).data.error,
+      limit: res.headers.get("x-ratelimit-limit"),
+    }));
+  /** The SQL statements a call sends that read or write the key table. */
+  async function keyStatements<T>(call: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    const captured: string[] = [];
+    cached.services.db.statements.capture = captured;
+    try {
+      const result = await call();
+      return { result, statements: captured.filter((sql) => /"api_keys"/.test(sql)) };
+    } finally {
+      cached.services.db.statements.capture = null;
+    }
+  }
+
+  const reads = (statements: string[]) => statements.filter((sql) => /^SELECT/i.test(sql));
+
+  it("answers a repeat request without a SQL statement for the key", async () => {
+    const org = await cached.fixtures.organization();
+    const first = await keyStatements(() => carriers(org.key));
+    expect(first.result.status).toBe(200);
+    expect(reads(first.statements)).toHaveLength(1);
+    const repeat = await keyStatements(() => carriers(org.key));
+    expect(repeat.result.status).toBe(200);
+    expect(reads(repeat.statements)).toEqual([]);
+    expect(cached.services.accounts.cachedKeys).toBeGreaterThan(0);
+  });
+
+  it("refuses a key revoked through GraphQL on the very next request", async () => {
+    const owner = await cached.fixtures.organization();
+    const member = await cached.fixtures.teammate(owner.organizationId);
+    expect((await carriers(member.key)).status).toBe(200);
+    const revoked = await graphql(cached, owner.key, "mutation($id: ID!) { revokeApiKey(id: $id) { id } }", {
+      id: member.keyId,
+    });
+    expect(revoked.body.errors).toBeUndefined();
+    expect(await carriers(member.key)).toMatchObject({ status: 401, error: "api_key_revoked" });
+    expect((await carriers(owner.key)).status).toBe(200);
+  });
+
+  it("refuses every key of the organisation at once when developer mode is switched off, and admits them at once when on", async () => {
+    const owner = await cached.fixtures.organization();
+    const member = await cached.fixtures.teammate(owner.organizationId);
+    const other = await cached.fixtures.organization();
+    for (const key of [owner.key, member.key, other.key]) expect((await carriers(key)).status).toBe(200);
+    const mutation = "mutation($on: Boolean!) { setDeveloperMode(enabled: $on) { developerMode } }";
+    await graphql(cached, owner.key, mutation, { on: false });
+    expect(await carriers(member.key)).toMatchObject({ status: 403, error: "developer_mode_disabled" });
+    const compat = await fetch(`${cached.url}/compat/info/sealines?api_key=${member.key}`);
+    expect((await compat.json()).message).toBe("API_KEY_ACCESS_DENIED");
+    expect((await carriers(other.key)).status).toBe(200);
+    await graphql(cached, owner.key, mutation, { on: true });
+    expect((await carriers(member.key)).status).toBe(200);
+  });
+
+  it("applies a plan change made through the accounts service on the next request", async () => {
+    const org = await cached.fixtures.organization({ plan: "professional" });
+    expect((await carriers(org.key)).limit).toBe("120");
+    await cached.services.accounts.updateOrganization(org.organizationId, { plan: "free" });
+    expect((await carriers(org.key)).limit).toBe("30");
+  });
+
+  it("lets a key revoked by another process work for at most the cache time", async () => {
+    const org = await cached.fixtures.organization();
+    expect((await carriers(org.key)).status).toBe(200);
+    // `quayside keys revoke` runs as its own process: this one learns of it only from the database.
+    await cached.services.db.prisma.apiKey.update({
+      where: { id: org.keyId },
+      data: { revokedAt: clock.now() },
+    });
+    expect((await carriers(org.key)).status).toBe(200);
+    clock.advance(TTL - 1);
+    expect((await carriers(org.key)).status).toBe(200);
+    clock.advance(1);
+    expect(await carriers(org.key)).toMatchObject({ status: 401, error: "api_key_revoked" });
+  });
+
+  it("refuses at once a key revoked through this process after another process revoked it", async () => {
+    const org = await cached.fixtures.organization();
+    expect((await carriers(org.key)).status).toBe(200);
+    await cached.services.db.prisma.apiKey.update({
+      where: { id: org.keyId },
+      data: { revokedAt: clock.now() },
+    });
+    await cached.services.accounts.revokeApiKey({ keyId: org.keyId });
+    expect(await carriers(org.key)).toMatchObject({ status: 401, error: "api_key_revoked" });
+  });
+
+  it("refuses an expired key the moment it expires, while its row is still cached", async () => {
+    const org = await cached.fixtures.organization({ expiresAt: new Date(clock.now().getTime() + 2_000) });
+    expect((await carriers(org.key)).status).toBe(200);
+    clock.advance(1_999);
+    expect((await carriers(org.key)).status).toBe(200);
+    clock.advance(1);
+    const refused = await keyStatements(() => carriers(org.key));
+    expect(refused.result).toMatchObject({ status: 401, error: "api_key_expired" });
+    expect(reads(refused.statements)).toEqual([]); // answered from the cache, yet refused
+  });
+
+  it("still records the key's last use, at most once a minute, from a cached row too", async () => {
+    const org = await cached.fixtures.organization();
+    const lastUsed = () =>
+      cached.services.db.prisma.apiKey
+        .findUniqueOrThrow({ where: { id: org.keyId } })
+        .then((k) => k.lastUsedAt?.getTime() ?? null);
+    const start = clock.now().getTime();
+    expect((await carriers(org.key)).status).toBe(200);
+    await expect.poll(lastUsed).toBe(start);
+    clock.advance(58_000); // the row is read again (and cached), last used 58 s ago: not written
+    expect((await carriers(org.key)).status).toBe(200);
+    clock.advance(3_000); // cached 3 s ago, last used 61 s ago: written
+    expect((await carriers(org.key)).status).toBe(200);
+    await expect.poll(lastUsed).toBe(start + 61_000);
+    clock.advance(1_000); // and the cached row knows it: nothing to write, nothing to read
+    const quiet = await keyStatements(() => carriers(org.key));
+    expect(quiet.result.status).toBe(200);
+    expect(quiet.statements).toEqual([]);
+  });
+
+  it("holds at most its bound of keys, dropping the oldest first", async () => {
+    const accounts = new AccountsService(cached.services.db.prisma, clock, {
+      keyCacheSeconds: 5,
+      keyCacheMaxEntries: 3,
+    });
+    const owner = await cached.fixtures.organization();
+    const keys = [owner.key];
+    for (let i = 0; i < 4; i++) keys.push((await cached.fixtures.teammate(owner.organizationId)).key);
+    for (const key of keys) {
+      expect((await accounts.authenticate(key)).ok).toBe(true);
+      expect(accounts.cachedKeys).toBeLessThanOrEqual(3);
+    }
+    expect(accounts.cachedKeys).toBe(3);
+    // Reads only: the last-use writes of the keys just authenticated may still be on their way.
+    const newest = await keyStatements(() => accounts.authenticate(keys[4]));
+    expect(reads(newest.statements)).toEqual([]);
+    const oldest = await keyStatements(() => accounts.authenticate(keys[0]));
+    expect(oldest.result.ok).toBe(true);
+    expect(reads(oldest.statements)).toHaveLength(1);
+  });
+
+  it("never holds an unknown key", async () => {
+    const before = cached.services.accounts.cachedKeys;
+    for (let i = 0; i < 5; i++) {
+      expect(await carriers(`qs_neverIssuedKeyNumber${i}xxxxxxxxxxxxx`)).toMatchObject({ status: 401 });
+    }
+    expect(cached.services.accounts.cachedKeys).toBe(before);
+  });
+
+  it("is off with QUAYSIDE_KEY_CACHE_SECONDS=0, and refuses a value that is not a whole number >= 0", () => {
+    expect(loadConfig({ QUAYSIDE_KEY_CACHE_SECONDS: "0" }).keyCacheSeconds).toBe(0);
+    expect(loadConfig({}).keyCacheSeconds).toBe(5);
+    for (const bad of ["-1", "1.5", "soon"]) {
+      expect(() => loadConfig({ QUAYSIDE_KEY_CACHE_SECONDS: bad })).toThrow(/QUAYSIDE_KEY_CACHE_SECONDS/);
     }
   });
 });

@@ -84,9 +84,10 @@ describe("POST /api/v1/track", () => {
   it("refuses the whole batch with 402 payment_overdue past the grace period, while reads keep working", async () => {
     const org = await app.fixtures.organization();
     expect((await call(org.key, "GET", `/container/${known[2]}`)).status).toBe(200);
-    await app.services.db.prisma.organization.update({
-      where: { id: org.organizationId },
-      data: { billingState: "overdue", overdueDays: 20, graceDays: 14 },
+    await app.services.accounts.updateOrganization(org.organizationId, {
+      billingState: "overdue",
+      overdueDays: 20,
+      graceDays: 14,
     });
     const res = await call(org.key, "POST", "/track", {
       shipments: [{ type: "container", number: known[3] }],

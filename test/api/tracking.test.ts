@@ -255,6 +255,7 @@ describe("GraphQL shipment query", () => {
         containers: body.data.shipment.document.containers.length,
       };
     };
+    await measure(known[0]!); // the key's row is then cached in both measured requests
     const single = await measure(known[0]!);
     const many = await measure(bl);
     expect(single.containers).toBe(1);

@@ -135,9 +135,10 @@ describe("shipment slots and billing", () => {
     expect(expired.headers.get("retry-after")).toBe("3600");
 
     const overdue = await app.fixtures.organization();
-    await app.services.db.prisma.organization.update({
-      where: { id: overdue.organizationId },
-      data: { billingState: "overdue", overdueDays: 30, graceDays: 14 },
+    await app.services.accounts.updateOrganization(overdue.organizationId, {
+      billingState: "overdue",
+      overdueDays: 30,
+      graceDays: 14,
     });
     const paused = await tracking(overdue.key, { number: known[4]! });
     expect(refusalEnvelope.parse(paused.body).message).toBe("API_KEY_EXPIRED");

@@ -1,7 +1,8 @@
 import type { ApiKey, Organization, PrismaClient, User } from "../../generated/prisma/client";
-import type { BillingCycle, PlanCode, UserRole } from "../../generated/prisma/enums";
+import type { BillingCycle, BillingState, PlanCode, UserRole } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
+import { KeyCache, type KeyRow } from "./key-cache";
 import { FEATURES, type Feature } from "./plans";
 import { type Principal, principalOf } from "./principal";
 
@@ -31,11 +32,46 @@ export class AccountError extends Error {
 /** Writing `last_used_at` on every request would turn every read into a write; minute precision is enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+export interface AccountsOptions {
+  /** How long an authenticated key's row is reused without asking the database; 0 (the default) never. */
+  keyCacheSeconds?: number;
+  /** Most keys held at once; the oldest stored is dropped first. */
+  keyCacheMaxEntries?: number;
+}
+
+/** Changes to an organisation that its keys must see on their next request. */
+export interface OrganizationChanges {
+  plan?: PlanCode;
+  billingCycle?: BillingCycle;
+  billingState?: BillingState;
+  overdueDays?: number;
+  graceDays?: number;
+  developerMode?: boolean;
+}
+
 export class AccountsService {
+  private readonly keyCache: KeyCache | null;
+
+  /**
+   * The server passes `keyCacheSeconds` from QUAYSIDE_KEY_CACHE_SECONDS; short-lived users (the CLI, the
+   * benchmark's bare baseline) leave it out and ask the database every time.
+   */
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
-  ) {}
+    options: AccountsOptions = {},
+  ) {
+    const seconds = options.keyCacheSeconds ?? 0;
+    this.keyCache =
+      seconds > 0
+        ? new KeyCache(clock, seconds * 1000, Math.max(1, options.keyCacheMaxEntries ?? 10_000))
+        : null;
+  }
+
+  /** Keys whose rows this process holds (0 when the cache is off). */
+  get cachedKeys(): number {
+    return this.keyCache?.size ?? 0;
+  }
 
   async createOrganization(input: {
     name: string;
@@ -143,8 +179,16 @@ export class AccountsService {
     if (!key || (input.organizationId && key.organizationId !== input.organizationId)) {
       throw new AccountError("not_found", "No such API key.");
     }
-    if (key.revokedAt) return key;
-    return this.prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: this.clock.now() } });
+    try {
+      // Already revoked (perhaps by another process): this process may still hold it as good.
+      if (key.revokedAt) return key;
+      return await this.prisma.apiKey.update({
+        where: { id: key.id },
+        data: { revokedAt: this.clock.now() },
+      });
+    } finally {
+      this.keyCache?.forgetKey(key.keyHash);
+    }
   }
 
   async hasKey(rawKey: string): Promise<boolean> {
@@ -156,10 +200,19 @@ export class AccountsService {
   }
 
   async setDeveloperMode(organizationId: string, enabled: boolean): Promise<Organization> {
-    return this.prisma.organization.update({
-      where: { id: organizationId },
-      data: { developerMode: enabled },
-    });
+    return this.updateOrganization(organizationId, { developerMode: enabled });
+  }
+
+  /**
+   * Every change to an organisation goes through here, so that its keys see the change on their next
+   * request in this process (the key cache forgets them).
+   */
+  async updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<Organization> {
+    try {
+      return await this.prisma.organization.update({ where: { id: organizationId }, data: changes });
+    } finally {
+      this.keyCache?.forgetOrganization(organizationId);
+    }
   }
 
   /**
@@ -169,25 +222,36 @@ export class AccountsService {
   async authenticate(rawKey: string | undefined): Promise<Authentication> {
     if (rawKey === undefined || rawKey === "") return { ok: false, refusal: "missing_key" };
     if (!looksLikeKey(rawKey)) return { ok: false, refusal: "invalid_key" };
-    // One statement (a join), not three: this runs on every authenticated request.
-    const found = await this.prisma.apiKey.findUnique({
-      relationLoadStrategy: "join",
-      where: { keyHash: hashKey(rawKey) },
-      include: { user: true, organization: true },
-    });
+    const keyHash = hashKey(rawKey);
+    const found = this.keyCache?.get(keyHash) ?? (await this.findKey(keyHash));
     if (!found) return { ok: false, refusal: "invalid_key" };
+    // Checks that depend on time run on every request, on a cached row too.
     if (found.revokedAt) return { ok: false, refusal: "revoked_key" };
     const now = this.clock.now();
     if (found.expiresAt && found.expiresAt.getTime() <= now.getTime())
       return { ok: false, refusal: "expired_key" };
-    this.touch(found, now);
     const principal = principalOf(found);
+    this.touch(found, now);
     if (!principal.organization.developerMode) return { ok: false, refusal: "developer_mode_off", principal };
     return { ok: true, principal };
   }
 
+  /** One statement (a join), not three. Only keys that exist are cached: guesses cannot fill the cache. */
+  private async findKey(keyHash: string): Promise<KeyRow | null> {
+    const token = this.keyCache?.begin() ?? 0;
+    const found = await this.prisma.apiKey.findUnique({
+      relationLoadStrategy: "join",
+      where: { keyHash },
+      include: { user: true, organization: true },
+    });
+    if (found) this.keyCache?.store(keyHash, found, token);
+    return found;
+  }
+
   private touch(key: ApiKey, now: Date): void {
     if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    // The row may be cached: record the write on it so the next request does not repeat it.
+    key.lastUsedAt = now;
     // Fire and forget: a failed bookkeeping write must never fail the request.
     this.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
