@@ -11,8 +11,8 @@ beforeAll(async () => {
     env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0", QUAYSIDE_CARRIER_ATTEMPTS: "1" },
   });
   ({ known, unknown } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
-    known: 14,
-    unknown: 2,
+    known: 18,
+    unknown: 3,
     start: 300_000,
   }));
 });
@@ -187,6 +187,127 @@ describe("GET /api/v1/shipments", () => {
       await call(bulk.key, "GET", `/shipments?updated_since=${new Date(base + 225 * 60_000).toISOString()}`),
     );
     expect(later.count).toBe(5);
+  });
+});
+
+describe("GET /api/v1/shipments total", () => {
+  /** What a user sees of the list: its total, and every shipment when they ask for all of them. */
+  async function list(org: OrgWithKey) {
+    const body = await json(await call(org.key, "GET", "/shipments?pageSize=100"));
+    return {
+      total: body.total as number,
+      references: (body.data as Record<string, any>[]).map((s) => s.reference_number as string).sort(),
+    };
+  }
+
+  it("follows tracking, a failed lookup and untracking, each organisation on its own", async () => {
+    const a = await app.fixtures.organization();
+    const b = await app.fixtures.organization();
+    expect(await list(a)).toEqual({ total: 0, references: [] });
+
+    await call(a.key, "POST", "/track", {
+      shipments: [known[13], known[14]].map((number) => ({ type: "container", number })),
+    });
+    expect(await list(a)).toEqual({ total: 2, references: [known[13], known[14]].sort() });
+    expect((await list(b)).total).toBe(0);
+
+    // A reference the carrier does not know is still a shipment in the list (it failed).
+    expect((await call(a.key, "GET", `/container/${unknown[2]}?sealine=MSCU`)).status).toBe(404);
+    expect(await list(a)).toEqual({ total: 3, references: [known[13], known[14], unknown[2]].sort() });
+
+    // Tracking the same reference again adds nothing.
+    await call(a.key, "GET", `/container/${known[13]}`);
+    expect((await list(a)).total).toBe(3);
+
+    await call(b.key, "GET", `/container/${known[15]}`);
+    expect(await list(b)).toEqual({ total: 1, references: [known[15]] });
+    expect((await list(a)).total).toBe(3);
+
+    expect((await call(a.key, "DELETE", `/shipments/${known[14]}`)).status).toBe(200);
+    expect(await list(a)).toEqual({ total: 2, references: [known[13], unknown[2]].sort() });
+    expect((await list(b)).total).toBe(1);
+
+    // Another organisation tracking the reference a deleted, then a tracking it again.
+    await call(b.key, "GET", `/container/${known[14]}`);
+    expect(await list(b)).toEqual({ total: 2, references: [known[14], known[15]].sort() });
+    expect((await list(a)).total).toBe(2);
+    await call(a.key, "GET", `/container/${known[14]}`);
+    expect(await list(a)).toEqual({ total: 3, references: [known[13], known[14], unknown[2]].sort() });
+    expect((await list(b)).total).toBe(2);
+  });
+
+  it("stays equal to counting the rows after bulk writes, moves between organisations and hard deletes in SQL", async () => {
+    const c = await app.fixtures.organization();
+    const d = await app.fixtures.organization();
+    const { prisma, sql } = app.services.db;
+    const rows = (org: OrgWithKey, prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        organizationId: org.organizationId,
+        addedByUserId: org.userId,
+        referenceType: "bl" as const,
+        reference: `${prefix}${i}`,
+        referenceKey: `${prefix}${i}`,
+      }));
+    await prisma.shipment.createMany({ data: [...rows(c, "CNT", 40), ...rows(d, "DNT", 25)] });
+    // Soft-delete 11 (CNT1, CNT10 to CNT19), change all 40 without touching liveness, bring 3 back.
+    await sql.query(
+      `UPDATE shipments SET deleted_at = now() WHERE organization_id = $1 AND reference_key LIKE 'CNT1%'`,
+      [c.organizationId],
+    );
+    await sql.query(`UPDATE shipments SET status = 'IN_TRANSIT' WHERE organization_id = $1`, [
+      c.organizationId,
+    ]);
+    await sql.query(
+      `UPDATE shipments SET deleted_at = NULL
+        WHERE organization_id = $1 AND reference_key IN ('CNT10', 'CNT11', 'CNT12')`,
+      [c.organizationId],
+    );
+    // Move 5 shipments (2 of them deleted) from c to d in one statement.
+    await sql.query(
+      `UPDATE shipments SET organization_id = $2
+        WHERE organization_id = $1 AND reference_key IN ('CNT2', 'CNT3', 'CNT4', 'CNT13', 'CNT14')`,
+      [c.organizationId, d.organizationId],
+    );
+    // Hard-delete live and deleted rows of both organisations in one statement.
+    await sql.query(
+      `DELETE FROM shipments WHERE organization_id IN ($1, $2)
+         AND reference_key IN ('CNT5', 'CNT15', 'DNT0', 'DNT1', 'CNT2')`,
+      [c.organizationId, d.organizationId],
+    );
+
+    const counted = async (org: OrgWithKey) => {
+      const { rows } = await sql.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM shipments WHERE organization_id = $1 AND deleted_at IS NULL`,
+        [org.organizationId],
+      );
+      return Number(rows[0]!.n);
+    };
+    const counter = async (org: OrgWithKey) => {
+      const { rows } = await sql.query<{ live: string }>(
+        `SELECT live::text AS live FROM organization_shipment_counts WHERE organization_id = $1`,
+        [org.organizationId],
+      );
+      return Number(rows[0]?.live ?? 0);
+    };
+    // c: 40 - 11 + 3 - 3 live moved away - CNT5 = 28; d: 25 + 3 live moved in - DNT0, DNT1, CNT2 = 25.
+    expect(await counted(c)).toBe(28);
+    expect(await counted(d)).toBe(25);
+    expect(await counter(c)).toBe(28);
+    expect(await counter(d)).toBe(25);
+    expect((await list(c)).total).toBe(28);
+    expect((await list(d)).total).toBe(25);
+
+    // Deleting an organisation takes its shipments and its count with it, and its user's shipments
+    // that moved to d (CNT3, CNT4: added by c's user, deleted with the user).
+    await prisma.organization.delete({ where: { id: c.organizationId } });
+    const { rows: left } = await sql.query(
+      `SELECT live FROM organization_shipment_counts WHERE organization_id = $1`,
+      [c.organizationId],
+    );
+    expect(left).toEqual([]);
+    expect(await counted(d)).toBe(23);
+    expect(await counter(d)).toBe(23);
+    expect((await list(d)).total).toBe(23);
   });
 });
 

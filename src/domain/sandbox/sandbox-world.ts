@@ -290,6 +290,14 @@ export function pickShipments(world: SimulatedWorld, now: Date, firstFetch: Date
   ];
 }
 
+/**
+ * Tables that triggers write when a statement writes the key table. The restore puts tables back
+ * with triggers off (replica role), so these are put back from the snapshot alongside.
+ */
+const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
+  shipments: ["organization_shipment_counts"],
+};
+
 /** Tables a request wrote to, from the statements it sent; null when it wrote nothing. */
 function writtenTables(statements: readonly string[]): Set<string> | null {
   const tables = new Set<string>();
@@ -303,6 +311,7 @@ function writtenTables(statements: readonly string[]): Set<string> | null {
       );
     if (target) {
       tables.add(target[1]!);
+      for (const also of TRIGGER_WRITES[target[1]!] ?? []) tables.add(also);
       wrote = true;
     } else if (/\b(INSERT|UPDATE|DELETE)\b/i.test(sql)) {
       // A statement whose target could not be read: put everything back.

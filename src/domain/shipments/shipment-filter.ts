@@ -61,6 +61,8 @@ export async function searchShipments(
 ): Promise<{ total: number; ids: string[] }> {
   const where = shipmentFilterWhere(principal.organization.id, filter);
   const [total, rows] = await Promise.all([
+    // Counted on each call, unlike the unfiltered list's maintained total (ShipmentsService.page):
+    // the filters vary too much to keep a count per combination.
     prisma.shipment.count({ where }),
     prisma.shipment.findMany({
       where,

@@ -54,10 +54,19 @@ export class ShipmentsService {
     });
   }
 
+  /**
+   * One page of the list and its `total`. The total is the organisation's row in
+   * `organization_shipment_counts`, kept by triggers on `shipments` (docs/decisions.md): one key
+   * read, where `count()` scanned every one of the organisation's shipments on each page.
+   */
   async page(principal: Principal, page: number, pageSize: number) {
-    const where = { organizationId: principal.organization.id, deletedAt: null };
-    const [total, items] = await Promise.all([
-      this.deps.prisma.shipment.count({ where }),
+    const organizationId = principal.organization.id;
+    const where = { organizationId, deletedAt: null };
+    const [counted, items] = await Promise.all([
+      this.deps.prisma.organizationShipmentCount.findUnique({
+        where: { organizationId },
+        select: { live: true },
+      }),
       this.deps.prisma.shipment.findMany({
         where,
         orderBy: [{ createdAt: "desc" }, { number: "desc" }],
@@ -65,7 +74,8 @@ export class ShipmentsService {
         take: pageSize,
       }),
     ]);
-    return { total, items };
+    // No row: the organisation has never had a shipment.
+    return { total: Number(counted?.live ?? 0n), items };
   }
 
   /** Delta sync: shipments synced at or after `since`, oldest first, at most 200. */
