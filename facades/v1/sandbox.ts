@@ -90,7 +90,10 @@ export function createSandboxRouter(live: FacadeDeps): {
       const { world: w } = await ready();
       // Read inside the world's queue, so it never sees a request's writes half put back.
       const data = await w.run(() => w.sampleEventData(body.data.event));
-      const sent = await w.services.webhooks.sendSample(body.data.url, body.data.event, data);
+      // Sent by the live service, on the server's clock: the world's clock stands still, and a
+      // delivery signed (and `created`) at the frozen moment fails every receiver's timestamp
+      // tolerance. Only the content comes from the world; sendSample stores nothing.
+      const sent = await services.webhooks.sendSample(body.data.url, body.data.event, data);
       if (sent.kind === "invalid_target") {
         return sendV1Error(res, "bad_request", {
           message: `url is not accepted: ${sent.reason}.`,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FacadeDeps } from "../../facades/facade";
 import { expressPath, V1_ROUTES } from "../../facades/v1/contract/routes";
 import { createV1Router } from "../../facades/v1/router";
+import { verifySignature } from "../../src/domain/webhooks/signature";
 import { startTestApp, type TestApp } from "../support/app";
 import { startReceiver } from "../support/receiver";
 
@@ -368,7 +369,19 @@ describe("the sandbox", () => {
         expect(createHmac("sha256", body.signing_secret).update(`${t}.${delivery.body}`).digest("hex")).toBe(
           v1,
         );
+        // Signed now, not at the world's frozen moment: a receiver's 300 s tolerance accepts it.
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        expect(Math.abs(nowSeconds - Number(t))).toBeLessThanOrEqual(300);
+        expect(
+          verifySignature(
+            body.signing_secret,
+            delivery.body,
+            String(delivery.headers["x-service-signature"]),
+            nowSeconds,
+          ),
+        ).toBe(true);
         const payload = JSON.parse(delivery.body);
+        expect(Math.abs(nowSeconds - payload.created)).toBeLessThanOrEqual(300);
         expect(payload).toMatchObject({
           event: "shipment.arrived",
           data: { status: "DELIVERED", previous_status: "IN_TRANSIT" },
