@@ -105,8 +105,8 @@ async function unauthenticatedRefusal(
 }
 
 /**
- * A refused admission. A batch the window cannot hold is refused whole, and spends one request like
- * any refused answer, not its size: the rest is given back so the client may still send less.
+ * A refused admission spends one request like any refused answer, not the batch's size: a batch the
+ * window cannot hold, or one sent with developer mode off, gets the rest of its cost back at once.
  */
 async function refuseAdmission(
   deps: FacadeDeps,
@@ -117,14 +117,15 @@ async function refuseAdmission(
 ): Promise<void> {
   const { outcome, principal } = admission;
   let rate = admission.rate;
-  if (outcome === "rate_limited" && principal && rate && messages > 1) {
+  const spentWholeBatch = outcome === "rate_limited" || outcome === "developer_mode_off";
+  if (spentWholeBatch && principal && rate && messages > 1) {
     rate = await deps.services.limiter.consume(
       `key:${principal.apiKey.id}`,
       principal.plan.ratePerMinute,
       MINUTE_MS,
       -(messages - 1),
     );
-    rate = { ...rate, allowed: false };
+    if (outcome === "rate_limited") rate = { ...rate, allowed: false };
     setRateHeaders(res, rate);
   }
   if (outcome === "rate_limited" && principal && rate) {

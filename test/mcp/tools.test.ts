@@ -177,21 +177,30 @@ describe("tool output", () => {
     expect(optional).toEqual([]);
   });
 
-  it("only ever grows: every key recorded for a server version is still declared", () => {
+  it("only ever grows: every key of every recorded version is declared by each later one and today", () => {
     const recorded = JSON.parse(
       readFileSync(new URL("./tool-output-keys.json", import.meta.url), "utf8"),
-    ) as {
-      version: string;
-      tools: Record<string, string[]>;
+    ) as { versions: Record<string, Record<string, string[]>> };
+    const versions = Object.keys(recorded.versions);
+    const byVersion = (a: string, b: string) => {
+      const [x, y] = [a, b].map((v) => v.split(".").map(Number)) as [number[], number[]];
+      return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
     };
+    expect(versions, "versions are recorded oldest first").toEqual([...versions].sort(byVersion));
     const current = Object.fromEntries(tools.map((t) => [t.name, keyPaths(t.outputSchema!)]));
-    for (const [name, keys] of Object.entries(recorded.tools)) {
-      const missing = keys.filter((k) => !current[name]?.includes(k));
-      expect(missing, `${name} lost keys (tool output is additive only)`).toEqual([]);
-    }
+    const changelog = readFileSync(new URL("../../docs/mcp-changelog.md", import.meta.url), "utf8");
+    const later = [...versions.slice(1), "current"];
+    versions.forEach((version, i) => {
+      expect(changelog, `docs/mcp-changelog.md describes ${version}`).toContain(`## ${version}`);
+      const next = later[i] === "current" ? current : recorded.versions[later[i]!]!;
+      for (const [name, keys] of Object.entries(recorded.versions[version]!)) {
+        const missing = keys.filter((k) => !next[name]?.includes(k));
+        expect(missing, `${name} of ${version} lost keys in ${later[i]}`).toEqual([]);
+      }
+    });
     // A new key is a new version: record it here and in docs/mcp-changelog.md.
-    expect(recorded.version).toBe(MCP_SERVER_VERSION);
-    expect(current).toEqual(recorded.tools);
+    expect(versions.at(-1)).toBe(MCP_SERVER_VERSION);
+    expect(current).toEqual(recorded.versions[MCP_SERVER_VERSION]);
   });
 });
 

@@ -120,6 +120,15 @@ describe("batches", () => {
     expect(res.body).toMatchObject({ error: { code: -32600, data: { error: "invalid_batch" } } });
   });
 
+  it("refuses a batch sent with developer mode off with 403, spending one request of the window, not twenty", async () => {
+    const org = await app.fixtures.organization({ plan: "professional", developerMode: false });
+    const batch = Array.from({ length: 20 }, (_, i) => toolsCall(i + 1, "get_team"));
+    const res = await postJsonRpc(app, batch, bearer(org.key));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: { code: -32003, data: { error: "developer_mode_disabled" } } });
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("119");
+  });
+
   it("refuses a batch the minute window cannot hold whole, spending one request, and still admits a smaller one", async () => {
     const org = await app.fixtures.organization({ plan: "free" }); // 30 a minute
     const batch = (n: number) => Array.from({ length: n }, (_, i) => listTools(i + 1));
