@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DCSA_TNT_DEFAULTS } from "./upstream/carriers/dcsa-tnt.adapter";
 
 /**
  * The only place that reads the environment. Parsed once at start-up; a bad value stops the process
@@ -74,6 +75,12 @@ const environmentSchema = z.object({
     .default(""),
   QUAYSIDE_CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   QUAYSIDE_CARRIER_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  QUAYSIDE_CARRIER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(DCSA_TNT_DEFAULTS.maxConcurrency),
   QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
   QUAYSIDE_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   QUAYSIDE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
@@ -123,8 +130,11 @@ export interface AppConfig {
   keyCacheSeconds: number;
   simulator: { mode: "embedded" | "off"; port: number };
   carrierRegistryFile: string | undefined;
-  /** Per-call timeout and attempts (first included) of carrier requests. */
-  carrierCalls: { timeoutMs: number; attempts: number };
+  /**
+   * Per-call timeout and attempts (first included) of carrier requests, and how many requests each
+   * carrier has in flight at once from this process (a registry entry's `maxConcurrency` wins).
+   */
+  carrierCalls: { timeoutMs: number; attempts: number; concurrency: number };
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
   webhookAllowPrivateTargets: boolean;
@@ -179,7 +189,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,
     simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
-    carrierCalls: { timeoutMs: e.QUAYSIDE_CARRIER_TIMEOUT_MS, attempts: e.QUAYSIDE_CARRIER_ATTEMPTS },
+    carrierCalls: {
+      timeoutMs: e.QUAYSIDE_CARRIER_TIMEOUT_MS,
+      attempts: e.QUAYSIDE_CARRIER_ATTEMPTS,
+      concurrency: e.QUAYSIDE_CARRIER_CONCURRENCY,
+    },
     carrierStatus: Object.fromEntries(
       e.QUAYSIDE_CARRIER_STATUS.split(",")
         .filter((pair) => pair.trim())

@@ -52,6 +52,7 @@ export async function startServer(
   const carrierGateway = createCarrierGateway(registry, {
     clock,
     timeoutMs: config.carrierCalls.timeoutMs,
+    maxConcurrency: config.carrierCalls.concurrency,
     retry: { maxAttempts: config.carrierCalls.attempts },
   });
   const services = createServices({

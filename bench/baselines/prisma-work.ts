@@ -51,6 +51,7 @@ export function prismaWorkContext(db: Database, env: Record<string, string> = {}
     carrierGateway: createCarrierGateway(registry, {
       clock: systemClock,
       timeoutMs: config.carrierCalls.timeoutMs,
+      maxConcurrency: config.carrierCalls.concurrency,
       retry: { maxAttempts: config.carrierCalls.attempts },
     }),
   });

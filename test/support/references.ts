@@ -34,7 +34,7 @@ export async function simulatedContainers(
 ): Promise<{ known: string[]; unknown: string[] }> {
   const known: string[] = [];
   const unknown: string[] = [];
-  for (let serial = wanted.start ?? 100_000; serial < (wanted.start ?? 100_000) + 2_000; serial += 7) {
+  for (let serial = wanted.start ?? 100_000; serial < (wanted.start ?? 100_000) + 20_000; serial += 7) {
     if (known.length >= (wanted.known ?? 0) && unknown.length >= (wanted.unknown ?? 0)) break;
     const number = containerNumber(prefix, serial);
     const events = await eventsFor(simulatorUrl, scac, "equipmentReference", number);

@@ -37,7 +37,7 @@ export const DCSA_TNT_DEFAULTS = {
   timeoutMs: 10_000,
   pageSize: 100,
   maxPages: 20,
-  maxConcurrency: 4,
+  maxConcurrency: 8,
   maxBodyBytes: 20 * 1024 * 1024,
 } as const;
 

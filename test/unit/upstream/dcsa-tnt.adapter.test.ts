@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config";
 import { ManualClock } from "../../../src/lib/clock";
 import type { CarrierAuth } from "../../../src/upstream/carriers/auth";
 import type { CarrierQuery } from "../../../src/upstream/carriers/carrier-adapter";
@@ -476,5 +477,28 @@ describe("concurrency limit", () => {
     expect(outcomes.every((o) => o.kind === "found")).toBe(true);
     expect(peak).toBe(2);
     expect(server.requests).toHaveLength(6);
+  });
+
+  it("keeps 8 in flight by default, so 50 lookups of one carrier take 7 rounds, not 13", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server.handle(async (_req, res) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight -= 1;
+      json(res, 200, [ev("a")]);
+    });
+    const carrier = adapter();
+    await Promise.all(Array.from({ length: 50 }, () => carrier.fetchEvents(CONTAINER)));
+    expect(peak).toBe(8);
+  });
+
+  it("takes the service-wide limit from QUAYSIDE_CARRIER_CONCURRENCY (1 to 64)", () => {
+    expect(loadConfig({}).carrierCalls.concurrency).toBe(8);
+    expect(loadConfig({ QUAYSIDE_CARRIER_CONCURRENCY: "3" }).carrierCalls.concurrency).toBe(3);
+    for (const bad of ["0", "65", "many"]) {
+      expect(() => loadConfig({ QUAYSIDE_CARRIER_CONCURRENCY: bad })).toThrow(/QUAYSIDE_CARRIER_CONCURRENCY/);
+    }
   });
 });
