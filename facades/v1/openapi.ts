@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { HTTP_STATUS_TEXT } from "../../src/http/outcomes";
 import { type RouteContract, SANDBOX_ONLY_ROUTES, V1_ROUTES } from "./contract/routes";
-import { ErrorBody, WEBHOOK_PAYLOADS } from "./contract/schemas";
+import * as S from "./contract/schemas";
 
 /**
  * The OpenAPI 3.1 document of the v1 API, generated from the route contract and its zod schemas
@@ -39,10 +39,58 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   413: "The request body is too large.",
   422: "Customer limit reached.",
   429: "Rate limit (`rate_limit_exceeded`), daily lookup limit or a call made too soon; wait `Retry-After`.",
+  500: "Something went wrong on our side; it has been logged. Retry.",
   502: "The carrier or provider failed; retry after a moment.",
 };
 
-function errorResponse(status: number, route: RouteContract) {
+type ErrorBodies = Map<number, z.ZodType[]>;
+
+/** Adds bodies a status may carry, each once. */
+function addBodies(into: ErrorBodies, status: number, bodies: readonly z.ZodType[]): void {
+  const list = into.get(status) ?? [];
+  for (const body of bodies) if (!list.includes(body)) list.push(body);
+  into.set(status, list);
+}
+
+/**
+ * Bodies the sandbox never answers: its daily allowances and the retry-failed lock are put back
+ * after every request (docs/decisions.md, "Writes change nothing").
+ */
+const NEVER_IN_SANDBOX: readonly z.ZodType[] = [
+  S.LookupLimitErrorBody,
+  S.CarrierLookupLimitErrorBody,
+  S.RetryTooSoonErrorBody,
+];
+
+/** Every error status of an operation with the bodies it may carry: the route's own and admission's. */
+function errorBodies(route: RouteContract, sandbox: boolean): ErrorBodies {
+  const bodies: ErrorBodies = new Map();
+  for (const [status, list] of Object.entries(route.errors)) {
+    addBodies(
+      bodies,
+      Number(status),
+      list.filter((b) => !(sandbox && NEVER_IN_SANDBOX.includes(b))),
+    );
+  }
+  if (route.body) {
+    addBodies(bodies, 400, [S.ErrorBody]); // malformed JSON
+    addBodies(bodies, 413, [S.ErrorBody]);
+  }
+  if (sandbox) {
+    // No key: only the per-address window; SBXU4290003 answers production's key-window 429.
+    addBodies(bodies, 429, [S.SandboxRateLimitErrorBody]);
+    if (route.reservedReferences) addBodies(bodies, 429, [S.RateLimitErrorBody]);
+  } else {
+    addBodies(bodies, 401, [S.ErrorBody]);
+    addBodies(bodies, 403, [S.ErrorBody]); // developer mode off, view-only key
+    addBodies(bodies, 429, [S.RateLimitErrorBody, S.AuthThrottledErrorBody]);
+  }
+  addBodies(bodies, 500, [S.ErrorBody]);
+  for (const [status, list] of bodies) if (list.length === 0) bodies.delete(status);
+  return bodies;
+}
+
+function errorResponse(status: number, route: RouteContract, bodies: readonly z.ZodType[]) {
   const headers = {
     ...rateHeaders,
     ...(status === 429 ? retryAfter(true) : status === 402 || status === 502 ? retryAfter(false) : {}),
@@ -51,16 +99,16 @@ function errorResponse(status: number, route: RouteContract) {
   return {
     description: ERROR_MEANINGS[status] ?? HTTP_STATUS_TEXT[status] ?? "Error",
     headers: z.object(headers),
-    content: { "application/json": { schema: ErrorBody } },
+    // The bodies exclude each other (each lists every key it sends): exactly one matches.
+    content: {
+      "application/json": {
+        schema: bodies.length === 1 ? bodies[0]! : z.xor(bodies as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+      },
+    },
   };
 }
 
-function operation(
-  route: RouteContract,
-  variant: { sandbox: boolean; admission: readonly number[] },
-): ZodOpenApiOperationObject {
-  const errors = new Set<number>([...route.errors, ...variant.admission]);
-  if (route.body) errors.add(400).add(413);
+function operation(route: RouteContract, variant: { sandbox: boolean }): ZodOpenApiOperationObject {
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(route.responses)) {
     responses[status] = {
@@ -79,7 +127,10 @@ function operation(
       content: { "application/json": { schema: success.schema } },
     };
   }
-  for (const status of [...errors].sort()) responses[String(status)] = errorResponse(status, route);
+  const errors = errorBodies(route, variant.sandbox);
+  for (const status of [...errors.keys()].sort()) {
+    responses[String(status)] = errorResponse(status, route, errors.get(status)!);
+  }
   return {
     operationId: variant.sandbox ? `sandbox_${route.operationId}` : route.operationId,
     tags: [variant.sandbox ? "Sandbox" : route.tag],
@@ -148,22 +199,16 @@ function hoistExamples<T extends ReturnType<typeof createDocument>>(document: T)
 
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
   const paths: ZodOpenApiPathsObject = {};
-  // Admission answers 401 and 403 (key, developer mode) and 429 (rate) on every live route; the
-  // sandbox has no key, only its per-address window.
+  // Live routes need a key (401, 403 and 429 on every one); the sandbox has no key, only its
+  // per-address window.
   for (const route of Object.values(V1_ROUTES) as RouteContract[]) {
-    addRoute(paths, route.path, route, operation(route, { sandbox: false, admission: [401, 403, 429] }));
+    addRoute(paths, route.path, route, operation(route, { sandbox: false }));
   }
-  for (const route of Object.values(V1_ROUTES) as RouteContract[]) {
-    const sandboxErrors = route.errors.includes(429) ? [] : [429];
-    addRoute(
-      paths,
-      `/sandbox${route.path}`,
-      route,
-      operation(route, { sandbox: true, admission: sandboxErrors }),
-    );
-  }
-  for (const route of Object.values(SANDBOX_ONLY_ROUTES) as RouteContract[]) {
-    addRoute(paths, `/sandbox${route.path}`, route, operation(route, { sandbox: true, admission: [429] }));
+  for (const route of [
+    ...Object.values(V1_ROUTES),
+    ...Object.values(SANDBOX_ONLY_ROUTES),
+  ] as RouteContract[]) {
+    addRoute(paths, `/sandbox${route.path}`, route, operation(route, { sandbox: true }));
   }
   const anyJson = z.record(z.string(), z.unknown());
   for (const [path, summary, operationId] of [
@@ -207,7 +252,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
     ],
     paths,
     webhooks: Object.fromEntries(
-      Object.entries(WEBHOOK_PAYLOADS).map(([event, schema]) => [
+      Object.entries(S.WEBHOOK_PAYLOADS).map(([event, schema]) => [
         event,
         {
           post: {

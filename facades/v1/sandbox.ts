@@ -4,7 +4,7 @@ import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reser
 import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
 import { setRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";
-import { expressPath, V1_ROUTES, type V1RouteName } from "./contract/routes";
+import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
 import { WebhookFireBody } from "./contract/schemas";
 import { sendV1Error, sendV1Refusal } from "./respond";
 import { createV1Handlers } from "./router";
@@ -59,7 +59,7 @@ export function createSandboxRouter(live: FacadeDeps): {
       handler(async (req, res) => {
         const { world: w, handlers } = await ready();
         req.principal = w.principal;
-        if (asksRateLimited(name, req)) return sendReservedRateLimit(live, w, req, res);
+        if (asksRateLimited(route, req)) return sendReservedRateLimit(live, w, req, res);
         if (name === "listShipments") ignoreUpdatedSince(req);
         markSandbox(req, res, { write, stored: name === "readShipment" && req.query.include === "full" });
         await w.run(() => handlers.get(name)(req, res));
@@ -153,19 +153,18 @@ function markSandbox(_req: Request, res: Response, options: { write: boolean; st
 
 const RATE_LIMITED = reservedKey(RESERVED_REFERENCES.rateLimited);
 
-/** The reserved 429 reference: on /container and /bl, and anywhere in a /track body (a 429 refuses the whole request). */
-function asksRateLimited(name: V1RouteName, req: Request): boolean {
-  if (name === "trackContainer" || name === "trackBillOfLading") {
-    return reservedKey(String(req.params.number ?? "")) === RATE_LIMITED;
-  }
-  if (name === "trackBulk") {
-    const items = (req.body as { shipments?: unknown } | undefined)?.shipments;
-    return (
-      Array.isArray(items) &&
-      items.some((i) => reservedKey(String((i as { number?: unknown })?.number ?? "")) === RATE_LIMITED)
-    );
-  }
-  return false;
+/**
+ * The reserved 429 reference, on the routes that take reserved references: in the path (/container,
+ * /bl) or anywhere in a /track body (a 429 refuses the whole request).
+ */
+function asksRateLimited(route: RouteContract, req: Request): boolean {
+  if (!route.reservedReferences) return false;
+  if (req.params.number !== undefined) return reservedKey(String(req.params.number)) === RATE_LIMITED;
+  const items = (req.body as { shipments?: unknown } | undefined)?.shipments;
+  return (
+    Array.isArray(items) &&
+    items.some((i) => reservedKey(String((i as { number?: unknown })?.number ?? "")) === RATE_LIMITED)
+  );
 }
 
 /** Production's 429 for a spent key window: the body names the plan, the headers say when it resets. */

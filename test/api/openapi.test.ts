@@ -1,6 +1,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ONLY_ROUTES, V1_ROUTES, type V1RouteName } from "../../facades/v1/contract/routes";
+import { DAY_MS, MINUTE_MS } from "../../src/domain/limits/fixed-window";
+import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule-gateway";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { openApiChecker } from "../support/openapi";
 import { startReceiver } from "../support/receiver";
@@ -11,6 +13,7 @@ let org: OrgWithKey;
 let document: any;
 let checker: ReturnType<typeof openApiChecker>;
 let known: string[];
+let unknown: string[];
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -19,10 +22,16 @@ beforeAll(async () => {
       QUAYSIDE_SIMULATOR_PORT: "0",
       QUAYSIDE_CARRIER_ATTEMPTS: "1",
       QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // For the 502 a carrier under maintenance answers (no sample tracks with ZIMU otherwise).
+      QUAYSIDE_CARRIER_STATUS: "ZIMU=maintenance",
     },
   });
   org = await app.fixtures.organization({ plan: "business" });
-  ({ known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", { known: 3, start: 420_000 }));
+  ({ known, unknown } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+    known: 3,
+    unknown: 1,
+    start: 420_000,
+  }));
   document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
   checker = openApiChecker(document);
 }, 120_000);
@@ -35,7 +44,7 @@ interface Sample {
 
 /**
  * One request per route, in an order that works (the shipment is tracked before it is read and
- * untracked last). Typed by route name: a new route without a sample does not compile.
+ * untracked last). Typed by route name, and a test checks at run time that none is missing.
  */
 const live = (): Record<V1RouteName, Sample> => ({
   carriers: { path: "/carriers?search=maersk" },
@@ -56,8 +65,12 @@ const live = (): Record<V1RouteName, Sample> => ({
   untrackShipment: { path: `/shipments/${known[0]}` },
 });
 
-const sandbox = (): Record<V1RouteName, Sample> => ({
+type SandboxRouteName = V1RouteName | keyof typeof SANDBOX_ONLY_ROUTES;
+const SANDBOX_ROUTES = { ...V1_ROUTES, ...SANDBOX_ONLY_ROUTES };
+
+const sandbox = (receiverUrl: string): Record<SandboxRouteName, Sample> => ({
   ...live(),
+  fireWebhook: { path: "/webhooks/fire", body: { url: receiverUrl, event: "eta.changed" } },
   trackContainer: { path: "/container/MSCU1234566" },
   trackBillOfLading: { path: "/bl/MAEU123456789" },
   trackBulk: {
@@ -128,6 +141,19 @@ describe("the OpenAPI 3.1 document", () => {
     expect(document.servers[0].url).toBe(`${app.url}/api/v1`);
   });
 
+  it("has a sample for every route: live for each v1 route, sandbox for each sandbox route", () => {
+    const liveSamples: Record<string, Sample | undefined> = live();
+    const sandboxSamples: Record<string, Sample | undefined> = sandbox("https://example.com/hooks");
+    expect(
+      Object.keys(V1_ROUTES).filter((name) => !liveSamples[name]),
+      "v1 routes without a live sample",
+    ).toEqual([]);
+    expect(
+      Object.keys(SANDBOX_ROUTES).filter((name) => !sandboxSamples[name]),
+      "sandbox routes without a sandbox sample",
+    ).toEqual([]);
+  });
+
   it("describes every real answer of every live endpoint", async () => {
     const samples = live();
     const results = [];
@@ -140,19 +166,13 @@ describe("the OpenAPI 3.1 document", () => {
   }, 120_000);
 
   it("describes every real answer of every sandbox endpoint", async () => {
-    const samples = sandbox();
-    const results = [];
-    for (const [name, route] of Object.entries(V1_ROUTES)) {
-      results.push(await exercise("/sandbox", name, route, samples[name as V1RouteName]));
-    }
     const receiver = await startReceiver();
+    const results = [];
     try {
-      results.push(
-        await exercise("/sandbox", "fireWebhook", SANDBOX_ONLY_ROUTES.fireWebhook, {
-          path: "/webhooks/fire",
-          body: { url: receiver.url, event: "eta.changed" },
-        }),
-      );
+      const samples = sandbox(receiver.url);
+      for (const [name, route] of Object.entries(SANDBOX_ROUTES)) {
+        results.push(await exercise("/sandbox", name, route, samples[name as SandboxRouteName]));
+      }
     } finally {
       await receiver.close();
     }
@@ -160,31 +180,11 @@ describe("the OpenAPI 3.1 document", () => {
     expect(results.filter((r) => r.status >= 300).map((r) => `${r.name} ${r.status}`)).toEqual([]);
   }, 120_000);
 
-  it("describes the error answers: admission, bad input, not found, reserved references", async () => {
-    const cases: [string, string, string, string | undefined, unknown?][] = [
-      ["GET", "/shipments", "/shipments", undefined],
-      ["GET", "/shipments/{id}", "/shipments/SHP-999999", org.key],
-      ["GET", "/ports", "/ports?search=a", org.key],
-      ["POST", "/track", "/track", org.key, { shipments: [] }],
-      ["PATCH", "/shipments/{id}", "/shipments/SHP-1", org.key, { reference_number: "X" }],
-      ["GET", "/vessel/track", "/vessel/track?imo=1", org.key],
-      ["GET", "/sandbox/container/{number}", "/sandbox/container/SBXU0000003", undefined],
-      ["GET", "/sandbox/container/{number}", "/sandbox/container/NOT-A-REFERENCE", undefined],
-      ["GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4020008", undefined],
-      ["GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4029999", undefined],
-      ["GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4290003", undefined],
-      ["GET", "/sandbox/bl/{number}", "/sandbox/bl/SBXU5020002", undefined],
-      ["GET", "/sandbox/shipments/{id}", "/sandbox/shipments/SHP-999", undefined],
-      [
-        "POST",
-        "/sandbox/webhooks/fire",
-        "/sandbox/webhooks/fire",
-        undefined,
-        { url: "ftp://example.com", event: "eta.changed" },
-      ],
-    ];
-    for (const [method, template, path, key, body] of cases) {
-      const res = await fetch(`${app.url}/api/v1${path}`, {
+  it("describes the error answers, each by its own named body: admission, bad input, limits, not found, reserved references", async () => {
+    const prisma = app.services.db.prisma;
+    const plan = (code: "free" | "starter" | "business") => app.fixtures.organization({ plan: code });
+    const request = (method: string, path: string, key?: string, body?: unknown) =>
+      fetch(`${app.url}/api/v1${path}`, {
         method,
         headers: {
           ...(key ? { authorization: `Bearer ${key}` } : {}),
@@ -192,8 +192,214 @@ describe("the OpenAPI 3.1 document", () => {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      expect(res.status, path).toBeGreaterThanOrEqual(400);
-      expect(await checker.check(method, template, res), `${method} ${path}`).toEqual([]);
+
+    // Keys whose windows and allowances are spent before they ask.
+    const rateSpent = await plan("free");
+    await app.services.limiter.consume(`key:${rateSpent.keyId}`, 30, MINUTE_MS, 30);
+    const lookupsSpent = await plan("free");
+    await app.services.limiter.consume(`lookups:vessel_schedule:${lookupsSpent.keyId}`, 100, DAY_MS, 100);
+    const carrierLookupsSpent = await plan("business");
+    await app.services.limiter.consume(`lookups:carrier:${carrierLookupsSpent.keyId}`, 1000, DAY_MS, 1000);
+    // A retry-failed run, so the next one within 15 minutes is too soon.
+    const retried = await plan("business");
+    expect((await request("POST", "/shipments/retry-failed", retried.key, {})).status).toBe(202);
+    // Organisations tracking a shipment whose customer they then cannot set.
+    const free = await plan("free");
+    const switchedOff = await plan("starter");
+    const features = {
+      ...((await prisma.organization.findUniqueOrThrow({ where: { id: switchedOff.organizationId } }))
+        .featureSwitches as object),
+      customers: false,
+    };
+    await prisma.organization.update({
+      where: { id: switchedOff.organizationId },
+      data: { featureSwitches: features },
+    });
+    const full = await plan("starter");
+    await prisma.customer.createMany({
+      data: Array.from({ length: 25 }, (_, i) => ({
+        organizationId: full.organizationId,
+        name: `C${i}`,
+        nameKey: `c${i}`,
+      })),
+    });
+    for (const o of [free, switchedOff, full]) {
+      expect((await request("GET", `/container/${known[2]}`, o.key)).status).toBe(200);
     }
-  });
+
+    type Case = [
+      component: string,
+      method: string,
+      template: string,
+      path: string,
+      key?: string,
+      body?: unknown,
+    ];
+    const cases: Case[] = [
+      ["Error", "GET", "/shipments", "/shipments", undefined],
+      ["Error", "GET", "/shipments/{id}", "/shipments/SHP-999999", org.key],
+      ["Error", "GET", "/ports", "/ports?search=a", org.key],
+      ["Error", "POST", "/track", "/track", org.key, { shipments: [] }],
+      ["Error", "PATCH", "/shipments/{id}", "/shipments/SHP-1", org.key, { reference_number: "X" }],
+      ["Error", "GET", "/vessel/track", "/vessel/track?imo=1", org.key],
+      ["RateLimitError", "GET", "/carriers", "/carriers", rateSpent.key],
+      [
+        "LookupLimitError",
+        "GET",
+        "/vessel/track",
+        "/vessel/track?imo=9839430&mmsi=355000001",
+        lookupsSpent.key,
+      ],
+      [
+        "CarrierLookupLimitError",
+        "GET",
+        "/carriers/lookup",
+        `/carriers/lookup?number=${known[1]}`,
+        carrierLookupsSpent.key,
+      ],
+      ["RetryTooSoonError", "POST", "/shipments/retry-failed", "/shipments/retry-failed", retried.key, {}],
+      ["VesselNotFoundError", "GET", "/vessel/track", "/vessel/track?imo=9000003&mmsi=999999999", org.key],
+      ["TrackingNotFoundError", "GET", "/container/{number}", `/container/${unknown[0]}`, free.key],
+      [
+        "PlanRequiredError",
+        "PATCH",
+        "/shipments/{id}",
+        `/shipments/${known[2]}`,
+        free.key,
+        { customer: "Acme" },
+      ],
+      [
+        "FeatureDisabledError",
+        "PATCH",
+        "/shipments/{id}",
+        `/shipments/${known[2]}`,
+        switchedOff.key,
+        { customer: "Acme" },
+      ],
+      [
+        "CustomerLimitError",
+        "PATCH",
+        "/shipments/{id}",
+        `/shipments/${known[2]}`,
+        full.key,
+        { customer: "One too many" },
+      ],
+      [
+        "UnsupportedReferenceTypeError",
+        "GET",
+        "/container/{number}",
+        `/container/${known[1]}?sealine=HDMU`,
+        org.key,
+      ],
+      [
+        "CarrierUnavailableError",
+        "GET",
+        "/container/{number}",
+        `/container/${known[1]}?sealine=ZIMU`,
+        org.key,
+      ],
+      ["TrackingNotFoundError", "GET", "/sandbox/container/{number}", "/sandbox/container/SBXU0000003"],
+      ["Error", "GET", "/sandbox/container/{number}", "/sandbox/container/NOT-A-REFERENCE"],
+      ["ShipmentLimitError", "GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4020008"],
+      ["PaymentOverdueError", "GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4029999"],
+      ["RateLimitError", "GET", "/sandbox/container/{number}", "/sandbox/container/SBXU4290003"],
+      [
+        "RateLimitError",
+        "POST",
+        "/sandbox/track",
+        "/sandbox/track",
+        undefined,
+        { shipments: [{ type: "container", number: "SBXU4290003" }] },
+      ],
+      ["CarrierUnreachableError", "GET", "/sandbox/bl/{number}", "/sandbox/bl/SBXU5020002"],
+      ["Error", "GET", "/sandbox/shipments/{id}", "/sandbox/shipments/SHP-999"],
+      [
+        "Error",
+        "POST",
+        "/sandbox/webhooks/fire",
+        "/sandbox/webhooks/fire",
+        undefined,
+        { url: "ftp://example.com", event: "eta.changed" },
+      ],
+    ];
+    const matched = new Map<string, number>();
+    const check = async (component: string, method: string, template: string, res: Response) => {
+      const body = await res.clone().json();
+      const label = `${component}: ${method} ${res.url} (${res.status}) ${JSON.stringify(body)}`;
+      expect(res.status, label).toBeGreaterThanOrEqual(400);
+      expect(await checker.check(method, template, res), label).toEqual([]);
+      expect(checker.matches(component, body), label).toEqual([]);
+      matched.set(component, (matched.get(component) ?? 0) + 1);
+      return body;
+    };
+    for (const [component, method, template, path, key, body] of cases) {
+      await check(component, method, template, await request(method, path, key, body));
+    }
+
+    // Both forms of a key-window 429: a higher plan buys more (free), none does (the sandbox's business).
+    const upgrade = await check(
+      "RateLimitError",
+      "GET",
+      "/carriers",
+      await request("GET", "/carriers", rateSpent.key),
+    );
+    expect(upgrade.data).toMatchObject({ plan: "free", upgrade: { next_plan: "starter" } });
+    const contact = await check(
+      "RateLimitError",
+      "GET",
+      "/sandbox/container/{number}",
+      await request("GET", "/sandbox/container/SBXU4290003"),
+    );
+    expect(contact.data).toMatchObject({ plan: "business", contactUrl: expect.any(String) });
+
+    // The free plan's not-found offers the plan with carrier discovery.
+    const notFound = await check(
+      "TrackingNotFoundError",
+      "GET",
+      "/container/{number}",
+      await request("GET", `/container/${unknown[0]}`, free.key),
+    );
+    expect(notFound.data).toMatchObject({ discovery: "not_eligible", discovery_reason: "plan", upgrade: {} });
+
+    // Every schedule provider failing.
+    for (const scac of DEFAULT_SCHEDULE_CARRIERS) {
+      app.simulator!.faults.set(scac, { mode: "server-error", status: 503 });
+    }
+    try {
+      const date = new Date(Date.now() + 3 * DAY_MS).toISOString().slice(0, 10);
+      const path = `/voyage/schedules?origin=CNSHA&destination=USLGB&date=${date}`;
+      await check(
+        "ProviderUnavailableError",
+        "GET",
+        "/voyage/schedules",
+        await request("GET", path, org.key),
+      );
+    } finally {
+      app.simulator!.faults.clear();
+    }
+
+    // The sandbox's per-address window of webhook fires (5 a minute), then the live address's
+    // window of failed authentications; the last, since it refuses this address every key.
+    let fire: Response | undefined;
+    for (let i = 0; i < 10 && fire?.status !== 429; i++) {
+      fire = await request("POST", "/sandbox/webhooks/fire", undefined, {
+        url: "ftp://example.com",
+        event: "eta.changed",
+      });
+    }
+    await check("SandboxRateLimitError", "POST", "/sandbox/webhooks/fire", fire!);
+    let refused: Response | undefined;
+    for (let i = 0; i < 30 && refused?.status !== 429; i++) {
+      refused = await request("GET", "/shipments", "not-a-key");
+    }
+    try {
+      await check("AuthThrottledError", "GET", "/shipments", refused!);
+    } finally {
+      app.services.counters.clear?.();
+    }
+
+    // Every error body of the document was answered for real.
+    const components = Object.keys(document.components.schemas).filter((name) => /Error$/.test(name));
+    expect(components.filter((name) => !matched.has(name))).toEqual([]);
+  }, 120_000);
 });

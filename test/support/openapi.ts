@@ -56,5 +56,14 @@ export function openApiChecker(document: Doc) {
       }
       return problems;
     },
+    /** Problems of a body against one named schema of the document (`components/schemas/<name>`). */
+    matches(component: string, body: unknown): string[] {
+      const validate = ajv.getSchema(pointer("components", "schemas", component));
+      if (!validate) return [`the document has no component ${component}`];
+      if (validate(body)) return [];
+      return (validate.errors ?? []).map(
+        (e) => `${component}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
+      );
+    },
   };
 }

@@ -19,14 +19,24 @@ export interface RouteContract {
   body?: { schema: z.ZodType; required: boolean };
   /** Success statuses and their bodies. */
   responses: Partial<Record<200 | 201 | 202, { description: string; schema: z.ZodType }>>;
-  /** Error statuses the route itself may answer; admission's 401, 403 and 429 are added for every route. */
-  errors: readonly number[];
+  /**
+   * Error statuses the route itself may answer, each with every body it may carry there. The
+   * document adds admission's (live: the key's 401, 403 and 429; sandbox: the address window's 429),
+   * 500 everywhere, and 400 and 413 on a route that takes a body.
+   */
+  errors: Partial<Record<400 | 402 | 403 | 404 | 422 | 429 | 502, readonly z.ZodType[]>>;
   /** Sends `X-Lookup-*` (daily lookup allowance) on answers that consulted it. */
   lookupHeaders?: boolean;
   /** Sends `X-Service-Refresh-Hint` on success. */
   refreshHint?: boolean;
   /** Changes stored data: the sandbox answers it with `persisted: false` and keeps nothing. */
   write?: boolean;
+  /**
+   * Takes references the sandbox reserves (spec v1 section 4.3), in its `number` path parameter or
+   * in its body's `shipments[].number`: there, SBXU4290003 answers the production 429 of a spent key
+   * window.
+   */
+  reservedReferences?: boolean;
 }
 
 /** Query and body schemas the handlers validate with (their messages are what a client reads). */
@@ -120,6 +130,14 @@ const idParam = z.object({
 });
 const numberParam = (example: string) => z.object({ number: z.string().meta({ example }) });
 
+/** What a live fetch from the carrier may refuse with (GET /container, GET /bl, and PATCH re-tracking). */
+const TRACK_ERRORS = {
+  400: [S.ErrorBody, S.UnsupportedReferenceTypeErrorBody],
+  402: [S.ShipmentLimitErrorBody, S.PaymentOverdueErrorBody],
+  404: [S.TrackingNotFoundErrorBody],
+  502: [S.CarrierUnreachableErrorBody, S.CarrierUnavailableErrorBody],
+} as const;
+
 export const V1_ROUTES = {
   carriers: {
     method: "get",
@@ -129,7 +147,7 @@ export const V1_ROUTES = {
     summary: "The carrier directory",
     query: carriersQuery,
     responses: { 200: { description: "Carriers, filtered by `search`.", schema: S.CarriersAnswer } },
-    errors: [400],
+    errors: { 400: [S.ErrorBody] },
   },
   carrierLookup: {
     method: "get",
@@ -142,7 +160,7 @@ export const V1_ROUTES = {
     responses: {
       200: { description: "The likeliest carrier and every candidate.", schema: S.CarrierLookupAnswer },
     },
-    errors: [400],
+    errors: { 400: [S.ErrorBody], 429: [S.CarrierLookupLimitErrorBody] },
     lookupHeaders: true,
   },
   ports: {
@@ -154,7 +172,7 @@ export const V1_ROUTES = {
     description: "At most 25 results: exact UN/LOCODE matches first, then the busiest.",
     query: portsQuery,
     responses: { 200: { description: "Matching ports.", schema: S.PortsAnswer } },
-    errors: [400],
+    errors: { 400: [S.ErrorBody] },
   },
   vesselTrack: {
     method: "get",
@@ -165,7 +183,12 @@ export const V1_ROUTES = {
     description: "Uses no slot; draws on the daily lookup allowance; cached 5 minutes.",
     query: vesselQuery,
     responses: { 200: { description: "The position.", schema: S.VesselAnswer } },
-    errors: [400, 404, 502],
+    errors: {
+      400: [S.ErrorBody],
+      404: [S.VesselNotFoundErrorBody],
+      429: [S.LookupLimitErrorBody],
+      502: [S.ProviderUnavailableErrorBody],
+    },
     lookupHeaders: true,
   },
   schedules: {
@@ -177,7 +200,11 @@ export const V1_ROUTES = {
     description: "Uses no slot; draws on the daily lookup allowance; cached 30 minutes.",
     query: schedulesQuery,
     responses: { 200: { description: "Sailings.", schema: S.SchedulesAnswer } },
-    errors: [400, 502],
+    errors: {
+      400: [S.ErrorBody],
+      429: [S.LookupLimitErrorBody],
+      502: [S.ProviderUnavailableErrorBody],
+    },
     lookupHeaders: true,
   },
   trackContainer: {
@@ -191,7 +218,8 @@ export const V1_ROUTES = {
     params: numberParam("MSCU1234566"),
     query: sealineQuery,
     responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
-    errors: [400, 402, 404, 502],
+    errors: TRACK_ERRORS,
+    reservedReferences: true,
     refreshHint: true,
   },
   trackBillOfLading: {
@@ -204,7 +232,8 @@ export const V1_ROUTES = {
     params: numberParam("MAEU123456789"),
     query: sealineQuery,
     responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
-    errors: [400, 402, 404, 502],
+    errors: TRACK_ERRORS,
+    reservedReferences: true,
     refreshHint: true,
   },
   trackBulk: {
@@ -216,7 +245,8 @@ export const V1_ROUTES = {
     description: "Answers 200 even when items fail: branch on each `results[].ok`.",
     body: { schema: S.BulkTrackBody, required: true },
     responses: { 200: { description: "One result per item.", schema: S.BulkAnswer } },
-    errors: [400, 402],
+    errors: { 400: [S.ErrorBody], 402: [S.PaymentOverdueErrorBody] },
+    reservedReferences: true,
   },
   accountUsage: {
     method: "get",
@@ -225,7 +255,7 @@ export const V1_ROUTES = {
     tag: "Account",
     summary: "Plan, quota, slots and billing cycle",
     responses: { 200: { description: "Usage.", schema: S.UsageAnswer } },
-    errors: [],
+    errors: {},
   },
   listShipments: {
     method: "get",
@@ -235,7 +265,7 @@ export const V1_ROUTES = {
     summary: "Stored shipments: a page, or the changes since a time",
     query: listShipmentsQuery,
     responses: { 200: { description: "Shipment summaries.", schema: S.ShipmentPage } },
-    errors: [400],
+    errors: { 400: [S.ErrorBody] },
   },
   retryFailed: {
     method: "post",
@@ -246,7 +276,7 @@ export const V1_ROUTES = {
     description: "At most 200 references per call; one call per organisation per 15 minutes.",
     body: { schema: S.RetryFailedBody, required: false },
     responses: { 202: { description: "Jobs started.", schema: S.RetryFailedAnswer } },
-    errors: [400],
+    errors: { 400: [S.ErrorBody], 429: [S.RetryTooSoonErrorBody] },
     write: true,
   },
   updateShipment: {
@@ -258,7 +288,13 @@ export const V1_ROUTES = {
     params: idParam,
     body: { schema: S.ShipmentPatchBody, required: true },
     responses: { 200: { description: "The updated shipment.", schema: S.ShipmentUpdatedAnswer } },
-    errors: [400, 402, 404, 422, 502],
+    errors: {
+      ...TRACK_ERRORS,
+      403: [S.PlanRequiredErrorBody, S.FeatureDisabledErrorBody],
+      // A shipment that is not the caller's, or the re-track with a new carrier finding nothing.
+      404: [S.ErrorBody, S.TrackingNotFoundErrorBody],
+      422: [S.CustomerLimitErrorBody],
+    },
     write: true,
   },
   untrackShipment: {
@@ -269,7 +305,7 @@ export const V1_ROUTES = {
     summary: "Stop tracking a shipment",
     params: idParam,
     responses: { 200: { description: "Untracked.", schema: S.ShipmentDeletedAnswer } },
-    errors: [404],
+    errors: { 404: [S.ErrorBody] },
     write: true,
   },
   shareShipment: {
@@ -283,7 +319,7 @@ export const V1_ROUTES = {
       201: { description: "Link created.", schema: S.ShareAnswer },
       200: { description: "The shipment already had a link: the same one.", schema: S.ShareAnswer },
     },
-    errors: [404],
+    errors: { 404: [S.ErrorBody] },
     write: true,
   },
   unshareShipment: {
@@ -294,7 +330,7 @@ export const V1_ROUTES = {
     summary: "Revoke the public tracking page",
     params: idParam,
     responses: { 200: { description: "Revoked (or there was none).", schema: S.UnshareAnswer } },
-    errors: [404],
+    errors: { 404: [S.ErrorBody] },
     write: true,
   },
   readShipment: {
@@ -306,7 +342,7 @@ export const V1_ROUTES = {
     params: idParam,
     query: readShipmentQuery,
     responses: { 200: { description: "The shipment.", schema: S.ShipmentAnswer } },
-    errors: [400, 404],
+    errors: { 400: [S.ErrorBody], 404: [S.ErrorBody] },
   },
 } as const satisfies Record<string, RouteContract>;
 
@@ -324,7 +360,7 @@ export const SANDBOX_ONLY_ROUTES = {
       "No key. 5 a minute per address. The target must be a public https URL. Nothing is saved; the answer carries the one-time signing secret.",
     body: { schema: S.WebhookFireBody, required: true },
     responses: { 200: { description: "The delivery and its outcome.", schema: S.WebhookFireAnswer } },
-    errors: [400],
+    errors: { 400: [S.ErrorBody] },
   },
 } as const satisfies Record<string, RouteContract>;
 
