@@ -54,8 +54,10 @@ describe("GET /api/v1/postman.json", () => {
   it("runs green with newman against a started server (sandbox requests)", async () => {
     const collection = (await (await fetch(`${app.url}/api/v1/postman.json`)).json()) as { item: Item[] };
     const sandbox = collection.item.find((i) => i.name === "Sandbox")!;
-    // Every sandbox request must succeed; the fire request goes to a local receiver instead of the
-    // example URL (there is no internet here).
+    // Every sandbox request must succeed and say `mode: "sandbox"`, except `?include=full`, which
+    // says `stored` in its data instead (spec v1 section 4.3); the fire request goes to a local
+    // receiver instead of the example URL (there is no internet here).
+    let stored = 0;
     const visit = (items: Item[]) => {
       for (const item of items) {
         if (item.item) visit(item.item);
@@ -63,13 +65,19 @@ describe("GET /api/v1/postman.json", () => {
           if (item.request?.body?.raw?.includes("example.com/hooks")) {
             item.request.body.raw = JSON.stringify({ url: receiver.url, event: "shipment.updated" });
           }
+          const full = (
+            (item.request?.url?.query ?? []) as { key: string; value: string; disabled?: boolean }[]
+          ).some((q) => q.key === "include" && q.value === "full" && !q.disabled);
+          if (full) stored++;
           item.event = [
             {
               listen: "test",
               script: {
                 exec: [
                   "pm.test('answers 2xx', () => pm.expect(pm.response.code).to.be.within(200, 299));",
-                  "pm.test('says sandbox', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); });",
+                  full
+                    ? "pm.test('says stored', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); pm.expect(b).to.not.have.property('mode'); pm.expect(b.data.mode).to.equal('stored'); });"
+                    : "pm.test('says sandbox', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); pm.expect(b.mode).to.equal('sandbox'); });",
                 ],
               },
             },
@@ -78,6 +86,7 @@ describe("GET /api/v1/postman.json", () => {
       }
     };
     visit(sandbox.item!);
+    expect(stored).toBe(1);
     const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
       newman.run(
         { collection: { ...collection, item: [sandbox] }, reporters: [], timeoutRequest: 30_000 },
