@@ -49,6 +49,12 @@ describe("GET /api/v1/postman.json", () => {
     const requests = (items: Item[]): number =>
       items.reduce((n, i) => n + (i.item ? requests(i.item) : 1), 0);
     expect(requests(collection.item)).toBe(operations);
+    // Query values are the document's examples, not strings faked from a pattern.
+    const queries = (items: Item[]): { key: string; value: string }[] =>
+      items.flatMap((i) => (i.item ? queries(i.item) : (i.request?.url?.query ?? [])));
+    const since = queries(collection.item).filter((q) => q.key === "updated_since");
+    expect(since.length).toBeGreaterThan(0);
+    for (const q of since) expect(q.value).toBe("2026-08-01T00:00:00Z");
   });
 
   it("runs green with newman against a started server (sandbox requests)", async () => {

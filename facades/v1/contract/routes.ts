@@ -55,6 +55,8 @@ export const listShipmentsQuery = z.object({
       offset: true,
       message: "updated_since must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z",
     })
+    // On the branch too: the Postman converter builds a union's value from its first branch.
+    .meta({ example: "2026-08-01T00:00:00Z" })
     .or(z.iso.date({ message: "updated_since must be an ISO 8601 date-time" }))
     .optional()
     .meta({
