@@ -91,7 +91,7 @@ export const BASELINE_DESCRIPTIONS = {
   "node-http": "bare `node:http`, the service's answer bytes pre-serialised (the machine's ceiling)",
   "express-static": "bare Express 5 route, the same bytes (the framework's ceiling)",
   "express-prisma":
-    "bare Express 5 route doing the scenario's database work directly: the service's own key lookup (`AccountsService.authenticate`: the key by hash joined with its user and organisation, one Prisma query, and its last-used write at most once a minute per key), plus what the scenario reads or writes (graphql viewer: the organisation again; compat sealines: the call count upsert and the slot counts, through the service's own ApiCallsService and SlotsService); then the same bytes. The cost of our core (gate, rate window, middleware, GraphQL, envelope) is the gap between this and the service",
+    "bare Express 5 route doing the scenario's database work directly: the service's own key lookup (`AccountsService.authenticate` with the service's key cache of QUAYSIDE_KEY_CACHE_SECONDS, default 5 s: the key by hash joined with its user and organisation, one Prisma query, only when the key is not cached, and its last-used write at most once a minute per key), plus what the scenario reads or writes (graphql viewer: the organisation again; compat sealines: the call count upsert and the slot counts, through the service's own ApiCallsService and SlotsService); then the same bytes. The cost of our core (gate, rate window, middleware, GraphQL, envelope) is the gap between this and the service",
 } as const;
 
 export async function startBaseline(
