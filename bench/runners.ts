@@ -42,7 +42,7 @@ export interface BulkTrackResult {
   floorSeconds: number;
   /** Same run: the 50 DCSA calls made straight to the simulator from a bare loop, 4 at a time and all at once. */
   /** The same calls from a bare loop: at the service's per-carrier concurrency, and all at once. */
-  baselineSeconds: { atConcurrency: number; unbounded: number; concurrency4?: number };
+  baselineSeconds: { atConcurrency: number; unbounded: number };
   target: { belowSeconds: number; status: "met" | "missed" };
 }
 
