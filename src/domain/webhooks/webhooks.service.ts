@@ -7,7 +7,13 @@ import type { Logger } from "../../observability/logger";
 import type { Metrics } from "../../observability/metrics";
 import { type DomainEvent, SUBSCRIBABLE_EVENTS, type WebhookEventName } from "./events";
 import { generateSigningSecret, signatureHeader } from "./signature";
-import { checkTargetAddress, checkTargetShape, guardedLookup } from "./target-guard";
+import {
+  checkTarget,
+  guardedLookup,
+  resolveTarget,
+  type TargetCheck,
+  type TargetPolicy,
+} from "./target-guard";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -42,14 +48,22 @@ export class WebhooksService {
     },
   ) {}
 
+  private get targetPolicy(): TargetPolicy {
+    return { allowPrivate: this.deps.allowPrivateTargets };
+  }
+
+  /** At creation and for a sandbox fire: the address checks plus resolution of a name. */
+  private async checkNewTarget(url: string): Promise<TargetCheck> {
+    const shape = checkTarget(url, this.targetPolicy);
+    return shape.ok ? resolveTarget(shape, this.targetPolicy) : shape;
+  }
+
   private async checkInput(
     url: string,
     events: string[],
   ): Promise<EndpointInputError | { url: string; events: string[] }> {
-    const shape = checkTargetShape(url, this.deps.allowPrivateTargets);
-    if (!shape.ok) return { kind: "invalid_target", reason: shape.reason };
-    const address = await checkTargetAddress(shape.url, this.deps.allowPrivateTargets);
-    if (!address.ok) return { kind: "invalid_target", reason: address.reason };
+    const target = await this.checkNewTarget(url);
+    if (!target.ok) return { kind: "invalid_target", reason: target.reason };
     const unique = [...new Set(events)];
     if (unique.length === 0)
       return { kind: "invalid_events", reason: "subscribe to at least one event, or *" };
@@ -62,7 +76,7 @@ export class WebhooksService {
         reason: `unknown events: ${unknown.join(", ")} (webhook.test is only sent by a test send)`,
       };
     }
-    return { url: shape.url.toString(), events: unique.includes("*") ? ["*"] : unique };
+    return { url: target.url.toString(), events: unique.includes("*") ? ["*"] : unique };
   }
 
   async create(organizationId: string, url: string, events: string[]) {
@@ -265,38 +279,39 @@ export class WebhooksService {
         error: string | null;
       }
   > {
-    const shape = checkTargetShape(url, this.deps.allowPrivateTargets);
-    if (!shape.ok) return { kind: "invalid_target", reason: shape.reason };
-    const address = await checkTargetAddress(shape.url, this.deps.allowPrivateTargets);
-    if (!address.ok) return { kind: "invalid_target", reason: address.reason };
+    const target = await this.checkNewTarget(url);
+    if (!target.ok) return { kind: "invalid_target", reason: target.reason };
     const signingSecret = generateSigningSecret();
     const created = Math.floor(this.deps.clock.now().getTime() / 1000);
     const delivery = { id: randomUUID(), event, body: JSON.stringify({ event, created, data }) };
-    const result = await this.post({ url: shape.url.toString(), secret: signingSecret }, delivery);
+    const result = await this.post({ url: target.url.toString(), secret: signingSecret }, delivery);
     return { kind: "sent", deliveryId: delivery.id, signingSecret, body: delivery.body, ...result };
   }
 
-  /** One POST; the address connected to is checked again here (DNS rebinding). */
+  /**
+   * One POST, never following a redirect (a 3xx is a failed attempt). The target is judged again
+   * under today's setting, whatever it was when the endpoint was saved: an IP literal here, a name at
+   * connect time through the guarded lookup (DNS rebinding).
+   */
   private post(
     endpoint: Pick<WebhookEndpoint, "url" | "secret">,
     delivery: Pick<WebhookDelivery, "id" | "event" | "body">,
   ): Promise<{ status: number | null; error: string | null }> {
-    const url = new URL(endpoint.url);
+    const target = checkTarget(endpoint.url, this.targetPolicy);
+    if (!target.ok) {
+      this.deps.logger.warn({ deliveryId: delivery.id, reason: target.reason }, "webhook target blocked");
+      return Promise.resolve({ status: null, error: `blocked: ${target.reason}` });
+    }
+    const { url } = target;
     const now = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const client =
-      url.protocol === "https:"
-        ? https
-        : url.protocol === "http:" && this.deps.allowPrivateTargets
-          ? http
-          : null;
-    if (!client) return Promise.resolve({ status: null, error: "the target must use https" });
+    const client = url.protocol === "https:" ? https : http;
     return new Promise((resolve) => {
       const request = client.request(
         url,
         {
           method: "POST",
           timeout: ACK_TIMEOUT_MS,
-          lookup: guardedLookup(this.deps.allowPrivateTargets),
+          lookup: guardedLookup(this.targetPolicy),
           headers: {
             "content-type": "application/json",
             "user-agent": USER_AGENT,
