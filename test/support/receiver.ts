@@ -10,6 +10,7 @@ export interface ReceivedWebhook {
 export async function startReceiver(answer: (n: number) => number = () => 200) {
   const received: ReceivedWebhook[] = [];
   let calls = 0;
+  let connections = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -21,11 +22,15 @@ export async function startReceiver(answer: (n: number) => number = () => 200) {
       res.writeHead(status).end();
     });
   });
+  // Counted below HTTP: a TLS hello or a dropped request reaches here too, so zero means nothing came.
+  server.on("connection", () => connections++);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
     calls: () => calls,
+    /** TCP connections accepted, whatever was (or was not) sent on them. */
+    connections: () => connections,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
