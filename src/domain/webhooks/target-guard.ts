@@ -161,8 +161,6 @@ export function classifyAddress(address: string): AddressVerdict {
   return { public: true };
 }
 
-export const isPublicAddress = (address: string) => classifyAddress(address).public;
-
 /** RFC 6761: localhost and every name under it mean this machine, whatever a resolver says. */
 function classifyName(name: string): AddressVerdict {
   const bare = name.replace(/\.+$/, "");
@@ -219,7 +217,7 @@ const defaultLookup: Lookup = (hostname, options, callback) =>
 function firstBlocked(hostname: string, addresses: LookupAddress[]): string | null {
   for (const { address } of addresses) {
     const verdict = classifyAddress(address);
-    if (!verdict.public) return `${hostname} resolves to ${verdict.reason}`;
+    if (!verdict.public) return `${hostname} resolves to a non-public address: ${verdict.reason}`;
   }
   return addresses.length === 0 ? `${hostname} does not resolve` : null;
 }
@@ -259,14 +257,14 @@ export function guardedLookup(policy: TargetPolicy, lookup: Lookup = defaultLook
     options: LookupOptions,
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    if (!policy.allowPrivate) {
-      const named = classifyName(hostname);
-      if (!named.public) return callback(new BlockedTargetError(named.reason), []);
-    }
     lookup(hostname, { ...options, all: true }, (err, list) => {
+      if (!policy.allowPrivate) {
+        // The answer first, so the log names the address; the name rule holds whatever was answered.
+        const named = classifyName(hostname);
+        const blocked = (err ? null : firstBlocked(hostname, list)) ?? (named.public ? null : named.reason);
+        if (blocked) return callback(new BlockedTargetError(blocked), []);
+      }
       if (err) return callback(err, []);
-      const blocked = policy.allowPrivate ? null : firstBlocked(hostname, list);
-      if (blocked) return callback(new BlockedTargetError(blocked), []);
       if (list.length === 0)
         return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), []);
       if (options.all) return callback(null, list);

@@ -1,4 +1,5 @@
 import type { LookupAddress } from "node:dns";
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import {
   checkTarget,
@@ -8,6 +9,7 @@ import {
   MAX_TARGET_LENGTH,
   resolveTarget,
 } from "../../../src/domain/webhooks/target-guard";
+import { startReceiver } from "../../support/receiver";
 
 const strict = { allowPrivate: false };
 const accepted = "accepted" as const;
@@ -209,7 +211,9 @@ describe("names, resolved", () => {
     } as const;
     expect(await resolveTarget(passed, strict)).toEqual({
       ok: false,
-      reason: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1) is a loopback address$/),
+      reason: expect.stringMatching(
+        /^localhost resolves to a non-public address: (127\.0\.0\.1|::1) is a loopback address$/,
+      ),
     });
   });
 
@@ -218,7 +222,7 @@ describe("names, resolved", () => {
     if (!target.ok) throw new Error("unreachable");
     expect(await resolveTarget(target, strict, answering(["93.184.215.14", "10.0.0.7"]))).toEqual({
       ok: false,
-      reason: "hooks.example.com resolves to 10.0.0.7 is a private address",
+      reason: "hooks.example.com resolves to a non-public address: 10.0.0.7 is a private address",
     });
     expect(await resolveTarget(target, strict, answering(["2002:7f00:1::"]))).toMatchObject({
       ok: false,
@@ -234,9 +238,33 @@ describe("names, resolved", () => {
   it("refuses at connect time through the system resolver: localhost and any name under it", async () => {
     const direct = await connectLookup("localhost");
     expect(direct.error?.code).toBe("EBLOCKEDADDRESS");
-    expect(direct.error?.message).toMatch(/^blocked: localhost /);
+    expect(direct.error?.message).toMatch(
+      /^blocked: localhost resolves to a non-public address: (127\.0\.0\.1|::1) is a loopback address$/,
+    );
     const sub = await connectLookup("hooks.localhost");
     expect(sub.error?.message).toBe("blocked: hooks.localhost names this machine");
+    const answeredPublic = await connectLookup("hooks.localhost", answering(["93.184.215.14"]));
+    expect(answeredPublic.error?.message).toBe("blocked: hooks.localhost names this machine");
+  });
+
+  it("stops a real request before it connects: the receiver sees no connection", async () => {
+    const receiver = await startReceiver();
+    try {
+      const port = new URL(receiver.url).port;
+      const error = await new Promise<Error & { code?: string }>((resolve, reject) => {
+        const request = http.request(
+          `http://localhost:${port}/hooks`,
+          { method: "POST", lookup: guardedLookup(strict) },
+          () => reject(new Error("answered")),
+        );
+        request.on("error", resolve);
+        request.end("{}");
+      });
+      expect(error.code).toBe("EBLOCKEDADDRESS");
+      expect(receiver.connections()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("refuses at connect time a name that answered public at creation and private now (DNS rebinding)", async () => {
@@ -246,7 +274,7 @@ describe("names, resolved", () => {
     expect((await resolveTarget(target, strict, rebinding)).ok).toBe(true);
     const connect = await connectLookup("rebind.example.net", rebinding);
     expect(connect.error?.message).toBe(
-      "blocked: rebind.example.net resolves to 127.0.0.1 is a loopback address",
+      "blocked: rebind.example.net resolves to a non-public address: 127.0.0.1 is a loopback address",
     );
   });
 
