@@ -51,6 +51,15 @@ function admission(limits: QueryLimits, cache: DocumentCache): Plugin {
       if (validated.has(params.documentAST)) return void setResult([]);
       for (const rule of rules) addValidationRule(rule);
     },
+    // Yoga answers parse and validation errors with 200 to `application/json` clients (the
+    // GraphQL-over-HTTP "spec" mode); a refused document is a client error, so it gets its 4xx.
+    onResultProcess({ result }) {
+      if (!("errors" in result) || !result.errors) return;
+      for (const error of result.errors) {
+        const http = (error.extensions as { http?: { spec?: boolean } } | undefined)?.http;
+        if (http?.spec) http.spec = false;
+      }
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const errors = checkOperationCost(
         args.schema,
