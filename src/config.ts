@@ -87,6 +87,17 @@ const environmentSchema = z.object({
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
+  QUAYSIDE_GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
+  QUAYSIDE_GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(50_000).default(2_000),
+  // No wildcard: a browser page from any origin must never reach a keyed API with its credentials.
+  QUAYSIDE_GRAPHQL_CORS_ORIGINS: z
+    .string()
+    .default("")
+    .refine(
+      (v) => commaList(v).every((o) => /^https?:\/\/[^\s/*]+$/.test(o)),
+      "QUAYSIDE_GRAPHQL_CORS_ORIGINS looks like https://app.example.com,http://localhost:3000 (no *)",
+    ),
+  QUAYSIDE_GRAPHIQL: booleanFromEnv(false),
   QUAYSIDE_AIS_FEED: z
     .string()
     .regex(
@@ -140,7 +151,17 @@ export interface AppConfig {
   webhookAllowPrivateTargets: boolean;
   /** Background workers of this process: refresh, discovery, webhook delivery. */
   workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
-  graphql: { maxDepth: number; maxCost: number };
+  graphql: {
+    maxDepth: number;
+    maxCost: number;
+    /** A client's document is refused above these, before it is parsed. */
+    maxQueryBytes: number;
+    maxTokens: number;
+    /** Browser origins allowed to call `/graphql` cross-origin; empty: no CORS headers at all. */
+    corsOrigins: string[];
+    /** GraphiQL loads its scripts from a CDN (unpkg), so it is served only when asked for. */
+    graphiql: boolean;
+  };
   /** AIS feed to ingest (tcp://host:port or file:PATH); unset: no AIS positions. */
   aisFeed: string | undefined;
   /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
@@ -205,7 +226,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,
       webhookIntervalMs: e.QUAYSIDE_WEBHOOK_INTERVAL_MS,
     },
-    graphql: { maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH, maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST },
+    graphql: {
+      maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH,
+      maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST,
+      maxQueryBytes: e.QUAYSIDE_GRAPHQL_MAX_QUERY_BYTES,
+      maxTokens: e.QUAYSIDE_GRAPHQL_MAX_TOKENS,
+      corsOrigins: commaList(e.QUAYSIDE_GRAPHQL_CORS_ORIGINS).map((o) => o.toLowerCase()),
+      graphiql: e.QUAYSIDE_GRAPHIQL,
+    },
     aisFeed: e.QUAYSIDE_AIS_FEED,
     scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
       .map((scac) => scac.trim().toUpperCase())

@@ -15,7 +15,8 @@ import {
   validate,
 } from "graphql";
 import type { GraphQLContext } from "./context";
-import { queryLimitRules } from "./limits";
+import { publicError } from "./errors";
+import { checkOperationCost, queryLimitRules, unacceptableVariables } from "./limits";
 
 /**
  * Persisted operations for the facades: `.graphql` files next to each facade, parsed and validated
@@ -150,6 +151,9 @@ export class OperationExecutor {
   ): Promise<{ data: TData | null; errors: readonly GraphQLError[] }> {
     const operation = this.operations.get(name);
     if (!operation) throw new Error(`Unknown persisted operation ${name}`);
+    // Text PostgreSQL cannot store is refused here once for every facade, before any resolver runs.
+    const problem = unacceptableVariables(variables);
+    if (problem) return { data: null, errors: [publicError("BAD_USER_INPUT", problem)] };
     const result = (await execute({
       schema: this.schema,
       document: operation.document,
@@ -182,6 +186,9 @@ export function checkOperation(
   );
   if (ops.length !== 1) return "a file holds exactly one operation";
   if (ops[0]!.name?.value !== name) return `the operation must be named ${name}, like its file`;
-  const errors = validate(schema, document, [...specifiedRules, ...(limits ? queryLimitRules(limits) : [])]);
+  const errors = [
+    ...validate(schema, document, [...specifiedRules, ...(limits ? queryLimitRules(limits) : [])]),
+  ];
+  if (errors.length === 0 && limits) errors.push(...checkOperationCost(schema, document, name, {}, limits));
   return errors.length > 0 ? errors.map((e) => e.message).join("; ") : document;
 }

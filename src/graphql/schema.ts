@@ -1,4 +1,6 @@
+import { GraphQLObjectType, GraphQLSchema } from "graphql";
 import { builder } from "./builder";
+import type { INTERNAL } from "./schema-visibility";
 import "./types/scalars";
 import "./types/account";
 import "./types/carrier";
@@ -18,4 +20,38 @@ import "./types/refresh-schedule";
 import "./types/customers";
 import "./types/docs-search";
 
+/** The whole schema: what the facades' persisted operations are validated and executed against. */
 export const schema = builder.toSchema({ sortSchema: true });
+
+/**
+ * What `/graphql` serves and `schema.graphql` prints: the whole schema without the root fields marked
+ * `extensions: INTERNAL` (counters and the like that only the facades' own operations may run).
+ */
+export const publicSchema = withoutInternalRootFields(schema);
+
+function withoutInternalRootFields(whole: GraphQLSchema): GraphQLSchema {
+  const config = whole.toConfig();
+  const roots = [config.query, config.mutation, config.subscription];
+  const replaced = new Map<GraphQLObjectType, GraphQLObjectType>();
+  for (const root of roots) {
+    if (!root) continue;
+    const { fields, ...rest } = root.toConfig();
+    const kept = Object.entries(fields).filter(([, field]) => !isInternal(field.extensions));
+    if (kept.length < Object.keys(fields).length) {
+      replaced.set(root, new GraphQLObjectType({ ...rest, fields: Object.fromEntries(kept) }));
+    }
+  }
+  const swap = <T>(type: T) => (replaced.get(type as GraphQLObjectType) as T | undefined) ?? type;
+  return new GraphQLSchema({
+    ...config,
+    query: config.query && swap(config.query),
+    mutation: config.mutation && swap(config.mutation),
+    subscription: config.subscription && swap(config.subscription),
+    // Replaced in place, so the printed schema keeps its sorted order.
+    types: config.types.map(swap),
+  });
+}
+
+function isInternal(extensions: unknown): boolean {
+  return (extensions as typeof INTERNAL | null | undefined)?.internal === true;
+}

@@ -1,37 +1,112 @@
 import type { Request, Response } from "express";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { type DocumentNode, GraphQLError, type GraphQLSchema } from "graphql";
 import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
 import type { Principal } from "../domain/accounts/principal";
 import type { Services } from "../services";
 import { createContext } from "./context";
-import { queryLimitRules } from "./limits";
+import { DocumentCache } from "./document-cache";
+import {
+  checkOperationCost,
+  limitError,
+  parseBounded,
+  type QueryLimits,
+  queryLimitRules,
+  unacceptableVariables,
+} from "./limits";
 
 interface ServerContext {
   req: Request & { principal?: Principal };
   res: Response;
 }
 
-/** Depth and cost bounds on every document Yoga validates. */
-function queryLimits(limits: { maxDepth: number; maxCost: number }): Plugin {
+/** Documents of at most 4 KiB are cached, 256 KiB of text in all (about 15 MB parsed, at worst). */
+export const DOCUMENT_CACHE_BOUNDS = { maxDocumentBytes: 4_096, maxTotalBytes: 262_144 } as const;
+
+/**
+ * Admission of a client's document, in place of Yoga's own parser and validation cache (1,024
+ * documents of any size for an hour, cached before they are refused): variables are checked before
+ * parsing, the document's size and tokens before parsing it, depth, aliases and directives at
+ * validation, cost and upstream calls with the request's variables; only a document that passed all
+ * of it is cached, in a cache bounded by bytes.
+ */
+function admission(limits: QueryLimits, cache: DocumentCache): Plugin {
   const rules = queryLimitRules(limits);
+  const validated = new WeakSet<DocumentNode>();
+  const sources = new WeakMap<DocumentNode, string>();
   return {
-    onValidate({ addValidationRule }) {
+    onParams({ params, setResult }) {
+      const problem = unacceptableVariables(params.variables ?? {});
+      if (problem) setResult({ errors: [limitError("BAD_USER_INPUT", problem)] });
+    },
+    onParse({ params, setParsedDocument, setParseFn }) {
+      const source = typeof params.source === "string" ? params.source : params.source.body;
+      const cached = cache.get(source);
+      if (cached) return void setParsedDocument(cached);
+      setParseFn(() => parseBounded(source, limits));
+      return ({ result }) => {
+        if (result && !(result instanceof Error)) sources.set(result as DocumentNode, source);
+      };
+    },
+    onValidate({ params, addValidationRule, setResult }) {
+      if (validated.has(params.documentAST)) return void setResult([]);
       for (const rule of rules) addValidationRule(rule);
+    },
+    // Yoga answers parse and validation errors with 200 to `application/json` clients (the
+    // GraphQL-over-HTTP "spec" mode); a refused document is a client error, so it gets its 4xx.
+    onResultProcess({ result }) {
+      if (!("errors" in result) || !result.errors) return;
+      for (const error of result.errors) {
+        const http = (error.extensions as { http?: { spec?: boolean } } | undefined)?.http;
+        if (http?.spec) http.spec = false;
+      }
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const errors = checkOperationCost(
+        args.schema,
+        args.document,
+        args.operationName,
+        (args.variableValues ?? {}) as Record<string, unknown>,
+        limits,
+      );
+      if (errors.length > 0) return void setResultAndStopExecution({ errors });
+      if (!validated.has(args.document)) {
+        validated.add(args.document);
+        const source = sources.get(args.document);
+        if (source !== undefined) cache.offer(source, args.document);
+      }
     },
   };
 }
 
-export function createGraphQLHandler(services: Services, schema: GraphQLSchema) {
-  return createYoga<ServerContext>({
+export function createGraphQLHandler(
+  services: Services,
+  schema: GraphQLSchema,
+  cache = new DocumentCache(DOCUMENT_CACHE_BOUNDS.maxDocumentBytes, DOCUMENT_CACHE_BOUNDS.maxTotalBytes),
+) {
+  const { graphql: limits } = services.config;
+  const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: {
-      title: "Quayside GraphQL",
-      defaultQuery: "{ viewer { organization { name plan { name } } } }",
+    graphiql: limits.graphiql
+      ? { title: "Quayside GraphQL", defaultQuery: "{ viewer { organization { name plan { name } } } }" }
+      : false,
+    // Yoga's default answers every origin with credentials allowed; only listed origins get CORS
+    // headers here, and never credentials (keys travel in headers, not cookies).
+    cors: (request) => {
+      const origin = request.headers.get("origin")?.toLowerCase();
+      if (!origin || !limits.corsOrigins.includes(origin)) return false;
+      return {
+        origin: [origin],
+        credentials: false,
+        methods: ["GET", "POST"],
+        allowedHeaders: ["authorization", "content-type", "x-api-key"],
+        exposedHeaders: ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"],
+        maxAge: 600,
+      };
     },
-    plugins: [queryLimits(services.config.graphql)],
-    // Expected failures are GraphQLErrors with a code; anything else is masked and logged.
+    parserAndValidationCache: false,
+    plugins: [admission(limits, cache)],
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
     // validation errors too). Anything else thrown inside a resolver is logged and masked.
     maskedErrors: {
@@ -56,4 +131,5 @@ export function createGraphQLHandler(services: Services, schema: GraphQLSchema) 
     context: ({ req }) =>
       createContext({ requestId: req.requestId, principal: req.principal ?? null, services }),
   });
+  return Object.assign(yoga, { documentCache: cache });
 }

@@ -11,7 +11,7 @@ import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
 import { createSandboxRouter } from "../../facades/v1/sandbox";
 import { OperationExecutor } from "../graphql/executor";
-import { schema } from "../graphql/schema";
+import { publicSchema, schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
 import type { Services } from "../services";
 import { requestId, requestLogging, requestMetrics } from "./observability";
@@ -70,30 +70,40 @@ export async function buildApp(services: Services, options: { baseUrl: string })
 
   const json = express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] });
 
-  const yoga = createGraphQLHandler(services, schema);
+  const yoga = createGraphQLHandler(services, publicSchema);
+  const toYoga = (req: Request, res: Response) => void yoga.handle(req, res);
   app.use(
     "/graphql",
     (req, _res, next) => {
       req.metricsRoute = "/graphql";
       next();
     },
-    json,
     (req, res, next) => {
-      // The GraphiQL page itself needs no key; every operation does.
+      // A CORS preflight carries no key and runs nothing: Yoga answers it with the configured policy.
+      if (req.method === "OPTIONS") return toYoga(req, res);
+      // The GraphiQL page itself (when switched on) needs no key; every operation does.
       if (
+        config.graphql.graphiql &&
         req.method === "GET" &&
         req.accepts(["text/html", "application/json"]) === "text/html" &&
         !req.query.query
       ) {
-        return next();
+        return toYoga(req, res);
       }
-      return gate(deps, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
-        sendGraphQLRefusal(r, refusal.outcome),
-      )(req, res, next);
+      next();
     },
-    (req, res) => {
-      void yoga.handle(req, res);
+    // The key is checked before the body is read.
+    gate(deps, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
+      sendGraphQLRefusal(r, refusal.outcome),
+    ),
+    (req, res, next) => {
+      if (req.method === "POST" && !req.is(["application/json", "application/*+json"])) {
+        return sendGraphQLRefusal(res, "unsupported_media_type");
+      }
+      next();
     },
+    json,
+    toYoga,
   );
 
   app.use(createShareRouter({ ...deps, surface: "v1" }));

@@ -14,6 +14,7 @@ export type OutcomeCode =
   | "bad_request"
   | "malformed_json"
   | "body_too_large"
+  | "unsupported_media_type"
   | "not_found"
   | "invalid_reference"
   | "unsupported_reference_type"
@@ -123,6 +124,14 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 413, code: "BAD_REQUEST" },
     mcp: { isError: true, jsonRpcCode: -32600 },
     sentence: "The request body is too large.",
+  },
+  unsupported_media_type: {
+    v1: { status: 415, error: "unsupported_media_type" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 415, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence:
+      'Send the request as JSON: Content-Type: application/json and a body like {"query": "{ viewer { id } }"}.',
   },
   not_found: {
     v1: { status: 404, error: "not_found" },
@@ -342,6 +351,7 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   404: "Not Found",
   405: "Method Not Allowed",
   413: "Payload Too Large",
+  415: "Unsupported Media Type",
   422: "Unprocessable Entity",
   429: "Too Many Requests",
   500: "Internal Server Error",

@@ -9,7 +9,7 @@ import {
   loadOperationFiles,
   OperationExecutor,
 } from "../../src/graphql/executor";
-import { schema } from "../../src/graphql/schema";
+import { publicSchema, schema } from "../../src/graphql/schema";
 import { OPERATION_DIRS } from "../../src/http/app";
 
 const limits = loadConfig({}).graphql;
@@ -17,13 +17,19 @@ const limits = loadConfig({}).graphql;
 describe("the printed schema", () => {
   it("is committed and current (run `npm run schema:print` after changing a type)", () => {
     const committed = readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8");
-    expect(committed).toBe(`${printSchema(schema)}\n`);
+    expect(committed).toBe(`${printSchema(publicSchema)}\n`);
   });
 
   it("documents its types and fields for the people who read it", () => {
-    const printed = printSchema(schema);
+    const printed = printSchema(publicSchema);
     expect(printed).toMatch(/"""\s*An API key\. The raw key is shown once/);
     expect(printed).not.toMatch(/keyHash/);
+  });
+
+  it("has no internal counter: recordApiCall runs only in the facades' own operations", () => {
+    expect(publicSchema.getMutationType()?.getFields().recordApiCall).toBeUndefined();
+    expect(schema.getMutationType()?.getFields().recordApiCall).toBeDefined();
+    expect(printSchema(publicSchema)).not.toMatch(/recordApiCall/);
   });
 });
 

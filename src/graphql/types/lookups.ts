@@ -2,6 +2,7 @@ import type { LookupCandidate } from "../../domain/lookups/carrier-lookup";
 import type { CarrierLookupOutcome, CarrierLookupResult } from "../../domain/lookups/carrier-lookup.service";
 import type { AllowanceState } from "../../domain/lookups/lookup-allowance";
 import { builder } from "../builder";
+import { UPSTREAM_CALL } from "../limits";
 
 /**
  * The daily lookup allowances and the carrier lookup. The allowance objects are what the REST facade
@@ -146,6 +147,7 @@ const LookupReferenceTypeEnum = builder.enumType("LookupReferenceType", {
 
 builder.queryFields((t) => ({
   carrierLookup: t.field({
+    extensions: UPSTREAM_CALL,
     type: CarrierLookupOutcomeRef,
     nullable: true,
     description:

@@ -2,7 +2,7 @@ import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
 import type { ScheduleEndpoint, ScheduleItem } from "../../domain/schedules/model";
 import type { ScheduleOutcome } from "../../domain/schedules/schedules.service";
 import { builder } from "../builder";
-import { LIST_SIZE } from "../limits";
+import { LIST_SIZE, UPSTREAM_CALL } from "../limits";
 import {
   LookupAllowanceRef,
   LookupInputInvalidRef,
@@ -119,6 +119,7 @@ const ScheduleDateTypeEnum = builder.enumType("ScheduleDateType", {
 
 builder.queryFields((t) => ({
   sailingSchedules: t.field({
+    extensions: UPSTREAM_CALL,
     type: SailingSchedulesOutcomeRef,
     nullable: true,
     description:

@@ -10,6 +10,7 @@ import type { SlotUsage } from "../../domain/tracking/slots.service";
 import type { TrackOutcome } from "../../domain/tracking/tracking.service";
 import { builder } from "../builder";
 import { publicError } from "../errors";
+import { UPSTREAM_CALL_PER_ITEM } from "../limits";
 import { PlanRef, RateWindowRef } from "./account";
 import { ReferenceTypeEnum, TRACK_RESULT_MEMBERS, TrackResultRef } from "./tracking";
 
@@ -217,6 +218,7 @@ const TrackBatchResultRef = builder.unionType("TrackBatchResult", {
 
 builder.mutationFields((t) => ({
   trackBatch: t.field({
+    extensions: UPSTREAM_CALL_PER_ITEM("items"),
     type: TrackBatchResultRef,
     nullable: true,
     description: "Tracks 1 to 50 references in parallel; each item has its own outcome.",

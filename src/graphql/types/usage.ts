@@ -2,6 +2,7 @@ import { API_SURFACES, type ApiCallMonth, type ApiSurface } from "../../domain/u
 import type { Organization } from "../../generated/prisma/client";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
+import { INTERNAL } from "../schema-visibility";
 
 const ApiSurfaceEnum = builder.enumType("ApiSurface", {
   description: "A surface whose calls are counted: compat, v1, mcp or graphql.",
@@ -74,6 +75,8 @@ builder.mutationFields((t) => ({
     nullable: true,
     description:
       "Counts one call on a surface for the calling organisation and returns the month's usage, this call included. The compat facade calls it once for every request it admits (compat `api_calls.used`).",
+    // A counter of the facades, not a client's operation: absent from the schema `/graphql` serves.
+    extensions: INTERNAL,
     authScopes: { developerMode: true },
     args: { surface: t.arg({ type: ApiSurfaceEnum, required: true }) },
     resolve: async (_root, { surface }, ctx) => {

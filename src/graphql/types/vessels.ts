@@ -7,6 +7,7 @@ import type {
   VesselPositionReport,
 } from "../../upstream/vessels/vessel-position-provider";
 import { builder } from "../builder";
+import { UPSTREAM_CALL } from "../limits";
 import {
   LookupAllowanceRef,
   LookupInputInvalidRef,
@@ -191,6 +192,7 @@ const VesselTrackOutcomeRef = builder.unionType("VesselTrackOutcome", {
 
 builder.queryFields((t) => ({
   vesselPosition: t.field({
+    extensions: UPSTREAM_CALL,
     type: VesselTrackOutcomeRef,
     nullable: true,
     description:
