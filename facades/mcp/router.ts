@@ -112,7 +112,7 @@ function refuseAdmission(
   const { outcome, principal, rate } = admission;
   if ((outcome === "rate_limited" || outcome === "organization_rate_limited") && principal && rate) {
     const whose = outcome === "rate_limited" ? "the key's" : "the organisation's";
-    return sendJsonRpcError(res, outcome, {
+    sendJsonRpcError(res, outcome, {
       id,
       message:
         messages > 1
@@ -125,12 +125,14 @@ function refuseAdmission(
         ...rateLimitPlanDetail(principal, deps.baseUrl),
       },
     });
+    return;
   }
   if ((outcome === "auth_throttled" || outcome === "keyless_throttled") && rate) {
-    return sendJsonRpcError(res, outcome, {
+    sendJsonRpcError(res, outcome, {
       id,
       data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds },
     });
+    return;
   }
   sendJsonRpcError(res, outcome, { id });
 }
