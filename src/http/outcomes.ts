@@ -314,7 +314,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
-      "The daily vessel and schedule lookup allowance of this key is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
+      "The daily vessel and schedule lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
   },
   carrier_lookup_limit_exceeded: {
     v1: { status: 429, error: "carrier_lookup_limit_exceeded" },
@@ -322,7 +322,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "CARRIER_LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
-      "The daily carrier lookup allowance of this key is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
+      "The daily carrier lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
   },
   vessel_not_found: {
     v1: { status: 404, error: "vessel_not_found" },

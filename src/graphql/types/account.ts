@@ -209,7 +209,8 @@ const CreateApiKeyPayload = builder
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreateApiKeyPayload,
-    description: "Creates a key for the calling key's user.",
+    description:
+      "Creates a key for the calling key's user. A user holds at most 25 live keys (neither revoked nor expired) and an organisation 100; one more is refused with API_KEY_LIMIT_REACHED (extensions `scope`: user or organization, and `limit`).",
     authScopes: { writableKey: true },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
@@ -259,6 +260,9 @@ async function mapAccountErrors<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AccountError) {
+      if (error.code === "limit_reached") {
+        throw publicError("API_KEY_LIMIT_REACHED", error.message, { ...error.bound });
+      }
       throw publicError(error.code === "not_found" ? "NOT_FOUND" : "BAD_USER_INPUT", error.message);
     }
     throw error;
