@@ -209,6 +209,8 @@ const CreateApiKeyPayload = builder
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreateApiKeyPayload,
+    // Nullable so that a refused alias does not null its siblings: their raw keys exist only in this answer.
+    nullable: true,
     description:
       "Creates a key for the calling key's user. A user holds at most 25 live keys (neither revoked nor expired) and an organisation 100; one more is refused with API_KEY_LIMIT_REACHED (extensions `scope`: user or organization, and `limit`).",
     authScopes: { writableKey: true },
