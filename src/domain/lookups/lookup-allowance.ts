@@ -70,7 +70,7 @@ export class LookupAllowanceService {
   /**
    * Spends one lookup from the key's allowance, then from the organisation's. Refused (nothing left)
    * answers `allowed: false` and spends nothing usable: a lookup the key's allowance refuses never
-   * reaches the organisation's, and one the organisation's refuses is given back to the key.
+   * reaches the organisation's, and one the organisation's refuses is given back to both.
    */
   async spend(principal: Principal, kind: AllowanceKind): Promise<AllowanceSpend> {
     const ofKey = keyAllowance(principal, kind);
@@ -79,7 +79,12 @@ export class LookupAllowanceService {
     const ofOrganization = organizationAllowance(principal, kind);
     const organization = await this.limiter.consume(ofOrganization.subject, ofOrganization.limit, DAY_MS);
     if (!organization.allowed) {
-      await this.limiter.consume(ofKey.subject, ofKey.limit, DAY_MS, -1);
+      // Both given back: the organisation's count stays the lookups actually served, so a refund
+      // after a provider failure frees a lookup for the next key that asks.
+      await Promise.all([
+        this.limiter.consume(ofKey.subject, ofKey.limit, DAY_MS, -1),
+        this.limiter.consume(ofOrganization.subject, ofOrganization.limit, DAY_MS, -1),
+      ]);
       return { allowed: false, state: stateOf(kind, organization) };
     }
     return { allowed: true, state: stateOf(kind, tighter(key, organization)) };
