@@ -1,8 +1,13 @@
 import type { Request, Response } from "express";
 import type { KeyRefusal } from "../domain/accounts/accounts.service";
-import { organizationRatePerMinute } from "../domain/accounts/plans";
 import type { Principal } from "../domain/accounts/principal";
 import { MINUTE_MS, type WindowDecision } from "../domain/limits/fixed-window";
+import {
+  keyRateWindow,
+  organizationRateWindow,
+  type RateWindow,
+  tighterWindow,
+} from "../domain/limits/rate-windows";
 import type { Services } from "../services";
 import { bearerChallenge, type OutcomeCode } from "./outcomes";
 
@@ -116,12 +121,9 @@ async function spendWindows(
   cost: number,
 ): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
   const { limiter } = services;
-  const keyWindow = { subject: `key:${principal.apiKey.id}`, limit: principal.plan.ratePerMinute };
-  const orgWindow = {
-    subject: `org:${principal.organization.id}`,
-    limit: organizationRatePerMinute(principal.plan),
-  };
-  const refund = (window: { subject: string; limit: number }) =>
+  const keyWindow = keyRateWindow(principal);
+  const orgWindow = organizationRateWindow(principal);
+  const refund = (window: RateWindow) =>
     limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - 1));
 
   const key = await limiter.consume(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
@@ -134,7 +136,7 @@ async function spendWindows(
     const rate = cost > 1 ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0] : organization;
     return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
   }
-  return { rate: organization.remaining < key.remaining ? organization : key };
+  return { rate: tighterWindow(key, organization) };
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   shipmentSlotsPerCycle,
 } from "../../domain/accounts/plans";
 import { featureAccess } from "../../domain/accounts/principal";
-import { MINUTE_MS } from "../../domain/limits/fixed-window";
+import { peekRateWindows } from "../../domain/limits/rate-windows";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { publicError } from "../errors";
@@ -60,7 +60,8 @@ interface RateWindow {
   resetAt: number;
 }
 export const RateWindowRef = builder.objectRef<RateWindow>("RateWindow").implement({
-  description: "The calling key's current per-minute window, as the X-RateLimit-* headers report it.",
+  description:
+    "The calling key's current per-minute window, as the X-RateLimit-* headers report it: the key's own, or its organisation's when that has fewer requests left.",
   fields: (t) => ({
     limit: t.exposeInt("limit"),
     remaining: t.exposeInt("remaining"),
@@ -155,8 +156,7 @@ const Viewer = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement({
     rateLimit: t.field({
       type: RateWindowRef,
       resolve: async ({ ctx }) => {
-        const p = ctx.principal!;
-        return ctx.services.limiter.peek(`key:${p.apiKey.id}`, p.plan.ratePerMinute, MINUTE_MS);
+        return peekRateWindows(ctx.services.limiter, ctx.principal!);
       },
     }),
   }),
