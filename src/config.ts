@@ -62,6 +62,7 @@ const environmentSchema = z.object({
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   QUAYSIDE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  QUAYSIDE_KEYLESS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   QUAYSIDE_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
   QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
@@ -136,7 +137,10 @@ export interface AppConfig {
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /** Unknown keys per client address per minute before they are answered 429 (a good key never is). */
   authFailuresPerMinute: number;
+  /** Requests without any key per client address per minute before they are answered 429. */
+  keylessPerMinute: number;
   /** How long an authenticated key's row is reused in this process without asking the database; 0: never. */
   keyCacheSeconds: number;
   simulator: { mode: "embedded" | "off"; port: number };
@@ -207,6 +211,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
+    keylessPerMinute: e.QUAYSIDE_KEYLESS_PER_MINUTE,
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,
     simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,

@@ -1,6 +1,5 @@
 import { type Request, type Response, Router } from "express";
-import { MINUTE_MS } from "../../src/domain/limits/fixed-window";
-import { setRateHeaders } from "../../src/http/gate";
+import { setUnauthenticatedRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, gate } from "../facade";
 import { sendCompatAdmissionRefusal, sendCompatRefusal } from "./respond";
 import { mountHistoryRoutes } from "./routes/history.route";
@@ -14,7 +13,7 @@ export function createCompatRouter(deps: FacadeDeps): Router {
     if (req.method === "GET" || req.method === "HEAD") return next();
     refuseMethod(deps, req, res).catch(next);
   });
-  router.use(gate(deps, { allowQueryKey: true }, sendCompatAdmissionRefusal));
+  router.use(gate(deps, { allowQueryKey: true, challenge: false }, sendCompatAdmissionRefusal));
   mountSealineRoutes(router, deps);
   mountTrackingRoutes(router, deps);
   mountHistoryRoutes(router, deps);
@@ -27,12 +26,7 @@ export function createCompatRouter(deps: FacadeDeps): Router {
  * unauthenticated answer).
  */
 async function refuseMethod(deps: FacadeDeps, req: Request, res: Response): Promise<void> {
-  const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
-  const { limiter, config } = deps.services;
-  setRateHeaders(
-    res,
-    await limiter.peek(`auth-failures:${address}`, config.authFailuresPerMinute, MINUTE_MS),
-  );
+  await setUnauthenticatedRateHeaders(deps.services, req, res);
   res.setHeader("Allow", "GET");
   sendCompatRefusal(res, "method_not_allowed", {
     status: 405,

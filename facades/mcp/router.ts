@@ -1,7 +1,6 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { type Request, type Response, Router } from "express";
-import { MINUTE_MS } from "../../src/domain/limits/fixed-window";
-import { type Admission, admit, setRateHeaders } from "../../src/http/gate";
+import { type Admission, admit, setUnauthenticatedRateHeaders } from "../../src/http/gate";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 import { type FacadeDeps, handler } from "../facade";
@@ -95,45 +94,29 @@ async function unauthenticatedRefusal(
   outcome: OutcomeCode,
   message: string,
 ): Promise<void> {
-  const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
-  const { limiter, config } = deps.services;
-  setRateHeaders(
-    res,
-    await limiter.peek(`auth-failures:${address}`, config.authFailuresPerMinute, MINUTE_MS),
-  );
+  await setUnauthenticatedRateHeaders(deps.services, req, res);
   sendJsonRpcError(res, outcome, { message });
 }
 
 /**
- * A refused admission spends one request like any refused answer, not the batch's size: a batch the
- * window cannot hold, or one sent with developer mode off, gets the rest of its cost back at once.
+ * A refused admission. The gate has already spent one request for it (not the batch's size) and set
+ * the rate headers, `Retry-After` and, on a 401, `WWW-Authenticate`; this renders the body.
  */
-async function refuseAdmission(
+function refuseAdmission(
   deps: FacadeDeps,
   res: Response,
   admission: Extract<Admission, { ok: false }>,
   messages: number,
   id: string | number | null,
-): Promise<void> {
-  const { outcome, principal } = admission;
-  let rate = admission.rate;
-  const spentWholeBatch = outcome === "rate_limited" || outcome === "developer_mode_off";
-  if (spentWholeBatch && principal && rate && messages > 1) {
-    rate = await deps.services.limiter.consume(
-      `key:${principal.apiKey.id}`,
-      principal.plan.ratePerMinute,
-      MINUTE_MS,
-      -(messages - 1),
-    );
-    if (outcome === "rate_limited") rate = { ...rate, allowed: false };
-    setRateHeaders(res, rate);
-  }
-  if (outcome === "rate_limited" && principal && rate) {
-    return sendJsonRpcError(res, outcome, {
+): void {
+  const { outcome, principal, rate } = admission;
+  if ((outcome === "rate_limited" || outcome === "organization_rate_limited") && principal && rate) {
+    const whose = outcome === "rate_limited" ? "the key's" : "the organisation's";
+    sendJsonRpcError(res, outcome, {
       id,
       message:
         messages > 1
-          ? `This batch of ${messages} messages needs ${messages} requests of the key's minute window and ${rate.remaining} remain; nothing of it was run.`
+          ? `This batch of ${messages} messages needs ${messages} requests of ${whose} minute window and ${rate.remaining} remain; nothing of it was run.`
           : undefined,
       data: {
         limit: rate.limit,
@@ -142,12 +125,14 @@ async function refuseAdmission(
         ...rateLimitPlanDetail(principal, deps.baseUrl),
       },
     });
+    return;
   }
-  if (outcome === "auth_throttled" && rate) {
-    return sendJsonRpcError(res, outcome, {
+  if ((outcome === "auth_throttled" || outcome === "keyless_throttled") && rate) {
+    sendJsonRpcError(res, outcome, {
       id,
       data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds },
     });
+    return;
   }
   sendJsonRpcError(res, outcome, { id });
 }

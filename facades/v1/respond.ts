@@ -25,8 +25,13 @@ export function sendV1Refusal(
   admission: Extract<Admission, { ok: false }>,
   baseUrl: string,
 ): void {
-  if (admission.outcome === "rate_limited" && admission.principal && admission.rate) {
-    sendV1Error(res, "rate_limited", {
+  const { outcome } = admission;
+  if (
+    (outcome === "rate_limited" || outcome === "organization_rate_limited") &&
+    admission.principal &&
+    admission.rate
+  ) {
+    sendV1Error(res, outcome, {
       data: {
         limit: admission.rate.limit,
         retryAfter: admission.rate.retryAfterSeconds,
@@ -35,8 +40,8 @@ export function sendV1Refusal(
     });
     return;
   }
-  if (admission.outcome === "auth_throttled" && admission.rate) {
-    sendV1Error(res, "auth_throttled", {
+  if ((outcome === "auth_throttled" || outcome === "keyless_throttled") && admission.rate) {
+    sendV1Error(res, outcome, {
       data: { limit: admission.rate.limit, retryAfter: admission.rate.retryAfterSeconds },
     });
     return;

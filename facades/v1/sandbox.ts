@@ -115,6 +115,30 @@ export function createSandboxRouter(live: FacadeDeps): {
     }),
   );
 
+  // A request no sandbox route takes is answered here, in the sandbox's window, rather than falling
+  // through to the live API, whose gate would ask it for a key it never needs.
+  const methodsByPath = new Map<string, Set<string>>([["/webhooks/fire", new Set(["POST"])]]);
+  for (const route of Object.values(V1_ROUTES)) {
+    const path = expressPath(route.path);
+    const methods = methodsByPath.get(path) ?? new Set<string>();
+    methods.add(route.method.toUpperCase());
+    if (route.method === "get") methods.add("HEAD");
+    methodsByPath.set(path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req, res) => {
+      res.setHeader("Allow", [...methods].join(", "));
+      sendV1Error(res, "method_not_allowed", {
+        message: `${req.method} is not allowed here; this endpoint answers ${[...methods].join(", ")}.`,
+      });
+    });
+  }
+  router.use((req, res) => {
+    sendV1Error(res, "route_not_found", {
+      message: `There is no ${req.method} ${req.originalUrl.split("?")[0]}.`,
+    });
+  });
+
   return {
     router(bodyParser) {
       // The window first: a malformed body is still answered with the rate headers.

@@ -12,6 +12,7 @@ export type PublicErrorCode =
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "BAD_USER_INPUT"
+  | "API_KEY_LIMIT_REACHED"
   | "QUERY_TOO_DEEP"
   | "QUERY_TOO_COSTLY";
 

@@ -1,13 +1,22 @@
 import type { Request, Response } from "express";
+import type { KeyRefusal } from "../domain/accounts/accounts.service";
 import type { Principal } from "../domain/accounts/principal";
 import { MINUTE_MS, type WindowDecision } from "../domain/limits/fixed-window";
+import {
+  keyRateWindow,
+  organizationRateWindow,
+  type RateWindow,
+  tighterWindow,
+} from "../domain/limits/rate-windows";
 import type { Services } from "../services";
-import type { OutcomeCode } from "./outcomes";
+import { bearerChallenge, type OutcomeCode } from "./outcomes";
 
 /**
- * Admission for every authenticated surface: find the key, refuse addresses that keep failing,
- * authenticate, then spend one request from the key's one-minute window. The rate headers are set
- * here so that every surface sends the same ones on every answer, success or refusal.
+ * Admission for every authenticated surface: authenticate the key, then spend from the key's
+ * one-minute window and from its organisation's. The key is authenticated before anything about the
+ * client's address is consulted, so a key that authenticates is never refused for what others sent
+ * from the same address (behind a proxy every tenant shares one). Only failures are throttled, per
+ * address. The rate headers are set here so that every surface sends the same ones on every answer.
  */
 export type Admission =
   | { ok: true; principal: Principal; rate: WindowDecision }
@@ -20,6 +29,11 @@ export interface GateOptions {
   allowDeveloperModeOff?: boolean;
   /** Requests to spend (an MCP batch may spend more than one). */
   cost?: number;
+  /**
+   * Whether a 401 carries `WWW-Authenticate` (true unless said otherwise). The compatibility API
+   * answers every refusal with HTTP 200, where a challenge means nothing.
+   */
+  challenge?: boolean;
 }
 
 export function extractKey(req: Request, allowQueryKey: boolean): string | undefined {
@@ -44,46 +58,126 @@ export function setRateHeaders(res: Response, rate: WindowDecision): void {
   res.setHeader("X-RateLimit-Reset", String(rate.resetAt));
 }
 
+function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+const failuresSubject = (req: Request) => `auth-failures:${clientAddress(req)}`;
+const keylessSubject = (req: Request) => `keyless:${clientAddress(req)}`;
+
+/**
+ * Rate headers for a refusal decided before any key is read (a wrong verb, a refused Origin): the
+ * address's failed-authentication window, read and not spent.
+ */
+export async function setUnauthenticatedRateHeaders(
+  services: Services,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  setRateHeaders(
+    res,
+    await services.limiter.peek(failuresSubject(req), services.config.authFailuresPerMinute, MINUTE_MS),
+  );
+}
+
 export async function admit(
   services: Services,
   req: Request,
   res: Response,
   options: GateOptions,
 ): Promise<Admission> {
-  const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
-  const failuresSubject = `auth-failures:${address}`;
-  const failureLimit = services.config.authFailuresPerMinute;
-  const failures = await services.limiter.peek(failuresSubject, failureLimit, MINUTE_MS);
-  if (!failures.allowed) {
-    setRateHeaders(res, failures);
-    res.setHeader("Retry-After", String(failures.retryAfterSeconds));
-    return { ok: false, outcome: "auth_throttled", rate: failures };
-  }
-
   const rawKey = extractKey(req, options.allowQueryKey);
   const authentication = await services.accounts.authenticate(rawKey);
   if (!authentication.ok && authentication.refusal !== "developer_mode_off") {
-    // Unauthenticated answers report the address's failure window, the only window that applies.
-    const spent = await services.limiter.consume(failuresSubject, failureLimit, MINUTE_MS);
-    setRateHeaders(res, spent);
-    return { ok: false, outcome: authentication.refusal };
+    return refuseUnauthenticated(services, req, res, authentication.refusal, options);
   }
 
-  // With developer mode off the key is still good, so its refusal spends from its window like any answer.
   const principal = authentication.principal;
-  const rate = await services.limiter.consume(
-    `key:${principal.apiKey.id}`,
-    principal.plan.ratePerMinute,
-    MINUTE_MS,
-    options.cost ?? 1,
-  );
+  const refusedForDeveloperMode = !authentication.ok && !options.allowDeveloperModeOff;
+  // A refusal spends one request, not a batch's size: the batch will not run.
+  const cost = refusedForDeveloperMode ? 1 : (options.cost ?? 1);
+  const spent = await spendWindows(services, principal, cost);
+  setRateHeaders(res, spent.rate);
+  if (spent.outcome) {
+    res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+    return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+  }
+  if (refusedForDeveloperMode) {
+    return { ok: false, outcome: "developer_mode_off", principal, rate: spent.rate };
+  }
+  return { ok: true, principal, rate: spent.rate };
+}
+
+/**
+ * Spends `cost` from the key's window, then from the organisation's (a multiple of the per-key
+ * window). A request the key's own window refuses never reaches the organisation's, so one key
+ * running into its limit cannot use up its teammates' minute. A refused request keeps one request
+ * spent, like every refused answer, and gets the rest of a batch's cost back at once. The window
+ * reported is the tighter of the two: the key's, unless the organisation has less left.
+ */
+async function spendWindows(
+  services: Services,
+  principal: Principal,
+  cost: number,
+): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
+  const { limiter } = services;
+  const keyWindow = keyRateWindow(principal);
+  const orgWindow = organizationRateWindow(principal);
+  const refund = (window: RateWindow) =>
+    limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - 1));
+
+  const key = await limiter.consume(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
+  if (!key.allowed) {
+    const rate = cost > 1 ? await refund(keyWindow) : key;
+    return { rate: { ...rate, allowed: false }, outcome: "rate_limited" };
+  }
+  const organization = await limiter.consume(orgWindow.subject, orgWindow.limit, MINUTE_MS, cost);
+  if (!organization.allowed) {
+    const rate = cost > 1 ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0] : organization;
+    return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
+  }
+  return { rate: tighterWindow(key, organization) };
+}
+
+/**
+ * Refuses a request whose key did not authenticate. What it spends depends on what was sent:
+ * - a key that exists nowhere is what a guesser sends: it spends from the address's failure window,
+ *   and past it the answer is 429 `auth_throttled` instead of 401;
+ * - no key at all is no attack (RFC 6750 section 3.1), but not free either: it spends from the
+ *   address's keyless window, and past it the answer is 429 `keyless_throttled`. A CORS preflight
+ *   (OPTIONS) never carries credentials and spends nothing;
+ * - a revoked or expired key exists, so it is not a guess: it spends nothing and keeps its own 401.
+ * None of these windows is ever consulted for a key that authenticates.
+ */
+async function refuseUnauthenticated(
+  services: Services,
+  req: Request,
+  res: Response,
+  refusal: Exclude<KeyRefusal, "developer_mode_off">,
+  options: GateOptions,
+): Promise<Admission> {
+  const { limiter, config } = services;
+  let outcome: OutcomeCode = refusal;
+  let rate: WindowDecision;
+  if (refusal === "invalid_key") {
+    rate = await limiter.consume(failuresSubject(req), config.authFailuresPerMinute, MINUTE_MS);
+    if (!rate.allowed) outcome = "auth_throttled";
+  } else if (refusal === "missing_key") {
+    const subject = keylessSubject(req);
+    rate =
+      req.method === "OPTIONS"
+        ? await limiter.peek(subject, config.keylessPerMinute, MINUTE_MS)
+        : await limiter.consume(subject, config.keylessPerMinute, MINUTE_MS);
+    if (!rate.allowed && req.method !== "OPTIONS") outcome = "keyless_throttled";
+  } else {
+    rate = await limiter.peek(failuresSubject(req), config.authFailuresPerMinute, MINUTE_MS);
+  }
   setRateHeaders(res, rate);
-  if (!rate.allowed) {
+  if (outcome === "auth_throttled" || outcome === "keyless_throttled") {
     res.setHeader("Retry-After", String(rate.retryAfterSeconds));
-    return { ok: false, outcome: "rate_limited", principal, rate };
+  } else if (options.challenge !== false) {
+    const challenge = bearerChallenge(outcome);
+    if (challenge) res.setHeader("WWW-Authenticate", challenge);
   }
-  if (!authentication.ok && !options.allowDeveloperModeOff) {
-    return { ok: false, outcome: "developer_mode_off", principal, rate };
-  }
-  return { ok: true, principal, rate };
+  return { ok: false, outcome, rate };
 }

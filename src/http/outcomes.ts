@@ -11,6 +11,9 @@ export type OutcomeCode =
   | "developer_mode_off"
   | "rate_limited"
   | "auth_throttled"
+  | "keyless_throttled"
+  | "organization_rate_limited"
+  | "api_key_limit_reached"
   | "bad_request"
   | "malformed_json"
   | "body_too_large"
@@ -103,6 +106,30 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 429, code: "RATE_LIMITED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence: "Too many failed authentications from this address. Wait a minute and check the key.",
+  },
+  keyless_throttled: {
+    v1: { status: 429, error: "too_many_requests_without_key" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 429, code: "RATE_LIMITED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "Too many requests without an API key from this address. Send the key as 'Authorization: Bearer <key>'; requests with a key are not limited by this.",
+  },
+  organization_rate_limited: {
+    v1: { status: 429, error: "organization_rate_limit_exceeded" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 429, code: "RATE_LIMITED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "The organisation's keys together used the organisation's requests of the current minute. Wait for the window to reset.",
+  },
+  api_key_limit_reached: {
+    v1: { status: 422, error: "api_key_limit_reached" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "API_KEY_LIMIT_REACHED" },
+    mcp: { isError: true, jsonRpcCode: -32002 },
+    sentence:
+      "There are as many live API keys as allowed. Revoke one you no longer use, then create the new one.",
   },
   bad_request: {
     v1: { status: 400, error: "invalid_parameter" },
@@ -296,7 +323,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
-      "The daily vessel and schedule lookup allowance of this key is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
+      "The daily vessel and schedule lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
   },
   carrier_lookup_limit_exceeded: {
     v1: { status: 429, error: "carrier_lookup_limit_exceeded" },
@@ -304,7 +331,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "CARRIER_LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
-      "The daily carrier lookup allowance of this key is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
+      "The daily carrier lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
   },
   vessel_not_found: {
     v1: { status: 404, error: "vessel_not_found" },
@@ -365,8 +392,29 @@ const GRAPHQL_CODE_OUTCOMES: Readonly<Record<string, OutcomeCode>> = {
   UNAUTHENTICATED: "invalid_key",
   DEVELOPER_MODE_DISABLED: "developer_mode_off",
   VIEW_ONLY_KEY: "view_only_key",
+  API_KEY_LIMIT_REACHED: "api_key_limit_reached",
 };
 
 export function outcomeForGraphQLCode(code: unknown): OutcomeCode {
   return (typeof code === "string" && GRAPHQL_CODE_OUTCOMES[code]) || "unexpected";
+}
+
+/** The realm every `WWW-Authenticate` challenge names. */
+export const AUTH_REALM = "Quayside";
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 section 3), or undefined for any other outcome.
+ * A request without credentials gets the bare challenge (section 3.1: no error code); a key that does
+ * not authenticate gets `invalid_token` with the outcome's sentence, so a client shows why.
+ *
+ * There is deliberately no `resource_metadata` (RFC 9728): keys are issued in the dashboard, not by an
+ * OAuth server, and an MCP client that found one would start an OAuth login instead of showing this.
+ */
+export function bearerChallenge(outcome: OutcomeCode): string | undefined {
+  const wire = OUTCOMES[outcome];
+  if (wire.v1.status !== 401) return undefined;
+  if (outcome === "missing_key") return `Bearer realm="${AUTH_REALM}"`;
+  // error_description allows printable ASCII except '"' and '\' (RFC 6750 section 3).
+  const description = wire.sentence.replace(/[^\x20-\x7e]|["\\]/g, "'");
+  return `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${description}"`;
 }

@@ -151,7 +151,7 @@ describe("GraphQL", () => {
 });
 
 describe("failed authentication per client address", () => {
-  it("is rate-limited, on every surface, after the configured number of failures", async () => {
+  it("answers unknown keys 429 after the configured number, on every surface, and still serves a good key from that address", async () => {
     const strict = await startTestApp({ env: { QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "3" } });
     try {
       const key = (await strict.fixtures.organization()).key;
@@ -167,9 +167,43 @@ describe("failed authentication per client address", () => {
       expect(v1Refused.status).toBe(429);
       expect((await v1Refused.json()).data.error).toBe("too_many_failed_authentications");
       expect(Number(v1Refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      // Even a good key from that address waits: a guesser must not learn which key works.
-      const compatRefused = await fetch(`${strict.url}/compat/info/sealines?api_key=${key}`);
+      const compatRefused = await fetch(`${strict.url}/compat/info/sealines?api_key=qs_wrongwrongwrongwrong`);
       expect((await compatRefused.json()).message).toBe("API_KEY_RATE_LIMIT");
+      const graphqlRefused = await fetch(`${strict.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...bearer("qs_wrongwrongwrongwrong") },
+        body: JSON.stringify({ query: "{ carriers { scac } }" }),
+      });
+      expect(graphqlRefused.status).toBe(429);
+
+      // Only failures are throttled: a key that authenticates is served from the same address, and
+      // its headers report its own window, not the address's.
+      const served = await fetch(`${strict.url}/compat/info/sealines?api_key=${key}`);
+      expect((await served.json()).status).toBe("success");
+      expect(served.headers.get("x-ratelimit-limit")).toBe("120");
+      expect((await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer(key) })).status).toBe(200);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("does not count a revoked or expired key, which is no guess, and keeps its own 401", async () => {
+    const strict = await startTestApp({ env: { QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "2" } });
+    try {
+      const gone = await strict.fixtures.organization();
+      await strict.services.accounts.revokeApiKey({ keyId: gone.keyId });
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer(gone.key) });
+        expect(res.status).toBe(401);
+        expect((await res.json()).data.error).toBe("api_key_revoked");
+      }
+      // The address's failure window is untouched: two unknown keys still get their 401.
+      for (let i = 0; i < 2; i++) {
+        expect(
+          (await fetch(`${strict.url}/api/v1/carriers`, { headers: bearer("qs_wrongwrongwrongwrong") }))
+            .status,
+        ).toBe(401);
+      }
     } finally {
       await strict.stop();
     }

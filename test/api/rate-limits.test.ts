@@ -146,3 +146,35 @@ describe("per-key window shared through Redis by two instances", () => {
     }
   });
 });
+
+describe("organisation window shared through Redis", () => {
+  const redisUrl = inject("redisUrl");
+  it.skipIf(!redisUrl)(
+    "lets exactly five keys' worth through when six keys of one organisation race, with the counts in Redis",
+    async () => {
+      const clock = new ManualClock("2026-11-22T10:07:30.000Z");
+      const app = await startTestApp({ clock, env: { REDIS_URL: redisUrl } });
+      try {
+        expect(app.services.counters.kind).toBe("redis");
+        const org = await app.fixtures.organization({ plan: "starter" }); // 60 per key, 300 together
+        const keys = [org.key];
+        for (let i = 0; i < 5; i++) keys.push((await app.fixtures.teammate(org.organizationId)).key);
+        const answers = await Promise.all(
+          keys.flatMap((key) =>
+            Array.from({ length: 60 }, () =>
+              fetch(`${app.url}/api/v1/carriers`, { headers: bearer(key) }).then(async (r) => ({
+                status: r.status,
+                error: ((await r.json()) as { data?: { error?: string } }).data?.error,
+              })),
+            ),
+          ),
+        );
+        expect(answers.filter((a) => a.status === 200)).toHaveLength(300);
+        expect(answers.filter((a) => a.error === "organization_rate_limit_exceeded")).toHaveLength(60);
+      } finally {
+        await app.stop();
+      }
+    },
+    120_000,
+  );
+});

@@ -72,7 +72,10 @@ export const ErrorBody = errorBody(
 );
 
 const rateLimitBase = {
-  error: z.literal("rate_limit_exceeded"),
+  error: z.enum(["rate_limit_exceeded", "organization_rate_limit_exceeded"]).meta({
+    description:
+      "`rate_limit_exceeded`: the key's window is spent; `organization_rate_limit_exceeded`: the organisation's keys together spent the organisation's window (5 times the per-key window).",
+  }),
   limit: z.number().int().meta({ description: "Requests allowed per minute." }),
   retryAfter: seconds("Seconds until the window resets (as `Retry-After`)."),
   plan: planCode,
@@ -101,7 +104,7 @@ export const RateLimitErrorBody = errorBody(
   {
     id: "RateLimitError",
     description:
-      "Spec v1 sections 2.1 and 7: the key's per-minute window is spent. Names the plan and exactly one of `upgrade` (a higher plan buys a bigger minute) or `contactUrl` (none does). The sandbox answers it for its reserved reference SBXU4290003.",
+      "Spec v1 sections 2.1 and 7: the key's per-minute window is spent, or the organisation's (its keys together). Names the plan and exactly one of `upgrade` (a higher plan buys a bigger minute) or `contactUrl` (none does). The sandbox answers it for its reserved reference SBXU4290003.",
   },
 );
 
@@ -123,14 +126,20 @@ export const SandboxRateLimitErrorBody = errorBody(
 export const AuthThrottledErrorBody = errorBody(
   429,
   z.strictObject({
-    error: z.literal("too_many_failed_authentications"),
+    error: z.enum(["too_many_failed_authentications", "too_many_requests_without_key"]).meta({
+      description:
+        "`too_many_failed_authentications`: unknown keys from the address; `too_many_requests_without_key`: requests with no key at all. Neither ever refuses a key that authenticates.",
+    }),
     limit: z
       .number()
       .int()
-      .meta({ description: "Failed authentications allowed per minute from the address." }),
+      .meta({ description: "Unknown keys (or keyless requests) allowed per minute from the address." }),
     retryAfter: seconds("Seconds until the window resets."),
   }),
-  { id: "AuthThrottledError", description: "Too many failed authentications from this address." },
+  {
+    id: "AuthThrottledError",
+    description: "Too many unknown keys, or too many requests without a key, from this address.",
+  },
 );
 
 const lookupLimitData = <E extends string>(error: E) =>

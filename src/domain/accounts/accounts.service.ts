@@ -3,7 +3,7 @@ import type { BillingCycle, BillingState, PlanCode, UserRole } from "../../gener
 import type { Clock } from "../../lib/clock";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
 import { KeyCache, type KeyRow } from "./key-cache";
-import { FEATURES, type Feature } from "./plans";
+import { FEATURES, type Feature, ORGANIZATION_BOUNDS } from "./plans";
 import { type Principal, principalOf } from "./principal";
 
 export type KeyRefusal = "missing_key" | "invalid_key" | "revoked_key" | "expired_key" | "developer_mode_off";
@@ -22,8 +22,10 @@ export interface CreatedApiKey {
 
 export class AccountError extends Error {
   constructor(
-    readonly code: "not_found" | "conflict" | "invalid_input",
+    readonly code: "not_found" | "conflict" | "invalid_input" | "limit_reached",
     message: string,
+    /** For `limit_reached`: which bound was met, and its number. */
+    readonly bound?: { scope: "user" | "organization"; limit: number },
   ) {
     super(message);
   }
@@ -137,7 +139,8 @@ export class AccountsService {
 
   /**
    * Creates a key for a user. `rawKey` lets the operator pin the demo key (QUAYSIDE_DEMO_KEY) so that
-   * scripts know it in advance; otherwise a random key is generated.
+   * scripts know it in advance; otherwise a random key is generated. A user holds at most
+   * `keysPerUser` live keys (neither revoked nor expired), an organisation `keysPerOrganization`.
    */
   async createApiKey(input: {
     userId: string;
@@ -158,17 +161,42 @@ export class AccountsService {
     if (await this.prisma.apiKey.findUnique({ where: { keyHash } })) {
       throw new AccountError("conflict", "That key is already in use.");
     }
-    const apiKey = await this.prisma.apiKey.create({
-      data: {
-        organizationId: user.organizationId,
-        userId: user.id,
-        name: input.name?.trim() || "API key",
-        displayPrefix: displayPrefix(rawKey),
-        keyHash,
-        viewOnly: input.viewOnly ?? false,
-        expiresAt: input.expiresAt ?? null,
-        createdAt: this.clock.now(),
-      },
+    const now = this.clock.now();
+    // Counting and creating under one lock per organisation, so concurrent requests cannot together
+    // pass a bound that each of them checked alone.
+    const apiKey = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${user.organizationId}`}))`;
+      const live = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+      const [ofUser, ofOrganization] = await Promise.all([
+        tx.apiKey.count({ where: { userId: user.id, ...live } }),
+        tx.apiKey.count({ where: { organizationId: user.organizationId, ...live } }),
+      ]);
+      if (ofUser >= ORGANIZATION_BOUNDS.keysPerUser) {
+        throw new AccountError(
+          "limit_reached",
+          `This user already holds ${ORGANIZATION_BOUNDS.keysPerUser} live API keys, the most one user may hold. Revoke one that is no longer used, then create the new one.`,
+          { scope: "user", limit: ORGANIZATION_BOUNDS.keysPerUser },
+        );
+      }
+      if (ofOrganization >= ORGANIZATION_BOUNDS.keysPerOrganization) {
+        throw new AccountError(
+          "limit_reached",
+          `The organisation already holds ${ORGANIZATION_BOUNDS.keysPerOrganization} live API keys, the most it may hold. Revoke one that is no longer used, then create the new one.`,
+          { scope: "organization", limit: ORGANIZATION_BOUNDS.keysPerOrganization },
+        );
+      }
+      return tx.apiKey.create({
+        data: {
+          organizationId: user.organizationId,
+          userId: user.id,
+          name: input.name?.trim() || "API key",
+          displayPrefix: displayPrefix(rawKey),
+          keyHash,
+          viewOnly: input.viewOnly ?? false,
+          expiresAt: input.expiresAt ?? null,
+          createdAt: now,
+        },
+      });
     });
     return { apiKey, rawKey };
   }

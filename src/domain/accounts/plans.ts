@@ -95,6 +95,29 @@ export const PLANS: Readonly<Record<PlanCode, PlanDefinition>> = {
   },
 };
 
+/**
+ * Organisation-level bounds (spec v1 section 5.4: limits are "per key and per organisation"). The spec
+ * names no number; these are our decisions (docs/decisions.md). Without them one request could mint
+ * fifty keys, each with its own minute window and daily allowances.
+ */
+export const ORGANIZATION_BOUNDS = {
+  /** Live keys (neither revoked nor expired) a user may hold. */
+  keysPerUser: 25,
+  /** Live keys an organisation may hold, every user together. */
+  keysPerOrganization: 100,
+  /**
+   * The organisation's keys together spend at most this many times the plan's per-key minute window
+   * and daily lookup allowances: five keys can run flat out at once (production, staging, CI, the
+   * dashboard, an agent); the twenty-sixth key buys nothing.
+   */
+  keyMultiple: 5,
+} as const;
+
+/** Requests per minute the organisation's keys may spend together. */
+export function organizationRatePerMinute(plan: PlanDefinition): number {
+  return plan.ratePerMinute * ORGANIZATION_BOUNDS.keyMultiple;
+}
+
 export const PLAN_ORDER: readonly PlanCode[] = ["free", "starter", "professional", "business", "custom"];
 
 /** The next plan that buys a bigger per-minute window; `custom` has none (talk to us instead). */

@@ -8,7 +8,7 @@ import {
   shipmentSlotsPerCycle,
 } from "../../domain/accounts/plans";
 import { featureAccess } from "../../domain/accounts/principal";
-import { MINUTE_MS } from "../../domain/limits/fixed-window";
+import { peekRateWindows } from "../../domain/limits/rate-windows";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { publicError } from "../errors";
@@ -60,7 +60,8 @@ interface RateWindow {
   resetAt: number;
 }
 export const RateWindowRef = builder.objectRef<RateWindow>("RateWindow").implement({
-  description: "The calling key's current per-minute window, as the X-RateLimit-* headers report it.",
+  description:
+    "The calling key's current per-minute window, as the X-RateLimit-* headers report it: the key's own, or its organisation's when that has fewer requests left.",
   fields: (t) => ({
     limit: t.exposeInt("limit"),
     remaining: t.exposeInt("remaining"),
@@ -155,8 +156,7 @@ const Viewer = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement({
     rateLimit: t.field({
       type: RateWindowRef,
       resolve: async ({ ctx }) => {
-        const p = ctx.principal!;
-        return ctx.services.limiter.peek(`key:${p.apiKey.id}`, p.plan.ratePerMinute, MINUTE_MS);
+        return peekRateWindows(ctx.services.limiter, ctx.principal!);
       },
     }),
   }),
@@ -209,7 +209,10 @@ const CreateApiKeyPayload = builder
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreateApiKeyPayload,
-    description: "Creates a key for the calling key's user.",
+    // Nullable so that a refused alias does not null its siblings: their raw keys exist only in this answer.
+    nullable: true,
+    description:
+      "Creates a key for the calling key's user. A user holds at most 25 live keys (neither revoked nor expired) and an organisation 100; one more is refused with API_KEY_LIMIT_REACHED (extensions `scope`: user or organization, and `limit`).",
     authScopes: { writableKey: true },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
@@ -259,6 +262,9 @@ async function mapAccountErrors<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (error instanceof AccountError) {
+      if (error.code === "limit_reached") {
+        throw publicError("API_KEY_LIMIT_REACHED", error.message, { ...error.bound });
+      }
       throw publicError(error.code === "not_found" ? "NOT_FOUND" : "BAD_USER_INPUT", error.message);
     }
     throw error;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PLANS, periodDays } from "../../domain/accounts/plans";
-import { MINUTE_MS } from "../../domain/limits/fixed-window";
+import type { Principal } from "../../domain/accounts/principal";
+import { peekRateWindows } from "../../domain/limits/rate-windows";
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -102,8 +103,7 @@ const AccountUsageRef = builder
   .objectRef<{
     slots: SlotUsage;
     organization: import("../../generated/prisma/client").Organization;
-    keyId: string;
-    rate: number;
+    principal: Principal;
   }>("AccountUsage")
   .implement({
     description: "Plan, slots of the billing cycle and the calling key's rate window.",
@@ -117,7 +117,7 @@ const AccountUsageRef = builder
       graceDays: t.int({ resolve: (u) => u.organization.graceDays }),
       rateLimit: t.field({
         type: RateWindowRef,
-        resolve: (u, _a, ctx) => ctx.services.limiter.peek(`key:${u.keyId}`, u.rate, MINUTE_MS),
+        resolve: (u, _a, ctx) => peekRateWindows(ctx.services.limiter, u.principal),
       }),
     }),
   });
@@ -168,8 +168,7 @@ builder.queryFields((t) => ({
       return {
         slots: await ctx.services.slots.usage(p.organization),
         organization: p.organization,
-        keyId: p.apiKey.id,
-        rate: p.plan.ratePerMinute,
+        principal: p,
       };
     },
   }),
