@@ -427,6 +427,7 @@ async function loadLatestDocuments(
   const rows = await prisma.$queryRaw<
     {
       document_id: string;
+      organization_id: string | null;
       carrier_scac: string;
       reference_type: CarrierDocument["referenceType"];
       reference_key: string;
@@ -440,7 +441,7 @@ async function loadLatestDocuments(
       fetched_at: Date;
       content: TrackingDocument;
     }[]
-  >`SELECT d.id AS document_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
+  >`SELECT d.id AS document_id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
            d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
            v.id AS version_id, v.version, v.fetched_at, v.content
       FROM carrier_documents d
@@ -452,6 +453,7 @@ async function loadLatestDocuments(
       {
         document: {
           id: r.document_id,
+          organizationId: r.organization_id,
           carrierScac: r.carrier_scac,
           referenceType: r.reference_type,
           referenceKey: r.reference_key,
