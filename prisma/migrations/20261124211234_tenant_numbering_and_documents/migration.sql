@@ -54,6 +54,16 @@ CREATE TRIGGER "shipments_number" BEFORE INSERT ON "shipments"
 CREATE TRIGGER "tracking_lookups_number" BEFORE INSERT ON "tracking_lookups"
   FOR EACH ROW EXECUTE FUNCTION "organization_number"('tracking_lookups');
 
+-- A row moved to another organisation (the application never does; an operator's SQL might) is
+-- numbered again there, so it cannot take a number the new organisation already uses.
+CREATE TRIGGER "shipments_number_moved" BEFORE UPDATE OF "organization_id" ON "shipments"
+  FOR EACH ROW WHEN (OLD."organization_id" IS DISTINCT FROM NEW."organization_id")
+  EXECUTE FUNCTION "organization_number"('shipments');
+
+CREATE TRIGGER "tracking_lookups_number_moved" BEFORE UPDATE OF "organization_id" ON "tracking_lookups"
+  FOR EACH ROW WHEN (OLD."organization_id" IS DISTINCT FROM NEW."organization_id")
+  EXECUTE FUNCTION "organization_number"('tracking_lookups');
+
 -- Documents -----------------------------------------------------------------------------------------
 ALTER TABLE "carrier_documents" ADD COLUMN "organization_id" TEXT;
 DROP INDEX "carrier_documents_reference_key_idx";

@@ -27,7 +27,12 @@ export class DocumentStore {
     private readonly clock: Clock,
   ) {}
 
-  async find(organizationId: string, carrierScac: string, referenceType: ReferenceKind, referenceKey: string) {
+  async find(
+    organizationId: string,
+    carrierScac: string,
+    referenceType: ReferenceKind,
+    referenceKey: string,
+  ) {
     return this.prisma.carrierDocument.findFirst({
       where: { organizationId, carrierScac, referenceType, referenceKey },
     });
