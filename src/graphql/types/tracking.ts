@@ -243,7 +243,8 @@ const GeoPointRef = builder.objectRef<{ lat: number; lng: number }>("GeoPoint").
 });
 
 export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("TrackingDocument").implement({
-  description: "A carrier's answer for one reference, in the canonical model every surface renders.",
+  description:
+    "A carrier's answer for one reference, in the canonical model every surface renders. Stored per organisation: versions, fetch times and ETA history come only from the organisation's own tracking.",
   fields: (t) => ({
     version: t.int({
       description: "Stored version; a new one is written only when the content changed.",
@@ -359,7 +360,8 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.string({
-      description: "The shipment id shaped SHP-<digits>.",
+      description:
+        "The shipment id shaped SHP-<digits>, numbered per organisation: its first shipment is SHP-1.",
       resolve: (s) => `SHP-${s.number}`,
     }),
     referenceType: t.field({ type: ReferenceTypeEnum, resolve: (s) => s.referenceType }),
