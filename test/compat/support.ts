@@ -37,24 +37,27 @@ export function freshContainer(prefix = "MSCU"): string {
   return containerNumber(prefix, serial);
 }
 
-/** The stored content of a reference the app already fetched. */
+/** The stored content of a reference the app already fetched for the organisation. */
 export async function storedContent(
   app: TestApp,
+  organizationId: string,
   scac: string,
   reference: string,
 ): Promise<TrackingDocument> {
-  const document = await app.services.documents.find(scac, "container", reference);
+  const document = await app.services.documents.find(organizationId, scac, "container", reference);
   const stored = document && (await app.services.documents.latest(document));
   if (!stored) throw new Error(`nothing stored for ${scac} ${reference}`);
   return structuredClone(stored.content);
 }
 
 /**
- * Puts a document into the shared store as if the carrier had just answered it, so the compat API
- * serves it (fresh) without asking the carrier. `shape` edits a copy of a real stored document.
+ * Puts a document into the organisation's store as if the carrier had just answered it, so the compat
+ * API serves it (fresh) to that organisation without asking the carrier. `shape` edits a copy of a real
+ * stored document.
  */
 export async function seedDocument(
   app: TestApp,
+  organizationId: string,
   base: TrackingDocument,
   number: string,
   shape: (doc: TrackingDocument) => void = () => undefined,
@@ -66,6 +69,6 @@ export async function seedDocument(
   for (const c of doc.containers) c.number = number;
   doc.containers = doc.containers.slice(0, 1);
   shape(doc);
-  await app.services.documents.record(scac, "container", number, doc);
+  await app.services.documents.record(organizationId, scac, "container", number, doc);
   return doc;
 }

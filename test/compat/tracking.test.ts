@@ -30,7 +30,7 @@ beforeAll(async () => {
   ({ known, unknown } = await simulatedContainers(simulatorUrl, "MSCU", "MSCU", { known: 14, unknown: 2 }));
   const first = await compatGet(app, org.key, "/tracking", { number: known[13] });
   expect(first.body.message).toBe("OK");
-  base = await storedContent(app, "MSCU", known[13]!);
+  base = await storedContent(app, org.organizationId, "MSCU", known[13]!);
 });
 afterAll(() => app?.stop());
 
@@ -327,7 +327,7 @@ describe("messages", () => {
 
   it("NO_CONTAINERS, NO_EVENTS and SEALINE_CANCELED_SHIPMENT are success answers about a real shipment", async () => {
     const noContainers = freshContainer();
-    await seedDocument(app, base, noContainers, (doc) => {
+    await seedDocument(app, org.organizationId, base, noContainers, (doc) => {
       doc.containers = [];
     });
     const a = await track({ number: noContainers, sealine: "MSCU" });
@@ -338,7 +338,7 @@ describe("messages", () => {
     expect(expectValidTracking(single, containerDataSchema).container).toBeNull();
 
     const noEvents = freshContainer();
-    await seedDocument(app, base, noEvents, (doc) => {
+    await seedDocument(app, org.organizationId, base, noEvents, (doc) => {
       for (const c of doc.containers) c.events = [];
     });
     const b = await track({ number: noEvents, sealine: "MSCU" });
@@ -346,7 +346,7 @@ describe("messages", () => {
     expect(expectValidTracking(b).containers[0]!.events).toEqual([]);
 
     const cancelled = freshContainer();
-    await seedDocument(app, base, cancelled, (doc) => {
+    await seedDocument(app, org.organizationId, base, cancelled, (doc) => {
       doc.status = "CANCELLED";
       for (const c of doc.containers) c.status = "CANCELLED";
     });
@@ -386,7 +386,7 @@ describe("messages", () => {
 describe("absence rules", () => {
   it("a truck leg has no vessel key; a sea leg whose vessel is unknown has vessel null; an undated event has no date key", async () => {
     const number = freshContainer();
-    await seedDocument(app, base, number, (doc) => {
+    await seedDocument(app, org.organizationId, base, number, (doc) => {
       const events = doc.containers[0]!.events;
       const seaEvent = events.find((e) => e.legType === "sea" && e.eventCode === "LOAD")!;
       seaEvent.vesselKey = null;
@@ -410,7 +410,7 @@ describe("absence rules", () => {
 
   it("predictive_eta is computed on pod only when the carrier gave no arrival date, and only for plans with predictive ETA", async () => {
     const number = freshContainer();
-    await seedDocument(app, base, number, (doc) => {
+    const withoutArrival = (doc: TrackingDocument) => {
       const pod = doc.route.pod.locationKey;
       doc.route.pod = { ...doc.route.pod, localDateTime: null, instant: null, actual: null };
       for (const e of doc.containers[0]!.events) {
@@ -423,7 +423,8 @@ describe("absence rules", () => {
           e.actual = false;
         }
       }
-    });
+    };
+    await seedDocument(app, org.organizationId, base, number, withoutArrival);
     const data = expectValidTracking(await track({ number, sealine: "MSCU" }));
     expect(data.route.pod.date).toBeNull();
     expect(data.route.pod.predictive_eta).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -436,6 +437,8 @@ describe("absence rules", () => {
       expect(data.route[point]).not.toHaveProperty("predictive_eta");
 
     const starter = await app.fixtures.organization({ plan: "starter" });
+    // Each organisation's store is its own: the same carrier answer, stored for the starter too.
+    await seedDocument(app, starter.organizationId, base, number, withoutArrival);
     const withoutFeature = expectValidTracking(await track({ number, sealine: "MSCU" }, starter.key));
     expect(withoutFeature.route.pod.predictive_eta).toBeNull();
   });
@@ -465,12 +468,12 @@ describe("GET /history", () => {
   it("history-by-id returns the exact stored document that call was answered with, in the reduced shape", async () => {
     const fresh = await app.fixtures.organization();
     const number = freshContainer();
-    await seedDocument(app, base, number, (doc) => {
+    await seedDocument(app, fresh.organizationId, base, number, (doc) => {
       doc.containers[0]!.events[0]!.description = "First version of the story";
     });
     await track({ number, sealine: "MSCU" }, fresh.key);
     // The carrier's story changes; the next call is answered with the new version.
-    await seedDocument(app, base, number, (doc) => {
+    await seedDocument(app, fresh.organizationId, base, number, (doc) => {
       doc.containers[0]!.events[0]!.description = "Second version of the story";
     });
     await track({ number, sealine: "MSCU" }, fresh.key);

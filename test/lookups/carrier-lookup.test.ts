@@ -8,8 +8,9 @@ let org: OrgWithKey;
 beforeAll(async () => {
   app = await startTestApp();
   org = await app.fixtures.organization({ plan: "starter" });
-  // Tracking history in the shared store: ONE answered for this box before; MSC for two boxes of a
-  // lessor's prefix (TGHU).
+  // The organisation's own tracking history: ONE answered it for this box before; MSC for two boxes
+  // of a lessor's prefix (TGHU). (Another organisation's history is never evidence:
+  // test/security/tenant-evidence.test.ts.)
   const prisma = app.services.db.prisma;
   const answered = (
     carrierScac: string,
@@ -17,7 +18,14 @@ beforeAll(async () => {
     referenceType: "container" | "bl" = "container",
   ) =>
     prisma.carrierDocument.create({
-      data: { carrierScac, referenceType, referenceKey, latestVersion: 1, lastSyncedAt: new Date() },
+      data: {
+        organizationId: org.organizationId,
+        carrierScac,
+        referenceType,
+        referenceKey,
+        latestVersion: 1,
+        lastSyncedAt: new Date(),
+      },
     });
   await answered("ONEY", "CSQU3054383");
   await answered("MSCU", "TGHU1234567");

@@ -171,8 +171,14 @@ describe("GET /api/v1/vessel/track", () => {
     expect(Number(res.headers.get("x-lookup-reset"))).toBeGreaterThan(Date.now() / 1000);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await res.json()).data).toMatchObject({ error: "lookup_limit_exceeded", limit: 100 });
-    // What another key cached is still served.
-    expect((await track("imo=9839430&mmsi=355000001", other.key)).status).toBe(200);
+    // What another key of the organisation cached is still served, free, past the allowance.
+    const teammate = await app.fixtures.teammate(vesselOrg.organizationId);
+    await app.services.limiter.consume(`lookups:vessel_schedule:${teammate.keyId}`, 100, DAY_MS, 100);
+    const repeat = await track("imo=9839430&mmsi=355000001", teammate.key);
+    expect(repeat.status).toBe(200);
+    expect((await repeat.json()).data.cached).toBe(true);
+    // Another organisation's cache is not: it tells nobody who else watches the vessel.
+    expect((await track("imo=9839430&mmsi=355000001", other.key)).status).toBe(429);
   });
 });
 

@@ -44,15 +44,15 @@ export class TrackingHistoryService {
         surface: { not: "job" },
         ...(input.carrier ? { carrierScac: carrier?.scac ?? input.carrier.trim().toUpperCase() } : {}),
       },
-      orderBy: { id: "desc" },
+      orderBy: { number: "desc" },
       take: Math.min(input.limit ?? HISTORY_LIMIT, HISTORY_LIMIT),
     });
     return { ok: true, reference, lookups: newest.reverse() };
   }
 
   /**
-   * One logged call of the organisation; null for another organisation's id, an unknown one, or one
-   * that was not a call about `reference` (of `type`) when those are given.
+   * One logged call of the organisation by its history id (numbered per organisation); null for an
+   * unknown one, or one that was not a call about `reference` (of `type`) when those are given.
    */
   async lookup(
     organizationId: string,
@@ -60,8 +60,11 @@ export class TrackingHistoryService {
     match: { reference?: string; type?: ReferenceType } = {},
   ): Promise<TrackingLookup | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const row = await this.deps.prisma.trackingLookup.findUnique({ where: { id } });
-    if (!row || row.organizationId !== organizationId || row.surface === "job") return null;
+    // History ids are numbered per organisation: the id is only ever looked up within the caller's.
+    const row = await this.deps.prisma.trackingLookup.findUnique({
+      where: { organizationId_number: { organizationId, number: id } },
+    });
+    if (!row || row.surface === "job") return null;
     if (match.type && match.type !== row.referenceType) return null;
     if (match.reference !== undefined) {
       const parsed = parseReference(match.reference, row.referenceType);

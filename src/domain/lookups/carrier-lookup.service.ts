@@ -1,4 +1,3 @@
-import type { PrismaClient } from "../../generated/prisma/client";
 import type { Principal } from "../accounts/principal";
 import type { Carrier } from "../carriers/carrier-directory";
 import { parseReference, type ReferenceType } from "../references/reference";
@@ -33,29 +32,31 @@ export type CarrierLookupOutcome =
   | { kind: "invalid_reference"; referenceType: ReferenceType; reason: string; message: string }
   | { kind: "limit_exceeded"; allowance: AllowanceState };
 
+/**
+ * The two slow sources, always read for the asking organisation only: another organisation's tracking
+ * is never evidence (a `history` answer would tell the caller that someone else tracks the reference).
+ */
 export interface CarrierEvidenceSources {
-  history(referenceKey: string): Promise<string[]>;
-  prefixPopularity(prefix: string, type: ReferenceType, exceptKey: string): Promise<string[]>;
+  history(organizationId: string, referenceKey: string): Promise<string[]>;
+  prefixPopularity(
+    organizationId: string,
+    prefix: string,
+    type: ReferenceType,
+    exceptKey: string,
+  ): Promise<string[]>;
 }
 
-/** The database behind the two slow sources: the shared store of carrier documents. */
-export function storeEvidenceSources(prisma: PrismaClient, documents: DocumentStore): CarrierEvidenceSources {
+/** The database behind the two slow sources: the organisation's own carrier documents. */
+export function storeEvidenceSources(documents: DocumentStore): CarrierEvidenceSources {
   return {
-    history: (key) => documents.carriersThatAnswered(key),
-    async prefixPopularity(prefix, type, exceptKey) {
-      const kinds = type === "container" ? ["container"] : ["bl", "booking"];
-      const rows = await prisma.$queryRaw<{ scac: string; n: number }[]>`
-        SELECT carrier_scac AS scac, count(DISTINCT reference_key)::int AS n
-          FROM carrier_documents
-         WHERE latest_version > 0
-           AND reference_type::text = ANY(${kinds}::text[])
-           AND starts_with(reference_key, ${prefix})
-           AND reference_key <> ${exceptKey}
-         GROUP BY carrier_scac
-         ORDER BY n DESC, carrier_scac
-         LIMIT 5`;
-      return rows.map((r) => r.scac);
-    },
+    history: (organizationId, key) => documents.carriersThatAnswered(organizationId, key),
+    prefixPopularity: (organizationId, prefix, type, exceptKey) =>
+      documents.prefixPopularity(
+        organizationId,
+        prefix,
+        type === "container" ? ["container"] : ["bl", "booking"],
+        exceptKey,
+      ),
   };
 }
 
@@ -118,11 +119,17 @@ export class CarrierLookupService {
     const timeout = this.deps.sourceTimeoutMs ?? SOURCE_TIMEOUT_MS;
     const prefix = popularityPrefix(reference);
     const [history, prefixPopularity] = await Promise.all([
-      within(() => this.deps.sources.history(reference.normalized), timeout),
+      within(() => this.deps.sources.history(principal.organization.id, reference.normalized), timeout),
       prefix === null
         ? Promise.resolve<string[]>([])
         : within(
-            () => this.deps.sources.prefixPopularity(prefix, reference.type, reference.normalized),
+            () =>
+              this.deps.sources.prefixPopularity(
+                principal.organization.id,
+                prefix,
+                reference.type,
+                reference.normalized,
+              ),
             timeout,
           ),
     ]);

@@ -4,8 +4,8 @@
  * as lists, or null when they failed or were too slow.
  *
  * Sources, strongest first; each SCAC is listed once, under its strongest source:
- * - `history` (high): carriers that answered for this very reference before (any organisation's
- *   tracking: the shared store of carrier documents).
+ * - `history` (high): carriers that answered for this very reference before, to the asking
+ *   organisation (its own carrier documents; another organisation's tracking is never evidence).
  * - `spec` (high): the bill of lading matches a carrier's whole published number layout, prefix and
  *   body (bl-formats.ts), e.g. MEDU + 2 letters or digits + 6 digits for MSC.
  * - `bl-sealines` (high): the bill of lading starts with one of a line's registered SCAC codes (main or
@@ -15,8 +15,8 @@
  *   its SCACs (PABV for PIL, MRKU for Maersk, CCLU for COSCO).
  * - `bic` (medium): the container's owner prefix belongs to the carrier (a lessor's prefix proves
  *   nothing and gives no candidate).
- * - `prefix-popularity` (low): carriers that answered for other references with the same 4-letter
- *   prefix in the shared store, most references first: the one signal for a leased box (TGHU...) or an
+ * - `prefix-popularity` (low): carriers that answered the asking organisation for other references
+ *   with the same 4-letter prefix, most references first: the one signal for a leased box (TGHU...) or an
  *   unknown B/L prefix. Without data it gives nothing: a null carrier is a real answer.
  * A combined `<bill-of-lading>/<container>` value is looked up as its bill of lading, the container's
  * owner prefix adding `bic` evidence.

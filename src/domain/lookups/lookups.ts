@@ -101,7 +101,7 @@ export function createLookupServices(input: {
     allowances,
     carrierLookups: new CarrierLookupService({
       directory: input.directory,
-      sources: storeEvidenceSources(input.prisma, input.documents),
+      sources: storeEvidenceSources(input.documents),
       allowance: allowances,
       cache,
     }),

@@ -8,6 +8,7 @@ import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { SimulatedWorld } from "../../simulator/world/world";
 import { createCarrierGateway, loadCarrierRegistry } from "../../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
+import { startNumberingAt } from "../accounts/organization-counters";
 import { FEATURES } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { createLookupUpstreams, startLookupWork } from "../lookups/lookups";
@@ -153,7 +154,6 @@ export class SandboxWorld {
     const world = sandboxSimulatedWorld();
     const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
     await applyMigrations(db);
-    await db.sql.exec(`ALTER SEQUENCE shipments_number_seq RESTART WITH ${FIRST_SHIPMENT_NUMBER}`);
     const simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock, world });
     const registry = loadCarrierRegistry({
       file: config.carrierRegistryFile,
@@ -192,6 +192,7 @@ export class SandboxWorld {
       developerMode: true,
       features: Object.fromEntries(FEATURES.map((f) => [f, true])),
     });
+    await startNumberingAt(db.prisma, organization.id, "shipments", FIRST_SHIPMENT_NUMBER);
     const user = await accounts.createUser({
       organizationId: organization.id,
       email: "sandbox@quayside.local",
@@ -295,7 +296,8 @@ export function pickShipments(world: SimulatedWorld, now: Date, firstFetch: Date
  * with triggers off (replica role), so these are put back from the snapshot alongside.
  */
 const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
-  shipments: ["organization_shipment_counts"],
+  shipments: ["organization_shipment_counts", "organization_counters"],
+  tracking_lookups: ["organization_counters"],
 };
 
 /** Tables a request wrote to, from the statements it sent; null when it wrote nothing. */

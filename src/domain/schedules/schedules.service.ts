@@ -100,7 +100,9 @@ export class SchedulesService {
     const checked = checkScheduleQuery(input);
     if (!checked.ok) return { kind: "invalid", param: checked.param, message: checked.message };
     const query = checked.query;
-    const cacheKey = `schedules:${query.origin}:${query.destination}:${query.date}:${query.weekRange}:${query.dateType}`;
+    // Per organisation, like vessel positions: a shared entry would tell an organisation which lanes
+    // another one searched in the last 30 minutes.
+    const cacheKey = `schedules:${principal.organization.id}:${query.origin}:${query.destination}:${query.date}:${query.weekRange}:${query.dateType}`;
     const hit = await this.deps.cache.get<ScheduleAnswer>(cacheKey);
     if (hit) return { kind: "found", answer: hit, cached: true, allowance: null };
 

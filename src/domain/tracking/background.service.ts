@@ -60,7 +60,8 @@ export class BackgroundTracking {
           reference: shipment.reference,
           type: shipment.referenceType,
           carrier: shipment.carrierScac ?? undefined,
-          // Another organisation's refresh may have fetched it moments ago: share that answer.
+          // A teammate's track may have fetched it moments ago: share that answer (the store is the
+          // organisation's own, so another organisation's fetch never serves it).
           freshness: "serve-fresh",
           maxAgeMs: refreshGapMs(shipment.eta, now) / 2,
           refresh: true,
@@ -111,7 +112,7 @@ export class BackgroundTracking {
       });
       return;
     }
-    const history = await documents.carriersThatAnswered(parsed.value.normalized);
+    const history = await documents.carriersThatAnswered(shipment.organizationId, parsed.value.normalized);
     const candidates = detectCarriers(parsed.value, { history, directory: this.deps.directory })
       .map((c) => c.scac)
       .filter((scac) => !shipment.triedCarriers.includes(scac));

@@ -15,8 +15,10 @@ export interface StoredDocument {
 export const FRESHNESS_MS = 12 * 3_600_000;
 
 /**
- * The document store, shared by every organisation: one row per carrier and reference, and a new
- * version only when the carrier's answer changed. ETA history is ours: carriers only ever tell the
+ * The document store, partitioned per organisation: one row per organisation, carrier and reference,
+ * and a new version only when the carrier's answer changed. Not shared between organisations (issue
+ * 26): a shared row showed a first-time tracker another tenant's fetch time, versions, ETA history and
+ * failures. Only a carrier call in flight is shared (TrackingService.ask), which nobody can observe. ETA history is ours: carriers only ever tell the
  * current estimate, so each version carries the previous one's history plus any revision.
  */
 export class DocumentStore {
@@ -25,9 +27,14 @@ export class DocumentStore {
     private readonly clock: Clock,
   ) {}
 
-  async find(carrierScac: string, referenceType: ReferenceKind, referenceKey: string) {
-    return this.prisma.carrierDocument.findUnique({
-      where: { carrierScac_referenceType_referenceKey: { carrierScac, referenceType, referenceKey } },
+  async find(
+    organizationId: string,
+    carrierScac: string,
+    referenceType: ReferenceKind,
+    referenceKey: string,
+  ) {
+    return this.prisma.carrierDocument.findFirst({
+      where: { organizationId, carrierScac, referenceType, referenceKey },
     });
   }
 
@@ -49,18 +56,59 @@ export class DocumentStore {
     return { document, version: rest, content: rest.content as unknown as TrackingDocument };
   }
 
-  /** Carriers that ever answered for this reference: the "tracking history" source of detection. */
-  async carriersThatAnswered(referenceKey: string): Promise<string[]> {
-    const rows = await this.prisma.carrierDocument.findMany({
-      where: { referenceKey, latestVersion: { gt: 0 } },
-      orderBy: { lastSyncedAt: "desc" },
-      select: { carrierScac: true },
-    });
-    return rows.map((r) => r.carrierScac);
+  /**
+   * Carriers that ever answered for this reference to this organisation, most recent first: the
+   * "tracking history" evidence of detection and carrier lookup. Another organisation's tracking is
+   * never evidence: it would tell the caller what that organisation tracks. Documents from before
+   * the store was split count when the organisation's own shipments point at them.
+   */
+  async carriersThatAnswered(organizationId: string, referenceKey: string): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ scac: string }[]>`
+      SELECT d.carrier_scac AS scac
+        FROM carrier_documents d
+       WHERE d.reference_key = ${referenceKey}
+         AND d.latest_version > 0
+         AND (d.organization_id = ${organizationId}
+              OR (d.organization_id IS NULL
+                  AND d.id IN (SELECT s.document_id FROM shipments s
+                                WHERE s.organization_id = ${organizationId}
+                                  AND s.reference_key = ${referenceKey})))
+       ORDER BY d.last_synced_at DESC NULLS LAST, d.carrier_scac`;
+    return [...new Set(rows.map((r) => r.scac))];
   }
 
-  /** Stores a carrier answer; writes a version only when the content changed. */
+  /**
+   * Carriers that answered this organisation for other references starting with `prefix`, most
+   * references first (at most 5): the low-confidence evidence for a lessor's box or an unknown bill
+   * prefix. Only the organisation's own documents, for the same reason as `carriersThatAnswered`.
+   */
+  async prefixPopularity(
+    organizationId: string,
+    prefix: string,
+    kinds: readonly ReferenceKind[],
+    exceptKey: string,
+  ): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ scac: string; n: number }[]>`
+      SELECT d.carrier_scac AS scac, count(DISTINCT d.reference_key)::int AS n
+        FROM carrier_documents d
+       WHERE d.latest_version > 0
+         AND d.reference_type::text = ANY(${[...kinds]}::text[])
+         AND starts_with(d.reference_key, ${prefix})
+         AND d.reference_key <> ${exceptKey}
+         AND (d.organization_id = ${organizationId}
+              OR (d.organization_id IS NULL
+                  AND d.id IN (SELECT s.document_id FROM shipments s
+                                WHERE s.organization_id = ${organizationId}
+                                  AND s.document_id IS NOT NULL)))
+       GROUP BY d.carrier_scac
+       ORDER BY n DESC, d.carrier_scac
+       LIMIT 5`;
+    return rows.map((r) => r.scac);
+  }
+
+  /** Stores a carrier answer for an organisation; writes a version only when the content changed. */
   async record(
+    organizationId: string,
     carrierScac: string,
     referenceType: ReferenceKind,
     referenceKey: string,
@@ -72,12 +120,13 @@ export class DocumentStore {
       // Create the row if it is new (atomically: concurrent first answers race here), then lock it so
       // that writers of one document, in any process, take turns.
       await tx.$executeRaw`
-        INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, created_at)
-        VALUES (${randomUUID()}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now})
-        ON CONFLICT (carrier_scac, reference_type, reference_key) DO NOTHING`;
+        INSERT INTO carrier_documents (id, organization_id, carrier_scac, reference_type, reference_key, latest_version, created_at)
+        VALUES (${randomUUID()}, ${organizationId}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now})
+        ON CONFLICT (organization_id, carrier_scac, reference_type, reference_key) DO NOTHING`;
       const [locked] = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM carrier_documents
-         WHERE carrier_scac = ${carrierScac} AND reference_type = ${referenceType}::"ReferenceKind"
+         WHERE organization_id = ${organizationId}
+           AND carrier_scac = ${carrierScac} AND reference_type = ${referenceType}::"ReferenceKind"
            AND reference_key = ${referenceKey}
          FOR UPDATE`;
       const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: locked!.id } });
@@ -132,6 +181,7 @@ export class DocumentStore {
 
   /** Remembers that the carrier could not be asked, for `stale_reason` on what is served meanwhile. */
   async recordFailure(
+    organizationId: string,
     carrierScac: string,
     referenceType: ReferenceKind,
     referenceKey: string,
@@ -140,9 +190,9 @@ export class DocumentStore {
     const now = this.clock.now();
     await this.prisma.$executeRaw`
       INSERT INTO carrier_documents
-             (id, carrier_scac, reference_type, reference_key, latest_version, last_attempt_at, last_failure_reason, created_at)
-      VALUES (${randomUUID()}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now}, ${reason}, ${now})
-      ON CONFLICT (carrier_scac, reference_type, reference_key)
+             (id, organization_id, carrier_scac, reference_type, reference_key, latest_version, last_attempt_at, last_failure_reason, created_at)
+      VALUES (${randomUUID()}, ${organizationId}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now}, ${reason}, ${now})
+      ON CONFLICT (organization_id, carrier_scac, reference_type, reference_key)
       DO UPDATE SET last_attempt_at = EXCLUDED.last_attempt_at, last_failure_reason = EXCLUDED.last_failure_reason`;
   }
 }

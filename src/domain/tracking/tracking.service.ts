@@ -155,7 +155,7 @@ export class TrackingService {
       };
     }
 
-    const plan = await this.planAttempts(reference, input);
+    const plan = await this.planAttempts(principal, reference, input);
     if ("kind" in plan) return plan;
 
     const existing = await this.deps.prisma.shipment.findFirst({
@@ -190,6 +190,7 @@ export class TrackingService {
         });
         if (mapped.ok) {
           const stored = await this.deps.documents.record(
+            org.id,
             scac,
             reference.type,
             reference.normalized,
@@ -217,14 +218,25 @@ export class TrackingService {
       }
       const failure = failures.at(-1);
       if (failure?.scac === scac) {
-        await this.deps.documents.recordFailure(scac, reference.type, reference.normalized, failure.reason);
+        await this.deps.documents.recordFailure(
+          org.id,
+          scac,
+          reference.type,
+          reference.normalized,
+          failure.reason,
+        );
       }
     }
 
     if (failures.length > 0) {
       // The carrier could not be asked: serve what we hold, saying why and since when.
       for (const failure of failures) {
-        const document = await this.deps.documents.find(failure.scac, reference.type, reference.normalized);
+        const document = await this.deps.documents.find(
+          org.id,
+          failure.scac,
+          reference.type,
+          reference.normalized,
+        );
         const stored = document ? await this.deps.documents.latest(document) : null;
         if (stored) {
           return this.settle(
@@ -292,6 +304,7 @@ export class TrackingService {
 
   /** Which carriers to ask, in order, or the outcome that ends the lookup before any call. */
   private async planAttempts(
+    principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
   ): Promise<{ attempts: string[]; provided: boolean; candidates: string[] } | TrackOutcome> {
@@ -308,7 +321,10 @@ export class TrackingService {
         };
       }
     }
-    const history = await this.deps.documents.carriersThatAnswered(reference.normalized);
+    const history = await this.deps.documents.carriersThatAnswered(
+      principal.organization.id,
+      reference.normalized,
+    );
     const candidates = detectCarriers(reference, { history, directory: this.deps.directory }).map(
       (c) => c.scac,
     );
@@ -334,7 +350,12 @@ export class TrackingService {
     if (input.freshness !== "serve-fresh") return null;
     const scacs = existing?.carrierScac ? [existing.carrierScac, ...attempts] : attempts;
     for (const scac of new Set(scacs)) {
-      const document = await this.deps.documents.find(scac, reference.type, reference.normalized);
+      const document = await this.deps.documents.find(
+        principal.organization.id,
+        scac,
+        reference.type,
+        reference.normalized,
+      );
       if (!document || document.latestVersion === 0) continue;
       const age = this.deps.clock.now().getTime() - (document.lastSyncedAt?.getTime() ?? 0);
       if (!input.force) {
@@ -432,7 +453,7 @@ export class TrackingService {
           documentVersionId: stored.version.id,
         }),
       });
-      return { shipment, slotConsumed, lookupId: lookup.id };
+      return { shipment, slotConsumed, lookupId: lookup.number };
     });
     if (!result) return this.limitReached(org);
     const carrier = findCarrierByScac(stored.document.carrierScac, this.deps.directory);
@@ -514,7 +535,7 @@ export class TrackingService {
         !discovery.eligible && discovery.reason === "plan" && org.plan === "free"
           ? { feature: "carrier_discovery", minPlan: minimumPlanFor("carrier_discovery").code }
           : null,
-      lookupId: lookup.id,
+      lookupId: lookup.number,
     };
   }
 

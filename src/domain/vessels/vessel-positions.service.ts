@@ -101,8 +101,13 @@ export class VesselPositionsService {
         : asked.mmsi !== null
           ? { imo: asked.imo, mmsi: asked.mmsi }
           : { imo: asked.imo };
+    // Per organisation: a shared entry would answer `cached: true` (and free) to an organisation
+    // because another one asked about the vessel minutes ago, telling it who watches which ship.
+    const org = principal.organization.id;
     const cacheKey =
-      asked.name !== null ? `vessel-name:${asked.normalizedName}` : `vessel:${asked.imo}:${asked.mmsi ?? ""}`;
+      asked.name !== null
+        ? `vessel-name:${org}:${asked.normalizedName}`
+        : `vessel:${org}:${asked.imo}:${asked.mmsi ?? ""}`;
     const hit = await this.deps.cache.get<VesselPositionReport>(cacheKey);
     if (hit) return { kind: "found", position: hit, cached: true, allowance: null };
 

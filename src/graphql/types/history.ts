@@ -12,7 +12,11 @@ const TrackingLookupRef = builder.objectRef<TrackingLookup>("TrackingLookup").im
   description:
     "One logged track of a reference (compat `/history` entry): who asked is the organisation; the document is the exact stored version the call was answered with.",
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "The history id (compat `/history?id=`)." }),
+    id: t.int({
+      description:
+        "The history id (compat `/history?id=`): numbered per organisation, 1 for its first logged call.",
+      resolve: (l) => l.number,
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the call was answered." }),
     surface: t.exposeString("surface", { description: "compat, v1, graphql, mcp or job." }),
     reference: t.exposeString("reference", { description: "The reference as looked up." }),

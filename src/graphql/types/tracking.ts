@@ -243,7 +243,8 @@ const GeoPointRef = builder.objectRef<{ lat: number; lng: number }>("GeoPoint").
 });
 
 export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("TrackingDocument").implement({
-  description: "A carrier's answer for one reference, in the canonical model every surface renders.",
+  description:
+    "A carrier's answer for one reference, in the canonical model every surface renders. Stored per organisation: versions, fetch times and ETA history come only from the organisation's own tracking.",
   fields: (t) => ({
     version: t.int({
       description: "Stored version; a new one is written only when the content changed.",
@@ -359,7 +360,8 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.string({
-      description: "The shipment id shaped SHP-<digits>.",
+      description:
+        "The shipment id shaped SHP-<digits>, numbered per organisation: its first shipment is SHP-1.",
       resolve: (s) => `SHP-${s.number}`,
     }),
     referenceType: t.field({ type: ReferenceTypeEnum, resolve: (s) => s.referenceType }),
@@ -427,6 +429,7 @@ async function loadLatestDocuments(
   const rows = await prisma.$queryRaw<
     {
       document_id: string;
+      organization_id: string | null;
       carrier_scac: string;
       reference_type: CarrierDocument["referenceType"];
       reference_key: string;
@@ -440,7 +443,7 @@ async function loadLatestDocuments(
       fetched_at: Date;
       content: TrackingDocument;
     }[]
-  >`SELECT d.id AS document_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
+  >`SELECT d.id AS document_id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
            d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
            v.id AS version_id, v.version, v.fetched_at, v.content
       FROM carrier_documents d
@@ -452,6 +455,7 @@ async function loadLatestDocuments(
       {
         document: {
           id: r.document_id,
+          organizationId: r.organization_id,
           carrierScac: r.carrier_scac,
           referenceType: r.reference_type,
           referenceKey: r.reference_key,
