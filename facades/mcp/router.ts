@@ -1,20 +1,25 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { type Request, type Response, Router } from "express";
-import { MINUTE_MS } from "../../src/domain/limits/fixed-window";
+import { type Request, type Response, Router } from "express";
+import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-window";
+import { closeIfBodyUnread } from "../../src/http/connections";
 import { type Admission, admit, setRateHeaders } from "../../src/http/gate";
+import { findUnstorableText, jsonBody, unstorableMessage } from "../../src/http/input-guard";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 import { type FacadeDeps, handler } from "../facade";
 import { inspectBody } from "./batch";
+import { clarifyErrors } from "./errors";
 import { originPolicy } from "./origin-policy";
 import { createMcpServer } from "./server";
 
 /**
  * `POST /api/mcp`: JSON-RPC 2.0 over stateless streamable HTTP (spec v1 section 4.4). In order:
  * Origin and Host (DNS rebinding), the verb (only POST: there is no stream to GET and no session to
- * DELETE), the body and the 20-message batch cap, then the same admission as REST (key, developer
- * mode, the key's minute window, spending one request per message), and only then the SDK, with a
- * fresh server and transport for the request.
+ * DELETE), the same admission as REST (key, developer mode, one request of the key's minute window),
+ * and only for a key that authenticated the body, the 20-message batch cap and the rest of the
+ * batch's cost (one request per message); then the SDK, with a fresh server and transport for the
+ * request. A client without a good key never gets its body read, so it cannot hold a socket with a
+ * slow one.
  */
 export function createMcpRouter(deps: FacadeDeps): Router {
   const { config } = deps.services;
@@ -25,7 +30,7 @@ export function createMcpRouter(deps: FacadeDeps): Router {
     allowedHosts: config.mcpAllowedHosts,
     allowedOrigins: config.mcpAllowedOrigins,
   });
-  const json = express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] });
+  const json = jsonBody(config.bodyLimit, { checkText: false });
 
   router.all(
     "/",
@@ -42,19 +47,53 @@ export function createMcpRouter(deps: FacadeDeps): Router {
       }
       next();
     },
+    (req, res, next) => {
+      admit(deps.services, req, res, { allowQueryKey: false })
+        .then((admission) => {
+          // Without a principal (no key, a bad one, a throttled address) the body stays unread.
+          if (!admission.ok && !admission.principal) {
+            closeIfBodyUnread(req, res);
+            return refuseAdmission(deps, res, admission, 1, null);
+          }
+          res.locals.admission = admission;
+          next();
+        })
+        .catch(next);
+    },
     json,
     handler(async (req, res) => {
+      const admission = res.locals.admission as Admission;
       const body = inspectBody(req.body);
-      if (!body.ok) return unauthenticatedRefusal(deps, req, res, "invalid_batch", body.message);
-
-      const admission = await admit(deps.services, req, res, { allowQueryKey: false, cost: body.messages });
-      if (!admission.ok) return refuseAdmission(deps, res, admission, body.messages, body.requestId);
+      if (!body.ok) return sendJsonRpcError(res, "invalid_batch", { message: body.message });
+      const unstorable = findUnstorableText(req.body, "message");
+      if (unstorable) {
+        return sendJsonRpcError(res, "bad_request", {
+          id: body.requestId,
+          message: unstorableMessage(unstorable),
+        });
+      }
+      if (!admission.ok) return refuseAdmission(deps, res, admission, 1, body.requestId);
+      if (body.messages > 1) {
+        const rest = await spendRestOfBatch(deps, admission, body.messages);
+        setRateHeaders(res, rest.rate);
+        if (!rest.ok) return refuseAdmission(deps, res, rest.refusal, body.messages, body.requestId);
+      }
 
       const server = createMcpServer(deps, admission.principal, { requestId: req.requestId });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
+      // The SDK answers arguments that fail its own request schemas with -32603 and the validator's
+      // raw issue list; clients get -32602 and a readable sentence instead.
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) =>
+        send(
+          clarifyErrors(message, (error) =>
+            deps.services.logger.error({ error, requestId: req.requestId }, "MCP request failed"),
+          ),
+          options,
+        );
       res.on("close", () => {
         void transport.close();
         void server.close();
@@ -105,9 +144,33 @@ async function unauthenticatedRefusal(
 }
 
 /**
- * A refused admission spends one request like any refused answer, not the batch's size: a batch the
- * window cannot hold, or one sent with developer mode off, gets the rest of its cost back at once.
+ * The rest of a batch's cost, once its size is known: a batch of 20 costs what 20 single POSTs cost.
+ * A batch the window cannot hold is refused whole and spends one request, like any refused answer:
+ * the rest is given back at once.
  */
+async function spendRestOfBatch(
+  deps: FacadeDeps,
+  admission: Extract<Admission, { ok: true }>,
+  messages: number,
+): Promise<
+  | { ok: true; rate: WindowDecision }
+  | { ok: false; rate: WindowDecision; refusal: Extract<Admission, { ok: false }> }
+> {
+  const { principal } = admission;
+  const { limiter } = deps.services;
+  const subject = `key:${principal.apiKey.id}`;
+  const rate = await limiter.consume(subject, principal.plan.ratePerMinute, MINUTE_MS, messages - 1);
+  if (rate.allowed) return { ok: true, rate };
+  const back = await limiter.consume(subject, principal.plan.ratePerMinute, MINUTE_MS, -(messages - 1));
+  const refused = { ...back, allowed: false };
+  return {
+    ok: false,
+    rate: refused,
+    refusal: { ok: false, outcome: "rate_limited", principal, rate: refused },
+  };
+}
+
+/** A refused admission in JSON-RPC, with the window's numbers where the outcome has them. */
 async function refuseAdmission(
   deps: FacadeDeps,
   res: Response,
@@ -115,19 +178,8 @@ async function refuseAdmission(
   messages: number,
   id: string | number | null,
 ): Promise<void> {
-  const { outcome, principal } = admission;
-  let rate = admission.rate;
-  const spentWholeBatch = outcome === "rate_limited" || outcome === "developer_mode_off";
-  if (spentWholeBatch && principal && rate && messages > 1) {
-    rate = await deps.services.limiter.consume(
-      `key:${principal.apiKey.id}`,
-      principal.plan.ratePerMinute,
-      MINUTE_MS,
-      -(messages - 1),
-    );
-    if (outcome === "rate_limited") rate = { ...rate, allowed: false };
-    setRateHeaders(res, rate);
-  }
+  const { outcome, principal, rate } = admission;
+  if (outcome === "rate_limited") res.setHeader("Retry-After", String(rate?.retryAfterSeconds ?? 60));
   if (outcome === "rate_limited" && principal && rate) {
     return sendJsonRpcError(res, outcome, {
       id,
