@@ -186,7 +186,7 @@ describe("authentication, as on REST", () => {
   // slow body), so a 401 cannot know the message's id and answers with id null (JSON-RPC 2.0 section 5).
   it.each([
     ["no key", () => ({}), 401, -32001, "missing_api_key", null],
-    ["an unknown key", () => bearer("qs_thisKeyWasNeverIssuedToAnyone"), 401, -32001, "invalid_api_key", null],
+    ["an unknown key", () => bearer("qs_neverIssuedToAnyone"), 401, -32001, "invalid_api_key", null],
     ["a revoked key", () => bearer(revoked.key), 401, -32001, "api_key_revoked", null],
     ["an expired key", () => bearer(expired.key), 401, -32001, "api_key_expired", null],
     ["developer mode off", () => bearer(devModeOff.key), 403, -32003, "developer_mode_disabled", 42],
