@@ -3,6 +3,7 @@ import type { Principal } from "../src/domain/accounts/principal";
 import type { Surface } from "../src/domain/tracking/tracking.service";
 import { createContext, type GraphQLContext } from "../src/graphql/context";
 import type { OperationExecutor } from "../src/graphql/executor";
+import { closeIfBodyUnread } from "../src/http/connections";
 import { type Admission, admit, type GateOptions } from "../src/http/gate";
 import { type OutcomeCode, outcomeForGraphQLCode } from "../src/http/outcomes";
 import type { Services } from "../src/services";
@@ -47,7 +48,10 @@ export function gate(
 ): RequestHandler {
   return (req, res, next) => {
     admit(deps.services, req, res, options).then((admission) => {
-      if (!admission.ok) return refuse(res, admission);
+      if (!admission.ok) {
+        closeIfBodyUnread(req, res);
+        return refuse(res, admission);
+      }
       req.principal = admission.principal;
       next();
     }, next);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DCSA_TNT_DEFAULTS } from "./upstream/carriers/dcsa-tnt.adapter";
@@ -61,6 +63,27 @@ const environmentSchema = z.object({
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  QUAYSIDE_MAX_CONNECTIONS: z.coerce.number().int().min(2).max(1_000_000).optional(),
+  QUAYSIDE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  QUAYSIDE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  QUAYSIDE_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  QUAYSIDE_SOCKET_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  QUAYSIDE_METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine((v) => v === undefined || v.length >= 24, "QUAYSIDE_METRICS_TOKEN must be at least 24 characters")
+    .refine(
+      (v) => v === undefined || /^[\x21-\x7e]+$/.test(v),
+      "QUAYSIDE_METRICS_TOKEN may hold printable ASCII only, no spaces",
+    ),
+  QUAYSIDE_METRICS_ALLOW: z
+    .string()
+    .default("")
+    .refine(
+      (v) => commaList(v).every((entry) => parseAddressRule(entry) !== undefined),
+      "QUAYSIDE_METRICS_ALLOW looks like 127.0.0.1,10.0.0.0/8,::1 (addresses or CIDR ranges)",
+    ),
   QUAYSIDE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   QUAYSIDE_KEYLESS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   QUAYSIDE_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
@@ -137,6 +160,21 @@ export interface AppConfig {
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /**
+   * What one process grants its HTTP clients. `maxConnections` open sockets at most (beyond it the
+   * idlest socket is closed to make room); headers must arrive within `headersTimeoutMs`, the whole
+   * request within `requestTimeoutMs`; an idle keep-alive socket is closed after `keepAliveTimeoutMs`
+   * and any socket silent both ways after `socketIdleTimeoutMs`.
+   */
+  http: {
+    maxConnections: number;
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    socketIdleTimeoutMs: number;
+  };
+  /** `/metrics` asks for this bearer token and/or a caller in these ranges when set; open otherwise. */
+  metrics: { token: string | undefined; allow: AddressRule[] };
   /** Unknown keys per client address per minute before they are answered 429 (a good key never is). */
   authFailuresPerMinute: number;
   /** Requests without any key per client address per minute before they are answered 429. */
@@ -176,6 +214,41 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** One entry of an address allow-list: an address, or a CIDR range. */
+export interface AddressRule {
+  family: "ipv4" | "ipv6";
+  address: string;
+  prefix: number | undefined;
+}
+
+export function parseAddressRule(entry: string): AddressRule | undefined {
+  const [address = "", prefixText, ...rest] = entry.split("/");
+  if (rest.length > 0) return undefined;
+  const family = isIP(address);
+  if (family === 0) return undefined;
+  const max = family === 4 ? 32 : 128;
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
+  const prefix = prefixText === undefined ? undefined : Number(prefixText);
+  if (prefix !== undefined && prefix > max) return undefined;
+  return { family: family === 4 ? "ipv4" : "ipv6", address, prefix };
+}
+
+/**
+ * Without QUAYSIDE_MAX_CONNECTIONS, half the process's open-file limit (the other half is for the
+ * database, carrier calls, webhook deliveries and files), between 64 and 10,000. The limit is read
+ * from /proc on Linux; elsewhere 1,024 is assumed (the usual soft limit).
+ */
+function defaultMaxConnections(): number {
+  let softLimit = 1024;
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync("/proc/self/limits", "utf8"));
+    if (line?.[1]) softLimit = line[1] === "unlimited" ? 1_000_000 : Number(line[1]);
+  } catch {
+    // Not Linux: keep the assumption.
+  }
+  return Math.min(10_000, Math.max(64, Math.floor(softLimit / 2)));
+}
+
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
@@ -183,6 +256,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.QUAYSIDE_REQUEST_TIMEOUT_MS < e.QUAYSIDE_HEADERS_TIMEOUT_MS) {
+    throw new ConfigError(
+      "Invalid configuration: QUAYSIDE_REQUEST_TIMEOUT_MS must be at least QUAYSIDE_HEADERS_TIMEOUT_MS (headers are part of the request)",
+    );
+  }
   let database: DatabaseTarget;
   if (e.DATABASE_URL && /^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     database = { kind: "postgres", url: e.DATABASE_URL };
@@ -210,6 +288,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,
+    http: {
+      maxConnections: e.QUAYSIDE_MAX_CONNECTIONS ?? defaultMaxConnections(),
+      headersTimeoutMs: e.QUAYSIDE_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.QUAYSIDE_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.QUAYSIDE_KEEP_ALIVE_TIMEOUT_MS,
+      socketIdleTimeoutMs: e.QUAYSIDE_SOCKET_IDLE_TIMEOUT_MS,
+    },
+    metrics: {
+      token: e.QUAYSIDE_METRICS_TOKEN,
+      allow: commaList(e.QUAYSIDE_METRICS_ALLOW).map((entry) => parseAddressRule(entry)!),
+    },
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
     keylessPerMinute: e.QUAYSIDE_KEYLESS_PER_MINUTE,
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,

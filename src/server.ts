@@ -7,6 +7,7 @@ import { applyMigrations } from "./db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
 import { createLookupUpstreams, startLookupWork } from "./domain/lookups/lookups";
 import { buildApp } from "./http/app";
+import { guardConnections, serverOptions } from "./http/connections";
 import { createWorkers, type Workers } from "./jobs/workers";
 import { type Clock, systemClock } from "./lib/clock";
 import { createLogger, type Logger } from "./observability/logger";
@@ -86,11 +87,12 @@ export async function startServer(
   const appReady = new Promise<Express>((resolve) => {
     resolveApp = resolve;
   });
-  const server = await listen(
-    createServer((req, res) => void appReady.then((app) => app(req, res))),
-    config.port,
-    config.host,
+  const server = createServer(
+    serverOptions(config.http),
+    (req, res) => void appReady.then((app) => app(req, res)),
   );
+  guardConnections(server, config.http, logger);
+  await listen(server, config.port, config.host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });

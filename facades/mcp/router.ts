@@ -1,19 +1,24 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { type Request, type Response, Router } from "express";
-import { type Admission, admit, setUnauthenticatedRateHeaders } from "../../src/http/gate";
+import { type Request, type Response, Router } from "express";
+import { closeIfBodyUnread } from "../../src/http/connections";
+import { type Admission, admit, setUnauthenticatedRateHeaders, spendRest } from "../../src/http/gate";
+import { findUnstorableText, jsonBody, unstorableMessage } from "../../src/http/input-guard";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 import { type FacadeDeps, handler } from "../facade";
 import { inspectBody } from "./batch";
+import { clarifyErrors } from "./errors";
 import { originPolicy } from "./origin-policy";
 import { createMcpServer } from "./server";
 
 /**
  * `POST /api/mcp`: JSON-RPC 2.0 over stateless streamable HTTP (spec v1 section 4.4). In order:
  * Origin and Host (DNS rebinding), the verb (only POST: there is no stream to GET and no session to
- * DELETE), the body and the 20-message batch cap, then the same admission as REST (key, developer
- * mode, the key's minute window, spending one request per message), and only then the SDK, with a
- * fresh server and transport for the request.
+ * DELETE), the same admission as REST (key, developer mode, one request of the key's minute window),
+ * and only for a key that authenticated the body, the 20-message batch cap and the rest of the
+ * batch's cost (one request per message); then the SDK, with a fresh server and transport for the
+ * request. A client without a good key never gets its body read, so it cannot hold a socket with a
+ * slow one.
  */
 export function createMcpRouter(deps: FacadeDeps): Router {
   const { config } = deps.services;
@@ -24,7 +29,7 @@ export function createMcpRouter(deps: FacadeDeps): Router {
     allowedHosts: config.mcpAllowedHosts,
     allowedOrigins: config.mcpAllowedOrigins,
   });
-  const json = express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] });
+  const json = jsonBody(config.bodyLimit, { checkText: false });
 
   router.all(
     "/",
@@ -41,19 +46,50 @@ export function createMcpRouter(deps: FacadeDeps): Router {
       }
       next();
     },
+    (req, res, next) => {
+      admit(deps.services, req, res, { allowQueryKey: false })
+        .then((admission) => {
+          // Without a principal (no key, a bad one, a throttled address) the body stays unread.
+          if (!admission.ok && !admission.principal) {
+            closeIfBodyUnread(req, res);
+            return refuseAdmission(deps, res, admission, 1, null);
+          }
+          res.locals.admission = admission;
+          next();
+        })
+        .catch(next);
+    },
     json,
     handler(async (req, res) => {
+      const admission = res.locals.admission as Admission;
       const body = inspectBody(req.body);
-      if (!body.ok) return unauthenticatedRefusal(deps, req, res, "invalid_batch", body.message);
-
-      const admission = await admit(deps.services, req, res, { allowQueryKey: false, cost: body.messages });
-      if (!admission.ok) return refuseAdmission(deps, res, admission, body.messages, body.requestId);
+      if (!body.ok) return sendJsonRpcError(res, "invalid_batch", { message: body.message });
+      const unstorable = findUnstorableText(req.body, "message");
+      if (unstorable) {
+        return sendJsonRpcError(res, "bad_request", {
+          id: body.requestId,
+          message: unstorableMessage(unstorable),
+        });
+      }
+      if (!admission.ok) return refuseAdmission(deps, res, admission, 1, body.requestId);
+      const batch = await spendRest(deps.services, res, admission, body.messages - 1);
+      if (!batch.ok) return refuseAdmission(deps, res, batch, body.messages, body.requestId);
 
       const server = createMcpServer(deps, admission.principal, { requestId: req.requestId });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
+      // The SDK answers arguments that fail its own request schemas with -32603 and the validator's
+      // raw issue list; clients get -32602 and a readable sentence instead.
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) =>
+        send(
+          clarifyErrors(message, (error) =>
+            deps.services.logger.error({ error, requestId: req.requestId }, "MCP request failed"),
+          ),
+          options,
+        );
       res.on("close", () => {
         void transport.close();
         void server.close();

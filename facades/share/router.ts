@@ -14,10 +14,12 @@ export function createShareRouter(deps: FacadeDeps): Router {
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Referrer-Policy", "no-referrer");
       res.setHeader("X-Robots-Tag", "noindex");
+      // Not frameable (clickjacking): frame-ancestors for current browsers, X-Frame-Options for old ones.
       res.setHeader(
         "Content-Security-Policy",
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
       );
+      res.setHeader("X-Frame-Options", "DENY");
       const result = await runOperation<{ sharedShipment: SharedShipmentData | null }>(
         deps,
         req,

@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-window";
 import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reserved-references";
 import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
+import { closeIfBodyUnread } from "../../src/http/connections";
 import { setRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";
 import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
@@ -45,6 +46,7 @@ export function createSandboxRouter(live: FacadeDeps): {
       services.limiter.consume(`${subject}:${address(req)}`, limit, MINUTE_MS).then((rate) => {
         setRateHeaders(res, rate);
         if (rate.allowed) return next();
+        closeIfBodyUnread(req, res);
         res.setHeader("Retry-After", String(rate.retryAfterSeconds));
         sendV1Error(res, "rate_limited", { data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds } });
       }, next);

@@ -3,6 +3,7 @@ import { loadConfig } from "../config";
 import { openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountError, AccountsService } from "../domain/accounts/accounts.service";
+import { demoAnnouncement } from "../domain/accounts/demo";
 import { isPlanCode } from "../domain/accounts/plans";
 import { systemClock } from "../lib/clock";
 
@@ -205,13 +206,8 @@ async function serve(): Promise<number> {
   const server = await startServer(config);
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];
-  if (server.demo?.kind === "created" || server.demo?.kind === "pinned-key") {
-    lines.push(`Demo API key (organisation "Demo", plan professional): ${server.demo.rawKey}`);
-  } else if (server.demo?.kind === "existing") {
-    lines.push(
-      "Demo organisation already set up; its key was printed on first start (or: quayside keys create --user demo@quayside.local).",
-    );
-  }
+  const demo = demoAnnouncement(server.demo);
+  if (demo) lines.push(demo);
   lines.push(
     `  GraphQL      ${server.url}/graphql`,
     `  v1 API       ${server.url}/api/v1   (OpenAPI ${server.url}/api/v1/openapi.json)`,

@@ -6,6 +6,7 @@ import type { FacadeDeps } from "../../facades/facade";
 import { gate } from "../../facades/facade";
 import { createMcpRouter } from "../../facades/mcp/router";
 import { createShareRouter } from "../../facades/share/router";
+import { v1AllowedMethods } from "../../facades/v1/allow";
 import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
@@ -14,7 +15,10 @@ import { OperationExecutor } from "../graphql/executor";
 import { publicSchema, schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
 import type { Services } from "../services";
+import { closeIfBodyUnread } from "./connections";
+import { clientErrorOf, guardUrl, jsonBody } from "./input-guard";
 import { requestId, requestLogging, requestMetrics } from "./observability";
+import { metricsAccess } from "./operator-access";
 import { OUTCOMES, type OutcomeCode } from "./outcomes";
 
 export const OPERATION_DIRS = [
@@ -46,10 +50,30 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
+  // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
+  // should guess at.
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   app.use(requestId(), requestLogging(services.logger), requestMetrics(services.metrics));
   app.use((_req, res, next) => {
     if (draining) res.setHeader("Connection", "close");
     next();
+  });
+  app.use(guardUrl());
+  // A preflight or an `OPTIONS` probe is answered from the routes' verbs, without a key and without
+  // counting as a failed authentication. GraphQL answers its own (Yoga's CORS), and compat and MCP
+  // answer their 405 in their own format.
+  app.use((req, res, next) => {
+    if (req.method !== "OPTIONS") return next();
+    const allow = allowedMethods(req.path, config.sandboxEnabled);
+    if (allow === "not-mine") return next();
+    if (!allow) {
+      return refuse(surfaceOf(req, config.compatPrefix), res, "route_not_found", `There is no ${req.path}.`);
+    }
+    res.setHeader("Allow", allow.join(", "));
+    res.status(204).end();
   });
 
   app.get("/healthz", (_req, res) => {
@@ -64,11 +88,14 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       res.status(503).json({ status: "unavailable", database: services.db.kind });
     }
   });
-  app.get("/metrics", async (_req, res) => {
+  const metricsRefusal = metricsAccess(config.metrics);
+  app.get("/metrics", async (req, res) => {
+    const refusal = metricsRefusal(req, res);
+    if (refusal) return refuse("other", res, refusal);
     res.type("text/plain; version=0.0.4").send(await services.metrics.render());
   });
 
-  const json = express.json({ limit: config.bodyLimit, type: ["application/json", "application/*+json"] });
+  const json = jsonBody(config.bodyLimit);
 
   const yoga = createGraphQLHandler(services, publicSchema);
   const toYoga = (req: Request, res: Response) => void yoga.handle(req, res);
@@ -123,6 +150,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   if (config.mcpEnabled) app.use("/api/mcp", createMcpRouter({ ...deps, surface: "mcp" }));
 
   app.use((req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
     refuse(
       surfaceOf(req, config.compatPrefix),
       res,
@@ -134,15 +162,17 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   // Body-parser failures and anything thrown by a route: a clear answer in the surface's format,
   // never a stack trace or an internal message.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const type = (error as { type?: string }).type;
     const surface = surfaceOf(req, config.compatPrefix);
     if (res.headersSent) return void res.end();
-    if (type === "entity.parse.failed") return refuse(surface, res, "malformed_json");
-    if (type === "entity.too.large") {
-      return refuse(surface, res, "body_too_large", `The request body is larger than ${config.bodyLimit}.`);
-    }
-    if (type === "encoding.unsupported" || type === "charset.unsupported") {
-      return refuse(surface, res, "bad_request", "The request body's encoding is not supported.");
+    closeIfBodyUnread(req, res);
+    const client = clientErrorOf(error, config.bodyLimit);
+    if (client) {
+      // The client's mistake, not ours: one line without a stack.
+      (req as Request & { log?: { info: (o: unknown, m: string) => void } }).log?.info(
+        { outcome: client.outcome, reason: client.message },
+        "Refused client input",
+      );
+      return refuse(surface, res, client.outcome, client.message);
     }
     (req as Request & { log?: { error: (o: unknown, m: string) => void } }).log?.error(
       { err: error },
@@ -161,6 +191,18 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       await sandbox?.close();
     },
   };
+}
+
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** The verbs a path answers; "not-mine" when its surface answers `OPTIONS` itself. */
+function allowedMethods(path: string, sandboxEnabled: boolean): string[] | undefined | "not-mine" {
+  if (OPERATIONS_PATHS.has(path) || /^\/share\/[^/]+$/.test(path)) return ["GET", "HEAD", "OPTIONS"];
+  if (sandboxEnabled && path.startsWith("/api/v1/sandbox/")) {
+    return v1AllowedMethods(path.slice("/api/v1/sandbox".length), { sandbox: true });
+  }
+  if (path.startsWith("/api/v1/")) return v1AllowedMethods(path.slice("/api/v1".length), { sandbox: false });
+  return "not-mine";
 }
 
 function surfaceOf(req: Request, compatPrefix: string): Surface {

@@ -109,6 +109,28 @@ export async function admit(
 }
 
 /**
+ * The rest of an admitted request's cost, once its size is known (an MCP batch is admitted for one
+ * request before its body is read, then costs one request per message). Refused, the rest is given
+ * back at once: the request keeps only the one its admission spent, like every refused answer.
+ */
+export async function spendRest(
+  services: Services,
+  res: Response,
+  admission: Extract<Admission, { ok: true }>,
+  extra: number,
+): Promise<Admission> {
+  if (extra <= 0) return admission;
+  const { principal } = admission;
+  const spent = await spendWindows(services, principal, extra, 0);
+  setRateHeaders(res, spent.rate);
+  if (spent.outcome) {
+    res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+    return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+  }
+  return { ok: true, principal, rate: spent.rate };
+}
+
+/**
  * Spends `cost` from the key's window, then from the organisation's (a multiple of the per-key
  * window). A request the key's own window refuses never reaches the organisation's, so one key
  * running into its limit cannot use up its teammates' minute. A refused request keeps one request
@@ -119,21 +141,23 @@ async function spendWindows(
   services: Services,
   principal: Principal,
   cost: number,
+  keptOnRefusal = 1,
 ): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
   const { limiter } = services;
   const keyWindow = keyRateWindow(principal);
   const orgWindow = organizationRateWindow(principal);
   const refund = (window: RateWindow) =>
-    limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - 1));
+    limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - keptOnRefusal));
 
   const key = await limiter.consume(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
   if (!key.allowed) {
-    const rate = cost > 1 ? await refund(keyWindow) : key;
+    const rate = cost > keptOnRefusal ? await refund(keyWindow) : key;
     return { rate: { ...rate, allowed: false }, outcome: "rate_limited" };
   }
   const organization = await limiter.consume(orgWindow.subject, orgWindow.limit, MINUTE_MS, cost);
   if (!organization.allowed) {
-    const rate = cost > 1 ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0] : organization;
+    const rate =
+      cost > keptOnRefusal ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0]! : organization;
     return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
   }
   return { rate: tighterWindow(key, organization) };

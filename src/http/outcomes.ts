@@ -46,6 +46,11 @@ export type OutcomeCode =
   | "method_not_allowed"
   | "invalid_batch"
   | "origin_not_allowed"
+  | "request_timeout"
+  | "headers_too_large"
+  | "malformed_http"
+  | "metrics_token_required"
+  | "metrics_address_not_allowed"
   | "unexpected";
 
 export interface OutcomeWire {
@@ -361,6 +366,45 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32000 },
     sentence: "The request's Origin or Host is not one this server accepts (DNS rebinding protection).",
   },
+  // Answered by the HTTP server itself, before any surface is known: the v1 body is the only form.
+  request_timeout: {
+    v1: { status: 408, error: "request_timeout" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 408, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence:
+      "The request did not arrive in time: headers are due within the header deadline and the whole request within the request deadline.",
+  },
+  headers_too_large: {
+    v1: { status: 431, error: "headers_too_large" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 431, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence: "The request's headers are too large.",
+  },
+  malformed_http: {
+    v1: { status: 400, error: "malformed_request" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 400, code: "BAD_REQUEST" },
+    mcp: { isError: true, jsonRpcCode: -32600 },
+    sentence: "The request is not valid HTTP.",
+  },
+  // The operator's endpoints (/metrics), when QUAYSIDE_METRICS_TOKEN or QUAYSIDE_METRICS_ALLOW is set.
+  metrics_token_required: {
+    v1: { status: 401, error: "metrics_token_required" },
+    compat: { message: "API_KEY_WRONG" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence:
+      "Metrics need the operator's metrics token: send 'Authorization: Bearer <QUAYSIDE_METRICS_TOKEN>'.",
+  },
+  metrics_address_not_allowed: {
+    v1: { status: 403, error: "metrics_address_not_allowed" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "FORBIDDEN" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence: "Metrics are served only to the operator's addresses (QUAYSIDE_METRICS_ALLOW).",
+  },
   unexpected: {
     v1: { status: 500, error: "internal_error" },
     compat: { message: "UNEXPECTED_ERROR" },
@@ -377,10 +421,12 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   502: "Bad Gateway",
 };

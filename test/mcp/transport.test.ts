@@ -93,7 +93,7 @@ describe("batches", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe("100");
   });
 
-  it("refuses a batch of 21 messages whole with a JSON-RPC error, before the key is read or anything runs", async () => {
+  it("refuses a batch of 21 messages whole with a JSON-RPC error, spending one request and running nothing", async () => {
     const org = await app.fixtures.organization({ plan: "professional" });
     const batch = Array.from({ length: 21 }, (_, i) => toolsCall(i + 1, "get_team"));
     const res = await postJsonRpc(app, batch, bearer(org.key));
@@ -107,11 +107,11 @@ describe("batches", () => {
         data: { error: "invalid_batch" },
       },
     });
-    // Nothing was spent from the key's window.
+    // The refusal spent one request, like any refused answer to a key, not 21.
     const next = await postJsonRpc(app, listTools(1), bearer(org.key));
-    expect(next.headers.get("x-ratelimit-remaining")).toBe("119");
-    // Even without a key the cap answers first.
-    expect((await postJsonRpc(app, batch)).status).toBe(400);
+    expect(next.headers.get("x-ratelimit-remaining")).toBe("118");
+    // Without a key the body is never read: the key's refusal answers.
+    expect((await postJsonRpc(app, batch)).status).toBe(401);
   });
 
   it("refuses an empty batch", async () => {
@@ -182,20 +182,22 @@ describe("authentication, as on REST", () => {
     clock.advance(2_000);
   });
 
+  // A body is read only for a key that authenticates (a keyless client must not hold a socket with a
+  // slow body), so a 401 cannot know the message's id and answers with id null (JSON-RPC 2.0 section 5).
   it.each([
-    ["no key", () => ({}), 401, -32001, "missing_api_key"],
-    ["an unknown key", () => bearer("qs_thisKeyWasNeverIssuedToAnyone"), 401, -32001, "invalid_api_key"],
-    ["a revoked key", () => bearer(revoked.key), 401, -32001, "api_key_revoked"],
-    ["an expired key", () => bearer(expired.key), 401, -32001, "api_key_expired"],
-    ["developer mode off", () => bearer(devModeOff.key), 403, -32003, "developer_mode_disabled"],
+    ["no key", () => ({}), 401, -32001, "missing_api_key", null],
+    ["an unknown key", () => bearer("qs_neverIssuedToAnyone"), 401, -32001, "invalid_api_key", null],
+    ["a revoked key", () => bearer(revoked.key), 401, -32001, "api_key_revoked", null],
+    ["an expired key", () => bearer(expired.key), 401, -32001, "api_key_expired", null],
+    ["developer mode off", () => bearer(devModeOff.key), 403, -32003, "developer_mode_disabled", 42],
   ])(
-    "refuses %s with the outcome's HTTP status and a JSON-RPC error echoing the id",
-    async (_label, headers, status, code, error) => {
+    "refuses %s with the outcome's HTTP status and a JSON-RPC error",
+    async (_label, headers, status, code, error, id) => {
       const res = await postJsonRpc(app, toolsCall(42, "get_team"), headers());
       expect(res.status).toBe(status);
       expect(res.body).toEqual({
         jsonrpc: "2.0",
-        id: 42,
+        id,
         error: { code, message: expect.any(String), data: { error } },
       });
       expect(res.headers.get("x-ratelimit-limit")).not.toBeNull();

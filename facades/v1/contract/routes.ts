@@ -58,6 +58,10 @@ export const listShipmentsQuery = z.object({
     // On the branch too: the Postman converter builds a union's value from its first branch.
     .meta({ example: "2026-08-01T00:00:00Z" })
     .or(z.iso.date({ message: "updated_since must be an ISO 8601 date-time" }))
+    // ISO 8601 has a year 0000 and PostgreSQL does not (1 BC is its year before 1 AD).
+    .refine((value) => new Date(value).getUTCFullYear() >= 1, {
+      message: "updated_since must be in the year 0001 or later, e.g. 2026-11-01T00:00:00Z",
+    })
     .optional()
     .meta({
       description: "Delta mode: rows synced at or after this time (at most 200); supersedes paging.",

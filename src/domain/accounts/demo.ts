@@ -6,7 +6,7 @@ export const DEMO_USER_EMAIL = "demo@quayside.local";
 
 export type DemoOutcome =
   | { kind: "created"; organizationId: string; rawKey: string }
-  | { kind: "pinned-key"; organizationId: string; rawKey: string }
+  | { kind: "pinned-key"; organizationId: string; rawKey: string; created: boolean }
   | { kind: "existing"; organizationId: string | null };
 
 /**
@@ -33,19 +33,40 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
       role: "owner",
     });
     const { rawKey } = await accounts.createApiKey({ userId: user.id, name: "Demo key", rawKey: pinnedKey });
-    return { kind: "created", organizationId: demo.id, rawKey };
+    return pinnedKey
+      ? { kind: "pinned-key", organizationId: demo.id, rawKey, created: true }
+      : { kind: "created", organizationId: demo.id, rawKey };
   }
 
   if (pinnedKey) {
     const user = await accounts.findUser(DEMO_USER_EMAIL);
-    if (user && !(await accounts.hasKey(pinnedKey))) {
+    const created = Boolean(user) && !(await accounts.hasKey(pinnedKey));
+    if (user && created) {
       await accounts.createApiKey({
         userId: user.id,
         name: "Demo key (QUAYSIDE_DEMO_KEY)",
         rawKey: pinnedKey,
       });
     }
-    return { kind: "pinned-key", organizationId: demo.id, rawKey: pinnedKey };
+    return { kind: "pinned-key", organizationId: demo.id, rawKey: pinnedKey, created };
   }
   return { kind: "existing", organizationId: demo.id };
+}
+
+/**
+ * What `serve` tells the operator about the demo key. A key is printed only on the start that created
+ * it: start-up output ends up in service logs and terminal scrollback, and a key printed on every
+ * restart would be in all of them. Later starts say where a key comes from instead.
+ */
+export function demoAnnouncement(outcome: DemoOutcome | null): string | undefined {
+  if (!outcome) return undefined;
+  if (outcome.kind === "created" || (outcome.kind === "pinned-key" && outcome.created)) {
+    return `Demo API key (organisation "Demo", plan professional): ${outcome.rawKey}`;
+  }
+  if (outcome.kind === "pinned-key") {
+    return "Demo API key: the value of QUAYSIDE_DEMO_KEY (set up on an earlier start, so not printed again).";
+  }
+  return outcome.organizationId
+    ? `Demo organisation already set up; its key was printed only on the first start. Make another with: quayside keys create --user ${DEMO_USER_EMAIL}`
+    : undefined;
 }

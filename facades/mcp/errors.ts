@@ -1,0 +1,52 @@
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { OUTCOMES } from "../../src/http/outcomes";
+
+interface Issue {
+  path: (string | number)[];
+  message: string;
+}
+
+const INTERNAL_ERROR = -32603;
+
+/**
+ * Rewrites the SDK's internal-error answers before they leave. The SDK validates each request's
+ * params against the method's schema and, when that fails, answers -32603 with the validator's issue
+ * list serialised as the message: that is the client's mistake, so it becomes the outcome table's
+ * invalid-params code with one readable line per issue. Any other -32603 is masked (and logged), as
+ * every surface masks an unexpected failure.
+ */
+export function clarifyErrors(message: JSONRPCMessage, log: (error: unknown) => void): JSONRPCMessage {
+  if (!("error" in message) || message.error.code !== INTERNAL_ERROR) return message;
+  const issues = issuesOf(message.error.message);
+  if (issues) {
+    const wire = OUTCOMES.bad_request;
+    const detail = issues.map((i) => `${i.path.join(".") || "message"}: ${i.message}`).join("; ");
+    return {
+      ...message,
+      error: {
+        code: wire.mcp.jsonRpcCode,
+        message: `Invalid params: ${detail}`,
+        data: { error: wire.v1.error },
+      },
+    };
+  }
+  log(message.error);
+  const wire = OUTCOMES.unexpected;
+  return { ...message, error: { code: wire.mcp.jsonRpcCode, message: wire.sentence } };
+}
+
+/** The validator's issues when `text` is its serialised issue list, else undefined. */
+function issuesOf(text: string): Issue[] | undefined {
+  if (!text.trimStart().startsWith("[")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
+    const issues = parsed.filter(
+      (i): i is Issue =>
+        typeof i === "object" && i !== null && Array.isArray(i.path) && typeof i.message === "string",
+    );
+    return issues.length === parsed.length ? issues : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { AppConfig } from "../config";
+import type { Logger } from "../observability/logger";
+import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode } from "./outcomes";
+
+type HttpLimits = AppConfig["http"];
+
+/**
+ * The options `createServer` must get at construction: Node checks the header and request deadlines
+ * on a timer whose period cannot be changed later (30 s by default, which would let a 10 s deadline
+ * hold a socket for 40 s). A fifth of the shorter deadline, at most a second, cuts within 20% of it.
+ */
+export function serverOptions(limits: HttpLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(
+      25,
+      Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 5)),
+    ),
+  };
+}
+
+/**
+ * Holds the server to its connection budget without letting idle sockets lock keyed clients out.
+ * Node's own `maxConnections` refuses the NEWEST socket at the cap, so whoever opened the cap's worth
+ * of idle sockets first would shut everyone else out until the header deadline. Instead, at the cap
+ * the socket that has been idle longest (no request in progress: never sent one, or between two on
+ * keep-alive) is closed to make room; only when every socket is busy is the newcomer refused.
+ * A client whose request is being answered is never cut for someone else's connection.
+ */
+export function guardConnections(server: Server, limits: HttpLimits, logger: Logger): void {
+  server.timeout = limits.socketIdleTimeoutMs;
+  // Insertion order is idleness order: a socket goes to the end each time it becomes idle.
+  const idle = new Set<Socket>();
+  const open = new Set<Socket>();
+  let evicted = 0;
+
+  server.on("connection", (socket: Socket) => {
+    open.add(socket);
+    idle.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      idle.delete(socket);
+    });
+    if (open.size <= limits.maxConnections) return;
+    const idlest = idle.values().next().value as Socket | undefined;
+    const victim = idlest && idlest !== socket ? idlest : socket;
+    open.delete(victim);
+    idle.delete(victim);
+    victim.destroy();
+    evicted += 1;
+    // One line per burst, not per socket: a flood must not become a log flood.
+    if (evicted === 1 || evicted % 1_000 === 0) {
+      logger.warn(
+        { maxConnections: limits.maxConnections, closedSoFar: evicted },
+        victim === socket
+          ? "Connection cap reached with every socket busy: refused a new connection"
+          : "Connection cap reached: closed the longest-idle connection to make room",
+      );
+    }
+  });
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    idle.delete(socket);
+    res.once("finish", () => {
+      if (!socket.destroyed && open.has(socket)) idle.add(socket);
+    });
+  });
+
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    answerClientError(error, socket, logger);
+  });
+}
+
+/**
+ * What Node's default `clientError` handler does (answer only when nothing of a response was written
+ * on the socket yet, then close), but with a JSON body like every other refusal, `nosniff`, and a
+ * log line at info: an unparsable request or a client too slow for the deadlines is the client's
+ * problem, not the server's.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  const code = error.code ?? "";
+  if (code !== "ECONNRESET") logger.info({ code }, "Client error on an HTTP connection");
+  if (code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const outcome: OutcomeCode =
+    code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? "request_timeout"
+      : code === "HPE_HEADER_OVERFLOW"
+        ? "headers_too_large"
+        : "malformed_http";
+  const { v1, sentence } = OUTCOMES[outcome];
+  const statusText = HTTP_STATUS_TEXT[v1.status] ?? "Bad Request";
+  const body = JSON.stringify({
+    success: false,
+    statusCode: v1.status,
+    statusMessage: statusText,
+    message: sentence,
+    data: { error: v1.error },
+  });
+  socket.end(
+    `HTTP/1.1 ${v1.status} ${statusText}\r\n` +
+      "Connection: close\r\n" +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      "X-Content-Type-Options: nosniff\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * An answer sent before the request's body was read (a refused key, a wrong verb) closes the
+ * connection: otherwise Node reads and discards the rest of the body to reuse the socket, and a client
+ * trickling a large body would keep it for the whole request deadline after it was already refused.
+ */
+export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (!req.complete && !res.headersSent) res.setHeader("Connection", "close");
+}
