@@ -107,7 +107,10 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     },
     (req, res, next) => {
       // A CORS preflight carries no key and runs nothing: Yoga answers it with the configured policy.
-      if (req.method === "OPTIONS") return toYoga(req, res);
+      if (req.method === "OPTIONS") {
+        res.setHeader("Allow", "GET, POST, OPTIONS");
+        return toYoga(req, res);
+      }
       // The GraphiQL page itself (when switched on) needs no key; every operation does.
       if (
         config.graphql.graphiql &&
@@ -130,6 +133,19 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       next();
     },
     json,
+    (req, res, next) => {
+      // One operation per request: batching is off, so a JSON array (or any non-object) is not a
+      // GraphQL request. Refused here, before Yoga would try to read the consumed stream again.
+      const body: unknown = req.body;
+      if (req.method === "POST" && (typeof body !== "object" || body === null || Array.isArray(body))) {
+        return sendGraphQLRefusal(
+          res,
+          "bad_request",
+          "The body must be one JSON object: {query, variables?, operationName?}.",
+        );
+      }
+      next();
+    },
     toYoga,
   );
 

@@ -462,14 +462,17 @@ beforeAll(async () => {
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
 
   // A: two shipments (one by the teammate), a customer, a share link and a revoked one, history.
+  // Shipment numbers and history ids are counted per organisation, so B's SHP-1 and history id 1 are
+  // B's own: A's objects are asked for by numbers B does not have (A's SHP-2 and A's newest id).
   A.container = known[0]!;
-  expect((await asA("GET", `/api/v1/container/${known[0]}`)).status).toBe(200);
   expect((await asA("GET", `/api/v1/container/${known[1]}`, undefined, aMate.key)).status).toBe(200);
+  expect((await asA("GET", `/api/v1/container/${known[0]}`)).status).toBe(200);
   expect((await asA("GET", `/compat/tracking?number=${known[0]}`)).body.status).toBe("success");
   A.customer = "Acme Secret Freight";
   expect((await asA("PATCH", `/api/v1/shipments/${known[0]}`, { customer: A.customer })).status).toBe(200);
   const read = await asA("GET", `/api/v1/shipments/${known[0]}`);
   A.shipmentId = String(read.body.data?.name ?? "");
+  expect(A.shipmentId).toBe("SHP-2");
   const revoked = await asA("POST", `/api/v1/shipments/${known[1]}/share`);
   A.revokedToken = String(revoked.body.token ?? revoked.body.data?.token ?? "");
   await asA("DELETE", `/api/v1/shipments/${known[1]}/share`, undefined, aMate.key);
@@ -483,7 +486,7 @@ beforeAll(async () => {
   );
   const lookups = (history.body.data as { trackingHistory: { lookups: { id: number }[] } }).trackingHistory
     .lookups;
-  A.lookupId = String(lookups[0]!.id);
+  A.lookupId = String(Math.max(...lookups.map((l) => l.id)));
   // A: a webhook endpoint with a queued delivery.
   A.endpointUrl = "http://127.0.0.1:9/acme-secret-hook";
   const created = await graphql(

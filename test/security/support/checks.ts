@@ -29,8 +29,15 @@ export const INTERNAL_TEXT: readonly (readonly [string, RegExp])[] = [
   ["NUL", new RegExp(`${String.fromCharCode(0)}|\\\\u0000`)],
 ];
 
-export function internalText(text: string): string[] {
-  return INTERNAL_TEXT.filter(([, pattern]) => pattern.test(text)).map(([name]) => `internal text (${name})`);
+/**
+ * Internal text in an answer. A NUL the client itself sent may come back quoted in a validation
+ * sentence (graphql-js prints the offending literal, escaped): that is the client's text, not ours.
+ */
+export function internalText(text: string, sent = ""): string[] {
+  const echoesNul = INTERNAL_TEXT.find(([name]) => name === "NUL")![1].test(sent);
+  return INTERNAL_TEXT.filter(([name, pattern]) => pattern.test(text) && !(name === "NUL" && echoesNul)).map(
+    ([name]) => `internal text (${name})`,
+  );
 }
 
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -77,6 +84,12 @@ export function jsonRpcMessages(ex: Exchange): unknown[] | null {
 export function formatProblems(surface: Surface, ex: Exchange): string[] {
   // A HEAD answer carries no body by definition; its status and headers are still checked.
   if (ex.method === "HEAD") return [];
+  // An OPTIONS probe answered 204 carries no body either (RFC 9110 section 9.3.7), but must say what
+  // the resource allows (or, for a CORS preflight, what the policy allows).
+  if (ex.method === "OPTIONS" && ex.status === 204 && ex.text === "") {
+    const says = ex.responseHeaders.allow ?? ex.responseHeaders["access-control-allow-methods"];
+    return says ? [] : ["OPTIONS answered 204 without Allow"];
+  }
   const json = contentType(ex).includes("json");
   const parsed = parseJson(ex.text);
   switch (surface) {
@@ -164,7 +177,7 @@ export function answerProblems(surface: Surface, ex: Exchange): string[] {
   const problems: string[] = [];
   if (ex.status >= 500) problems.push(`5xx (${ex.status})`);
   if (ex.status === 0) problems.push("no status");
-  problems.push(...internalText(errorText(surface, ex)));
+  problems.push(...internalText(errorText(surface, ex), `${ex.path}${ex.body ?? ""}`));
   problems.push(...formatProblems(surface, ex));
   if (ex.responseHeaders["x-content-type-options"] !== "nosniff")
     problems.push("no X-Content-Type-Options: nosniff");
