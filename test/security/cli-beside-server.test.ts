@@ -4,7 +4,8 @@ import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freshDatabaseTarget } from "../support/database";
 
 /**
  * Issue 26 item 7: on PGlite, the CLI and a running `quayside serve` share one data folder safely.
@@ -15,6 +16,8 @@ const run = promisify(execFile);
 const BIN = path.resolve("bin/quayside.mjs");
 const DEMO_KEY = "demo_key_for_cli_beside_server_01";
 const temporary: string[] = [];
+/** Set by the PostgreSQL case: every CLI command then runs on that database. */
+let extraEnv: Record<string, string> = {};
 
 function environment(dataDir: string): Record<string, string> {
   return {
@@ -42,8 +45,8 @@ interface Serving {
   stop(): Promise<number | null>;
 }
 
-async function serve(dataDir: string): Promise<Serving> {
-  const child = spawn("node", [BIN, "serve"], { env: environment(dataDir) });
+async function serve(dataDir: string, env: Record<string, string> = {}): Promise<Serving> {
+  const child = spawn("node", [BIN, "serve"], { env: { ...environment(dataDir), ...env } });
   let output = "";
   child.stderr.on("data", (chunk: Buffer) => {
     output += chunk.toString();
@@ -68,7 +71,7 @@ async function serve(dataDir: string): Promise<Serving> {
 }
 
 async function quayside(dataDir: string, ...args: string[]) {
-  return run("node", [BIN, ...args], { env: environment(dataDir) }).catch(
+  return run("node", [BIN, ...args], { env: { ...environment(dataDir), ...extraEnv } }).catch(
     (e: { code: number; stdout: string; stderr: string }) => e,
   );
 }
@@ -287,6 +290,41 @@ describe("the data folder after a CLI command and after a crash", { timeout: 240
       expect(readLock(dataDir).pid).toBe(server.child.pid);
       expect((await carriers(server.url, DEMO_KEY)).status).toBe(200);
     } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+// Several processes may open one PostgreSQL: the CLI writes directly, and servers see the revocation
+// when their cached row ages out. This runs in the suite's PostgreSQL pass (QUAYSIDE_TEST_DB=postgres).
+describe.runIf(inject("postgresUrl"))("the CLI beside a server on PostgreSQL", { timeout: 120_000 }, () => {
+  it("a revocation is refused by the running server within QUAYSIDE_KEY_CACHE_SECONDS", async () => {
+    const target = await freshDatabaseTarget();
+    if (target.kind !== "postgres") throw new Error("expected PostgreSQL");
+    extraEnv = { DATABASE_URL: target.url, QUAYSIDE_KEY_CACHE_SECONDS: "1" };
+    const dataDir = newDataDir();
+    const server = await serve(dataDir, extraEnv);
+    try {
+      const created = await json<{ id: string; key: string }>(
+        dataDir,
+        "keys",
+        "create",
+        "--user",
+        "demo@quayside.local",
+      );
+      expect((await carriers(server.url, created.key)).status).toBe(200);
+      const revoked = await quayside(dataDir, "keys", "revoke", created.id);
+      expect(revoked.stdout).toContain(
+        "servers on this database refuse it within 1 s (QUAYSIDE_KEY_CACHE_SECONDS)",
+      );
+      // The documented bound, plus a margin for a loaded machine.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const next = await carriers(server.url, created.key);
+      expect(next).toMatchObject({ status: 401, body: { data: { error: "api_key_revoked" } } });
+      // No PGlite folder was created or locked on the way.
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      extraEnv = {};
       expect(await server.stop()).toBe(0);
     }
   });
