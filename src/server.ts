@@ -12,6 +12,8 @@ import { createWorkers, type Workers } from "./jobs/workers";
 import { type Clock, systemClock } from "./lib/clock";
 import { createLogger, type Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
+import { runOperatorCommand } from "./operator/commands";
+import { startOperatorEndpoint } from "./operator/endpoint";
 import { createServices, type Services } from "./services";
 import { type RunningSimulator, startSimulator } from "./simulator/server";
 import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
@@ -35,7 +37,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { holder: "quayside serve" });
   const migrations = await applyMigrations(db);
   if (migrations.applied.length > 0)
     logger.info({ applied: migrations.applied }, "Database migrations applied");
@@ -71,6 +73,18 @@ export async function startServer(
       clock,
     }),
   });
+  // While this process holds the PGlite folder, CLI account commands run in here (src/operator).
+  const operator = db.folderLock
+    ? await startOperatorEndpoint({
+        lock: db.folderLock,
+        logger,
+        run: (command) =>
+          runOperatorCommand(
+            { db, accounts: services.accounts, where: "server", keyCacheSeconds: config.keyCacheSeconds },
+            command,
+          ),
+      })
+    : null;
   // The port catalogue, and the AIS feed ingester when QUAYSIDE_AIS_FEED is set.
   const lookupWork = await startLookupWork({
     config,
@@ -110,6 +124,7 @@ export async function startServer(
       built.startDraining();
       await closeServer(server, config.shutdownGraceMs);
       await workers.stop();
+      await operator?.close();
       await built.close();
       await lookupWork.stop();
       await services.close();

@@ -1,11 +1,19 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config";
-import { openDatabase } from "../db/database";
+import { type AppConfig, loadConfig } from "../config";
+import { DataFolderHeldError } from "../db/data-folder-lock";
+import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
-import { AccountError, AccountsService } from "../domain/accounts/accounts.service";
+import { AccountsService } from "../domain/accounts/accounts.service";
 import { demoAnnouncement } from "../domain/accounts/demo";
-import { isPlanCode } from "../domain/accounts/plans";
 import { systemClock } from "../lib/clock";
+import { sendOperatorCommand } from "../operator/client";
+import {
+  type CommandResult,
+  OPERATOR_COMMANDS,
+  type OperatorCommand,
+  operatorCommandSchema,
+  runOperatorCommand,
+} from "../operator/commands";
 
 const USAGE = `Usage: quayside <command> [options]   (every command accepts --json)
 
@@ -15,11 +23,15 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
               [--cycle monthly|yearly] [--no-developer-mode]
   orgs list
   users create --org ORG_ID_OR_NAME --email EMAIL [--name NAME] [--role owner|member]
+  users list [--org ORG_ID_OR_NAME]
   keys create --user USER_ID_OR_EMAIL [--name NAME] [--view-only] [--expires-at ISO_DATE]
   keys revoke KEY_ID
   keys list [--org ORG_ID_OR_NAME] [--user USER_ID_OR_EMAIL]
   simulator [--port N] [--host HOST]      run the DCSA carrier simulator alone
   ports import DIR                        import the UN/LOCODE release in DIR (ports, time zones, aliases)
+
+While \`quayside serve\` runs on a PGlite data folder, migrate and the orgs, users and keys commands
+run inside it (through its operator socket in the folder); ports import needs the server stopped.
 `;
 
 export class UsageError extends Error {}
@@ -66,134 +78,109 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig();
-  const db = await openDatabase(config.database);
+  const key = `${command} ${sub ?? ""}`.trim();
+  if (key === "ports import") return importPortCatalogue(config, out, arg);
+  if (!(OPERATOR_COMMANDS as readonly string[]).includes(key))
+    throw new UsageError(`Unknown command: ${key}`);
+  const parsed = operatorCommandSchema.safeParse({
+    command: key,
+    name: values.name,
+    plan: values.plan,
+    cycle: values.cycle,
+    developerMode: !values["no-developer-mode"],
+    org: values.org,
+    email: values.email,
+    role: values.role,
+    user: values.user,
+    viewOnly: values["view-only"],
+    expiresAt: values["expires-at"],
+    keyId: arg,
+  });
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? USAGE);
+  const result = await runCommand(config, parsed.data);
+  print(out, result.human, result.data);
+  return 0;
+}
+
+/** How long a command waits for a server that holds the folder but is still starting. */
+const SERVER_START_WAIT_MS = 30_000;
+
+/**
+ * Runs a command on the database itself, or, when a running server holds the PGlite folder, inside
+ * that server through its operator endpoint (a second opener would damage the folder, and only the
+ * server can forget a revoked key from its cache at once).
+ */
+async function runCommand(config: AppConfig, command: OperatorCommand): Promise<CommandResult> {
+  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  for (;;) {
+    const db = await openOrFindHolder(config, `quayside ${command.command}`);
+    if (db instanceof DataFolderHeldError) {
+      const { holder } = db;
+      if (holder.operator) return sendOperatorCommand(holder.operator, holder.token, command);
+      if (holder.command === "quayside serve" && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      }
+      throw new UsageError(db.message);
+    }
+    try {
+      if (command.command !== "migrate") await applyMigrations(db);
+      const accounts = new AccountsService(db.prisma, systemClock);
+      return await runOperatorCommand(
+        { db, accounts, where: "direct", keyCacheSeconds: config.keyCacheSeconds },
+        command,
+      );
+    } finally {
+      await db.close();
+    }
+  }
+}
+
+async function openOrFindHolder(config: AppConfig, holder: string): Promise<Database | DataFolderHeldError> {
   try {
-    const report = await applyMigrations(db);
-    if (command === "migrate") {
+    return await openDatabase(config.database, { holder });
+  } catch (error) {
+    if (error instanceof DataFolderHeldError) return error;
+    if ((error as NodeJS.ErrnoException).code === "EACCES" && config.database.kind === "pglite") {
+      throw new UsageError(
+        `Cannot read the data folder ${config.database.dataDir}: run quayside as the user that owns it.`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function importPortCatalogue(config: AppConfig, out: Output, dir: string | undefined): Promise<number> {
+  if (!dir) throw new UsageError("ports import needs the folder of a UN/LOCODE release");
+  const db = await openOrFindHolder(config, "quayside ports import");
+  if (db instanceof DataFolderHeldError) {
+    // The import loads ~220 MB of time-zone data: kept out of the server's process on purpose.
+    throw new UsageError(
+      `${db.message}\nports import opens the database itself: stop the server, import, start it again.`,
+    );
+  }
+  try {
+    await applyMigrations(db);
+    // geo-tz's full data set (~220 MB) is loaded here only, never by the API process.
+    const { importPorts, PortImportError } = await import("../domain/ports/port-import");
+    const { loadTimeZoneResolver } = await import("../domain/ports/time-zones");
+    try {
+      const report = await importPorts({
+        dir,
+        prisma: db.prisma,
+        clock: systemClock,
+        timeZoneOf: await loadTimeZoneResolver(),
+      });
       print(
         out,
-        report.applied.length ? `Applied ${report.applied.join(", ")}` : "Database is up to date.",
+        `Imported ${report.ports} ports (${report.layout} layout, ${report.withTimeZone} with a time zone, ${report.aliases.length} carrier aliases).`,
         report,
       );
-      return 0;
+    } catch (error) {
+      if (error instanceof PortImportError) throw new UsageError(error.message);
+      throw error;
     }
-    const accounts = new AccountsService(db.prisma, systemClock);
-    const key = `${command} ${sub ?? ""}`.trim();
-    switch (key) {
-      case "orgs create": {
-        if (!values.name) throw new UsageError("orgs create needs --name");
-        const plan = values.plan ?? "free";
-        if (!isPlanCode(plan)) throw new UsageError(`Unknown plan ${plan}`);
-        const cycle = values.cycle ?? "monthly";
-        if (cycle !== "monthly" && cycle !== "yearly") throw new UsageError("--cycle is monthly or yearly");
-        const org = await accounts.createOrganization({
-          name: values.name,
-          plan,
-          billingCycle: cycle,
-          // A self-hosted operator creating an organisation means to use it: on unless asked otherwise.
-          developerMode: !values["no-developer-mode"],
-        });
-        print(out, `Created organisation ${org.name} (${org.id}), plan ${org.plan}`, org);
-        return 0;
-      }
-      case "orgs list": {
-        const orgs = await accounts.listOrganizations();
-        print(
-          out,
-          orgs
-            .map((o) => `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}`)
-            .join("\n") || "No organisations.",
-          orgs,
-        );
-        return 0;
-      }
-      case "users create": {
-        if (!values.org || !values.email) throw new UsageError("users create needs --org and --email");
-        const org = await accounts.findOrganization(values.org);
-        if (!org) throw new AccountError("not_found", `No organisation ${values.org}`);
-        const role = values.role ?? "member";
-        if (role !== "owner" && role !== "member") throw new UsageError("--role is owner or member");
-        const user = await accounts.createUser({
-          organizationId: org.id,
-          email: values.email,
-          name: values.name,
-          role,
-        });
-        print(out, `Created user ${user.email} (${user.id}) in ${org.name}`, user);
-        return 0;
-      }
-      case "keys create": {
-        if (!values.user) throw new UsageError("keys create needs --user");
-        const user = await accounts.findUser(values.user);
-        if (!user) throw new AccountError("not_found", `No user ${values.user}`);
-        const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : null;
-        if (expiresAt && Number.isNaN(expiresAt.getTime()))
-          throw new UsageError("--expires-at must be an ISO date");
-        const { apiKey, rawKey } = await accounts.createApiKey({
-          userId: user.id,
-          name: values.name,
-          viewOnly: values["view-only"],
-          expiresAt,
-        });
-        const { keyHash: _hash, ...visible } = apiKey;
-        print(out, `${rawKey}\n(key ${apiKey.id}; shown once, store it now)`, { ...visible, key: rawKey });
-        return 0;
-      }
-      case "keys revoke": {
-        if (!arg) throw new UsageError("keys revoke needs a key id");
-        const { keyHash: _hash, ...revoked } = await accounts.revokeApiKey({ keyId: arg });
-        print(out, `Revoked key ${revoked.id}`, revoked);
-        return 0;
-      }
-      case "keys list": {
-        const org = values.org ? await accounts.findOrganization(values.org) : null;
-        const user = values.user ? await accounts.findUser(values.user) : null;
-        if (values.org && !org) throw new AccountError("not_found", `No organisation ${values.org}`);
-        if (values.user && !user) throw new AccountError("not_found", `No user ${values.user}`);
-        const keys = (
-          await accounts.listApiKeys({
-            ...(org ? { organizationId: org.id } : {}),
-            ...(user ? { userId: user.id } : {}),
-          })
-        ).map(({ keyHash: _hash, ...k }) => k);
-        print(
-          out,
-          keys
-            .map(
-              (k) =>
-                `${k.id}  ${k.displayPrefix}…  ${k.name}${k.viewOnly ? "  view-only" : ""}${k.revokedAt ? "  revoked" : ""}`,
-            )
-            .join("\n") || "No keys.",
-          keys,
-        );
-        return 0;
-      }
-      case "ports import": {
-        if (!arg) throw new UsageError("ports import needs the folder of a UN/LOCODE release");
-        // geo-tz's full data set (~220 MB) is loaded here only, never by the API process.
-        const { importPorts, PortImportError } = await import("../domain/ports/port-import");
-        const { loadTimeZoneResolver } = await import("../domain/ports/time-zones");
-        try {
-          const report = await importPorts({
-            dir: arg,
-            prisma: db.prisma,
-            clock: systemClock,
-            timeZoneOf: await loadTimeZoneResolver(),
-          });
-          print(
-            out,
-            `Imported ${report.ports} ports (${report.layout} layout, ${report.withTimeZone} with a time zone, ${report.aliases.length} carrier aliases).`,
-            report,
-          );
-        } catch (error) {
-          if (error instanceof PortImportError) throw new UsageError(error.message);
-          throw error;
-        }
-        return 0;
-      }
-      default:
-        throw new UsageError(`Unknown command: ${key}`);
-    }
+    return 0;
   } finally {
     await db.close();
   }

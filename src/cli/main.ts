@@ -1,4 +1,5 @@
 import { ConfigError } from "../config";
+import { DataFolderHeldError } from "../db/data-folder-lock";
 import { AccountError } from "../domain/accounts/accounts.service";
 import { runCli, UsageError } from "./index";
 
@@ -7,7 +8,12 @@ export async function main(argv: string[]): Promise<never> {
   try {
     process.exit(await runCli(argv));
   } catch (error) {
-    if (error instanceof UsageError || error instanceof AccountError || error instanceof ConfigError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof AccountError ||
+      error instanceof ConfigError ||
+      error instanceof DataFolderHeldError
+    ) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }

@@ -1,9 +1,12 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseTarget } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
+import { acquireDataFolderLock, type DataFolderLock } from "./data-folder-lock";
 import { StatementCounter } from "./statement-counter";
 
 /** Raw SQL for what Prisma does not do: migrations, advisory locks, the job queue, benchmarks. */
@@ -19,6 +22,8 @@ export interface Database {
   sql: SqlRunner;
   /** The embedded instance, when there is one: the job queue must share it (one opener per folder). */
   pglite?: PGlite;
+  /** This process's hold on the PGlite data folder (none in memory or on PostgreSQL). */
+  folderLock?: DataFolderLock;
   /** The connection string, when on PostgreSQL: the job queue opens its own pool with it. */
   url?: string;
   /** SQL statements sent by Prisma so far (tests and benchmarks read differences). */
@@ -28,12 +33,46 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url) : openPGlite(target.dataDir);
+export interface OpenOptions {
+  /** Who opens a PGlite folder, as shown to a second opener: `quayside serve`, `quayside keys list`. */
+  holder?: string;
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
-  const pglite = dataDir === "memory://" ? new PGlite() : new PGlite(dataDir);
+/**
+ * Opens the database. A PGlite data folder is locked first (`data-folder-lock.ts`); a folder that
+ * another live process holds throws `DataFolderHeldError` before PGlite touches a file.
+ */
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  if (target.kind === "postgres") return openPostgres(target.url);
+  if (target.dataDir === "memory://") return openPGlite(new PGlite());
+  return openPGliteFolder(target.dataDir, options.holder ?? "quayside");
+}
+
+async function openPGliteFolder(dataDir: string, holder: string): Promise<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const folderLock = await acquireDataFolderLock(dataDir, holder);
+  try {
+    // PostgreSQL's initdb refuses a folder that holds any file, and ours holds the lock by now: a
+    // new folder is filled from a database made in memory instead.
+    const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
+    const pglite = new PGlite(dataDir, fresh ? { loadDataDir: await newDataDirectory() } : {});
+    return await openPGlite(pglite, folderLock);
+  } catch (error) {
+    folderLock.release();
+    throw error;
+  }
+}
+
+async function newDataDirectory(): Promise<Blob> {
+  const blank = new PGlite();
+  try {
+    return await blank.dumpDataDir("none");
+  } finally {
+    await blank.close();
+  }
+}
+
+async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<Database> {
   await pglite.waitReady;
   const statements = new StatementCounter();
   const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPGlite(pglite)) });
@@ -53,6 +92,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
     statements,
     sql,
     pglite,
+    folderLock,
     // One process owns the folder, so an in-process queue is the lock.
     withAdvisoryLock<T>(_lockId: number, fn: (sql: SqlRunner) => Promise<T>) {
       const run = lockQueue.then(() => fn(sql));
@@ -60,8 +100,12 @@ async function openPGlite(dataDir: string): Promise<Database> {
       return run;
     },
     async close() {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        folderLock?.release();
+      }
     },
   };
 }

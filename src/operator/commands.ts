@@ -1,0 +1,179 @@
+import { z } from "zod";
+import type { Database } from "../db/database";
+import { applyMigrations } from "../db/migrate";
+import { AccountError, type AccountsService } from "../domain/accounts/accounts.service";
+import { PLAN_ORDER } from "../domain/accounts/plans";
+
+/**
+ * The operator's account commands, one schema for both ways they run: in the CLI's own process on a
+ * database it opened, or inside the running server that holds the PGlite folder (`endpoint.ts`), where
+ * they share the server's key cache, so a revocation is refused on the very next request.
+ */
+const optionalName = z.string().optional();
+
+export const operatorCommandSchema = z.discriminatedUnion("command", [
+  z.object({ command: z.literal("migrate") }),
+  z.object({
+    command: z.literal("orgs create"),
+    name: z.string({ error: "orgs create needs --name" }).trim().min(1, "orgs create needs --name"),
+    plan: z.enum(PLAN_ORDER, { error: `--plan is one of ${PLAN_ORDER.join(", ")}` }).default("free"),
+    cycle: z.enum(["monthly", "yearly"], { error: "--cycle is monthly or yearly" }).default("monthly"),
+    // A self-hosted operator creating an organisation means to use it: on unless asked otherwise.
+    developerMode: z.boolean().default(true),
+  }),
+  z.object({ command: z.literal("orgs list") }),
+  z.object({
+    command: z.literal("users create"),
+    org: z.string({ error: "users create needs --org and --email" }).min(1),
+    email: z.string({ error: "users create needs --org and --email" }).min(1),
+    name: optionalName,
+    role: z.enum(["owner", "member"], { error: "--role is owner or member" }).default("member"),
+  }),
+  z.object({ command: z.literal("users list"), org: z.string().optional() }),
+  z.object({
+    command: z.literal("keys create"),
+    user: z.string({ error: "keys create needs --user" }).min(1),
+    name: optionalName,
+    viewOnly: z.boolean().default(false),
+    expiresAt: z
+      .string()
+      .refine((v) => !Number.isNaN(new Date(v).getTime()), "--expires-at must be an ISO date")
+      .optional(),
+  }),
+  z.object({
+    command: z.literal("keys revoke"),
+    keyId: z.string({ error: "keys revoke needs a key id" }).min(1, "keys revoke needs a key id"),
+  }),
+  z.object({ command: z.literal("keys list"), org: z.string().optional(), user: z.string().optional() }),
+]);
+
+export type OperatorCommand = z.infer<typeof operatorCommandSchema>;
+export type OperatorCommandName = OperatorCommand["command"];
+export const OPERATOR_COMMANDS: readonly OperatorCommandName[] = operatorCommandSchema.options.map(
+  (option) => option.shape.command.value,
+);
+
+/** What a command prints: a line for people, the data for `--json`. */
+export interface CommandResult {
+  human: string;
+  data: unknown;
+}
+
+/** Where a command runs; `where` words the one sentence that differs (how soon a revocation bites). */
+export interface CommandContext {
+  db: Database;
+  accounts: AccountsService;
+  where: "server" | "direct";
+  /** QUAYSIDE_KEY_CACHE_SECONDS of the servers that may hold a key, for the revocation sentence. */
+  keyCacheSeconds: number;
+}
+
+export async function runOperatorCommand(
+  ctx: CommandContext,
+  command: OperatorCommand,
+): Promise<CommandResult> {
+  const { accounts } = ctx;
+  switch (command.command) {
+    case "migrate": {
+      const report = await applyMigrations(ctx.db);
+      return {
+        human: report.applied.length ? `Applied ${report.applied.join(", ")}` : "Database is up to date.",
+        data: report,
+      };
+    }
+    case "orgs create": {
+      const org = await accounts.createOrganization({
+        name: command.name,
+        plan: command.plan,
+        billingCycle: command.cycle,
+        developerMode: command.developerMode,
+      });
+      return { human: `Created organisation ${org.name} (${org.id}), plan ${org.plan}`, data: org };
+    }
+    case "orgs list": {
+      const orgs = await accounts.listOrganizations();
+      return {
+        human:
+          orgs
+            .map((o) => `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}`)
+            .join("\n") || "No organisations.",
+        data: orgs,
+      };
+    }
+    case "users create": {
+      const org = await organization(accounts, command.org);
+      const user = await accounts.createUser({
+        organizationId: org.id,
+        email: command.email,
+        name: command.name,
+        role: command.role,
+      });
+      return { human: `Created user ${user.email} (${user.id}) in ${org.name}`, data: user };
+    }
+    case "users list": {
+      const orgs = command.org
+        ? [await organization(accounts, command.org)]
+        : await accounts.listOrganizations();
+      const users = (await Promise.all(orgs.map((o) => accounts.listUsers(o.id)))).flat();
+      const orgName = new Map(orgs.map((o) => [o.id, o.name]));
+      return {
+        human:
+          users.map((u) => `${u.id}  ${u.email}  ${u.role}  ${orgName.get(u.organizationId)}`).join("\n") ||
+          "No users.",
+        data: users,
+      };
+    }
+    case "keys create": {
+      const user = await accounts.findUser(command.user);
+      if (!user) throw new AccountError("not_found", `No user ${command.user}`);
+      const { apiKey, rawKey } = await accounts.createApiKey({
+        userId: user.id,
+        name: command.name,
+        viewOnly: command.viewOnly,
+        expiresAt: command.expiresAt ? new Date(command.expiresAt) : null,
+      });
+      const { keyHash: _hash, ...visible } = apiKey;
+      return {
+        human: `${rawKey}\n(key ${apiKey.id}; shown once, store it now)`,
+        data: { ...visible, key: rawKey },
+      };
+    }
+    case "keys revoke": {
+      const { keyHash: _hash, ...revoked } = await accounts.revokeApiKey({ keyId: command.keyId });
+      const effect =
+        ctx.where === "server"
+          ? "the running server refuses it from its next request"
+          : ctx.keyCacheSeconds > 0
+            ? `servers on this database refuse it within ${ctx.keyCacheSeconds} s (QUAYSIDE_KEY_CACHE_SECONDS)`
+            : "servers on this database refuse it from their next request";
+      return { human: `Revoked key ${revoked.id}; ${effect}.`, data: revoked };
+    }
+    case "keys list": {
+      const org = command.org ? await organization(accounts, command.org) : null;
+      const user = command.user ? await accounts.findUser(command.user) : null;
+      if (command.user && !user) throw new AccountError("not_found", `No user ${command.user}`);
+      const keys = (
+        await accounts.listApiKeys({
+          ...(org ? { organizationId: org.id } : {}),
+          ...(user ? { userId: user.id } : {}),
+        })
+      ).map(({ keyHash: _hash, ...k }) => k);
+      return {
+        human:
+          keys
+            .map(
+              (k) =>
+                `${k.id}  ${k.displayPrefix}…  ${k.name}${k.viewOnly ? "  view-only" : ""}${k.revokedAt ? "  revoked" : ""}`,
+            )
+            .join("\n") || "No keys.",
+        data: keys,
+      };
+    }
+  }
+}
+
+async function organization(accounts: AccountsService, idOrName: string) {
+  const org = await accounts.findOrganization(idOrName);
+  if (!org) throw new AccountError("not_found", `No organisation ${idOrName}`);
+  return org;
+}
