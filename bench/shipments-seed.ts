@@ -99,20 +99,23 @@ export async function seedBulkShipments(
   const tag = input.runTag.replace(/\D/g, "").slice(-10);
   if (input.from === 0) {
     await sql.query(
-      `INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
-       SELECT 'bench-doc-' || $1::text || '-' || g, d.carrier_scac, d.reference_type, 'QSBD' || $1::text || lpad(g::text, 6, '0'), 1, now(), now(), now()
+      `INSERT INTO carrier_documents (id, organization_id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
+       SELECT 'bench-doc-' || $1::text || '-' || g, $5::text, d.carrier_scac, d.reference_type, 'QSBD' || $1::text || lpad(g::text, 6, '0'), 1, now(), now(), now()
          FROM generate_series(1, $2::int) g
-         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, * FROM carrier_documents
-                WHERE reference_key = ANY($3::text[])) d ON d.t = g % $4`,
-      [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length],
+         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, * FROM (
+                 -- Documents are stored per organisation: one template per reference, whoever tracked it.
+                 SELECT DISTINCT ON (reference_key) * FROM carrier_documents
+                  WHERE reference_key = ANY($3::text[]) ORDER BY reference_key, created_at) one) d ON d.t = g % $4`,
+      [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length, input.organizationId],
     );
     await sql.query(
       `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)
        SELECT 'bench-ver-' || $1::text || '-' || g, 'bench-doc-' || $1::text || '-' || g, 1, v.content, v.content_hash, '[]'::jsonb, now()
          FROM generate_series(1, $2::int) g
-         JOIN (SELECT row_number() OVER (ORDER BY d.reference_key) - 1 AS t, v.content, v.content_hash
-                 FROM carrier_documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-                WHERE d.reference_key = ANY($3::text[])) v ON v.t = g % $4`,
+         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, content, content_hash FROM (
+                 SELECT DISTINCT ON (d.reference_key) d.reference_key, v.content, v.content_hash
+                   FROM carrier_documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+                  WHERE d.reference_key = ANY($3::text[]) ORDER BY d.reference_key, d.created_at) one) v ON v.t = g % $4`,
       [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length],
     );
   }
@@ -184,9 +187,9 @@ export async function seedBigDocument(
   const documentId = randomUUID();
   const tag = input.runTag.replace(/\D/g, "").slice(-10);
   await sql.query(
-    `INSERT INTO carrier_documents (id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
-     VALUES ($1, 'MSCU', 'bl', $2, 1, now(), now(), now())`,
-    [documentId, `${BIG_BL}${tag}`],
+    `INSERT INTO carrier_documents (id, organization_id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
+     VALUES ($1, $3, 'MSCU', 'bl', $2, 1, now(), now(), now())`,
+    [documentId, `${BIG_BL}${tag}`, input.organizationId],
   );
   await sql.query(
     `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)

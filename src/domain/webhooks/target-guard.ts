@@ -223,6 +223,9 @@ function firstBlocked(hostname: string, addresses: LookupAddress[]): string | nu
 }
 
 /** At creation: a name is refused when any address it resolves to is not public, or it does not resolve. */
+/** How long a webhook target's name may take to resolve when an endpoint is saved or fired. */
+export const RESOLVE_TIMEOUT_MS = 3_000;
+
 export async function resolveTarget(
   check: Extract<TargetCheck, { ok: true }>,
   policy: TargetPolicy,
@@ -230,9 +233,20 @@ export async function resolveTarget(
 ): Promise<TargetCheck> {
   if (policy.allowPrivate || check.host.kind === "address") return check;
   const { name } = check.host;
-  const addresses = await new Promise<LookupAddress[] | null>((resolve) =>
-    lookup(name, { all: true }, (err, list) => resolve(err ? null : list)),
-  );
+  // A slow resolver must not hold the caller's request (and its socket) for the system resolver's
+  // whole retry schedule: past RESOLVE_TIMEOUT_MS the name is judged as not resolving.
+  let timer: NodeJS.Timeout | undefined;
+  const addresses = await Promise.race([
+    new Promise<LookupAddress[] | null>((resolve) =>
+      lookup(name, { all: true }, (err, list) => resolve(err ? null : list)),
+    ),
+    new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), RESOLVE_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (addresses === "timeout") {
+    return { ok: false, reason: `${name} did not resolve within ${RESOLVE_TIMEOUT_MS / 1000} s` };
+  }
   if (addresses === null) return { ok: false, reason: `${name} does not resolve` };
   const blocked = firstBlocked(name, addresses);
   return blocked ? { ok: false, reason: blocked } : check;

@@ -1,12 +1,13 @@
 import type { LookupAddress } from "node:dns";
 import http from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   checkTarget,
   classifyAddress,
   guardedLookup,
   type Lookup,
   MAX_TARGET_LENGTH,
+  RESOLVE_TIMEOUT_MS,
   resolveTarget,
 } from "../../../src/domain/webhooks/target-guard";
 import { startReceiver } from "../../support/receiver";
@@ -233,6 +234,20 @@ describe("names, resolved", () => {
       reason: "hooks.example.com does not resolve",
     });
     expect(await resolveTarget(target, strict, answering(["93.184.215.14"]))).toBe(target);
+  });
+
+  it("refuses at creation a name whose resolver does not answer within 3 s, without waiting longer", async () => {
+    const target = checkTarget("https://hooks.example.com/in", strict);
+    if (!target.ok) throw new Error("unreachable");
+    vi.useFakeTimers();
+    try {
+      const silent: Lookup = () => undefined;
+      const verdict = resolveTarget(target, strict, silent);
+      await vi.advanceTimersByTimeAsync(RESOLVE_TIMEOUT_MS);
+      expect(await verdict).toEqual({ ok: false, reason: "hooks.example.com did not resolve within 3 s" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses at connect time through the system resolver: localhost and any name under it", async () => {
