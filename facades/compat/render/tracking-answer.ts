@@ -1,4 +1,6 @@
-import type { TrackedEvent, TrackingDocument } from "../../../src/domain/tracking/model";
+// visibleEvents: the core's one visibility rule, called here only until compat selects typed events
+// instead of the `content` document (issue 17).
+import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
 import type { CompatType } from "../params";
 import { utcDateTime, utcDateTimeWithOffset } from "./dates";
 
@@ -83,7 +85,7 @@ export function successMessage(
 ): "OK" | "NO_CONTAINERS" | "NO_EVENTS" | "SEALINE_CANCELED_SHIPMENT" {
   if (doc.status === "CANCELLED") return "SEALINE_CANCELED_SHIPMENT";
   if (doc.containers.length === 0) return "NO_CONTAINERS";
-  if (doc.containers.every((c) => !c.events.some((e) => e.emitted))) return "NO_EVENTS";
+  if (doc.containers.every((c) => visibleEvents(c).length === 0)) return "NO_EVENTS";
   return "OK";
 }
 
@@ -222,7 +224,7 @@ export function renderContainers(doc: TrackingDocument) {
     status: c.status,
     is_status_from_sealine: c.statusFromCarrier,
     events_mirrored: c.eventsMirrored,
-    events: c.events.filter((e) => e.emitted).map((e, i) => renderEvent(e, i, all)),
+    events: visibleEvents(c).map((e, i) => renderEvent(e, i, all)),
   }));
 }
 
@@ -332,21 +334,19 @@ export function renderHistoryDocument(view: DocumentView, metadata: HistoryMetad
       number: c.number,
       iso_code: c.isoCode ?? "",
       status: c.status,
-      events: c.events
-        .filter((e) => e.emitted)
-        .map((e) => {
-          const date = utcDateTimeWithOffset(e.instant);
-          return {
-            location: all.locations.get(e.locationKey)!,
-            description: e.description,
-            status: e.statusCode ?? "UNK",
-            ...(date !== null ? { date } : {}),
-            actual: e.actual,
-            type: e.legType,
-            ...vesselField(e, all.vessels),
-            voyage: e.voyage,
-          };
-        }),
+      events: visibleEvents(c).map((e) => {
+        const date = utcDateTimeWithOffset(e.instant);
+        return {
+          location: all.locations.get(e.locationKey)!,
+          description: e.description,
+          status: e.statusCode ?? "UNK",
+          ...(date !== null ? { date } : {}),
+          actual: e.actual,
+          type: e.legType,
+          ...vesselField(e, all.vessels),
+          voyage: e.voyage,
+        };
+      }),
     })),
   };
 }

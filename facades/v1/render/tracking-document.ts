@@ -1,4 +1,6 @@
-import type { TrackedEvent, TrackingDocument } from "../../../src/domain/tracking/model";
+// visibleEvents: the core's one visibility rule, called here only until v1 selects typed events
+// instead of the `content` document (issue 17).
+import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
 
 /**
  * The v1 tracking document (spec v1 section 2.2) rendered from the canonical model. Pure: every
@@ -106,44 +108,42 @@ export function renderTables(doc: TrackingDocument) {
         i === 0 ? 0 : Math.round((Date.parse(r.eta) - Date.parse(doc.etaHistory[i - 1]!.eta)) / 3_600_000),
     })),
     events_table: doc.containers.flatMap((c) =>
-      c.events
-        .filter((e) => e.emitted)
-        .map((e, i) => {
-          const location = doc.locations.find((l) => l.key === e.locationKey);
-          const facility = e.facilityKey ? doc.facilities.find((f) => f.key === e.facilityKey) : undefined;
-          const vessel = e.vesselKey ? doc.vessels.find((v) => v.key === e.vesselKey) : undefined;
-          return {
-            container_number: c.number,
-            order_id: i + 1,
-            event_type: e.kind,
-            event_code: e.eventCode,
-            status: e.statusCode,
-            description: e.description,
-            date: e.localDateTime,
-            date_utc_offset: e.utcOffset,
-            date_utc: e.instant,
-            is_actual: flag(e.actual),
-            transport_mode: e.modeOfTransport,
-            leg_type: e.legType,
-            location_id: locationIds.get(e.locationKey) ?? null,
-            locode: location?.unLocode ?? null,
-            location_name: location?.name ?? null,
-            facility_id: e.facilityKey ? (facilityIds.get(e.facilityKey) ?? null) : null,
-            facility_name: facility?.name ?? null,
-            is_additional: flag(e.isAdditional),
-            empty_indicator: e.emptyIndicator,
-            voyage: e.voyage,
-            // Four more fields only when a vessel carried the box: a truck leg has none.
-            ...(vessel
-              ? {
-                  vessel_id: vesselIds.get(vessel.key) ?? null,
-                  vessel_name: vessel.name,
-                  vessel_imo: vessel.imo,
-                  vessel_mmsi: vessel.mmsi,
-                }
-              : {}),
-          };
-        }),
+      visibleEvents(c).map((e, i) => {
+        const location = doc.locations.find((l) => l.key === e.locationKey);
+        const facility = e.facilityKey ? doc.facilities.find((f) => f.key === e.facilityKey) : undefined;
+        const vessel = e.vesselKey ? doc.vessels.find((v) => v.key === e.vesselKey) : undefined;
+        return {
+          container_number: c.number,
+          order_id: i + 1,
+          event_type: e.kind,
+          event_code: e.eventCode,
+          status: e.statusCode,
+          description: e.description,
+          date: e.localDateTime,
+          date_utc_offset: e.utcOffset,
+          date_utc: e.instant,
+          is_actual: flag(e.actual),
+          transport_mode: e.modeOfTransport,
+          leg_type: e.legType,
+          location_id: locationIds.get(e.locationKey) ?? null,
+          locode: location?.unLocode ?? null,
+          location_name: location?.name ?? null,
+          facility_id: e.facilityKey ? (facilityIds.get(e.facilityKey) ?? null) : null,
+          facility_name: facility?.name ?? null,
+          is_additional: flag(e.isAdditional),
+          empty_indicator: e.emptyIndicator,
+          voyage: e.voyage,
+          // Four more fields only when a vessel carried the box: a truck leg has none.
+          ...(vessel
+            ? {
+                vessel_id: vesselIds.get(vessel.key) ?? null,
+                vessel_name: vessel.name,
+                vessel_imo: vessel.imo,
+                vessel_mmsi: vessel.mmsi,
+              }
+            : {}),
+        };
+      }),
     ),
     vessels_table: doc.vessels.map((v, i) => {
       const own = legs.filter((l) => l.vesselKey === v.key);

@@ -1,6 +1,6 @@
 import { placeLocations } from "../routes/placed-locations";
 import { routeSegments } from "../routes/route-segments";
-import type { TrackingDocument } from "../tracking/model";
+import { type TrackingDocument, visibleEvents } from "../tracking/model";
 import { originAndDestination, routePoints } from "../tracking/shipment-facts";
 
 /**
@@ -30,8 +30,7 @@ export function sharedView(doc: TrackingDocument, carrierName: string, updatedAt
   // Milestones of the journey (transport moves and gate moves), once each, in time order.
   const seen = new Set<string>();
   const milestones = doc.containers
-    .flatMap((c) => c.events)
-    .filter((e) => e.emitted)
+    .flatMap(visibleEvents)
     .sort((a, b) => (a.instant ?? "").localeCompare(b.instant ?? ""))
     .filter((e) => {
       const key = `${e.eventCode}|${e.locationKey}|${e.localDateTime}`;

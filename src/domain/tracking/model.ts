@@ -193,7 +193,11 @@ export function emptyRoute(): TrackedRoute {
   };
 }
 
-/** Events a renderer shows: emitted codes only, in stored (chronological) order. */
+/**
+ * The one rule for which events a client sees: the emitted codes (EMITTED_EVENT_CODES), in stored
+ * order. Every surface goes through here, so a code the compat vocabulary has no word for (a
+ * delivery DROP) is hidden everywhere or nowhere; GraphQL shows the rest only when asked by name.
+ */
 export function visibleEvents(container: TrackedContainer): TrackedEvent[] {
   return container.events.filter((e) => e.emitted);
 }

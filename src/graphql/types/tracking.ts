@@ -1,13 +1,14 @@
 import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
 import { normalizeIdentifier } from "../../domain/references/reference";
-import type {
-  RoutePoint,
-  TrackedContainer,
-  TrackedEvent,
-  TrackedFacility,
-  TrackedLocation,
-  TrackedVessel,
-  TrackingDocument,
+import {
+  type RoutePoint,
+  type TrackedContainer,
+  type TrackedEvent,
+  type TrackedFacility,
+  type TrackedLocation,
+  type TrackedVessel,
+  type TrackingDocument,
+  visibleEvents,
 } from "../../domain/tracking/model";
 import {
   containerSummary,
@@ -98,7 +99,8 @@ const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event").implement(
   fields: (t) => ({
     kind: t.string({ description: "EQUIPMENT or TRANSPORT.", resolve: ({ item }) => item.kind }),
     eventCode: t.string({
-      description: "DCSA event code: PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC.",
+      description:
+        "DCSA event code: PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC; with events(includeHidden: true) also DROP, STUF, STRP, INSP, RSEA, RMVD.",
       resolve: ({ item }) => item.eventCode,
     }),
     statusCode: t.string({
@@ -191,8 +193,19 @@ const ContainerRef = builder.objectRef<InDocument<TrackedContainer>>("Container"
     }),
     events: t.field({
       type: [EventRef],
+      description:
+        "The container's events in the carrier's order, planned ones included. Only the codes every surface shows (PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC); the carrier's other codes (DROP, STUF, STRP, INSP, RSEA, RMVD) are kept for the status rules and returned only with includeHidden: true.",
+      args: {
+        includeHidden: t.arg.boolean({
+          required: true,
+          defaultValue: false,
+          description:
+            "Also return the events no surface shows (DROP, STUF, STRP, INSP, RSEA, RMVD), in place.",
+        }),
+      },
       extensions: LIST_SIZE(25),
-      resolve: ({ item, doc }) => item.events.map((e) => ({ item: e, doc })),
+      resolve: ({ item, doc }, { includeHidden }) =>
+        (includeHidden ? item.events : visibleEvents(item)).map((e) => ({ item: e, doc })),
     }),
   }),
 });
