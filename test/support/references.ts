@@ -52,3 +52,30 @@ export async function billOfLadingOf(simulatorUrl: string, scac: string, contain
   }
   throw new Error(`no transport document reference in the events of ${container}`);
 }
+
+/** The containers on a bill of lading, per the simulator's own events, in first-seen order. */
+export async function boxesOnBillOfLading(simulatorUrl: string, scac: string, bl: string): Promise<string[]> {
+  const events = (await eventsFor(simulatorUrl, scac, "transportDocumentReference", bl)) as {
+    equipmentReference?: string;
+  }[];
+  return [...new Set(events.flatMap((e) => (e.equipmentReference ? [e.equipmentReference] : [])))];
+}
+
+/**
+ * A bill of lading of a carrier's own prefix with at least `boxes` containers on it, for claims that
+ * only mean something when there is more than one.
+ */
+export async function billOfLadingWithBoxes(
+  simulatorUrl: string,
+  scac: string,
+  prefix: string,
+  boxes: number,
+): Promise<{ billOfLading: string; containers: string[] }> {
+  const { known } = await simulatedContainers(simulatorUrl, scac, prefix, { known: 40, start: 300_000 });
+  for (const container of known) {
+    const billOfLading = await billOfLadingOf(simulatorUrl, scac, container);
+    const containers = await boxesOnBillOfLading(simulatorUrl, scac, billOfLading);
+    if (containers.length >= boxes) return { billOfLading, containers };
+  }
+  throw new Error(`no ${scac} bill of lading with ${boxes} containers among ${known.length} known boxes`);
+}

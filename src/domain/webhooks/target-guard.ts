@@ -128,6 +128,10 @@ const IPV6_RANGES: readonly { network: bigint; prefix: number; what: string }[] 
   { network: v6("fec0::"), prefix: 10, what: "a deprecated site-local address" },
   { network: v6("ff00::"), prefix: 8, what: "a multicast address" },
 ];
+/** Every kind of non-public range the guard refuses, as its reasons name them. */
+export const REFUSED_RANGE_KINDS: readonly string[] = [
+  ...new Set([...IPV4_RANGES.map(([, , what]) => what), ...IPV6_RANGES.map((r) => r.what)]),
+];
 // Only 2000::/3 is allocated for global unicast; everything else outside the forms above is reserved.
 const GLOBAL_UNICAST = { network: v6("2000::"), prefix: 3 };
 
