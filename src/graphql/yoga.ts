@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { type DocumentNode, GraphQLError, type GraphQLSchema } from "graphql";
 import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
-import { databaseUnavailableReason } from "../db/unavailable";
+import { databaseUnavailableReason, isDatabaseUnavailable } from "../db/unavailable";
 import type { Principal } from "../domain/accounts/principal";
 import { OUTCOMES } from "../http/outcomes";
 import type { Services } from "../services";
@@ -144,7 +144,10 @@ export function createGraphQLHandler(
       debug: (...args) => services.logger.debug(args),
       info: (...args) => services.logger.info(args),
       warn: (...args) => services.logger.warn(args),
-      error: (...args) => services.logger.error(args),
+      // Yoga logs every error maskError replaced; an outage was logged there already, as a warning.
+      error: (...args) => {
+        if (!args.some(isDatabaseUnavailable)) services.logger.error(args);
+      },
     },
     context: ({ req }) =>
       createContext({ requestId: req.requestId, principal: req.principal ?? null, services }),
