@@ -16,7 +16,8 @@ export function sendCompatSuccess(res: Response, data: unknown, message = "OK"):
 
 /**
  * A refusal. `Retry-After` is 3600 on API_KEY_LIMIT_REACHED and API_KEY_EXPIRED; the real number of
- * seconds (`retryAfter`) on SEALINE_NO_RESPONSE; API_KEY_RATE_LIMIT's is set by the gate.
+ * seconds (`retryAfter`) on SEALINE_NO_RESPONSE; the outcome table's on an outcome that has one (the
+ * database unavailable); API_KEY_RATE_LIMIT's is set by the gate.
  */
 export function sendCompatRefusal(
   res: Response,
@@ -26,6 +27,7 @@ export function sendCompatRefusal(
   const wire = OUTCOMES[outcome];
   const retryAfter =
     options.retryAfter ??
+    wire.retryAfterSeconds ??
     (BILLING_MESSAGES.has(wire.compat.message) ? BILLING_RETRY_AFTER_SECONDS : undefined);
   if (retryAfter !== undefined) res.setHeader("Retry-After", String(retryAfter));
   res.status(options.status ?? 200).json({

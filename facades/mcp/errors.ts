@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { OUTCOMES } from "../../src/http/outcomes";
+import { OUTCOMES, type OutcomeCode, refusalData } from "../../src/http/outcomes";
+import { PROTOCOL_ERROR_META } from "./tool";
 
 interface Issue {
   path: (string | number)[];
@@ -16,6 +17,8 @@ const INTERNAL_ERROR = -32603;
  * every surface masks an unexpected failure.
  */
 export function clarifyErrors(message: JSONRPCMessage, log: (error: unknown) => void): JSONRPCMessage {
+  const protocolError = protocolErrorOf(message);
+  if (protocolError) return protocolError;
   if (!("error" in message) || message.error.code !== INTERNAL_ERROR) return message;
   const issues = issuesOf(message.error.message);
   if (issues) {
@@ -49,4 +52,22 @@ function issuesOf(text: string): Issue[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A tool result marked as the server's failure (`PROTOCOL_ERROR_META`, the database unavailable) as
+ * the outcome's JSON-RPC error: a client retries a protocol error, where it would read a tool's
+ * `isError` result as the answer.
+ */
+function protocolErrorOf(message: JSONRPCMessage): JSONRPCMessage | undefined {
+  if (!("result" in message) || !("id" in message)) return undefined;
+  const outcome = message.result._meta?.[PROTOCOL_ERROR_META];
+  if (typeof outcome !== "string" || !(outcome in OUTCOMES)) return undefined;
+  const code = outcome as OutcomeCode;
+  const wire = OUTCOMES[code];
+  return {
+    jsonrpc: "2.0",
+    id: message.id,
+    error: { code: wire.mcp.jsonRpcCode, message: wire.sentence, data: refusalData(code) },
+  };
 }

@@ -83,13 +83,32 @@ export function createMcpRouter(deps: FacadeDeps): Router {
       // The SDK answers arguments that fail its own request schemas with -32603 and the validator's
       // raw issue list; clients get -32602 and a readable sentence instead.
       const send = transport.send.bind(transport);
-      transport.send = (message, options) =>
-        send(
-          clarifyErrors(message, (error) =>
-            deps.services.logger.error({ error, requestId: req.requestId }, "MCP request failed"),
-          ),
-          options,
+      let answers = 0;
+      let outages = 0;
+      transport.send = (message, options) => {
+        const clarified = clarifyErrors(message, (error) =>
+          deps.services.logger.error({ error, requestId: req.requestId }, "MCP request failed"),
         );
+        if ("id" in clarified && !("method" in clarified)) {
+          answers += 1;
+          if (
+            "error" in clarified &&
+            clarified.error.code === OUTCOMES.database_unavailable.mcp.jsonRpcCode
+          ) {
+            outages += 1;
+          }
+        }
+        return send(clarified, options);
+      };
+      // The SDK answers 200 whatever the messages say; when every answer is the database outage,
+      // the request gets the outcome's status and Retry-After, so clients and proxies back off.
+      const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => Response;
+      res.writeHead = ((status: number, ...rest: unknown[]) => {
+        if (answers === 0 || outages < answers) return writeHead(status, ...rest);
+        const wire = OUTCOMES.database_unavailable;
+        res.setHeader("Retry-After", String(wire.retryAfterSeconds));
+        return writeHead(wire.v1.status, ...rest);
+      }) as typeof res.writeHead;
       res.on("close", () => {
         void transport.close();
         void server.close();

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Principal } from "../../src/domain/accounts/principal";
+import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
@@ -53,8 +54,14 @@ export function createMcpServer(
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   const context = toolContext(deps, principal, options.requestId);
-  const log = (error: unknown, tool: string) =>
-    deps.services.logger.error({ err: error, tool, requestId: options.requestId }, "MCP tool failed");
+  const log = (error: unknown, tool: string, outcome: OutcomeCode) => {
+    const { logger } = deps.services;
+    // An outage is a warning without a stack; anything else is a bug to look at.
+    if (outcome === "unexpected")
+      logger.error({ err: error, tool, requestId: options.requestId }, "MCP tool failed");
+    else
+      logger.warn({ outcome, tool, requestId: options.requestId }, "MCP tool refused: database unavailable");
+  };
   for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
   return server;
 }

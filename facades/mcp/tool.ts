@@ -4,7 +4,12 @@ import type { z } from "zod";
 import type { Principal } from "../../src/domain/accounts/principal";
 import { createContext } from "../../src/graphql/context";
 import type { OperationExecutor } from "../../src/graphql/executor";
-import { OUTCOMES, type OutcomeCode, outcomeForGraphQLCode } from "../../src/http/outcomes";
+import {
+  OUTCOMES,
+  type OutcomeCode,
+  outcomeForFailure,
+  outcomeForGraphQLCode,
+} from "../../src/http/outcomes";
 import type { Services } from "../../src/services";
 import type { OperationResult } from "../facade";
 
@@ -103,14 +108,21 @@ export function toolResult(result: ToolAnswer<unknown>): CallToolResult {
 }
 
 /**
+ * Marks a tool result that stands for a failure of the server rather than an answer of the tool (the
+ * database unavailable): `clarifyErrors` turns it into the outcome's JSON-RPC error.
+ */
+export const PROTOCOL_ERROR_META = "quayside/outcome";
+
+/**
  * Registers a tool: read-only by construction (it can only run persisted queries), and an unexpected
- * failure is logged and answered with the masked sentence, never the internal message.
+ * failure is logged and answered with the masked sentence, never the internal message. A database
+ * outage is answered as the outcome table's JSON-RPC error, with `Retry-After`.
  */
 export function registerTool(
   server: McpServer,
   tool: McpTool,
   context: ToolContext,
-  log: (error: unknown, tool: string) => void,
+  log: (error: unknown, tool: string, outcome: OutcomeCode) => void,
 ): void {
   server.registerTool(
     tool.name,
@@ -131,8 +143,11 @@ export function registerTool(
       try {
         return toolResult(await tool.call(args, context));
       } catch (error) {
-        log(error, tool.name);
-        return toolResult(refusal("unexpected"));
+        const outcome = outcomeForFailure(error);
+        log(error, tool.name, outcome);
+        if (outcome === "unexpected") return toolResult(refusal(outcome));
+        // The server's trouble, not the tool's answer: the router sends it as a JSON-RPC error.
+        return { ...toolResult(refusal(outcome)), _meta: { [PROTOCOL_ERROR_META]: outcome } };
       }
     },
   );

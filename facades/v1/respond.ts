@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import type { Admission } from "../../src/http/gate";
-import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
+import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode, refusalData } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 
 /** The v1 error body (spec section 2.1), status and error code from the outcome table. */
@@ -11,12 +11,14 @@ export function sendV1Error(
 ): void {
   const wire = OUTCOMES[outcome];
   const status = wire.v1.status;
+  const retry = wire.retryAfterSeconds;
+  if (retry !== undefined) res.setHeader("Retry-After", String(retry));
   res.status(status).json({
     success: false,
     statusCode: status,
     statusMessage: HTTP_STATUS_TEXT[status] ?? "Error",
     message: options.message ?? wire.sentence,
-    data: { error: wire.v1.error, ...options.data },
+    data: { ...refusalData(outcome), ...options.data },
   });
 }
 

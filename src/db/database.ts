@@ -8,6 +8,7 @@ import type { DatabaseTarget } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
 import { acquireDataFolderLock, type DataFolderLock } from "./data-folder-lock";
 import { StatementCounter } from "./statement-counter";
+import { releaseFailedTransactions } from "./transaction-release";
 
 /** Raw SQL for what Prisma does not do: migrations, advisory locks, the job queue, benchmarks. */
 export interface SqlRunner {
@@ -112,10 +113,21 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client dropped by the server must not crash the process.
+  // A restart or shutdown of the server ends every session with an 'error' event on its connection
+  // (57P01), and an 'error' event nobody listens to kills the process. The pool listens only while a
+  // connection is idle and Prisma's adapter only once its transaction has the connection in hand, so
+  // one handed out in between had no listener (prisma/orm#27641, brianc/node-postgres#2762). This
+  // listener is attached when the pool opens the connection and stays for its whole life. The request
+  // using it sees the failure through its query's rejection (answered as `database_unavailable`), and
+  // the pool drops the connection when it comes back unqueryable.
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   pool.on("error", () => undefined);
   const statements = new StatementCounter();
-  const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPg(pool)) });
+  const prisma = new PrismaClient({
+    adapter: statements.wrap(releaseFailedTransactions(new PrismaPg(pool))),
+  });
   const wrap = (client: pg.Pool | pg.PoolClient): SqlRunner => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       const result = await client.query(text, params ? [...params] : undefined);

@@ -14,6 +14,7 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
+import { DatabaseUnavailableError, databaseUnavailableReason } from "../db/unavailable";
 import type { GraphQLContext } from "./context";
 import { publicError } from "./errors";
 import { checkOperationCost, queryLimitRules, unacceptableVariables } from "./limits";
@@ -141,8 +142,9 @@ export class OperationExecutor {
   }
 
   /**
-   * Runs an operation. Coded errors (extensions.code) are returned for the facade to translate;
-   * anything else throws `UnexpectedExecutionError` so no internal message can reach a client.
+   * Runs an operation. Coded errors (extensions.code) are returned for the facade to translate; a
+   * database outage throws `DatabaseUnavailableError`, anything else `UnexpectedExecutionError`, so
+   * no internal message can reach a client.
    */
   async run<TData = Record<string, unknown>>(
     name: string,
@@ -162,6 +164,9 @@ export class OperationExecutor {
     })) as ExecutionResult<TData>;
     const errors = result.errors ?? [];
     const unexpected = errors.filter((e) => typeof e.extensions?.code !== "string");
+    // An outage is not a bug: the surface answers its 503 (and logs a warning) rather than a 500.
+    const outage = databaseUnavailableReason(unexpected);
+    if (outage) throw new DatabaseUnavailableError(outage);
     if (unexpected.length > 0) throw new UnexpectedExecutionError(unexpected);
     return { data: result.data ?? null, errors };
   }

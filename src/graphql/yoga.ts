@@ -1,7 +1,9 @@
 import type { Request, Response } from "express";
 import { type DocumentNode, GraphQLError, type GraphQLSchema } from "graphql";
 import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
+import { databaseUnavailableReason, isDatabaseUnavailable } from "../db/unavailable";
 import type { Principal } from "../domain/accounts/principal";
+import { OUTCOMES } from "../http/outcomes";
 import type { Services } from "../services";
 import { createContext } from "./context";
 import { DocumentCache } from "./document-cache";
@@ -108,7 +110,8 @@ export function createGraphQLHandler(
     parserAndValidationCache: false,
     plugins: [admission(limits, cache)],
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
-    // validation errors too). Anything else thrown inside a resolver is logged and masked.
+    // validation errors too). A database outage is the table's 503 with Retry-After, logged as a
+    // warning. Anything else thrown inside a resolver is logged and masked.
     maskedErrors: {
       maskError(error, message) {
         if (
@@ -118,6 +121,21 @@ export function createGraphQLHandler(
           return error;
         }
         const cause = error instanceof GraphQLError ? error.originalError : error;
+        const outage = databaseUnavailableReason(cause);
+        if (outage) {
+          services.logger.warn({ outcome: "database_unavailable", reason: outage }, "Database unavailable");
+          const wire = OUTCOMES.database_unavailable;
+          return createGraphQLError(wire.sentence, {
+            extensions: {
+              code: wire.graphql.code,
+              reason: wire.v1.error,
+              http: {
+                status: wire.graphql.status,
+                headers: { "Retry-After": String(wire.retryAfterSeconds) },
+              },
+            },
+          });
+        }
         services.logger.error({ err: cause }, "Unexpected error in a GraphQL resolver");
         return createGraphQLError(message, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
       },
@@ -126,7 +144,10 @@ export function createGraphQLHandler(
       debug: (...args) => services.logger.debug(args),
       info: (...args) => services.logger.info(args),
       warn: (...args) => services.logger.warn(args),
-      error: (...args) => services.logger.error(args),
+      // Yoga logs every error maskError replaced; an outage was logged there already, as a warning.
+      error: (...args) => {
+        if (!args.some(isDatabaseUnavailable)) services.logger.error(args);
+      },
     },
     context: ({ req }) =>
       createContext({ requestId: req.requestId, principal: req.principal ?? null, services }),

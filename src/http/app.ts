@@ -11,6 +11,7 @@ import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
 import { createSandboxRouter } from "../../facades/v1/sandbox";
+import { databaseUnavailableReason } from "../db/unavailable";
 import { OperationExecutor } from "../graphql/executor";
 import { publicSchema, schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
@@ -19,7 +20,7 @@ import { closeIfBodyUnread } from "./connections";
 import { clientErrorOf, guardUrl, jsonBody } from "./input-guard";
 import { requestId, requestLogging, requestMetrics } from "./observability";
 import { metricsAccess } from "./operator-access";
-import { OUTCOMES, type OutcomeCode } from "./outcomes";
+import { OUTCOMES, type OutcomeCode, refusalData } from "./outcomes";
 
 export const OPERATION_DIRS = [
   "../../facades/v1/operations",
@@ -190,6 +191,15 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       );
       return refuse(surface, res, client.outcome, client.message);
     }
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable) {
+      // An outage, not a bug: one line per request, no stack.
+      (req as Request & { log?: { warn: (o: unknown, m: string) => void } }).log?.warn(
+        { outcome: "database_unavailable", reason: unavailable },
+        "Database unavailable",
+      );
+      return refuse(surface, res, "database_unavailable");
+    }
     (req as Request & { log?: { error: (o: unknown, m: string) => void } }).log?.error(
       { err: error },
       "Unhandled error",
@@ -237,18 +247,23 @@ function refuse(surface: Surface, res: Response, outcome: OutcomeCode, message?:
       sendCompatRefusal(res, outcome, {
         detail: message,
         // A client error that is not an operation's answer (unknown path, broken body) keeps its
-        // HTTP status; every operation's own answer is 200.
-        status: outcome === "unexpected" ? 200 : wire.v1.status,
+        // HTTP status; every operation's own answer, our trouble included, is 200.
+        status: wire.v1.status >= 500 ? 200 : wire.v1.status,
       });
       return;
     case "graphql":
       sendGraphQLRefusal(res, outcome, message);
       return;
     case "mcp":
+      if (wire.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(wire.retryAfterSeconds));
       res.status(wire.v1.status).json({
         jsonrpc: "2.0",
         id: null,
-        error: { code: wire.mcp.jsonRpcCode, message: message ?? wire.sentence },
+        error: {
+          code: wire.mcp.jsonRpcCode,
+          message: message ?? wire.sentence,
+          data: refusalData(outcome),
+        },
       });
       return;
     default:
@@ -258,6 +273,7 @@ function refuse(surface: Surface, res: Response, outcome: OutcomeCode, message?:
 
 function sendGraphQLRefusal(res: Response, outcome: OutcomeCode, message?: string): void {
   const wire = OUTCOMES[outcome];
+  if (wire.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(wire.retryAfterSeconds));
   res.status(wire.graphql.status).json({
     errors: [
       { message: message ?? wire.sentence, extensions: { code: wire.graphql.code, reason: wire.v1.error } },

@@ -37,7 +37,19 @@ export function requestLogging(logger: Logger): RequestHandler {
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+    // A 503 is the service saying "not now" (the database unavailable, readiness failing): a warning
+    // without the made-up error and stack pino-http attaches to any 5xx. Other 5xx are bugs.
+    customLogLevel: (_req, res, err) => {
+      if (!err && res.statusCode === 503) return "warn";
+      return err || res.statusCode >= 500 ? "error" : "info";
+    },
+    customErrorObject: (_req, res, _err, loggable) => {
+      if (res.statusCode !== 503 || res.err) return loggable;
+      const { err: _madeUp, ...rest } = loggable as Record<string, unknown>;
+      return rest;
+    },
+    customErrorMessage: (_req, res) =>
+      res.statusCode === 503 && !res.err ? "request answered 503" : "request errored",
   });
 }
 

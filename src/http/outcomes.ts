@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "../db/unavailable";
+
 /**
  * The one table that maps an outcome to each surface's wire form: v1 HTTP status and `data.error`,
  * the compat `message`, the GraphQL error code, and whether MCP reports `isError`. No status code or
@@ -51,6 +53,7 @@ export type OutcomeCode =
   | "malformed_http"
   | "metrics_token_required"
   | "metrics_address_not_allowed"
+  | "database_unavailable"
   | "unexpected";
 
 export interface OutcomeWire {
@@ -60,7 +63,15 @@ export interface OutcomeWire {
   mcp: { isError: boolean; jsonRpcCode: number };
   /** The sentence a client sees (compat `detail`, v1 `message`). */
   sentence: string;
+  /** `Retry-After` in seconds, sent with this outcome on every surface. */
+  retryAfterSeconds?: number;
 }
+
+/**
+ * How soon a client may retry while the database is unavailable. A restart takes a second or two;
+ * five seconds lets a crowd of clients come back spread out rather than all at once.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   missing_key: {
@@ -405,6 +416,18 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32000 },
     sentence: "Metrics are served only to the operator's addresses (QUAYSIDE_METRICS_ALLOW).",
   },
+  // The database is down, restarting or refusing connections: nothing about the request was wrong and
+  // nothing was done, so the client retries. Compat keeps its HTTP 200 (the contract's one status for
+  // an operation's answer) and has no message for a server in trouble other than UNEXPECTED_ERROR;
+  // `detail` and `Retry-After` tell this case apart.
+  database_unavailable: {
+    v1: { status: 503, error: "database_unavailable" },
+    compat: { message: "UNEXPECTED_ERROR" },
+    graphql: { status: 503, code: "SERVICE_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32053 },
+    sentence: `The service's database is unavailable for a moment; nothing was changed. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  },
   unexpected: {
     v1: { status: 500, error: "internal_error" },
     compat: { message: "UNEXPECTED_ERROR" },
@@ -429,6 +452,7 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   502: "Bad Gateway",
+  503: "Service Unavailable",
 };
 
 /** Coded GraphQL errors from the core, as outcomes of the table above. */
@@ -439,10 +463,24 @@ const GRAPHQL_CODE_OUTCOMES: Readonly<Record<string, OutcomeCode>> = {
   DEVELOPER_MODE_DISABLED: "developer_mode_off",
   VIEW_ONLY_KEY: "view_only_key",
   API_KEY_LIMIT_REACHED: "api_key_limit_reached",
+  SERVICE_UNAVAILABLE: "database_unavailable",
 };
 
 export function outcomeForGraphQLCode(code: unknown): OutcomeCode {
   return (typeof code === "string" && GRAPHQL_CODE_OUTCOMES[code]) || "unexpected";
+}
+
+/** The machine-readable part of a refusal (v1 `data`, MCP `error.data`): the code, and the wait if any. */
+export function refusalData(outcome: OutcomeCode): { error: string; retryAfter?: number } {
+  const wire = OUTCOMES[outcome];
+  return wire.retryAfterSeconds === undefined
+    ? { error: wire.v1.error }
+    : { error: wire.v1.error, retryAfter: wire.retryAfterSeconds };
+}
+
+/** The outcome of a failure nobody answered: a database outage is one, anything else is unexpected. */
+export function outcomeForFailure(error: unknown): "database_unavailable" | "unexpected" {
+  return isDatabaseUnavailable(error) ? "database_unavailable" : "unexpected";
 }
 
 /** The realm every `WWW-Authenticate` challenge names. */

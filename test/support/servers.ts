@@ -1,8 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
 
 /** Real PostgreSQL and Redis servers for tests, started from Debian's binaries on loopback. */
 
@@ -31,6 +34,15 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
+/** A PostgreSQL server a test may take down and bring back while clients are connected. */
+export interface StartedPostgres extends StartedServer {
+  /** `pg_ctl restart -m fast`: the server terminates every session (57P01) and comes back. */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`: sessions are terminated and new connections refused until `resume`. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
+}
+
 async function waitFor(
   check: () => boolean | Promise<boolean>,
   what: string,
@@ -56,7 +68,7 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** initdb + pg_ctl in a temporary folder; as root, the server runs as the `postgres` user. */
-export async function startPostgres(): Promise<StartedServer> {
+export async function startPostgres(): Promise<StartedPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL server binaries not found (apt-get install -y postgresql)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "quayside-pg-"));
@@ -66,17 +78,32 @@ export async function startPostgres(): Promise<StartedServer> {
     asRoot
       ? execFileSync("su", ["postgres", "-c", cmd], { stdio: "pipe" })
       : execFileSync("sh", ["-c", cmd], { stdio: "pipe" });
+  // Asynchronous, so the clients a test runs in this process keep going while the server is down.
+  const runAsync = async (cmd: string) => {
+    await (asRoot ? execFileAsync("su", ["postgres", "-c", cmd]) : execFileAsync("sh", ["-c", cmd]));
+  };
   if (asRoot) execFileSync("chown", ["postgres", dir]);
   run(`${bin}/initdb -D ${dir}/data -A trust -U postgres >/dev/null`);
-  run(
-    `${bin}/pg_ctl -D ${dir}/data -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" -l ${dir}/log -w start >/dev/null`,
-  );
+  const start = `${bin}/pg_ctl -D ${dir}/data -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" -l ${dir}/log -w start >/dev/null`;
+  run(start);
   await waitFor(() => portOpen(port), "PostgreSQL");
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await runAsync(`${bin}/pg_ctl -D ${dir}/data -m fast -w restart -l ${dir}/log >/dev/null`);
+    },
+    async halt() {
+      await runAsync(`${bin}/pg_ctl -D ${dir}/data -m fast -w stop >/dev/null`);
+    },
+    async resume() {
+      await runAsync(start);
+      await waitFor(() => portOpen(port), "PostgreSQL");
+    },
     async stop() {
       try {
         run(`${bin}/pg_ctl -D ${dir}/data -m immediate stop >/dev/null`);
+      } catch {
+        // Already halted by the test: nothing to stop.
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
