@@ -25,6 +25,7 @@ import {
   type ValidationRule,
   valueFromASTUntyped,
 } from "graphql";
+import { findUnstorable, unstorableText } from "../lib/storable-text";
 
 /**
  * Bounds on one request's work, all checked before anything runs and each linear in the size of the
@@ -332,46 +333,15 @@ export const UPSTREAM_CALL = { upstreamCalls: 1 } as const;
 /** A mutation that calls an upstream once per item of a list argument (a batch). */
 export const UPSTREAM_CALL_PER_ITEM = (argument: string) => ({ upstreamCalls: { perItemOf: argument } });
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Why a text cannot be stored: PostgreSQL text holds no NUL character, and a lone UTF-16 surrogate
- * has no UTF-8 form. Undefined when the text is fine.
- */
-export function unstorableText(text: string): string | undefined {
-  if (text.includes("\u0000")) return "contains a NUL character (\\u0000)";
-  if (LONE_SURROGATE.test(text)) return "contains a lone UTF-16 surrogate";
-  return undefined;
-}
-
 /** The deepest nesting of lists and objects a request's variables may have. */
 export const MAX_VARIABLES_NESTING = 32;
 
-/**
- * Checks every string (keys included) of a request's variables, iteratively so that hostile nesting
- * cannot overflow the stack. Returns what is wrong, or undefined.
- */
+/** Checks every string (keys included) and the nesting of a request's variables: what is wrong, or undefined. */
 export function unacceptableVariables(variables: unknown): string | undefined {
-  const pending: { value: unknown; depth: number }[] = [{ value: variables, depth: 0 }];
-  while (pending.length > 0) {
-    const { value, depth } = pending.pop()!;
-    if (typeof value === "string") {
-      const problem = unstorableText(value);
-      if (problem) return `A variable ${problem}.`;
-    } else if (value !== null && typeof value === "object") {
-      if (depth >= MAX_VARIABLES_NESTING) {
-        return `The variables nest lists and objects more than ${MAX_VARIABLES_NESTING} levels deep.`;
-      }
-      if (Array.isArray(value)) {
-        for (const item of value) pending.push({ value: item, depth: depth + 1 });
-      } else {
-        for (const [key, item] of Object.entries(value)) {
-          const problem = unstorableText(key);
-          if (problem) return `A variable's key ${problem}.`;
-          pending.push({ value: item, depth: depth + 1 });
-        }
-      }
-    }
+  const found = findUnstorable(variables, "variables", MAX_VARIABLES_NESTING);
+  if (!found) return undefined;
+  if (found.kind === "too_deep") {
+    return `The variables nest lists and objects more than ${MAX_VARIABLES_NESTING} levels deep.`;
   }
-  return undefined;
+  return found.inKey ? `A variable's key ${found.problem}.` : `A variable ${found.problem}.`;
 }

@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from "express";
+import { findUnstorable, unstorableText } from "../lib/storable-text";
 import type { OutcomeCode } from "./outcomes";
 
 /**
@@ -17,32 +18,12 @@ export class ClientInputError extends Error {
   }
 }
 
-// PostgreSQL text cannot hold U+0000, and jsonb refuses a \u escape of an unpaired surrogate, so
-// either one reaching a query is a 500; neither is ever part of a reference, a name or a search.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what is refused here.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
- * Where in a parsed value (query object or JSON body, keys included) a string holds a NUL or a lone
- * surrogate, as a path like `shipments[0].number`; undefined when there is none. Iterative, so a
- * body nested as deep as its size allows cannot overflow the stack.
+ * Where in a parsed value (query object or JSON body, keys included) a string cannot be stored, as a
+ * path like `body.shipments[0].number`; undefined when there is none.
  */
 export function findUnstorableText(value: unknown, root = "body"): string | undefined {
-  const stack: [unknown, string][] = [[value, root]];
-  while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
-    if (typeof current === "string") {
-      if (UNSTORABLE.test(current)) return path;
-    } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], `${path}[${i}]`]);
-    } else if (current !== null && typeof current === "object") {
-      for (const [key, item] of Object.entries(current)) {
-        if (UNSTORABLE.test(key)) return path;
-        stack.push([item, `${path}.${key}`]);
-      }
-    }
-  }
-  return undefined;
+  return findUnstorable(value, root)?.path;
 }
 
 export const unstorableMessage = (where: string) =>
@@ -65,8 +46,7 @@ export function guardUrl(): RequestHandler {
         ),
       );
     }
-    if (UNSTORABLE.test(path))
-      return next(new ClientInputError("bad_request", unstorableMessage("The path")));
+    if (unstorableText(path)) return next(new ClientInputError("bad_request", unstorableMessage("The path")));
     const where = findUnstorableText(req.query, "query");
     if (where) {
       const parameter = where.replace(/^query\./, "").replace(/\[\d+\]$/, "");
