@@ -3,7 +3,7 @@ import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-wi
 import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reserved-references";
 import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
 import { closeIfBodyUnread } from "../../src/http/connections";
-import { setRateHeaders } from "../../src/http/gate";
+import { clientAddress, setRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";
 import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
 import { WebhookFireBody } from "./contract/schemas";
@@ -38,12 +38,10 @@ export function createSandboxRouter(live: FacadeDeps): {
     return world;
   };
 
-  const address = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
-
   const perAddress =
     (subject: string, limit: number): RequestHandler =>
     (req, res, next) => {
-      services.limiter.consume(`${subject}:${address(req)}`, limit, MINUTE_MS).then((rate) => {
+      services.limiter.consume(`${subject}:${clientAddress(req)}`, limit, MINUTE_MS).then((rate) => {
         setRateHeaders(res, rate);
         if (rate.allowed) return next();
         closeIfBodyUnread(req, res);

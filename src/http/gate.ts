@@ -58,7 +58,8 @@ export function setRateHeaders(res: Response, rate: WindowDecision): void {
   res.setHeader("X-RateLimit-Reset", String(rate.resetAt));
 }
 
-function clientAddress(req: Request): string {
+/** The client's address as the app sees it (the proxy's client address when trust proxy is on). */
+export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 

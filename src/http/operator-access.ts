@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { BlockList, isIPv4 } from "node:net";
+import { BlockList, isIP, isIPv4 } from "node:net";
 import type { Request, Response } from "express";
 import type { AppConfig } from "../config";
+import { clientAddress } from "./gate";
 import type { OutcomeCode } from "./outcomes";
 
 /**
@@ -23,7 +24,7 @@ export function metricsAccess(
   const expected = settings.token === undefined ? undefined : digest(settings.token);
 
   return (req, res) => {
-    if (settings.allow.length > 0 && !isAllowed(allowed, req.ip ?? req.socket.remoteAddress ?? "")) {
+    if (settings.allow.length > 0 && !isAllowed(allowed, clientAddress(req))) {
       return "metrics_address_not_allowed";
     }
     if (expected) {
@@ -38,6 +39,7 @@ export function metricsAccess(
 }
 
 function isAllowed(allowed: BlockList, address: string): boolean {
+  if (isIP(address) === 0) return false; // a socket already gone reports no address
   // A dual-stack socket reports IPv4 callers as ::ffff:a.b.c.d; the operator lists them as a.b.c.d.
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   if (mapped) return allowed.check(mapped, "ipv4") || allowed.check(address, "ipv6");

@@ -16,10 +16,11 @@ export const FRESHNESS_MS = 12 * 3_600_000;
 
 /**
  * The document store, partitioned per organisation: one row per organisation, carrier and reference,
- * and a new version only when the carrier's answer changed. Not shared between organisations (issue
- * 26): a shared row showed a first-time tracker another tenant's fetch time, versions, ETA history and
- * failures. Only a carrier call in flight is shared (TrackingService.ask), which nobody can observe. ETA history is ours: carriers only ever tell the
- * current estimate, so each version carries the previous one's history plus any revision.
+ * and a new version only when the carrier's answer changed. Not shared between organisations: a
+ * shared row showed a first-time tracker another tenant's fetch time, versions, ETA history and
+ * failures. Only a carrier call in flight is shared (TrackingService.ask), which nobody can observe.
+ * ETA history is ours: carriers only ever tell the current estimate, so each version carries the
+ * previous one's history plus any revision.
  */
 export class DocumentStore {
   constructor(
