@@ -14,6 +14,7 @@ import type { Principal } from "../accounts/principal";
 import { createLookupUpstreams, startLookupWork } from "../lookups/lookups";
 import { findPort } from "../ports/port-directory";
 import { computeCheckDigit } from "../references/container-number";
+import { shipmentName } from "../shipments/shipment-id";
 import { DELAY_THRESHOLD_MS } from "../tracking/shipment-facts";
 import type { WebhookEventName } from "../webhooks/events";
 import { RESERVED_REFERENCES } from "./reserved-references";
@@ -221,7 +222,7 @@ export class SandboxWorld {
     for (const pick of chosen) await track(pick.reference);
     clock.set(SANDBOX_NOW);
     for (const pick of chosen) await track(pick.reference);
-    const shipments = chosen.map((pick, i) => ({ name: `SHP-${FIRST_SHIPMENT_NUMBER + i}`, ...pick }));
+    const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
     phase("tracked");
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
