@@ -27,7 +27,7 @@ type TrackResult =
   | {
       __typename: "CarrierUnavailable";
       scac: string;
-      reason: "maintenance" | "disabled" | "unsupported_type";
+      cause: "maintenance" | "disabled" | "unsupported_type";
     }
   | { __typename: "CarrierUndetectable"; referenceType: string }
   | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
@@ -138,7 +138,7 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
         disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
         unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
       };
-      return { ok: false, outcome: outcomes[outcome.reason], detail: details[outcome.reason] };
+      return { ok: false, outcome: outcomes[outcome.cause], detail: details[outcome.cause] };
     }
     case "CarrierUndetectable":
       return { ok: false, outcome: "carrier_undetectable" };

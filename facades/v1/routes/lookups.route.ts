@@ -41,13 +41,25 @@ export function sendLookupLimit(
   });
 }
 
+/** The core's lookup sources; two are spelled with a hyphen on the v1 wire. */
+type LookupSource = "history" | "spec" | "bl_sealines" | "bl_prefix" | "bic" | "prefix_popularity";
+
+const WIRE_SOURCE: Readonly<Record<LookupSource, string>> = {
+  history: "history",
+  spec: "spec",
+  bl_sealines: "bl-sealines",
+  bl_prefix: "bl-prefix",
+  bic: "bic",
+  prefix_popularity: "prefix-popularity",
+};
+
 interface CandidateView {
   scac: string;
   name: string;
   slug: string;
   status: string;
   confidence: string;
-  source: string;
+  source: LookupSource;
 }
 
 type CarrierLookupData = {
@@ -58,7 +70,7 @@ type CarrierLookupData = {
         referenceType: string;
         carrier: CandidateView | null;
         candidates: CandidateView[];
-        sourcesUnavailable: string[];
+        sourcesUnavailable: LookupSource[];
         cached: boolean;
         allowance: AllowanceView | null;
       }
@@ -79,7 +91,7 @@ export const renderCandidate = (c: CandidateView) => ({
   slug: c.slug,
   status: c.status,
   confidence: c.confidence,
-  source: c.source,
+  source: WIRE_SOURCE[c.source],
 });
 
 /** GET /carriers/lookup (spec v1 section 2.11, rule 11). */
@@ -113,7 +125,7 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
             type: TYPE_NAMES[answer.referenceType] ?? answer.referenceType,
             carrier: answer.carrier ? renderCandidate(answer.carrier) : null,
             candidates: answer.candidates.map(renderCandidate),
-            sources_unavailable: answer.sourcesUnavailable,
+            sources_unavailable: answer.sourcesUnavailable.map((source) => WIRE_SOURCE[source]),
             cached: answer.cached,
           },
         });

@@ -37,7 +37,7 @@ export type TrackResult =
   | {
       __typename: "CarrierUnavailable";
       scac: string;
-      reason: "maintenance" | "disabled" | "unsupported_type";
+      cause: "maintenance" | "disabled" | "unsupported_type";
     }
   | { __typename: "CarrierUndetectable"; referenceType: string }
   | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
@@ -142,7 +142,7 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
         retryAfter: outcome.retryAfterSeconds,
       };
     case "CarrierUnavailable":
-      if (outcome.reason === "unsupported_type") {
+      if (outcome.cause === "unsupported_type") {
         return {
           ok: false,
           status: 400,
@@ -154,8 +154,8 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
       return {
         ok: false,
         status: 502,
-        error: outcome.reason === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
-        message: `${outcome.scac} is ${outcome.reason === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
+        error: outcome.cause === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
+        message: `${outcome.scac} is ${outcome.cause === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
         data: { sealine: outcome.scac },
       };
     case "ShipmentLimitReached": {
