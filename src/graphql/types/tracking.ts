@@ -493,6 +493,8 @@ const CarrierUndetectableRef = builder
       referenceType: t.field({ type: ReferenceTypeEnum, resolve: (o) => o.referenceType }),
       discoveryReason: t.field({
         type: DiscoveryIneligibilityEnum,
+        // Nullable only so that it reads alike with ReferenceNotFound.discoveryReason in one selection.
+        nullable: true,
         description: "Always no_candidates: with no carrier to ask, there is none to discover either.",
         resolve: () => "no_candidates" as const,
       }),
