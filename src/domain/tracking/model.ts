@@ -201,7 +201,3 @@ export function emptyRoute(): TrackedRoute {
 export function visibleEvents(container: TrackedContainer): TrackedEvent[] {
   return container.events.filter((e) => e.emitted);
 }
-
-export function findLocation(doc: TrackingDocument, key: string | null): TrackedLocation | undefined {
-  return key === null ? undefined : doc.locations.find((l) => l.key === key);
-}

@@ -92,11 +92,3 @@ export const VESSELS: readonly Vessel[] = [
   v("ZIMU", "ZIM NINGBO", "9398400", 8400, "LR"),
   v("ZIMU", "ZIM KINGSTON", "9389693", 4253, "MT"),
 ];
-
-/** The IMO check: digits weighted 7..2, the last digit of the sum is the seventh digit. */
-export function isValidImoNumber(imo: string): boolean {
-  if (!/^\d{7}$/.test(imo)) return false;
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(imo[i]) * (7 - i);
-  return sum % 10 === Number(imo[6]);
-}
