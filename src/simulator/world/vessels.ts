@@ -1,7 +1,9 @@
 /**
- * The 60 container ships of world.md §3: name, IMO number and flag as registered [V1], nominal TEU of the
- * ship or its class, and the operator's SCAC. MMSI is kept where world.md has one (T&T 2.2 has no field
- * for it, but other feeds of the same world do). Every IMO number passes the 7,6,5,4,3,2 check.
+ * Sixty container ships, six for each of the ten largest carriers: name, IMO number and flag as
+ * registered (Equasis/GISIS, via github.com/interreg-speed/IMO-VESSEL-NAMES), nominal TEU of the ship
+ * or its class from the trade press, and the operator's SCAC. MMSI is kept where a public source gives
+ * one (T&T 2.2 has no field for it, but other feeds of the same world do). Every IMO number passes the
+ * 7,6,5,4,3,2 check.
  */
 
 export interface Vessel {
