@@ -50,7 +50,7 @@ describe("Carrier.tracked", () => {
   it("is true for an active carrier and one under maintenance, false only for one the operator disabled", async () => {
     const org = await app.fixtures.organization();
     const { carriers } = await ask(org, "{ carriers { scac status tracked supportedTypes } }");
-    const byScac = new Map(carriers.map((c: { scac: string }) => [c.scac, c]));
+    const byScac = new Map<string, any>(carriers.map((c: { scac: string }) => [c.scac, c]));
     expect(byScac.get("MAEU")).toMatchObject({ status: "active", tracked: true });
     expect(byScac.get("HLCU")).toMatchObject({ status: "maintenance", tracked: true });
     expect(byScac.get("ZIMU")).toMatchObject({ status: "disabled", tracked: false });
