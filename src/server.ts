@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
+import { type RunningSimulator, startSimulator } from "../simulator/server";
 import type { AppConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
@@ -15,7 +16,6 @@ import { Metrics } from "./observability/metrics";
 import { runOperatorCommand } from "./operator/commands";
 import { startOperatorEndpoint } from "./operator/endpoint";
 import { createServices, type Services } from "./services";
-import { type RunningSimulator, startSimulator } from "./simulator/server";
 import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
 
 export interface RunningServer {

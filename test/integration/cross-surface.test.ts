@@ -6,8 +6,8 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
-import { shipmentFor } from "../../src/simulator/world/world";
 import { compatGet } from "../compat/support";
 import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";

@@ -1,11 +1,11 @@
+import { type RunningSimulator, startSimulator } from "../../../simulator/server";
+import { SimulatedWorld } from "../../../simulator/world/world";
 import type { AppConfig } from "../../config";
 import { type Database, openDatabase } from "../../db/database";
 import { applyMigrations } from "../../db/migrate";
 import { ManualClock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import { createServices, type Services } from "../../services";
-import { type RunningSimulator, startSimulator } from "../../simulator/server";
-import { SimulatedWorld } from "../../simulator/world/world";
 import { createCarrierGateway, loadCarrierRegistry } from "../../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
 import { startNumberingAt } from "../accounts/organization-counters";

@@ -14,7 +14,7 @@
  *   sailing on a slot without a home ship is sailed by a stand-in from the operator's fleet: that ship's
  *   position is where its own home slot puts it, not on the stand-in sailing.
  */
-import type { Carrier } from "../../domain/carriers/carrier-directory";
+import type { Carrier } from "../../reference-data/carriers";
 import { profileOf } from "./carrier-profiles";
 import {
   bearingDegrees,

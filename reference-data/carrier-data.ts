@@ -1,6 +1,7 @@
 /**
  * The carrier directory's data, transcribed from shared/reference/carriers.md (source keys in brackets
- * refer to its Sources section). Logic lives in carrier-directory.ts; keep this file to facts.
+ * refer to its Sources section). The types and what is derived from the list are in carriers.ts; the
+ * service's lookups over it in src/domain/carriers/carrier-directory.ts; keep this file to facts.
  *
  * Choices made while transcribing:
  * - One entry per tracking SCAC. Group brands that track under their own SCAC (Sealand, Safmarine,
@@ -19,7 +20,7 @@
  *   in an order of our own (not sourced), so a low-confidence guess tries the group's main SCAC first.
  * - `dcsa` is true only where carriers.md section 4 says "Yes".
  */
-import type { Carrier } from "./carrier-directory";
+import type { Carrier } from "./carriers";
 
 const ALL_TYPES: Carrier["supportedTypes"] = ["container", "bl", "booking"];
 

@@ -8,7 +8,7 @@
  * days, import dwell by region, 45-90% of arrivals on time by alliance and about 5 days average delay
  * for late ships (lognormal).
  */
-import type { Carrier } from "../../domain/carriers/carrier-directory";
+import type { Carrier } from "../../reference-data/carriers";
 import { type CarrierProfile, containerPrefixesOf, profileOf } from "./carrier-profiles";
 import { greatCircleKm, type Passage, seaDistanceNm, voyageDirection } from "./geo";
 import { SeededRandom, unitHash } from "./hash";
