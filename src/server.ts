@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
+import { type RunningSimulator, startSimulator } from "../simulator/server";
+import { createLookupUpstreams, startLookupWork } from "./app/lookups-wiring";
 import type { AppConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
-import { createLookupUpstreams, startLookupWork } from "./domain/lookups/lookups";
 import { buildApp } from "./http/app";
 import { guardConnections, serverOptions } from "./http/connections";
 import { createWorkers, type Workers } from "./jobs/workers";
@@ -15,8 +16,7 @@ import { Metrics } from "./observability/metrics";
 import { runOperatorCommand } from "./operator/commands";
 import { startOperatorEndpoint } from "./operator/endpoint";
 import { createServices, type Services } from "./services";
-import { type RunningSimulator, startSimulator } from "./simulator/server";
-import { createCarrierGateway, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
+import { createCarrierTracker, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
 
 export interface RunningServer {
   url: string;
@@ -52,7 +52,7 @@ export async function startServer(
     env: config.environment,
     simulatorUrl: simulator?.url,
   });
-  const carrierGateway = createCarrierGateway(registry, {
+  const carrierGateway = createCarrierTracker(registry, {
     clock,
     timeoutMs: config.carrierCalls.timeoutMs,
     maxConcurrency: config.carrierCalls.concurrency,

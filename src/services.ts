@@ -14,6 +14,7 @@ import { FixedWindowLimiter } from "./domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "./domain/lookups/lookups";
 import { ShipmentsService } from "./domain/shipments/shipments.service";
 import { BackgroundTracking } from "./domain/tracking/background.service";
+import type { CarrierTracker } from "./domain/tracking/carrier-tracker";
 import { DocumentStore } from "./domain/tracking/document-store";
 import { SlotsService } from "./domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "./domain/tracking/tracking.service";
@@ -22,7 +23,6 @@ import { WebhooksService } from "./domain/webhooks/webhooks.service";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./observability/logger";
 import { Metrics } from "./observability/metrics";
-import type { CarrierAdapter } from "./upstream/carriers/carrier-adapter";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -36,7 +36,7 @@ export interface Services {
   carriers: readonly Carrier[];
   counters: CounterStore;
   limiter: FixedWindowLimiter;
-  carrierGateway: CarrierAdapter;
+  carrierGateway: CarrierTracker;
   documents: DocumentStore;
   slots: SlotsService;
   tracking: TrackingService;
@@ -73,7 +73,7 @@ export function createServices(input: {
   clock: Clock;
   logger: Logger;
   metrics?: Metrics;
-  carrierGateway: CarrierAdapter;
+  carrierGateway: CarrierTracker;
   /** Vessel-position and schedule sources; none when absent (lookups then answer unavailable). */
   lookupUpstreams?: LookupUpstreams;
   /** The sandbox builds its own tracking service (reserved references, a fallback carrier). */

@@ -1,7 +1,7 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
+import { SandboxWorld } from "../../src/app/sandbox-world";
 import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-window";
 import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reserved-references";
-import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
 import { closeIfBodyUnread } from "../../src/http/connections";
 import { clientAddress, setRateHeaders } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";

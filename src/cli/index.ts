@@ -72,7 +72,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   if (command === "serve") return serve();
   if (command === "simulator") {
-    const { runSimulatorCli } = await import("../simulator/cli");
+    const { runSimulatorCli } = await import("../../simulator/cli");
     await runSimulatorCli(argv.slice(1));
     return 0;
   }

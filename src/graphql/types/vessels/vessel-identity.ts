@@ -1,4 +1,4 @@
-import type { VesselIdentity } from "../../../upstream/vessels/vessel-position-provider";
+import type { VesselIdentity } from "../../../domain/vessels/vessel-position-provider";
 import { builder } from "../../builder";
 
 export const VesselIdentityRef = builder.objectRef<VesselIdentity>("VesselIdentity").implement({

@@ -1,6 +1,6 @@
 import { wallClock } from "../../../domain/lookups/local-time";
 import { findPortEntry } from "../../../domain/ports/port-directory";
-import type { PortCallReport } from "../../../upstream/vessels/vessel-position-provider";
+import type { PortCallReport } from "../../../domain/vessels/vessel-position-provider";
 import { builder } from "../../builder";
 import { loadPort, PortRef } from "../ports/port";
 

@@ -10,7 +10,7 @@
  * made-up one until a later cycle's shipment is booked under it (after the earlier one has ended), and
  * a box moves from one shipment to the next as cycles pass, as real boxes do.
  */
-import type { Carrier } from "../../domain/carriers/carrier-directory";
+import type { Carrier } from "../../reference-data/carriers";
 import type { DcsaEvent } from "../dcsa-types";
 import { profileOf } from "./carrier-profiles";
 import { renderEvents } from "./dcsa-events";

@@ -3,7 +3,7 @@
  * With --clock the simulator starts on a manual clock frozen at that time, which the admin API can move.
  */
 import { parseArgs } from "node:util";
-import { type Clock, ManualClock, systemClock } from "../lib/clock";
+import { type Clock, ManualClock, systemClock } from "../src/lib/clock";
 import { startSimulator } from "./server";
 
 export interface SimulatorCliOptions {

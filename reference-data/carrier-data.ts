@@ -1,6 +1,7 @@
 /**
  * The carrier directory's data, transcribed from public sources (keys in brackets, listed at the end
- * of this file). Logic lives in carrier-directory.ts; keep this file to facts.
+ * of this file). The types and what is derived from the list are in carriers.ts; the service's lookups
+ * over it in src/domain/carriers/carrier-directory.ts; keep this file to facts.
  *
  * Choices made while transcribing:
  * - One entry per tracking SCAC. Group brands that track under their own SCAC (Sealand, Safmarine,
@@ -22,7 +23,7 @@
  * - `dcsa` is true only for carriers with public evidence of a DCSA Track & Trace API: named adopters
  *   [D2][D3] and their own API portals as third-party research reports them [F5].
  */
-import type { Carrier } from "./carrier-directory";
+import type { Carrier } from "./carriers";
 
 const ALL_TYPES: Carrier["supportedTypes"] = ["container", "bl", "booking"];
 

@@ -15,12 +15,7 @@
  * so that made-up references show the same mix of booked, sailing and delivered shipments as issued
  * ones.
  */
-import {
-  CARRIERS,
-  type Carrier,
-  findCarrierByScac,
-  LEASING_PREFIXES,
-} from "../../domain/carriers/carrier-directory";
+import { CARRIERS, type Carrier, LEASING_PREFIXES } from "../../reference-data/carriers";
 import { containerPrefixesOf, profileOf, type ReferenceFormat } from "./carrier-profiles";
 import { hash32, unitHash } from "./hash";
 import { isIssuableSerial, parseContainerNumber } from "./iso6346";
@@ -40,8 +35,17 @@ export function normalizeReference(value: string): string {
   return value.toUpperCase().replace(/[\s\-./]/g, "");
 }
 
+/**
+ * The carrier a URL's SCAC names, main SCACs before alternative ones (so an alternative never shadows
+ * another carrier), ignoring case and spaces: the simulator's own reading of the shared carrier facts.
+ */
 export function findSimulatedCarrier(scac: string): Carrier | undefined {
-  return findCarrierByScac(scac, CARRIERS);
+  const wanted = scac.trim().toUpperCase();
+  if (wanted.length === 0) return undefined;
+  return (
+    CARRIERS.find((carrier) => carrier.scac === wanted) ??
+    CARRIERS.find((carrier) => carrier.alternativeScacs?.includes(wanted) ?? false)
+  );
 }
 
 function cyclePhaseMs(scac: string): number {

@@ -3,7 +3,7 @@
  * punctual its loops are, and what its bill-of-lading and booking numbers look like. The directory
  * (src/domain/carriers) says who the carriers are; this table only adds what the simulator needs.
  */
-import type { Carrier } from "../../domain/carriers/carrier-directory";
+import type { Carrier } from "../../reference-data/carriers";
 import type { Alliance } from "./services";
 
 /** A reference number: an optional printed prefix, then letters, then digits (MEDU + FR + 030802). */

@@ -1,24 +1,24 @@
-import type { AppConfig } from "../../config";
-import { type Database, openDatabase } from "../../db/database";
-import { applyMigrations } from "../../db/migrate";
-import { ManualClock } from "../../lib/clock";
-import type { Logger } from "../../observability/logger";
-import { createServices, type Services } from "../../services";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { SimulatedWorld } from "../../simulator/world/world";
-import { createCarrierGateway, loadCarrierRegistry } from "../../upstream/carriers/carrier-registry";
-import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
-import { startNumberingAt } from "../accounts/organization-counters";
-import { FEATURES } from "../accounts/plans";
-import type { Principal } from "../accounts/principal";
-import { createLookupUpstreams, startLookupWork } from "../lookups/lookups";
-import { findPort } from "../ports/port-directory";
-import { computeCheckDigit } from "../references/container-number";
-import { shipmentName } from "../shipments/shipment-id";
-import { DELAY_THRESHOLD_MS } from "../tracking/shipment-facts";
-import type { WebhookEventName } from "../webhooks/events";
-import { RESERVED_REFERENCES } from "./reserved-references";
-import { SandboxTrackingService } from "./sandbox-tracking.service";
+import type { AppConfig } from "../config";
+import { type Database, openDatabase } from "../db/database";
+import { applyMigrations } from "../db/migrate";
+import { startNumberingAt } from "../domain/accounts/organization-counters";
+import { FEATURES } from "../domain/accounts/plans";
+import type { Principal } from "../domain/accounts/principal";
+import { findPort } from "../domain/ports/port-directory";
+import { computeCheckDigit } from "../domain/references/container-number";
+import { RESERVED_REFERENCES } from "../domain/sandbox/reserved-references";
+import { SandboxTrackingService } from "../domain/sandbox/sandbox-tracking.service";
+import { shipmentName } from "../domain/shipments/shipment-id";
+import { DELAY_THRESHOLD_MS } from "../domain/tracking/shipment-facts";
+import type { WebhookEventName } from "../domain/webhooks/events";
+import { ManualClock } from "../lib/clock";
+import type { Logger } from "../observability/logger";
+import { createServices, type Services } from "../services";
+import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
+import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
+import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 
 /**
  * The sandbox world (spec v1 section 4.3): the simulator's world with its clock frozen, served by
@@ -166,7 +166,7 @@ export class SandboxWorld {
       db,
       clock,
       logger: input.logger,
-      carrierGateway: createCarrierGateway(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
+      carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
       lookupUpstreams: createLookupUpstreams({
         config,
         prisma: db.prisma,

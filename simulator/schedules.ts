@@ -4,7 +4,7 @@
  * when it has none, as `PointToPoint` objects (CS 1.0.3). Local times carry the port's offset.
  */
 import { createHash } from "node:crypto";
-import type { Carrier } from "../domain/carriers/carrier-directory";
+import type { Carrier } from "../reference-data/carriers";
 import {
   type RotationCall,
   routesBetween,

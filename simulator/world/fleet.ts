@@ -2,7 +2,7 @@
  * The world's liner services as timetables: weekly sailings on every rotation, each ship of vessels.ts
  * deployed on one sailing slot of one loop, and where a ship is at any clock time. Feeds the simulator's
  * vessel positions and its DCSA Commercial Schedules point-to-point routes. Pure functions of the world
- * data and the time; the planned shipments (shipment-plan.ts) are untouched by it.
+ * data and the time; the planned shipments (shipment-plan/) are untouched by it.
  *
  * - A rotation is sailed as a closed loop: calls in order, then back to the first call (a one-way
  *   rotation such as FAL1 westbound returns empty, without calls, and offers no sailings back).
@@ -14,7 +14,7 @@
  *   sailing on a slot without a home ship is sailed by a stand-in from the operator's fleet: that ship's
  *   position is where its own home slot puts it, not on the stand-in sailing.
  */
-import type { Carrier } from "../../domain/carriers/carrier-directory";
+import type { Carrier } from "../../reference-data/carriers";
 import { profileOf } from "./carrier-profiles";
 import {
   bearingDegrees,

@@ -1,6 +1,7 @@
 /**
- * Where a vessel is: one interface, several sources behind it (an AIS feed Quayside ingests itself, the
- * carrier simulator's world). Expected endings are values; only a caller's abort rejects.
+ * Where a vessel is: the port the vessel-position lookup needs, several sources behind it in
+ * src/upstream (an AIS feed Quayside ingests itself, the carrier simulator's world). Expected endings
+ * are values; only a caller's abort rejects.
  */
 /**
  * What is asked: an IMO number (7 digits), with the MMSI (9 digits) when the caller knows it, or a
@@ -74,18 +75,3 @@ export interface VesselPositionProvider {
   readonly name: string;
   locate(query: VesselQuery, signal?: AbortSignal): Promise<VesselPositionOutcome>;
 }
-
-/** ITU-R M.1371 navigational status codes as text. */
-export const NAVIGATION_STATUS: Readonly<Record<number, string>> = {
-  0: "Under way using engine",
-  1: "At anchor",
-  2: "Not under command",
-  3: "Restricted manoeuvrability",
-  4: "Constrained by her draught",
-  5: "Moored",
-  6: "Aground",
-  7: "Engaged in fishing",
-  8: "Under way sailing",
-  14: "AIS-SART active",
-  15: "Not defined",
-};

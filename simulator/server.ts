@@ -9,8 +9,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CARRIERS, type Carrier } from "../domain/carriers/carrier-directory";
-import { type Clock, ManualClock, systemClock } from "../lib/clock";
+import { CARRIERS, type Carrier } from "../reference-data/carriers";
+import { type Clock, ManualClock, systemClock } from "../src/lib/clock";
 import { authorize, type SimulatorAuth, TokenIssuer, tokenRequest } from "./auth";
 import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
