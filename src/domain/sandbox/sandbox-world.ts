@@ -1,9 +1,9 @@
+import { createServices, type Services } from "../../app/services";
 import type { AppConfig } from "../../config";
 import { type Database, openDatabase } from "../../db/database";
 import { applyMigrations } from "../../db/migrate";
 import { ManualClock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
-import { createServices, type Services } from "../../services";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { SimulatedWorld } from "../../simulator/world/world";
 import { createCarrierGateway, loadCarrierRegistry } from "../../upstream/carriers/carrier-registry";
@@ -16,6 +16,7 @@ import { findPort } from "../ports/port-directory";
 import { computeCheckDigit } from "../references/container-number";
 import { DELAY_THRESHOLD_MS } from "../tracking/shipment-facts";
 import type { WebhookEventName } from "../webhooks/events";
+import type { SampleDelivery, WebhooksService } from "../webhooks/webhooks.service";
 import { RESERVED_REFERENCES } from "./reserved-references";
 import { SandboxTrackingService } from "./sandbox-tracking.service";
 
@@ -70,6 +71,7 @@ export class SandboxWorld {
     private readonly db: Database,
     private readonly simulator: RunningSimulator,
     private readonly snapshot: Snapshot,
+    private readonly sampleSender: Pick<WebhooksService, "sendSample">,
   ) {}
 
   /**
@@ -91,6 +93,17 @@ export class SandboxWorld {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * One sample delivery of `event` carrying the world's own data, read inside the world's queue so
+   * it never sees a request's writes half put back. Sent by the live service, on the server's clock:
+   * the world's clock stands still, and a delivery signed (and `created`) at the frozen moment fails
+   * every receiver's timestamp tolerance. Only the content comes from the world; nothing is stored.
+   */
+  async sendSample(url: string, event: WebhookEventName): Promise<SampleDelivery> {
+    const data = await this.run(() => this.sampleEventData(event));
+    return this.sampleSender.sendSample(url, event, data);
   }
 
   /** The data a delivery of `event` would carry, from the world's own shipments. */
@@ -143,7 +156,12 @@ export class SandboxWorld {
     await this.db.close();
   }
 
-  static async create(input: { config: AppConfig; logger: Logger }): Promise<SandboxWorld> {
+  static async create(input: {
+    config: AppConfig;
+    logger: Logger;
+    /** The live service's webhooks: sample deliveries go out on the server's clock. */
+    sampleSender: Pick<WebhooksService, "sendSample">;
+  }): Promise<SandboxWorld> {
     const started = Date.now();
     const phases: Record<string, number> = {};
     const phase = (name: string) => {
@@ -174,6 +192,8 @@ export class SandboxWorld {
         clock,
       }),
       createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
+      // The world answers its own sample deliveries, once it exists (no request reaches it before).
+      sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
     });
     phase("database");
     await startLookupWork({
@@ -226,7 +246,16 @@ export class SandboxWorld {
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
-    return new SandboxWorld(services, principal, shipments, db, simulator, snapshot);
+    const sandbox = new SandboxWorld(
+      services,
+      principal,
+      shipments,
+      db,
+      simulator,
+      snapshot,
+      input.sampleSender,
+    );
+    return sandbox;
   }
 }
 
