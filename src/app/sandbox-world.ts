@@ -13,12 +13,13 @@ import { SandboxTrackingService } from "../domain/sandbox/sandbox-tracking.servi
 import { shipmentName } from "../domain/shipments/shipment-id";
 import { DELAY_THRESHOLD_MS } from "../domain/tracking/shipment-facts";
 import type { WebhookEventName } from "../domain/webhooks/events";
+import type { SampleDelivery, WebhooksService } from "../domain/webhooks/webhooks.service";
 import { ManualClock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
-import { createServices, type Services } from "../services";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { createServices, type Services } from "./services";
 
 /**
  * The sandbox world (spec v1 section 4.3): the simulator's world with its clock frozen, served by
@@ -71,6 +72,7 @@ export class SandboxWorld {
     private readonly db: Database,
     private readonly simulator: RunningSimulator,
     private readonly snapshot: Snapshot,
+    private readonly sampleSender: Pick<WebhooksService, "sendSample">,
   ) {}
 
   /**
@@ -92,6 +94,17 @@ export class SandboxWorld {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * One sample delivery of `event` carrying the world's own data, read inside the world's queue so
+   * it never sees a request's writes half put back. Sent by the live service, on the server's clock:
+   * the world's clock stands still, and a delivery signed (and `created`) at the frozen moment fails
+   * every receiver's timestamp tolerance. Only the content comes from the world; nothing is stored.
+   */
+  async sendSample(url: string, event: WebhookEventName): Promise<SampleDelivery> {
+    const data = await this.run(() => this.sampleEventData(event));
+    return this.sampleSender.sendSample(url, event, data);
   }
 
   /** The data a delivery of `event` would carry, from the world's own shipments. */
@@ -144,7 +157,12 @@ export class SandboxWorld {
     await this.db.close();
   }
 
-  static async create(input: { config: AppConfig; logger: Logger }): Promise<SandboxWorld> {
+  static async create(input: {
+    config: AppConfig;
+    logger: Logger;
+    /** The live service's webhooks: sample deliveries go out on the server's clock. */
+    sampleSender: Pick<WebhooksService, "sendSample">;
+  }): Promise<SandboxWorld> {
     const started = Date.now();
     const phases: Record<string, number> = {};
     const phase = (name: string) => {
@@ -175,6 +193,8 @@ export class SandboxWorld {
         clock,
       }),
       createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
+      // The world answers its own sample deliveries, once it exists (no request reaches it before).
+      sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
     });
     phase("database");
     await startLookupWork({
@@ -227,7 +247,16 @@ export class SandboxWorld {
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
-    return new SandboxWorld(services, principal, shipments, db, simulator, snapshot);
+    const sandbox = new SandboxWorld(
+      services,
+      principal,
+      shipments,
+      db,
+      simulator,
+      snapshot,
+      input.sampleSender,
+    );
+    return sandbox;
   }
 }
 

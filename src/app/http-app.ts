@@ -1,8 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
-import type { FacadeDeps } from "../../facades/facade";
-import { gate } from "../../facades/facade";
+import type { FacadeDeps, FacadeLog } from "../../facades/facade";
 import { createMcpRouter } from "../../facades/mcp/router";
 import { createShareRouter } from "../../facades/share/router";
 import { v1AllowedMethods } from "../../facades/v1/allow";
@@ -10,34 +9,57 @@ import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
 import { createSandboxRouter } from "../../facades/v1/sandbox";
-import { OPERATION_FOLDERS } from "../app/operation-folders";
 import { databaseUnavailableReason } from "../db/unavailable";
+import type { Surface } from "../domain/tracking/tracking.service";
 import { OperationExecutor } from "../graphql/executor";
+import { operationRunner } from "../graphql/operation-runner";
 import { publicSchema, schema } from "../graphql/schema";
 import { createGraphQLHandler } from "../graphql/yoga";
-import type { Services } from "../services";
-import { closeIfBodyUnread } from "./connections";
-import { clientErrorOf, guardUrl, jsonBody } from "./input-guard";
-import { requestId, requestLogging, requestMetrics } from "./observability";
-import { metricsAccess } from "./operator-access";
-import { OUTCOMES, type OutcomeCode, refusalData } from "./outcomes";
+import { closeIfBodyUnread } from "../http/connections";
+import { AdmissionGate, guard } from "../http/gate";
+import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
+import { requestId, requestLogging, requestMetrics } from "../http/observability";
+import { metricsAccess } from "../http/operator-access";
+import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
+import { OPERATION_FOLDERS } from "./operation-folders";
+import { sandboxOnDemand } from "./sandbox";
+import type { Services } from "./services";
 
 export interface BuiltApp {
   app: Express;
-  executor: OperationExecutor;
   /** Flip on SIGTERM: readiness fails and keep-alive connections close after their request. */
   startDraining(): void;
   /** Closes what the app built for itself (the sandbox world). */
   close(): Promise<void>;
 }
 
-type Surface = "v1" | "compat" | "graphql" | "mcp" | "other";
+/** Which surface a path belongs to, to answer a refusal in its format. */
+type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
 
-/** Builds the HTTP app without listening, so tests and `main` share it. */
+/**
+ * Builds the HTTP app without listening, so tests and `main` share it. Each facade gets only what
+ * translation needs: a run of the persisted operations (recorded as its surface), the gate, the
+ * base URL, the clock and a log.
+ */
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
-  const deps: FacadeDeps = { services, executor, baseUrl: options.baseUrl, surface: "v1" };
+  const admission = new AdmissionGate({
+    accounts: services.accounts,
+    limiter: services.limiter,
+    clock: services.clock,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+    keylessPerMinute: config.keylessPerMinute,
+  });
+  const log: FacadeLog = (level, fields, message) => services.logger[level](fields, message);
+  const facade = (surface: Surface): FacadeDeps => ({
+    run: operationRunner(executor, services, surface),
+    admission,
+    baseUrl: options.baseUrl,
+    clock: services.clock,
+    log,
+  });
+  const v1 = facade("v1");
   let draining = false;
 
   const app = express();
@@ -117,7 +139,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       next();
     },
     // The key is checked before the body is read.
-    gate(deps, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
+    guard(admission, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
       sendGraphQLRefusal(r, refusal.outcome),
     ),
     (req, res, next) => {
@@ -143,21 +165,34 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     toYoga,
   );
 
-  app.use(createShareRouter({ ...deps, surface: "v1" }));
+  app.use(createShareRouter(v1));
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));
-  const sandbox = config.sandboxEnabled ? createSandboxRouter(deps) : null;
-  if (sandbox) app.use("/api/v1/sandbox", sandbox.router(json));
+  const sandbox = config.sandboxEnabled ? sandboxOnDemand({ live: services, executor }) : null;
+  if (sandbox) app.use("/api/v1/sandbox", createSandboxRouter(v1, sandbox.world)(json));
   else {
     app.use("/api/v1/sandbox", (req, res) =>
       refuse("v1", res, "route_not_found", `There is no ${req.method} ${req.originalUrl.split("?")[0]}.`),
     );
   }
   // The body is read after admission, so a malformed one is still answered with the rate headers.
-  app.use("/api/v1", createV1Router(deps, json));
-  app.use(config.compatPrefix, createCompatRouter({ ...deps, surface: "compat" }));
+  app.use("/api/v1", createV1Router(v1, json));
+  app.use(config.compatPrefix, createCompatRouter(facade("compat")));
   // Switched off, the path is simply not served: the surface-aware 404 below answers it.
-  if (config.mcpEnabled) app.use("/api/mcp", createMcpRouter({ ...deps, surface: "mcp" }));
+  if (config.mcpEnabled) {
+    app.use(
+      "/api/mcp",
+      createMcpRouter(facade("mcp"), {
+        origins: {
+          bindHost: config.host,
+          publicUrl: config.publicUrl,
+          allowedHosts: config.mcpAllowedHosts,
+          allowedOrigins: config.mcpAllowedOrigins,
+        },
+        bodyLimit: config.bodyLimit,
+      }),
+    );
+  }
 
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);
@@ -202,7 +237,6 @@ export async function buildApp(services: Services, options: { baseUrl: string })
 
   return {
     app,
-    executor,
     startDraining() {
       draining = true;
     },
@@ -224,7 +258,7 @@ function allowedMethods(path: string, sandboxEnabled: boolean): string[] | undef
   return "not-mine";
 }
 
-function surfaceOf(req: Request, compatPrefix: string): Surface {
+function surfaceOf(req: Request, compatPrefix: string): PathSurface {
   const path = req.originalUrl.split("?")[0] ?? "";
   if (path === compatPrefix || path.startsWith(`${compatPrefix}/`)) return "compat";
   if (path.startsWith("/api/v1")) return "v1";
@@ -233,7 +267,7 @@ function surfaceOf(req: Request, compatPrefix: string): Surface {
   return "other";
 }
 
-function refuse(surface: Surface, res: Response, outcome: OutcomeCode, message?: string): void {
+function refuse(surface: PathSurface, res: Response, outcome: OutcomeCode, message?: string): void {
   const wire = OUTCOMES[outcome];
   switch (surface) {
     case "compat":

@@ -1,22 +1,23 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
-import { type RunningSimulator, startSimulator } from "../simulator/server";
-import { createLookupUpstreams, startLookupWork } from "./app/lookups-wiring";
-import type { AppConfig } from "./config";
-import { openDatabase } from "./db/database";
-import { applyMigrations } from "./db/migrate";
-import { type DemoOutcome, ensureDemoAccount } from "./domain/accounts/demo";
-import { buildApp } from "./http/app";
-import { guardConnections, serverOptions } from "./http/connections";
-import { createWorkers, type Workers } from "./jobs/workers";
-import { type Clock, systemClock } from "./lib/clock";
-import { createLogger, type Logger } from "./observability/logger";
-import { Metrics } from "./observability/metrics";
-import { runOperatorCommand } from "./operator/commands";
-import { startOperatorEndpoint } from "./operator/endpoint";
+import { openApiDocument } from "../../facades/v1/openapi";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import type { AppConfig } from "../config";
+import { openDatabase } from "../db/database";
+import { applyMigrations } from "../db/migrate";
+import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
+import { guardConnections, serverOptions } from "../http/connections";
+import { createWorkers, type Workers } from "../jobs/workers";
+import { type Clock, systemClock } from "../lib/clock";
+import { createLogger, type Logger } from "../observability/logger";
+import { Metrics } from "../observability/metrics";
+import { runOperatorCommand } from "../operator/commands";
+import { startOperatorEndpoint } from "../operator/endpoint";
+import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
+import { buildApp } from "./http-app";
+import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { createServices, type Services } from "./services";
-import { createCarrierTracker, loadCarrierRegistry } from "./upstream/carriers/carrier-registry";
 
 export interface RunningServer {
   url: string;
@@ -65,6 +66,7 @@ export async function startServer(
     logger,
     metrics: new Metrics({ defaultMetrics: true }),
     carrierGateway,
+    openApiDocument,
     lookupUpstreams: createLookupUpstreams({
       config,
       prisma: db.prisma,

@@ -1,28 +1,29 @@
 import { Redis } from "ioredis";
-import type { AppConfig } from "./config";
-import type { Database } from "./db/database";
-import { AccountsService } from "./domain/accounts/accounts.service";
-import { type Carrier, withCarrierStatus } from "./domain/carriers/carrier-directory";
-import { TrackingHistoryService } from "./domain/history/tracking-history.service";
+import type { AppConfig } from "../config";
+import type { Database } from "../db/database";
+import { AccountsService } from "../domain/accounts/accounts.service";
+import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import type { OpenApiSource } from "../domain/docs-search/doc-sources";
+import { TrackingHistoryService } from "../domain/history/tracking-history.service";
 import {
   type CounterStore,
   InsuredCounterStore,
   MemoryCounterStore,
   RedisCounterStore,
-} from "./domain/limits/counter-store";
-import { FixedWindowLimiter } from "./domain/limits/fixed-window";
-import { createLookupServices, type LookupServices, type LookupUpstreams } from "./domain/lookups/lookups";
-import { ShipmentsService } from "./domain/shipments/shipments.service";
-import { BackgroundTracking } from "./domain/tracking/background.service";
-import type { CarrierTracker } from "./domain/tracking/carrier-tracker";
-import { DocumentStore } from "./domain/tracking/document-store";
-import { SlotsService } from "./domain/tracking/slots.service";
-import { type TrackingDeps, TrackingService } from "./domain/tracking/tracking.service";
-import { ApiCallsService } from "./domain/usage/api-calls.service";
-import { WebhooksService } from "./domain/webhooks/webhooks.service";
-import type { Clock } from "./lib/clock";
-import type { Logger } from "./observability/logger";
-import { Metrics } from "./observability/metrics";
+} from "../domain/limits/counter-store";
+import { FixedWindowLimiter } from "../domain/limits/fixed-window";
+import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentsService } from "../domain/shipments/shipments.service";
+import { BackgroundTracking } from "../domain/tracking/background.service";
+import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
+import { DocumentStore } from "../domain/tracking/document-store";
+import { SlotsService } from "../domain/tracking/slots.service";
+import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
+import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../observability/logger";
+import { Metrics } from "../observability/metrics";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -46,10 +47,14 @@ export interface Services {
   /** The lookup log read back: compat `/history`. */
   history: TrackingHistoryService;
   webhooks: WebhooksService;
+  /** Sample webhook deliveries of the sandbox world (absent from the live service). */
+  sampleDeliveries?: SampleDeliveries;
   /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */
   background: BackgroundTracking;
   /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
   lookups: LookupServices;
+  /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
+  openApiDocument?: OpenApiSource;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,9 @@ export function createServices(input: {
   lookupUpstreams?: LookupUpstreams;
   /** The sandbox builds its own tracking service (reserved references, a fallback carrier). */
   createTracking?: (deps: TrackingDeps) => TrackingService;
+  /** The sandbox sends sample deliveries of its own shipments. */
+  sampleDeliveries?: SampleDeliveries;
+  openApiDocument?: OpenApiSource;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -133,6 +141,7 @@ export function createServices(input: {
     apiCalls: new ApiCallsService(db.prisma, clock),
     history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     webhooks,
+    sampleDeliveries: input.sampleDeliveries,
     background: new BackgroundTracking({
       prisma: db.prisma,
       clock,
@@ -143,6 +152,7 @@ export function createServices(input: {
       directory: carriers,
     }),
     lookups,
+    openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();
       await counters.close();
