@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationResult, RunOperation } from "../src/graphql/operation-runner";
 import type { AdmissionGate } from "../src/http/gate";
-import type { Clock } from "../src/lib/clock";
 
 /**
  * What a facade gets from the composition root: only what translation needs. No services object,
@@ -15,8 +14,6 @@ export interface FacadeDeps {
   admission: AdmissionGate;
   /** The public base URL, for links in bodies (read endpoints, upgrade pages). */
   baseUrl: string;
-  /** The service's clock: a spent slot allowance's Retry-After is counted from it. */
-  clock: Clock;
   log: FacadeLog;
 }
 
