@@ -485,7 +485,7 @@ const TRACK_RESULT_ROWS = {
   CarrierDown: { outcome: "carrier_down" },
   CarrierUnavailable: {
     outcome: {
-      by: "reason",
+      by: "cause",
       outcomes: {
         maintenance: "carrier_maintenance",
         disabled: "carrier_disabled",

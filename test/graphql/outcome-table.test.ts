@@ -102,7 +102,7 @@ describe("answerFor", () => {
   });
 
   it("picks the outcome by the member's field where one member covers several", () => {
-    expect(answer("TrackResult", { __typename: "CarrierUnavailable", reason: "maintenance" })).toEqual({
+    expect(answer("TrackResult", { __typename: "CarrierUnavailable", cause: "maintenance" })).toEqual({
       kind: "refusal",
       outcome: "carrier_maintenance",
     });

@@ -9,6 +9,10 @@ export const LookupLimitExceededRef = builder
       "The key's daily allowance for this kind of lookup is spent; it resets at the next UTC midnight.",
     fields: (t) => ({
       allowance: t.field({ type: LookupAllowanceRef, nullable: true, resolve: (o) => o.allowance }),
+      retryAfterSeconds: t.int({
+        description: "Seconds until the allowance resets (the next UTC midnight), at least 1.",
+        resolve: (o) => o.allowance.retryAfterSeconds,
+      }),
       message: t.string({
         resolve: (o) =>
           o.allowance.kind === "carrier"
