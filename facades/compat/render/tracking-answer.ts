@@ -30,8 +30,16 @@ export interface RouteSegmentView {
   from: PlacedLocationView;
   to: PlacedLocationView;
   vesselKey: string | null;
-  path: [number, number][];
+  path: GeoPointView[];
 }
+
+export interface GeoPointView {
+  lat: number;
+  lng: number;
+}
+
+/** The compat answer draws points as [lat, lng] pairs. */
+const pair = (p: GeoPointView): [number, number] => [p.lat, p.lng];
 
 export interface DocumentView {
   content: TrackingDocument;
@@ -41,7 +49,7 @@ export interface DocumentView {
   placedLocations: PlacedLocationView[];
   predictiveEta: { localDateTime: string } | null;
   routeSegments?: RouteSegmentView[];
-  pin?: [number, number] | null;
+  pin?: GeoPointView | null;
 }
 
 export interface UsageView {
@@ -239,7 +247,7 @@ export function renderRouteData(view: DocumentView) {
         : segments.map((s) => {
             const v = s.vesselKey ? doc.vessels.find((x) => x.key === s.vesselKey) : undefined;
             return {
-              path: s.path,
+              path: s.path.map(pair),
               type: s.kind,
               transport_type: s.modeOfTransport,
               from: location(s.from, { timezone: true }),
@@ -247,7 +255,7 @@ export function renderRouteData(view: DocumentView) {
               ...(v ? { vessel: vessel(v) } : {}),
             };
           }),
-    pin: view.pin ?? null,
+    pin: view.pin ? pair(view.pin) : null,
   };
 }
 

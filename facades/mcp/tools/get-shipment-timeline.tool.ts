@@ -50,6 +50,9 @@ const output = z.object({
     .describe("Every ETA the carrier gave, oldest first"),
 });
 
+/** The tool has always said `sea` and `land`. */
+const LEG_TYPE = { SEA: "sea", LAND: "land" } as const;
+
 interface EventData {
   kind: string;
   eventCode: string;
@@ -60,7 +63,7 @@ interface EventData {
   instant: string | null;
   actual: boolean;
   modeOfTransport: string | null;
-  legType: string;
+  legType: "SEA" | "LAND";
   voyage: string | null;
   emptyIndicator: string | null;
   location: { name: string; unLocode: string | null; countryCode: string | null } | null;
@@ -120,7 +123,7 @@ export const getShipmentTimeline = defineTool({
           place: e.location,
           facility: e.facility,
           modeOfTransport: e.modeOfTransport,
-          legType: e.legType,
+          legType: LEG_TYPE[e.legType],
           vessel: e.vessel,
           voyage: e.voyage,
           emptyIndicator: e.emptyIndicator,

@@ -19,8 +19,11 @@ export interface DocumentView {
   remainingDays: number;
   containerSummary: string;
   position: { lat: number; lng: number } | null;
-  routePoints: [number, number][];
+  routePoints: { lat: number; lng: number }[];
 }
+
+/** `route_json`: the journey's calls as a JSON text of [lat, lng] pairs. */
+export const routeJson = (view: DocumentView) => JSON.stringify(view.routePoints.map((p) => [p.lat, p.lng]));
 
 export interface ShipmentView {
   id: string;
@@ -238,7 +241,7 @@ export function renderTrackingDocument(input: {
     latitude: view.position?.lat ?? null,
     longitude: view.position?.lng ?? null,
     status: doc.status,
-    route_json: JSON.stringify(view.routePoints),
+    route_json: routeJson(view),
     shipment_uid: shipment.id,
     container_summary: view.containerSummary,
     ...(input.staleReason ? { stale_reason: input.staleReason } : {}),

@@ -4,7 +4,7 @@ import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from 
 import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary, type ShipmentRecord } from "../render/shipment-summary";
-import { renderTables } from "../render/tracking-document";
+import { renderTables, routeJson } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, type TrackResult } from "./tracking.route";
 
@@ -265,7 +265,7 @@ function renderFull(shipment: ShipmentRecord) {
       vessels_table: tables.vessels_table,
       locations_table: tables.locations_table,
       voyage_plan_table: tables.voyage_plan_table,
-      route_json: JSON.stringify(view.routePoints),
+      route_json: routeJson(view),
       last_position: view.position ? { latitude: view.position.lat, longitude: view.position.lng } : null,
     },
     cached_at: view.fetchedAt,

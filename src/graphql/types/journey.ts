@@ -8,7 +8,15 @@ import type { TrackingDocument } from "../../domain/tracking/model";
 import { currentPosition } from "../../domain/tracking/shipment-facts";
 import { builder } from "../builder";
 import { LIST_SIZE } from "../limits";
-import { TrackingDocumentRef } from "./tracking";
+import {
+  GeoPointRef,
+  LegTypeEnum,
+  ModeOfTransportEnum,
+  perDocument,
+  TrackingDocumentRef,
+  VesselRef,
+  vesselIn,
+} from "./tracking";
 
 /**
  * The journey on a map and in time, derived from a stored document: its places with coordinates and
@@ -16,24 +24,8 @@ import { TrackingDocumentRef } from "./tracking";
  * when the carrier gave none, and until when the stored document is served.
  */
 
-const placedCache = new WeakMap<TrackingDocument, PlacedLocation[]>();
-const placedOf = (doc: TrackingDocument) => {
-  let placed = placedCache.get(doc);
-  if (!placed) {
-    placed = placeLocations(doc);
-    placedCache.set(doc, placed);
-  }
-  return placed;
-};
-const segmentCache = new WeakMap<TrackingDocument, RouteSegment[]>();
-const segmentsOf = (doc: TrackingDocument) => {
-  let segments = segmentCache.get(doc);
-  if (!segments) {
-    segments = routeSegments(doc, placedOf(doc));
-    segmentCache.set(doc, segments);
-  }
-  return segments;
-};
+const placedOf = perDocument(placeLocations);
+const segmentsOf = perDocument((doc) => routeSegments(doc, placedOf(doc)));
 
 const PlacedLocationRef = builder.objectRef<PlacedLocation>("PlacedLocation").implement({
   description:
@@ -57,8 +49,9 @@ const RouteSegmentRef = builder
     description:
       "A leg of the journey: SEA between port calls along the sea route (Eurostat MARNET), LAND to and from the ports as a straight line.",
     fields: (t) => ({
-      kind: t.string({ description: "SEA or LAND.", resolve: ({ segment }) => segment.kind }),
-      modeOfTransport: t.string({
+      kind: t.field({ type: LegTypeEnum, resolve: ({ segment }) => segment.kind }),
+      modeOfTransport: t.field({
+        type: ModeOfTransportEnum,
         description: "VESSEL on SEA legs; TRUCK, RAIL or BARGE on LAND legs.",
         resolve: ({ segment }) => segment.modeOfTransport,
       }),
@@ -75,11 +68,22 @@ const RouteSegmentRef = builder
         description: "Key of the vessel (in the document's vessels) sailing the leg.",
         resolve: ({ segment }) => segment.vesselKey,
       }),
+      vessel: t.field({
+        type: VesselRef,
+        nullable: true,
+        description: "The vessel that loaded or departed at the leg's start (SEA legs only).",
+        resolve: ({ segment, doc }) => {
+          const vessel = vesselIn(doc, segment.vesselKey);
+          return vessel ? { item: vessel, doc } : null;
+        },
+      }),
       voyage: t.string({ nullable: true, resolve: ({ segment }) => segment.voyage }),
       path: t.field({
-        type: "JSON",
-        description: "[lat, lng] pairs; longitudes unwrapped across the antimeridian (may pass ±180).",
-        resolve: ({ segment }) => segment.path,
+        type: [GeoPointRef],
+        extensions: LIST_SIZE(400),
+        description:
+          "The points to draw, in order; longitudes unwrapped across the antimeridian (may pass ±180).",
+        resolve: ({ segment }) => segment.path.map(([lat, lng]) => ({ lat, lng })),
       }),
       lengthNm: t.float({
         description: "Length in nautical miles.",
@@ -117,10 +121,10 @@ builder.objectFields(TrackingDocumentRef, (t) => ({
     resolve: (d) => segmentsOf(d.content).map((segment) => ({ segment, doc: d.content })),
   }),
   pin: t.field({
-    type: "JSON",
+    type: GeoPointRef,
     nullable: true,
     description:
-      "Where the shipment is now as [lat, lng]: along the sea route while a vessel is between calls (by time elapsed), else the carrier's position or the place of the last actual event.",
+      "Where the shipment is now: along the sea route while a vessel is between calls (by time elapsed), else the carrier's position or the place of the last actual event.",
     resolve: (d, _a, ctx) =>
       currentPin(d.content, segmentsOf(d.content), currentPosition(d.content), ctx.services.clock.now()),
   }),

@@ -1,6 +1,21 @@
 import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
 import { normalizeIdentifier } from "../../domain/references/reference";
+import { etaRevisions } from "../../domain/tracking/eta-revisions";
+import { type LOCATION_ROLES, locationRole, locationRoles } from "../../domain/tracking/location-roles";
 import {
+  type CONTENT_STATES,
+  contentState,
+  isDateFromCarrier,
+  lastActualEvent,
+  milestones,
+} from "../../domain/tracking/milestones";
+import {
+  type COMPAT_STATUS_CODES,
+  EMPTY_INDICATORS,
+  type EVENT_CODES,
+  type EVENT_KINDS,
+  type LegType,
+  MODES_OF_TRANSPORT,
   type RoutePoint,
   type TrackedContainer,
   type TrackedEvent,
@@ -11,8 +26,11 @@ import {
   visibleEvents,
 } from "../../domain/tracking/model";
 import {
+  arrivalLocalDateTime,
   containerSummary,
   currentPosition,
+  facilityCountryCode,
+  facilityLocation,
   isActive,
   isDelayed,
   journeyDays,
@@ -21,6 +39,13 @@ import {
   routePoints,
 } from "../../domain/tracking/shipment-facts";
 import type { TrackOutcome } from "../../domain/tracking/tracking.service";
+import {
+  legsOfVessel,
+  type VOYAGE_LEG_STATUSES,
+  type VoyageLeg,
+  voyageLegs,
+  voyagesOfVessel,
+} from "../../domain/tracking/voyage-legs";
 import type { CarrierDocument, DocumentVersion } from "../../generated/prisma/client";
 import { builder } from "../builder";
 import { LIST_SIZE } from "../limits";
@@ -32,6 +57,20 @@ export interface StoredDocumentView {
   version: Pick<DocumentVersion, "id" | "version" | "fetchedAt">;
   content: TrackingDocument;
 }
+
+/**
+ * Facts derived from a whole document, computed once per document object: the content is loaded
+ * fresh for every request, so the cache lives as long as the request's objects and no longer.
+ */
+export function perDocument<T>(compute: (doc: TrackingDocument) => T): (doc: TrackingDocument) => T {
+  const cache = new WeakMap<TrackingDocument, T>();
+  return (doc) => {
+    if (!cache.has(doc)) cache.set(doc, compute(doc));
+    return cache.get(doc)!;
+  };
+}
+const rolesOf = perDocument(locationRoles);
+const legsOf = perDocument(voyageLegs);
 
 export const ReferenceTypeEnum = builder.enumType("ReferenceType", {
   values: {
@@ -46,66 +85,268 @@ const ShipmentStatusEnum = builder.enumType("ShipmentStatus", {
   values: ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const,
 });
 
-const LocationRef = builder.objectRef<TrackedLocation>("Location").implement({
-  description: "A place of the journey: a port, terminal city or inland place.",
-  fields: (t) => ({
-    key: t.exposeString("key", { description: "Stable within one document." }),
-    unLocode: t.exposeString("unLocode", { nullable: true, description: "UN/LOCODE, e.g. NLRTM." }),
-    name: t.exposeString("name"),
-    state: t.exposeString("state", { nullable: true }),
-    country: t.exposeString("country", { nullable: true }),
-    countryCode: t.exposeString("countryCode", { nullable: true, description: "ISO 3166-1 alpha-2." }),
-    lat: t.exposeFloat("lat", { nullable: true }),
-    lng: t.exposeFloat("lng", { nullable: true }),
-    timeZone: t.exposeString("timeZone", {
-      nullable: true,
-      description: "IANA time zone, e.g. Europe/Amsterdam.",
-    }),
-  }),
+const EventKindEnum = builder.enumType("EventKind", {
+  values: {
+    EQUIPMENT: { description: "Something done to the container (gate in, loading, discharge ...)." },
+    TRANSPORT: { description: "A move of the vessel or vehicle carrying it (departure, arrival)." },
+  } satisfies Record<(typeof EVENT_KINDS)[number], { description: string }>,
 });
 
-const FacilityRef = builder.objectRef<TrackedFacility>("Facility").implement({
-  description: "A terminal or depot.",
-  fields: (t) => ({
-    key: t.exposeString("key"),
-    name: t.exposeString("name"),
-    locode: t.exposeString("locode", { nullable: true }),
-    countryCode: t.exposeString("countryCode", { nullable: true }),
-    smdgCode: t.exposeString("smdgCode", { nullable: true, description: "SMDG terminal code." }),
-    bicCode: t.exposeString("bicCode", { nullable: true, description: "BIC facility code." }),
-    lat: t.exposeFloat("lat", { nullable: true }),
-    lng: t.exposeFloat("lng", { nullable: true }),
-  }),
+const EventCodeEnum = builder.enumType("EventCode", {
+  description:
+    "DCSA Track & Trace event code. Container.events returns PICK, GTIN, GTOT, LOAD, DEPA, ARRI and DISC; the others only with includeHidden: true.",
+  values: {
+    PICK: { description: "Picked up." },
+    GTIN: { description: "Gated in at a terminal or depot." },
+    GTOT: { description: "Gated out of a terminal or depot." },
+    LOAD: { description: "Loaded onto the vessel or vehicle." },
+    DEPA: { description: "The vessel or vehicle departed." },
+    ARRI: { description: "The vessel or vehicle arrived." },
+    DISC: { description: "Discharged from the vessel or vehicle." },
+    DROP: { description: "Dropped off (e.g. delivered to the consignee); hidden." },
+    STUF: { description: "Stuffed (packed); hidden." },
+    STRP: { description: "Stripped (unpacked); hidden." },
+    INSP: { description: "Inspected; hidden." },
+    RSEA: { description: "Resealed; hidden." },
+    RMVD: { description: "Removed; hidden." },
+  } satisfies Record<(typeof EVENT_CODES)[number], { description: string }>,
 });
 
-const VesselRef = builder.objectRef<TrackedVessel>("Vessel").implement({
-  fields: (t) => ({
-    key: t.exposeString("key"),
-    name: t.exposeString("name"),
-    imo: t.exposeInt("imo", { nullable: true, description: "IMO number (7 digits)." }),
-    mmsi: t.exposeInt("mmsi", { nullable: true, description: "MMSI (9 digits), when known." }),
-  }),
+const EventStatusCodeEnum = builder.enumType("EventStatusCode", {
+  description:
+    "What the event means for the journey, in the status vocabulary of the compatibility API (also v1's event status).",
+  values: {
+    CEP: { description: "Empty container to the shipper." },
+    CPS: { description: "Container picked up at the shipper." },
+    CGI: { description: "Gated in at the first port of loading." },
+    CLL: { description: "Loaded at the first port of loading." },
+    VDL: { description: "Vessel departed from the first port of loading." },
+    VAT: { description: "Vessel arrived at a transshipment port." },
+    CDT: { description: "Discharged at a transshipment port." },
+    TSD: { description: "Transshipment delay." },
+    CLT: { description: "Loaded at a transshipment port." },
+    VDT: { description: "Vessel departed from a transshipment port." },
+    VAD: { description: "Vessel arrived at the final port of discharge." },
+    CDD: { description: "Discharged at the final port of discharge." },
+    CGO: { description: "Gated out of the final port of discharge." },
+    CDC: { description: "Delivered to the consignee." },
+    CER: { description: "Empty container returned to the depot." },
+    LTS: { description: "Land transshipment (a rail or truck leg change)." },
+    BTS: { description: "Barge transshipment." },
+    UNK: { description: "Unknown." },
+  } satisfies Record<(typeof COMPAT_STATUS_CODES)[number], { description: string }>,
 });
 
-interface InDocument<T> {
+export const ModeOfTransportEnum = builder.enumType("ModeOfTransport", {
+  values: MODES_OF_TRANSPORT,
+});
+
+/** Stored lowercase (`sea`, `land`); named in capitals like every other closed set of the core. */
+const LEG_TYPE = { sea: "SEA", land: "LAND" } as const satisfies Record<LegType, string>;
+export const LegTypeEnum = builder.enumType("LegType", {
+  values: {
+    SEA: { description: "On a vessel." },
+    LAND: { description: "On land or inland water: truck, rail or barge, or a stay at a place." },
+  } as const,
+});
+
+const EmptyIndicatorEnum = builder.enumType("EmptyIndicator", { values: EMPTY_INDICATORS });
+
+const LocationRoleEnum = builder.enumType("LocationRole", {
+  description:
+    "The part a place plays in the journey. A place playing several shows the first of: port of loading, port of discharge, place of receipt, place of delivery, transshipment.",
+  values: {
+    PLACE_OF_RECEIPT: { description: "Where the carrier takes the cargo in, before the port of loading." },
+    PORT_OF_LOADING: { description: "The first port where the box is loaded onto a vessel." },
+    TRANSSHIPMENT: { description: "A port where the box changes vessel." },
+    PORT_OF_DISCHARGE: { description: "The last port where the box is discharged from a vessel." },
+    PLACE_OF_DELIVERY: {
+      description: "Where the carrier hands the cargo over, after the port of discharge.",
+    },
+    OTHER: { description: "A place off the route (an empty depot, an inland stop)." },
+  } satisfies Record<(typeof LOCATION_ROLES)[number], { description: string }>,
+});
+
+const VoyageLegStatusEnum = builder.enumType("VoyageLegStatus", {
+  values: {
+    PLANNED: { description: "The departure has not happened." },
+    SAILING: { description: "Departed, not arrived yet." },
+    COMPLETED: { description: "Arrived." },
+  } satisfies Record<(typeof VOYAGE_LEG_STATUSES)[number], { description: string }>,
+});
+
+const ContentStateEnum = builder.enumType("ContentState", {
+  description:
+    "What a tracked document has to show; the first that applies: CANCELLED, NO_CONTAINERS, NO_EVENTS, OK.",
+  values: {
+    CANCELLED: { description: "The carrier cancelled the shipment." },
+    NO_CONTAINERS: { description: "The carrier named no container." },
+    NO_EVENTS: { description: "No container has an event a client sees." },
+    OK: { description: "Containers with events." },
+  } satisfies Record<(typeof CONTENT_STATES)[number], { description: string }>,
+});
+
+export interface InDocument<T> {
   item: T;
   doc: TrackingDocument;
 }
-const locationIn = (doc: TrackingDocument, key: string | null) =>
-  key === null ? null : (doc.locations.find((l) => l.key === key) ?? null);
+const inDocument =
+  (doc: TrackingDocument) =>
+  <T>(item: T): InDocument<T> => ({ item, doc });
+const locationIn = (doc: TrackingDocument, key: string | null): InDocument<TrackedLocation> | null => {
+  const location = key === null ? undefined : doc.locations.find((l) => l.key === key);
+  return location ? { item: location, doc } : null;
+};
+export const vesselIn = (doc: TrackingDocument, key: string | null): TrackedVessel | null =>
+  key === null ? null : (doc.vessels.find((v) => v.key === key) ?? null);
 
-const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event").implement({
+const LocationRef = builder.objectRef<InDocument<TrackedLocation>>("Location").implement({
+  description: "A place of the journey: a port, terminal city or inland place.",
+  fields: (t) => ({
+    key: t.string({ description: "Stable within one document.", resolve: ({ item }) => item.key }),
+    unLocode: t.string({
+      nullable: true,
+      description: "UN/LOCODE, e.g. NLRTM.",
+      resolve: ({ item }) => item.unLocode,
+    }),
+    name: t.string({ resolve: ({ item }) => item.name }),
+    state: t.string({ nullable: true, resolve: ({ item }) => item.state }),
+    country: t.string({ nullable: true, resolve: ({ item }) => item.country }),
+    countryCode: t.string({
+      nullable: true,
+      description: "ISO 3166-1 alpha-2.",
+      resolve: ({ item }) => item.countryCode,
+    }),
+    lat: t.float({ nullable: true, resolve: ({ item }) => item.lat }),
+    lng: t.float({ nullable: true, resolve: ({ item }) => item.lng }),
+    timeZone: t.string({
+      nullable: true,
+      description: "IANA time zone, e.g. Europe/Amsterdam.",
+      resolve: ({ item }) => item.timeZone,
+    }),
+    role: t.field({
+      type: LocationRoleEnum,
+      description: "The part the place plays in the journey.",
+      resolve: ({ item, doc }) => locationRole(rolesOf(doc), item.key),
+    }),
+  }),
+});
+
+const FacilityRef = builder.objectRef<InDocument<TrackedFacility>>("Facility").implement({
+  description: "A terminal or depot.",
+  fields: (t) => ({
+    key: t.string({ resolve: ({ item }) => item.key }),
+    name: t.string({ resolve: ({ item }) => item.name }),
+    locode: t.string({ nullable: true, resolve: ({ item }) => item.locode }),
+    countryCode: t.string({
+      nullable: true,
+      description: "ISO 3166-1 alpha-2; null when the UN/LOCODE's country part is a user-assigned code (XZ).",
+      resolve: ({ item }) => item.countryCode,
+    }),
+    locodeCountryCode: t.string({
+      nullable: true,
+      description:
+        "countryCode, else the first two letters of the UN/LOCODE (a user-assigned code such as XZ included); null without either.",
+      resolve: ({ item }) => facilityCountryCode(item),
+    }),
+    smdgCode: t.string({
+      nullable: true,
+      description: "SMDG terminal code.",
+      resolve: ({ item }) => item.smdgCode,
+    }),
+    bicCode: t.string({
+      nullable: true,
+      description: "BIC facility code.",
+      resolve: ({ item }) => item.bicCode,
+    }),
+    lat: t.float({ nullable: true, resolve: ({ item }) => item.lat }),
+    lng: t.float({ nullable: true, resolve: ({ item }) => item.lng }),
+    location: t.field({
+      type: LocationRef,
+      nullable: true,
+      description: "The location of the document with the facility's UN/LOCODE.",
+      resolve: ({ item, doc }) => {
+        const location = facilityLocation(doc, item);
+        return location ? { item: location, doc } : null;
+      },
+    }),
+  }),
+});
+
+// Events, vessels and voyage legs refer to one another: declared first, implemented below.
+const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event");
+export const VesselRef = builder.objectRef<InDocument<TrackedVessel>>("Vessel");
+const VoyageLegRef = builder.objectRef<InDocument<VoyageLeg>>("VoyageLeg");
+
+VesselRef.implement({
+  fields: (t) => ({
+    key: t.string({ resolve: ({ item }) => item.key }),
+    name: t.string({ resolve: ({ item }) => item.name }),
+    imo: t.int({ nullable: true, description: "IMO number (7 digits).", resolve: ({ item }) => item.imo }),
+    mmsi: t.int({
+      nullable: true,
+      description: "MMSI (9 digits), when known.",
+      resolve: ({ item }) => item.mmsi,
+    }),
+    voyageLegs: t.field({
+      type: [VoyageLegRef],
+      extensions: LIST_SIZE(6),
+      description: "The legs it sailed in this journey, in sailing order.",
+      resolve: ({ item, doc }) => legsOfVessel(legsOf(doc), item.key).map(inDocument(doc)),
+    }),
+    voyages: t.stringList({
+      description: "Its voyage numbers in this journey, once each, in sailing order.",
+      resolve: ({ item, doc }) => voyagesOfVessel(legsOf(doc), item.key),
+    }),
+  }),
+});
+
+VoyageLegRef.implement({
+  description:
+    "A vessel's (or barge's) departure and the arrival that follows it, as the carrier dated them; the same call mirrored into several containers counts once.",
+  fields: (t) => ({
+    sequence: t.int({ description: "1, 2, 3 ... in sailing order.", resolve: ({ item }) => item.sequence }),
+    vessel: t.field({
+      type: VesselRef,
+      nullable: true,
+      resolve: ({ item, doc }) => {
+        const vessel = vesselIn(doc, item.vesselKey);
+        return vessel ? { item: vessel, doc } : null;
+      },
+    }),
+    voyage: t.string({ nullable: true, resolve: ({ item }) => item.voyage }),
+    departure: t.field({ type: EventRef, resolve: ({ item, doc }) => ({ item: item.departure, doc }) }),
+    arrival: t.field({
+      type: EventRef,
+      nullable: true,
+      description: "Null while no arrival follows the departure.",
+      resolve: ({ item, doc }) => (item.arrival ? { item: item.arrival, doc } : null),
+    }),
+    from: t.field({
+      type: LocationRef,
+      nullable: true,
+      description: "Where it departs: the departure's location.",
+      resolve: ({ item, doc }) => locationIn(doc, item.departure.locationKey),
+    }),
+    to: t.field({
+      type: LocationRef,
+      nullable: true,
+      description: "Where it arrives: the arrival's location; null without an arrival.",
+      resolve: ({ item, doc }) => locationIn(doc, item.arrival?.locationKey ?? null),
+    }),
+    status: t.field({ type: VoyageLegStatusEnum, resolve: ({ item }) => item.status }),
+  }),
+});
+
+EventRef.implement({
   description: "A milestone of a container or its transport, actual or estimated.",
   fields: (t) => ({
-    kind: t.string({ description: "EQUIPMENT or TRANSPORT.", resolve: ({ item }) => item.kind }),
-    eventCode: t.string({
-      description:
-        "DCSA event code: PICK, GTIN, GTOT, LOAD, DEPA, ARRI, DISC; with events(includeHidden: true) also DROP, STUF, STRP, INSP, RSEA, RMVD.",
-      resolve: ({ item }) => item.eventCode,
-    }),
-    statusCode: t.string({
+    kind: t.field({ type: EventKindEnum, resolve: ({ item }) => item.kind }),
+    eventCode: t.field({ type: EventCodeEnum, resolve: ({ item }) => item.eventCode }),
+    statusCode: t.field({
+      type: EventStatusCodeEnum,
       nullable: true,
-      description: "The compatibility API's status code (e.g. VDL).",
+      description: "Null when no status of the vocabulary applies (always for the hidden codes).",
       resolve: ({ item }) => item.statusCode,
     }),
     description: t.string({ resolve: ({ item }) => item.description }),
@@ -114,6 +355,10 @@ const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event").implement(
       description:
         "Wall-clock time at the location, YYYY-MM-DD HH:MM:SS; null when the carrier gave no date.",
       resolve: ({ item }) => item.localDateTime,
+    }),
+    isDateFromCarrier: t.boolean({
+      description: "False when the carrier gave no date, or one so implausible that it was dropped.",
+      resolve: ({ item }) => isDateFromCarrier(item),
     }),
     utcOffset: t.string({
       nullable: true,
@@ -129,19 +374,22 @@ const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event").implement(
       description: "True when it happened; false when estimated or planned.",
       resolve: ({ item }) => item.actual,
     }),
-    modeOfTransport: t.string({
+    modeOfTransport: t.field({
+      type: ModeOfTransportEnum,
       nullable: true,
-      description: "VESSEL, TRUCK, RAIL or BARGE.",
       resolve: ({ item }) => item.modeOfTransport,
     }),
-    legType: t.string({ description: "sea or land.", resolve: ({ item }) => item.legType }),
+    legType: t.field({ type: LegTypeEnum, resolve: ({ item }) => LEG_TYPE[item.legType] }),
     voyage: t.string({ nullable: true, resolve: ({ item }) => item.voyage }),
-    emptyIndicator: t.string({
+    emptyIndicator: t.field({
+      type: EmptyIndicatorEnum,
       nullable: true,
-      description: "EMPTY or LADEN.",
       resolve: ({ item }) => item.emptyIndicator,
     }),
-    isAdditional: t.boolean({ resolve: ({ item }) => item.isAdditional }),
+    isAdditional: t.boolean({
+      description: "At a place off the route (not a place of receipt, port or place of delivery).",
+      resolve: ({ item }) => item.isAdditional,
+    }),
     location: t.field({
       type: LocationRef,
       nullable: true,
@@ -150,14 +398,20 @@ const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event").implement(
     facility: t.field({
       type: FacilityRef,
       nullable: true,
-      resolve: ({ item, doc }) =>
-        item.facilityKey ? (doc.facilities.find((f) => f.key === item.facilityKey) ?? null) : null,
+      resolve: ({ item, doc }) => {
+        const facility = item.facilityKey
+          ? doc.facilities.find((f) => f.key === item.facilityKey)
+          : undefined;
+        return facility ? { item: facility, doc } : null;
+      },
     }),
     vessel: t.field({
       type: VesselRef,
       nullable: true,
-      resolve: ({ item, doc }) =>
-        item.vesselKey ? (doc.vessels.find((v) => v.key === item.vesselKey) ?? null) : null,
+      resolve: ({ item, doc }) => {
+        const vessel = vesselIn(doc, item.vesselKey);
+        return vessel ? { item: vessel, doc } : null;
+      },
     }),
   }),
 });
@@ -205,7 +459,17 @@ const ContainerRef = builder.objectRef<InDocument<TrackedContainer>>("Container"
       },
       extensions: LIST_SIZE(25),
       resolve: ({ item, doc }, { includeHidden }) =>
-        (includeHidden ? item.events : visibleEvents(item)).map((e) => ({ item: e, doc })),
+        (includeHidden ? item.events : visibleEvents(item)).map(inDocument(doc)),
+    }),
+    lastActualEvent: t.field({
+      type: EventRef,
+      nullable: true,
+      description:
+        "The latest of its events (as `events` returns them) that happened, in the carrier's order; null before any.",
+      resolve: ({ item, doc }) => {
+        const event = lastActualEvent(item);
+        return event ? { item: event, doc } : null;
+      },
     }),
   }),
 });
@@ -233,25 +497,57 @@ const RoutePointRef = builder.objectRef<InDocument<RoutePoint>>("RoutePoint").im
 
 const RouteRef = builder.objectRef<TrackingDocument>("Route").implement({
   description:
-    "Place of dispatch (prepol), port of loading (pol), port of discharge (pod), destination (postpod).",
+    "The journey's four ends: place of receipt, port of loading, port of discharge, place of delivery.",
   fields: (t) => ({
-    prepol: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.prepol, doc }) }),
-    pol: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.pol, doc }) }),
-    pod: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.pod, doc }) }),
-    postpod: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.postpod, doc }) }),
+    placeOfReceipt: t.field({
+      type: RoutePointRef,
+      description: "Where the carrier takes the cargo in, before the port of loading.",
+      resolve: (doc) => ({ item: doc.route.prepol, doc }),
+    }),
+    portOfLoading: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.pol, doc }) }),
+    portOfDischarge: t.field({ type: RoutePointRef, resolve: (doc) => ({ item: doc.route.pod, doc }) }),
+    placeOfDelivery: t.field({
+      type: RoutePointRef,
+      description: "Where the carrier hands the cargo over, after the port of discharge.",
+      resolve: (doc) => ({ item: doc.route.postpod, doc }),
+    }),
+    prepol: t.field({
+      type: RoutePointRef,
+      deprecationReason: "Use placeOfReceipt.",
+      resolve: (doc) => ({ item: doc.route.prepol, doc }),
+    }),
+    pol: t.field({
+      type: RoutePointRef,
+      deprecationReason: "Use portOfLoading.",
+      resolve: (doc) => ({ item: doc.route.pol, doc }),
+    }),
+    pod: t.field({
+      type: RoutePointRef,
+      deprecationReason: "Use portOfDischarge.",
+      resolve: (doc) => ({ item: doc.route.pod, doc }),
+    }),
+    postpod: t.field({
+      type: RoutePointRef,
+      deprecationReason: "Use placeOfDelivery.",
+      resolve: (doc) => ({ item: doc.route.postpod, doc }),
+    }),
   }),
 });
 
-const EtaRevisionRef = builder.objectRef<TrackingDocument["etaHistory"][number]>("EtaRevision").implement({
+const EtaRevisionRef = builder.objectRef<ReturnType<typeof etaRevisions>[number]>("EtaRevision").implement({
   fields: (t) => ({
     eta: t.field({ type: "DateTime", resolve: (r) => new Date(r.eta) }),
     localDateTime: t.exposeString("localDateTime"),
     recordedAt: t.field({ type: "DateTime", resolve: (r) => new Date(r.recordedAt) }),
     actual: t.exposeBoolean("actual"),
+    changeHours: t.exposeInt("changeHours", {
+      description:
+        "Whole hours this revision moved the arrival against the one before (positive later, negative earlier); 0 for the first.",
+    }),
   }),
 });
 
-const GeoPointRef = builder.objectRef<{ lat: number; lng: number }>("GeoPoint").implement({
+export const GeoPointRef = builder.objectRef<{ lat: number; lng: number }>("GeoPoint").implement({
   fields: (t) => ({ lat: t.exposeFloat("lat"), lng: t.exposeFloat("lng") }),
 });
 
@@ -285,27 +581,67 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
     carrierScac: t.string({ resolve: (d) => d.content.carrierScac }),
     status: t.field({ type: ShipmentStatusEnum, resolve: (d) => d.content.status }),
     statusFromCarrier: t.boolean({ resolve: (d) => d.content.statusFromCarrier }),
+    isActive: t.boolean({
+      description: "Still moving: neither delivered nor cancelled.",
+      resolve: (d) => isActive(d.content.status),
+    }),
+    contentState: t.field({
+      type: ContentStateEnum,
+      description: "What the document has to show (the compatibility API's success message).",
+      resolve: (d) => contentState(d.content),
+    }),
     locations: t.field({
       type: [LocationRef],
       extensions: LIST_SIZE(10),
-      resolve: (d) => d.content.locations,
+      resolve: (d) => d.content.locations.map(inDocument(d.content)),
     }),
     facilities: t.field({
       type: [FacilityRef],
       extensions: LIST_SIZE(10),
-      resolve: (d) => d.content.facilities,
+      resolve: (d) => d.content.facilities.map(inDocument(d.content)),
     }),
-    vessels: t.field({ type: [VesselRef], extensions: LIST_SIZE(5), resolve: (d) => d.content.vessels }),
+    vessels: t.field({
+      type: [VesselRef],
+      extensions: LIST_SIZE(5),
+      resolve: (d) => d.content.vessels.map(inDocument(d.content)),
+    }),
     containers: t.field({
       type: [ContainerRef],
       extensions: LIST_SIZE(10),
-      resolve: (d) => d.content.containers.map((c) => ({ item: c, doc: d.content })),
+      resolve: (d) => d.content.containers.map(inDocument(d.content)),
+    }),
+    voyageLegs: t.field({
+      type: [VoyageLegRef],
+      extensions: LIST_SIZE(6),
+      description: "The vessel and barge legs of the journey, in sailing order.",
+      resolve: (d) => legsOf(d.content).map(inDocument(d.content)),
+    }),
+    lastMilestone: t.field({
+      type: EventRef,
+      nullable: true,
+      description:
+        "The latest dated event that happened, across every container (of the events `Container.events` returns).",
+      resolve: (d) => {
+        const event = milestones(d.content).last;
+        return event ? { item: event, doc: d.content } : null;
+      },
+    }),
+    nextMilestone: t.field({
+      type: EventRef,
+      nullable: true,
+      description: "The earliest dated event still expected, across every container.",
+      resolve: (d) => {
+        const event = milestones(d.content).next;
+        return event ? { item: event, doc: d.content } : null;
+      },
     }),
     route: t.field({ type: RouteRef, resolve: (d) => d.content }),
     etaHistory: t.field({
       type: [EtaRevisionRef],
       extensions: LIST_SIZE(10),
-      resolve: (d) => d.content.etaHistory,
+      description:
+        "The arrival at the port of discharge as the organisation's fetches found it, oldest first: a revision each time it moved or became actual.",
+      resolve: (d) => etaRevisions(d.content.etaHistory),
     }),
     transshipmentLocationKeys: t.stringList({ resolve: (d) => d.content.transshipmentLocationKeys }),
     ata: t.field({
@@ -313,6 +649,12 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       nullable: true,
       description: "Vessel arrival at the final port of discharge.",
       resolve: (d) => (d.content.ata ? new Date(d.content.ata) : null),
+    }),
+    ataLocalDateTime: t.string({
+      nullable: true,
+      description:
+        "The same arrival as wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS; null until then.",
+      resolve: (d) => arrivalLocalDateTime(d.content),
     }),
     deliveredAt: t.field({
       type: "DateTime",
@@ -331,11 +673,11 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       resolve: (d) => d.content,
     }),
     origin: t.string({
-      description: "Place of dispatch, else port of loading, as text.",
+      description: "Place of receipt, else port of loading, as text.",
       resolve: (d) => originAndDestination(d.content).origin,
     }),
     destination: t.string({
-      description: "Final destination, else port of discharge, as text.",
+      description: "Place of delivery, else port of discharge, as text.",
       resolve: (d) => originAndDestination(d.content).destination,
     }),
     isDelayed: t.boolean({
@@ -361,8 +703,10 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       resolve: (d) => currentPosition(d.content),
     }),
     routePoints: t.field({
-      type: "JSON",
-      description: "The journey's calls as [lat, lng] pairs.",
+      type: [GeoPointRef],
+      extensions: LIST_SIZE(8),
+      description:
+        "The journey's calls with coordinates, in order: place of receipt, port of loading, transshipments, port of discharge, place of delivery; a place repeated in a row once.",
       resolve: (d) => routePoints(d.content),
     }),
   }),

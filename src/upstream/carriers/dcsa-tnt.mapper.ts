@@ -2,6 +2,7 @@ import { describeEquipment } from "../../domain/references/iso-size-type";
 import {
   type EmptyIndicator,
   type EtaRevision,
+  type EventCode,
   emptyRoute,
   type GeoPoint,
   isEmittedEventCode,
@@ -115,7 +116,7 @@ interface PlaceData {
 interface Candidate {
   index: number;
   kind: TrackedEventKind;
-  code: string;
+  code: EventCode;
   classifier: Classifier;
   createdMs: number;
   date: ParsedDateTime | null;
@@ -522,15 +523,15 @@ function candidateFrom(
     date = null;
   }
   let place: PlaceData | null;
-  let code: string;
+  let code: EventCode;
   let containerNumber: string | null = null;
   let isoEquipmentCode: string | null = null;
   let emptyIndicator: EmptyIndicator | null = null;
   if (e.eventType === "TRANSPORT") {
-    code = (e.transportEventTypeCode ?? e.eventTypeCode) as string;
+    code = (e.transportEventTypeCode ?? e.eventTypeCode) as EventCode;
     place = placeFromTransportCall(e.transportCall, run);
   } else {
-    code = (e.equipmentEventTypeCode ?? e.eventTypeCode) as string;
+    code = (e.equipmentEventTypeCode ?? e.eventTypeCode) as EventCode;
     const reference = clean(e.equipmentReference);
     containerNumber = reference === null ? null : normaliseContainerNumber(reference);
     isoEquipmentCode = clean(e.ISOEquipmentCode);
