@@ -2,7 +2,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { defineConfig } from "prisma/config";
 
-// Parsed by the Prisma CLI but never used: queries go through driver adapters (see TECH-NOTES.md).
+// Parsed by the Prisma CLI but never used: queries go through driver adapters. Prisma 6.19's CLI
+// wants it set, or it falls back to downloading the library engine.
 process.env.DATABASE_URL ||= "postgresql://localhost/unused";
 
 export default defineConfig({

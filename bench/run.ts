@@ -42,7 +42,8 @@ const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
  * key in rotation adds one UPDATE a minute. Two numbers, then:
  * - the pool, seeded and used for the warm-up, is sized for POOL_SIZED_FOR_RPS held for all the load
  *   one service gets in a minute. That rate is twice the bare-Express ceiling measured on this kind
- *   of machine (~11,000 req/s, TECH-NOTES), which the service, built on Express, cannot pass;
+ *   of machine (~11,000 req/s, measured with wrk before this harness), which the service, built on
+ *   Express, cannot pass;
  * - the measured rounds rotate through only as many keys as ROUND_KEYS_HEADROOM times the services'
  *   peak warm-up rate needs over the load one service gets in a minute of rounds, so the last-used
  *   writes stay a sliver of the requests, as for a real client with one key (one per up to 600).

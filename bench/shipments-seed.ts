@@ -40,11 +40,6 @@ export interface ShipmentFacts {
   deltaSince: string;
 }
 
-/** A reference of the bulk shipments, 1-based. */
-export function bulkReference(n: number): string {
-  return `${BULK_PREFIX}${String(n).padStart(7, "0")}`;
-}
-
 export async function trackTemplates(input: {
   target: DatabaseTarget;
   rawKey: string;

@@ -1,11 +1,15 @@
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../src/domain/accounts/principal";
 import type { Surface } from "../src/domain/tracking/tracking.service";
-import { createContext, type GraphQLContext } from "../src/graphql/context";
 import type { OperationExecutor } from "../src/graphql/executor";
+import {
+  type OperationResult,
+  operationRunner,
+  type VariablesArgument,
+} from "../src/graphql/operation-runner";
 import { closeIfBodyUnread } from "../src/http/connections";
 import { type Admission, admit, type GateOptions } from "../src/http/gate";
-import { type OutcomeCode, outcomeForGraphQLCode } from "../src/http/outcomes";
 import type { Services } from "../src/services";
 
 /** What every facade gets from the composition root. */
@@ -22,15 +26,6 @@ declare module "express-serve-static-core" {
   interface Request {
     principal?: Principal;
   }
-}
-
-export function contextFor(deps: FacadeDeps, req: Request): GraphQLContext {
-  return createContext({
-    requestId: req.requestId,
-    principal: req.principal ?? null,
-    services: deps.services,
-    surface: deps.surface,
-  });
 }
 
 /** Express 5 forwards rejected promises to the error handler, which answers in the surface's format. */
@@ -58,29 +53,30 @@ export function gate(
   };
 }
 
-export type OperationResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; outcome: OutcomeCode; message: string; extensions: Record<string, unknown> };
+export type { OperationResult };
 
 /**
- * Runs a persisted operation for the request. A coded error becomes an outcome for the facade to
- * render; anything unexpected propagates to the surface's error handler (logged, masked).
+ * A value of a closed set that the schema still types as a String (until it is a GraphQL enum,
+ * issue 17): checked, not cast, so a value outside the set fails loudly instead of reaching a client.
  */
-export async function runOperation<T>(
+export function oneOf<const T extends string>(allowed: readonly T[], value: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`"${value}" is not one of ${allowed.join(", ")}`);
+}
+
+/** The members of an operation's result union named `names` (by `__typename`), null left out. */
+export type Member<Union, Names extends string> = Extract<NonNullable<Union>, { __typename: Names }>;
+
+/**
+ * Runs a persisted operation for the request; the result type comes from the generated document. A
+ * coded error becomes an outcome for the facade to render; anything unexpected propagates to the
+ * surface's error handler (logged, masked).
+ */
+export function runOperation<TData, TVariables>(
   deps: FacadeDeps,
   req: Request,
-  name: string,
-  variables: Record<string, unknown> = {},
-): Promise<OperationResult<T>> {
-  const { data, errors } = await deps.executor.run<T>(name, variables, contextFor(deps, req));
-  const first = errors[0];
-  if (first) {
-    return {
-      ok: false,
-      outcome: outcomeForGraphQLCode(first.extensions.code),
-      message: first.message,
-      extensions: first.extensions as Record<string, unknown>,
-    };
-  }
-  return { ok: true, data: data as T };
+  document: TypedDocumentNode<TData, TVariables>,
+  ...variables: VariablesArgument<TVariables>
+): Promise<OperationResult<TData>> {
+  return operationRunner(deps.executor, deps.services, deps.surface)(req, document, ...variables);
 }

@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The operation types the facades import: current with the schema and the .graphql files.
+npm run --silent codegen
+
 echo "== Quayside test suite on PGlite (embedded) =="
 npx vitest run "$@"
 

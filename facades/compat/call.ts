@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { type FacadeDeps, handler, runOperation } from "../facade";
+import { CompatCallDocument } from "../generated/operations";
 import type { UsageView } from "./render/tracking-answer";
 import { sendCompatRefusal, sendCompatSuccess } from "./respond";
 
@@ -27,7 +28,7 @@ export class CompatCall {
   /** Counts the call (once) and returns the month's usage, this call included. */
   async count(): Promise<UsageView | null> {
     if (this.usage === undefined) {
-      const result = await runOperation<{ usage: UsageView | null }>(this.deps, this.req, "CompatCall");
+      const result = await runOperation(this.deps, this.req, CompatCallDocument);
       this.usage = result.ok ? result.data.usage : null;
     }
     return this.usage;

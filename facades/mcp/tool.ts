@@ -1,15 +1,11 @@
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Principal } from "../../src/domain/accounts/principal";
-import { createContext } from "../../src/graphql/context";
 import type { OperationExecutor } from "../../src/graphql/executor";
-import {
-  OUTCOMES,
-  type OutcomeCode,
-  outcomeForFailure,
-  outcomeForGraphQLCode,
-} from "../../src/http/outcomes";
+import { operationRunner, type VariablesArgument } from "../../src/graphql/operation-runner";
+import { OUTCOMES, type OutcomeCode, outcomeForFailure } from "../../src/http/outcomes";
 import type { Services } from "../../src/services";
 import type { OperationResult } from "../facade";
 
@@ -21,7 +17,10 @@ export interface McpDeps {
 
 /** What a tool may do: run persisted operations as the key's principal. Nothing else. */
 export interface ToolContext {
-  run<T>(operation: string, variables?: Record<string, unknown>): Promise<OperationResult<T>>;
+  run<TData, TVariables>(
+    document: TypedDocumentNode<TData, TVariables>,
+    ...variables: VariablesArgument<TVariables>
+  ): Promise<OperationResult<TData>>;
 }
 
 export type ToolAnswer<T> = { ok: true; data: T } | { ok: false; outcome: OutcomeCode; message?: string };
@@ -74,22 +73,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 }
 
 export function toolContext(deps: McpDeps, principal: Principal, requestId: string): ToolContext {
-  return {
-    async run<T>(operation: string, variables: Record<string, unknown> = {}): Promise<OperationResult<T>> {
-      const context = createContext({ requestId, principal, services: deps.services, surface: "mcp" });
-      const { data, errors } = await deps.executor.run<T>(operation, variables, context);
-      const first = errors[0];
-      if (first) {
-        return {
-          ok: false,
-          outcome: outcomeForGraphQLCode(first.extensions.code),
-          message: first.message,
-          extensions: first.extensions as Record<string, unknown>,
-        };
-      }
-      return { ok: true, data: data as T };
-    },
-  };
+  const run = operationRunner(deps.executor, deps.services, "mcp");
+  return { run: (document, ...variables) => run({ requestId, principal }, document, ...variables) };
 }
 
 /** A tool's answer as the MCP result: structured content and the same JSON as text, or an error text. */

@@ -24,9 +24,15 @@ function loadLand() {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** One leg of the journey as the core draws it (`SharedShipment.paths`, a JSON value). */
+export interface RouteLeg {
+  kind: "SEA" | "LAND";
+  path: [number, number][];
+}
+
 export function routeMapSvg(
   stops: { lat: number; lng: number; name: string }[],
-  legs: { kind: "SEA" | "LAND"; path: [number, number][] }[] = [],
+  legs: RouteLeg[] = [],
 ): string {
   // Legs as drawn by the core (sea lanes), else straight lines between the stops.
   const coordinates =

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { type FacadeDeps, handler, runOperation } from "../facade";
-import { renderGonePage, renderSharePage, type SharedShipmentData } from "./page";
+import { SharedShipmentDocument } from "../generated/operations";
+import { renderGonePage, renderSharePage } from "./page";
 
 /**
  * GET /share/{token}: the public page of a shared shipment. No key: the unguessable token is the
@@ -20,14 +21,9 @@ export function createShareRouter(deps: FacadeDeps): Router {
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
       );
       res.setHeader("X-Frame-Options", "DENY");
-      const result = await runOperation<{ sharedShipment: SharedShipmentData | null }>(
-        deps,
-        req,
-        "SharedShipment",
-        {
-          token: String(req.params.token),
-        },
-      );
+      const result = await runOperation(deps, req, SharedShipmentDocument, {
+        token: String(req.params.token),
+      });
       const shipment = result.ok ? result.data.sharedShipment : null;
       if (!shipment) return void res.status(404).type("html").send(renderGonePage());
       res.type("html").send(renderSharePage(shipment));

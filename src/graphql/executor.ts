@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -33,12 +33,19 @@ export interface PersistedOperation {
 export class OperationDocumentError extends Error {}
 
 /**
- * Fragments shared by several operations (one per file in `facades/fragments/`, named like the
- * fragment): an operation that spreads one it does not define gets it, and the fragments it spreads
- * in turn, appended before validation. One selection, one place.
+ * Where the operations are: folders of `.graphql` files, one operation each, named like the file;
+ * and a folder of fragments shared by several operations (one per file, named like the fragment).
+ * The composition root names them: the core knows no facade.
  */
-export const FRAGMENTS_DIR = fileURLToPath(new URL("../../facades/fragments", import.meta.url));
+export interface OperationFolders {
+  operations: readonly string[];
+  fragments: string;
+}
 
+/**
+ * Shared fragments: an operation that spreads one it does not define gets it, and the fragments it
+ * spreads in turn, appended before validation. One selection, one place.
+ */
 export async function loadFragments(dir: string): Promise<Map<string, FragmentDefinitionNode>> {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const { file, source } of await loadOperationFiles(dir)) {
@@ -117,15 +124,11 @@ export class OperationExecutor {
    * and cost bounds guard against what clients send; our own documents are checked against the
    * default bounds by a test instead, so an operator's tighter bounds cannot stop start-up.
    */
-  static async load(
-    schema: GraphQLSchema,
-    dirs: readonly string[],
-    fragmentsDir: string = FRAGMENTS_DIR,
-  ): Promise<OperationExecutor> {
+  static async load(schema: GraphQLSchema, folders: OperationFolders): Promise<OperationExecutor> {
     const operations = new Map<string, PersistedOperation>();
     const problems: string[] = [];
-    const fragments = await loadFragments(fragmentsDir);
-    for (const dir of dirs) {
+    const fragments = await loadFragments(folders.fragments);
+    for (const dir of folders.operations) {
       for (const { name, file, source } of await loadOperationFiles(dir)) {
         const checked = checkOperation(schema, name, source, undefined, fragments);
         if (typeof checked === "string") problems.push(`${file}: ${checked}`);
@@ -137,29 +140,29 @@ export class OperationExecutor {
     return new OperationExecutor(schema, operations);
   }
 
-  has(name: string): boolean {
-    return this.operations.has(name);
-  }
-
   /**
-   * Runs an operation. Coded errors (extensions.code) are returned for the facade to translate; a
-   * database outage throws `DatabaseUnavailableError`, anything else `UnexpectedExecutionError`, so
-   * no internal message can reach a client.
+   * Runs the persisted operation the document names: the generated document gives the types and the
+   * name, the document parsed and validated at start-up is what executes. Coded errors
+   * (extensions.code) are returned for the facade to translate; a database outage throws
+   * `DatabaseUnavailableError`, anything else `UnexpectedExecutionError`, so no internal message can
+   * reach a client.
    */
-  async run<TData = Record<string, unknown>>(
-    name: string,
-    variables: Record<string, unknown>,
+  async run<TData, TVariables>(
+    document: TypedDocumentNode<TData, TVariables>,
+    variables: TVariables | undefined,
     context: GraphQLContext,
   ): Promise<{ data: TData | null; errors: readonly GraphQLError[] }> {
+    const name = operationName(document);
     const operation = this.operations.get(name);
-    if (!operation) throw new Error(`Unknown persisted operation ${name}`);
+    if (!operation) throw new Error(`${name} is not a persisted operation`);
     // Text PostgreSQL cannot store is refused here once for every facade, before any resolver runs.
-    const problem = unacceptableVariables(variables);
+    const variableValues = (variables ?? {}) as Record<string, unknown>;
+    const problem = unacceptableVariables(variableValues);
     if (problem) return { data: null, errors: [publicError("BAD_USER_INPUT", problem)] };
     const result = (await execute({
       schema: this.schema,
       document: operation.document,
-      variableValues: variables,
+      variableValues,
       contextValue: context,
     })) as ExecutionResult<TData>;
     const errors = result.errors ?? [];
@@ -170,6 +173,21 @@ export class OperationExecutor {
     if (unexpected.length > 0) throw new UnexpectedExecutionError(unexpected);
     return { data: result.data ?? null, errors };
   }
+}
+
+const names = new WeakMap<DocumentNode, string>();
+
+/** The name of the one operation a document holds (generated documents append their fragments). */
+export function operationName(document: DocumentNode): string {
+  let name = names.get(document);
+  if (name === undefined) {
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    name = operation?.name?.value ?? "";
+    names.set(document, name);
+  }
+  return name;
 }
 
 /** Returns the parsed document or a description of what is wrong with it. */

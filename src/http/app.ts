@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
@@ -11,6 +10,7 @@ import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
 import { createSandboxRouter } from "../../facades/v1/sandbox";
+import { OPERATION_FOLDERS } from "../app/operation-folders";
 import { databaseUnavailableReason } from "../db/unavailable";
 import { OperationExecutor } from "../graphql/executor";
 import { publicSchema, schema } from "../graphql/schema";
@@ -21,13 +21,6 @@ import { clientErrorOf, guardUrl, jsonBody } from "./input-guard";
 import { requestId, requestLogging, requestMetrics } from "./observability";
 import { metricsAccess } from "./operator-access";
 import { OUTCOMES, type OutcomeCode, refusalData } from "./outcomes";
-
-export const OPERATION_DIRS = [
-  "../../facades/v1/operations",
-  "../../facades/compat/operations",
-  "../../facades/mcp/operations",
-  "../../facades/share/operations",
-].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 export interface BuiltApp {
   app: Express;
@@ -43,7 +36,7 @@ type Surface = "v1" | "compat" | "graphql" | "mcp" | "other";
 /** Builds the HTTP app without listening, so tests and `main` share it. */
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
-  const executor = await OperationExecutor.load(schema, OPERATION_DIRS);
+  const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
   const deps: FacadeDeps = { services, executor, baseUrl: options.baseUrl, surface: "v1" };
   let draining = false;
 

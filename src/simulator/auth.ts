@@ -1,5 +1,5 @@
 /**
- * Per-carrier authentication, as carriers put it in front of their DCSA APIs (MAPPING.md §4): none, an
+ * Per-carrier authentication, as carriers put it in front of their DCSA APIs (no spec defines it): none, an
  * API key header (CMA CGM's keyId, ZIM's subscription key), a client id and secret in headers
  * (Hapag-Lloyd's X-IBM-Client-Id/-Secret) or OAuth2 client credentials (Maersk, Evergreen). Tokens
  * expire by the simulator's clock, so a test can move time past a token's life.

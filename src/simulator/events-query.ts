@@ -1,6 +1,6 @@
 /**
  * The query of `GET /v2/events` (T&T 2.2): validation, the filters applied to a shipment's events, and
- * opaque paging cursors. Parameters are ANDed; comma-separated list values are ORed (MAPPING.md §2).
+ * opaque paging cursors. Parameters are ANDed; comma-separated list values are ORed (T&T 2.2).
  */
 import type { DcsaEvent } from "./dcsa-types";
 import { hash32 } from "./world/hash";

@@ -1,10 +1,10 @@
 /**
- * Section 2 of shared/spec/compat-api.md as zod schemas: every object is strict (no field the spec does
- * not list), every field has the spec's type and nullability, and optional fields are the ones the spec
- * says may be absent. Real answers are validated with these in the tests.
+ * Section 2 of the compat API specification as zod schemas: every object is strict (no field the spec
+ * does not list), every field has the spec's type and nullability, and optional fields are the ones the
+ * spec says may be absent. Real answers are validated with these in the tests.
  *
- * One deliberate difference, written in docs/decisions.md: `vessels[].mmsi` (and `imo`) is null when
- * no source gave it (DCSA Track & Trace carries no MMSI); the spec types it integer.
+ * One deliberate difference, written in docs/decisions/compat-api.md: `vessels[].mmsi` (and `imo`) is
+ * null when no source gave it (DCSA Track & Trace carries no MMSI); the spec types it integer.
  */
 import { z } from "zod";
 

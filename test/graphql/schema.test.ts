@@ -1,16 +1,15 @@
 import { readFileSync } from "node:fs";
 import { printSchema } from "graphql";
 import { describe, expect, it } from "vitest";
+import { OPERATION_FOLDERS } from "../../src/app/operation-folders";
 import { loadConfig } from "../../src/config";
 import {
   checkOperation,
-  FRAGMENTS_DIR,
   loadFragments,
   loadOperationFiles,
   OperationExecutor,
 } from "../../src/graphql/executor";
 import { publicSchema, schema } from "../../src/graphql/schema";
-import { OPERATION_DIRS } from "../../src/http/app";
 
 const limits = loadConfig({}).graphql;
 
@@ -35,14 +34,14 @@ describe("the printed schema", () => {
 
 describe("persisted operations of the facades", () => {
   it("every document parses, is one operation named like its file, validates, and stays within the default bounds", async () => {
-    const files = (await Promise.all(OPERATION_DIRS.map(loadOperationFiles))).flat();
-    const fragments = await loadFragments(FRAGMENTS_DIR);
+    const files = (await Promise.all(OPERATION_FOLDERS.operations.map(loadOperationFiles))).flat();
+    const fragments = await loadFragments(OPERATION_FOLDERS.fragments);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const checked = checkOperation(schema, file.name, file.source, limits, fragments);
       expect(typeof checked, `${file.file}: ${String(checked)}`).not.toBe("string");
     }
-    await expect(OperationExecutor.load(schema, OPERATION_DIRS)).resolves.toBeDefined();
+    await expect(OperationExecutor.load(schema, OPERATION_FOLDERS)).resolves.toBeDefined();
   });
 
   it("a broken document stops start-up with the file named", () => {

@@ -112,9 +112,17 @@ describe("search", () => {
     const index = new DocsIndex(await loadProjectDocs(root));
     const sources = index.sources().map((s) => s.source);
     expect(sources).toEqual(
-      expect.arrayContaining(["README.md", "docs/decisions.md", "docs/mcp-changelog.md", "schema.graphql"]),
+      expect.arrayContaining([
+        "README.md",
+        "docs/decisions/README.md",
+        "docs/decisions/authentication.md",
+        "docs/mcp-changelog.md",
+        "schema.graphql",
+      ]),
     );
-    expect(index.search("developer mode refusals", 3)[0]).toMatchObject({ source: "docs/decisions.md" });
+    expect(index.search("developer mode refusals", 3)[0]).toMatchObject({
+      source: "docs/decisions/authentication.md",
+    });
     expect(index.search("QUAYSIDE_MCP_ENABLED", 3).map((h) => h.source)).toContain("README.md");
   });
 });

@@ -3,9 +3,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer } from "../../facades/mcp/server";
+import { OPERATION_FOLDERS } from "../../src/app/operation-folders";
 import { OperationExecutor } from "../../src/graphql/executor";
 import { schema } from "../../src/graphql/schema";
-import { OPERATION_DIRS } from "../../src/http/app";
 import type { TestApp } from "../support/app";
 
 export const TRACKING_ENV = {
@@ -29,7 +29,7 @@ export async function httpClient(app: TestApp, key: string): Promise<Client> {
 export async function inMemoryClient(app: TestApp, key: string): Promise<Client> {
   const authentication = await app.services.accounts.authenticate(key);
   if (!authentication.ok) throw new Error(`key refused: ${authentication.refusal}`);
-  const executor = await OperationExecutor.load(schema, OPERATION_DIRS);
+  const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
   const server = createMcpServer({ services: app.services, executor }, authentication.principal, {
     requestId: "in-memory",
   });

@@ -9,7 +9,7 @@ import { ALL_METHODS, FUZZ_SEED, hostileString, MALFORMED_ENCODINGS } from "./su
 import { type Exchange, enc, queryString } from "./support/http";
 
 /**
- * Every operation and parameter of the compatibility API (spec compat-api.md section 4), with the
+ * Every operation and parameter of the compatibility API (compat spec section 4), with the
  * three key transports of section 5, fed with valid, hostile and malformed values.
  */
 const RUNS_PER_ENDPOINT = 60;

@@ -4,7 +4,10 @@ import { type Browser, chromium } from "playwright-core";
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
 
-/** Debian's Chromium, headless, with the flags this closed network needs (see TECH-NOTES.md). */
+/**
+ * Debian's Chromium, headless, with the flags a machine without internet access needs: no sandbox,
+ * GPU or QUIC, and nothing that calls home (first run, background networking, updates, sync).
+ */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

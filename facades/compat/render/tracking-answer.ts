@@ -1,6 +1,13 @@
 // visibleEvents: the core's one visibility rule, called here only until compat selects typed events
 // instead of the `content` document (issue 17).
 import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
+import type { Member } from "../../facade";
+import type {
+  CompatCallMutation,
+  CompatDocumentFragment,
+  CompatPlaceFragment,
+  CompatTrackMutation,
+} from "../../generated/operations";
 import type { CompatType } from "../params";
 import { utcDateTime, utcDateTimeWithOffset } from "./dates";
 
@@ -12,52 +19,23 @@ import { utcDateTime, utcDateTimeWithOffset } from "./dates";
  * without a vessel has no `vessel` key.
  */
 
-export interface PlacedLocationView {
-  key: string;
-  unLocode: string | null;
-  name: string;
-  state: string | null;
-  country: string | null;
-  countryCode: string | null;
-  lat: number | null;
-  lng: number | null;
-  timeZone: string;
-}
+type PlacedLocationView = CompatPlaceFragment;
 
-export interface RouteSegmentView {
-  kind: string;
-  modeOfTransport: string;
-  from: PlacedLocationView;
-  to: PlacedLocationView;
-  vesselKey: string | null;
-  path: GeoPointView[];
-}
+type TrackedDocument = Member<CompatTrackMutation["track"], "TrackSuccess">["document"];
 
-export interface GeoPointView {
-  lat: number;
-  lng: number;
-}
+/** The document view of both tracking and history-by-id; only tracking selects the route data. */
+export type DocumentView = CompatDocumentFragment & Partial<Pick<TrackedDocument, "routeSegments" | "pin">>;
 
 /** The compat answer draws points as [lat, lng] pairs. */
-const pair = (p: GeoPointView): [number, number] => [p.lat, p.lng];
+const pair = (p: { lat: number; lng: number }): [number, number] => [p.lat, p.lng];
 
-export interface DocumentView {
-  content: TrackingDocument;
-  fetchedAt: string;
-  lastSyncedAt: string | null;
-  cacheExpiresAt: string | null;
-  placedLocations: PlacedLocationView[];
-  predictiveEta: { localDateTime: string } | null;
-  routeSegments?: RouteSegmentView[];
-  pin?: GeoPointView | null;
-}
+export type UsageView = NonNullable<CompatCallMutation["usage"]>;
 
-export interface UsageView {
-  calls: number;
-  slotLimit: number;
-  slotsHeld: number;
-  slotsRemaining: number;
-}
+/**
+ * The canonical document the view carries as a JSON blob (`content`), as the core stored it. Read
+ * here only until compat selects typed fields instead (issue 17).
+ */
+export const canonicalDocument = (view: Pick<DocumentView, "content">) => view.content as TrackingDocument;
 
 export interface AnswerContext {
   /** The type the caller asked with (BK stays BK), else the detected one. */
@@ -112,7 +90,7 @@ function idsOf(doc: TrackingDocument): Ids {
 }
 
 export function renderMetadata(view: DocumentView, context: AnswerContext) {
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   return {
     type: context.type ?? TYPE_OF[doc.referenceType],
     number: context.number,
@@ -167,7 +145,7 @@ export function renderFacilities(doc: TrackingDocument) {
 }
 
 export function renderRoute(view: DocumentView) {
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   const locationIds = ids(doc.locations);
   const point = (p: TrackingDocument["route"]["pol"]) => ({
     location: p.locationKey ? (locationIds.get(p.locationKey) ?? null) : null,
@@ -238,7 +216,7 @@ export function renderContainers(doc: TrackingDocument) {
 
 /** `route_data`: the legs with their paths, and the current pin. `ais` is never sent. */
 export function renderRouteData(view: DocumentView) {
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   const segments = view.routeSegments ?? [];
   return {
     route:
@@ -265,7 +243,7 @@ export function renderTrackingAnswer(
   context: AnswerContext,
   options: { route: boolean; singleContainer?: string },
 ) {
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   const containers = renderContainers(doc);
   const body: Record<string, unknown> = {
     metadata: renderMetadata(view, context),
@@ -330,7 +308,7 @@ export function renderHistoryList(
  * only number, iso_code, status and events; locations have no `timezone`.
  */
 export function renderHistoryDocument(view: DocumentView, metadata: HistoryMetadataInput) {
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   const all = idsOf(doc);
   return {
     metadata: renderHistoryMetadata(metadata),

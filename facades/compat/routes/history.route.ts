@@ -1,35 +1,14 @@
 import type { Router } from "express";
 import { type FacadeDeps, runOperation } from "../../facade";
+import { CompatHistoryDocument, CompatHistoryEntryDocument } from "../../generated/operations";
 import { compatRoute } from "../call";
 import { coreReferenceType, parseHistoryParams } from "../params";
 import {
-  type DocumentView,
+  canonicalDocument,
   renderHistoryDocument,
   renderHistoryList,
   successMessage,
 } from "../render/tracking-answer";
-
-interface HistoryData {
-  trackingHistory: {
-    reference: string;
-    lookups: { id: number; createdAt: string; carrierScac: string | null }[];
-    latest: {
-      carrierScac: string | null;
-      carrier: { name: string } | null;
-      document: { status: string; fetchedAt: string } | null;
-    } | null;
-  } | null;
-}
-
-interface HistoryEntryData {
-  trackingLookup: {
-    id: number;
-    reference: string;
-    carrierScac: string | null;
-    carrier: { name: string } | null;
-    document: (DocumentView & { status: string }) | null;
-  } | null;
-}
 
 /**
  * GET /history: the organisation's logged calls for a number, one entry per call answered with a
@@ -48,7 +27,7 @@ export function mountHistoryRoutes(router: Router, deps: FacadeDeps): void {
       const variables = { reference: params.number, type: coreReferenceType(params.type) };
 
       if (params.id !== null) {
-        const result = await runOperation<HistoryEntryData>(deps, req, "CompatHistoryEntry", {
+        const result = await runOperation(deps, req, CompatHistoryEntryDocument, {
           ...variables,
           id: params.id,
         });
@@ -71,11 +50,11 @@ export function mountHistoryRoutes(router: Router, deps: FacadeDeps): void {
             updatedAt: entry.document.fetchedAt,
             usage,
           }),
-          successMessage(entry.document.content),
+          successMessage(canonicalDocument(entry.document)),
         );
       }
 
-      const result = await runOperation<HistoryData>(deps, req, "CompatHistory", {
+      const result = await runOperation(deps, req, CompatHistoryDocument, {
         ...variables,
         carrier: params.sealine ?? undefined,
       });

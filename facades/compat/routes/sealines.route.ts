@@ -1,10 +1,7 @@
 import type { Router } from "express";
 import { type FacadeDeps, runOperation } from "../../facade";
+import { SealinesDocument } from "../../generated/operations";
 import { compatRoute } from "../call";
-
-interface SealinesData {
-  carriers: { name: string; scacCodes: string[]; status: "active" | "maintenance" | "disabled" }[];
-}
 
 /**
  * GET /info/sealines (compat section 2.10): only `name` and `scac_codes`. Presence in the list means
@@ -16,11 +13,11 @@ export function mountSealineRoutes(router: Router, deps: FacadeDeps): void {
     "/info/sealines",
     compatRoute(deps, async (call) => {
       const { req } = call;
-      const result = await runOperation<SealinesData>(deps, req, "Sealines");
+      const result = await runOperation(deps, req, SealinesDocument);
       if (!result.ok) return call.refuse(result.outcome, { detail: result.message });
       await call.answer(
-        result.data.carriers
-          .filter((c) => c.status !== "disabled")
+        result.data
+          .carriers!.filter((c) => c.status !== "disabled")
           .map((c) => ({ name: c.name, scac_codes: c.scacCodes })),
       );
     }),

@@ -1,39 +1,22 @@
 import type { Router } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, runOperation } from "../../facade";
+import { type FacadeDeps, type Member, oneOf, runOperation } from "../../facade";
+import {
+  CompatSealineDocument,
+  CompatTrackDocument,
+  type CompatTrackMutation,
+} from "../../generated/operations";
 import { type CompatCall, compatRoute } from "../call";
 import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingParams } from "../params";
 import {
-  type DocumentView,
+  canonicalDocument,
   renderRouteData,
   renderTrackingAnswer,
   successMessage,
   type UsageView,
 } from "../render/tracking-answer";
 
-type TrackResult =
-  | {
-      __typename: "TrackSuccess";
-      fromCache: boolean;
-      staleReason: string | null;
-      staleLastSyncedAt: string | null;
-      carrier: { scac: string; name: string };
-      shipment: { reference: string };
-      document: DocumentView;
-    }
-  | { __typename: "ReferenceNotFound"; carrierProvided: boolean; tried: string[] }
-  | { __typename: "ReferenceInvalid"; referenceType: string; reason: string; message: string }
-  | { __typename: "CarrierDown"; scac: string; reason: string; retryAfterSeconds: number }
-  | {
-      __typename: "CarrierUnavailable";
-      scac: string;
-      reason: "maintenance" | "disabled" | "unsupported_type";
-    }
-  | { __typename: "CarrierUndetectable"; referenceType: string }
-  | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
-  | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number };
-
-export type Tracked = Extract<TrackResult, { __typename: "TrackSuccess" }>;
+export type Tracked = Member<CompatTrackMutation["track"], "TrackSuccess">;
 
 export type CompatTrackOutcome =
   | { ok: true; tracked: Tracked }
@@ -53,12 +36,7 @@ const TYPE_NAME: Record<string, string> = {
 
 /** A named sealine must be a carrier of the directory (what /info/sealines lists, or disabled). */
 async function knownSealine(call: CompatCall, code: string): Promise<boolean> {
-  const result = await runOperation<{ carriers: { scac: string; scacCodes: string[] }[] | null }>(
-    call.deps,
-    call.req,
-    "CompatSealine",
-    { code },
-  );
+  const result = await runOperation(call.deps, call.req, CompatSealineDocument, { code });
   return result.ok && (result.data.carriers ?? []).some((c) => c.scacCodes.includes(code));
 }
 
@@ -74,18 +52,13 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
       detail: `${params.sealine} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
     };
   }
-  const result = await runOperation<{ track: TrackResult | null; usage: UsageView | null }>(
-    call.deps,
-    call.req,
-    "CompatTrack",
-    {
-      reference: params.number,
-      type: coreReferenceType(params.type),
-      carrier: params.sealine ?? undefined,
-      force: params.forceUpdate,
-      withRoute: params.route,
-    },
-  );
+  const result = await runOperation(call.deps, call.req, CompatTrackDocument, {
+    reference: params.number,
+    type: coreReferenceType(params.type),
+    carrier: params.sealine ?? undefined,
+    force: params.forceUpdate,
+    withRoute: params.route,
+  });
   // The operation counted the call whether or not `track` itself was refused (a view-only key).
   if (!result.ok) {
     call.counted(null);
@@ -138,7 +111,8 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
         disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
         unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
       };
-      return { ok: false, outcome: outcomes[outcome.reason], detail: details[outcome.reason] };
+      const reason = oneOf(["maintenance", "disabled", "unsupported_type"], outcome.reason);
+      return { ok: false, outcome: outcomes[reason], detail: details[reason] };
     }
     case "CarrierUndetectable":
       return { ok: false, outcome: "carrier_undetectable" };
@@ -206,7 +180,7 @@ export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
             route: params.route,
             singleContainer: operation.path === "/container" ? outcome.tracked.shipment.reference : undefined,
           }),
-          successMessage(view.content),
+          successMessage(canonicalDocument(view)),
         );
       }),
     );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AllowanceFragment } from "../../generated/operations";
 
 /** The key's daily vessel-and-schedule lookup allowance, shared with the REST lookups. */
 export const allowanceShape = z
@@ -10,11 +11,5 @@ export const allowanceShape = z
   .nullable()
   .describe("The daily lookup allowance after this answer; null when served from the cache (free)");
 
-export interface AllowanceData {
-  limit: number;
-  remaining: number;
-  resetAt: string;
-}
-
-export const renderAllowance = (a: AllowanceData | null) =>
+export const renderAllowance = (a: AllowanceFragment | null) =>
   a ? { limit: a.limit, remaining: a.remaining, resetAt: a.resetAt } : null;

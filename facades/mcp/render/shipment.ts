@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { McpShipmentsQuery } from "../../generated/operations";
 
 /**
  * Shapes shared by the shipment tools. Every key is always present (null when unknown), so an
@@ -50,28 +51,8 @@ export const shipmentSummaryShape = z.object({
 
 export type ShipmentSummary = z.input<typeof shipmentSummaryShape>;
 
-/** The selection every summary is rendered from (see the operations' `items` and `shipment`). */
-export interface ShipmentSummaryData {
-  name: string;
-  reference: string;
-  referenceType: "container" | "bl" | "booking";
-  carrierScac: string | null;
-  carrier: { name: string } | null;
-  status: string;
-  eta: string | null;
-  ata: string | null;
-  isActive: boolean;
-  failed: boolean;
-  customers: string[];
-  lastSyncedAt: string | null;
-  createdAt: string;
-  document: {
-    origin: string;
-    destination: string;
-    isDelayed: boolean;
-    route: { pod: { localDateTime: string | null } };
-  } | null;
-}
+/** The selection every summary is rendered from: McpShipments' items (McpShipmentStatus selects more). */
+export type ShipmentSummaryData = NonNullable<McpShipmentsQuery["shipmentSearch"]>["items"][number];
 
 export const orNull = (text: string | null | undefined): string | null => (text ? text : null);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { McpCarrierSupportDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
 
 const output = z.object({
@@ -26,17 +27,6 @@ const output = z.object({
     .describe("Matching carriers, exact SCAC or name matches first, then by size"),
 });
 
-interface Data {
-  carriers: {
-    scac: string;
-    scacCodes: string[];
-    name: string;
-    status: "active" | "maintenance" | "disabled";
-    supportedTypes: string[];
-    dcsa: boolean;
-  }[];
-}
-
 export const checkCarrierSupport = defineTool({
   name: "check_carrier_support",
   title: "Check carrier support",
@@ -52,9 +42,9 @@ export const checkCarrierSupport = defineTool({
   }),
   output,
   async call({ carrier }, context) {
-    const result = await context.run<Data>("McpCarrierSupport", { search: carrier });
+    const result = await context.run(McpCarrierSupportDocument, { search: carrier });
     if (!result.ok) return refusalOf(result);
-    const carriers = result.data.carriers.map((c) => ({
+    const carriers = result.data.carriers!.map((c) => ({
       scac: c.scac,
       scacCodes: c.scacCodes,
       name: c.name,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { McpRefreshScheduleDocument } from "../../generated/operations";
 import { instant, notTracked, referenceArgument } from "../render/shipment";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
 
@@ -29,23 +30,6 @@ const output = z.object({
     .describe("For a failed shipment: queued, running, recovered or exhausted"),
 });
 
-interface Data {
-  shipment: {
-    name: string;
-    reference: string;
-    status: string;
-    isActive: boolean;
-    failed: boolean;
-    eta: string | null;
-    lastSyncedAt: string | null;
-    nextRefreshEligibleAt: string | null;
-    refreshEligibleNow: boolean;
-    refreshGapHours: number;
-    scheduledRefreshAt: string | null;
-    discoveryStatus: string | null;
-  } | null;
-}
-
 export const getRefreshSchedule = defineTool({
   name: "get_refresh_schedule",
   title: "Refresh schedule",
@@ -54,7 +38,7 @@ export const getRefreshSchedule = defineTool({
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
-    const result = await context.run<Data>("McpRefreshSchedule", { reference });
+    const result = await context.run(McpRefreshScheduleDocument, { reference });
     if (!result.ok) return refusalOf(result);
     const s = result.data.shipment;
     if (!s) return refusal("not_found", notTracked(reference));

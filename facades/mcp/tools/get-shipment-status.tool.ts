@@ -1,10 +1,14 @@
 import { z } from "zod";
 import {
+  type EventFragment,
+  McpShipmentStatusDocument,
+  type RoutePointFragment,
+} from "../../generated/operations";
+import {
   instant,
   notTracked,
   referenceArgument,
   renderShipmentSummary,
-  type ShipmentSummaryData,
   shipmentSummaryShape,
   wallClock,
 } from "../render/shipment";
@@ -67,56 +71,9 @@ const output = shipmentSummaryShape.extend({
   nextEvent: milestone.describe("The next milestone expected"),
 });
 
-interface Place {
-  name: string;
-  unLocode: string | null;
-  countryCode: string | null;
-}
-interface RoutePoint {
-  localDateTime: string | null;
-  instant: string | null;
-  actual: boolean | null;
-  location: Place | null;
-}
-interface EventData {
-  eventCode: string;
-  description: string;
-  localDateTime: string | null;
-  instant: string | null;
-  actual: boolean;
-  voyage: string | null;
-  location: Place | null;
-  vessel: { name: string } | null;
-}
-interface Data {
-  shipment:
-    | (Omit<ShipmentSummaryData, "document"> & {
-        carrierProvided: boolean;
-        failureReason: string | null;
-        triedCarriers: string[];
-        discoveryStatus: string | null;
-        document:
-          | (NonNullable<ShipmentSummaryData["document"]> & {
-              totalDays: number;
-              remainingDays: number;
-              containerSummary: string;
-              deliveredAt: string | null;
-              position: { lat: number; lng: number } | null;
-              route: { pol: RoutePoint; pod: RoutePoint };
-              containers: {
-                number: string;
-                status: string;
-                description: string | null;
-                isoCode: string | null;
-                events: EventData[];
-              }[];
-            })
-          | null;
-      })
-    | null;
-}
+type EventData = EventFragment;
 
-const portCallOf = (p: RoutePoint) =>
+const portCallOf = (p: RoutePointFragment) =>
   p.location || p.instant
     ? { place: p.location, at: p.instant, local: p.localDateTime, actual: p.actual }
     : null;
@@ -150,7 +107,7 @@ export const getShipmentStatus = defineTool({
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
-    const result = await context.run<Data>("McpShipmentStatus", { reference });
+    const result = await context.run(McpShipmentStatusDocument, { reference });
     if (!result.ok) return refusalOf(result);
     const s = result.data.shipment;
     if (!s) return refusal("not_found", notTracked(reference));

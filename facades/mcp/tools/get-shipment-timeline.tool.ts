@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { McpShipmentTimelineDocument } from "../../generated/operations";
 import { instant, notTracked, referenceArgument, wallClock } from "../render/shipment";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
 
@@ -53,42 +54,6 @@ const output = z.object({
 /** The tool has always said `sea` and `land`. */
 const LEG_TYPE = { SEA: "sea", LAND: "land" } as const;
 
-interface EventData {
-  kind: string;
-  eventCode: string;
-  statusCode: string | null;
-  description: string;
-  localDateTime: string | null;
-  utcOffset: string | null;
-  instant: string | null;
-  actual: boolean;
-  modeOfTransport: string | null;
-  legType: "SEA" | "LAND";
-  voyage: string | null;
-  emptyIndicator: string | null;
-  location: { name: string; unLocode: string | null; countryCode: string | null } | null;
-  facility: { name: string; smdgCode: string | null } | null;
-  vessel: { name: string; imo: number | null } | null;
-}
-interface Data {
-  shipment: {
-    name: string;
-    reference: string;
-    status: string;
-    failed: boolean;
-    document: {
-      etaHistory: { eta: string; localDateTime: string; actual: boolean; recordedAt: string }[];
-      containers: {
-        number: string;
-        status: string;
-        description: string | null;
-        eventsMirrored: boolean;
-        events: EventData[];
-      }[];
-    } | null;
-  } | null;
-}
-
 export const getShipmentTimeline = defineTool({
   name: "get_shipment_timeline",
   title: "Shipment timeline",
@@ -97,7 +62,7 @@ export const getShipmentTimeline = defineTool({
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
-    const result = await context.run<Data>("McpShipmentTimeline", { reference });
+    const result = await context.run(McpShipmentTimelineDocument, { reference });
     if (!result.ok) return refusalOf(result);
     const s = result.data.shipment;
     if (!s) return refusal("not_found", notTracked(reference));

@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { oneOf } from "../../facade";
+import { McpTeamDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
+
+const ROLES = ["owner", "member"] as const;
 
 const output = z.object({
   organization: z.object({
@@ -12,24 +16,13 @@ const output = z.object({
       z.object({
         name: z.string(),
         email: z.string(),
-        role: z.enum(["owner", "member"]),
+        role: z.enum(ROLES),
         joinedAt: z.string().describe("ISO 8601 instant in UTC"),
         isYou: z.boolean().describe("The user whose API key is asking"),
       }),
     )
     .describe("Everyone in the organisation, earliest first"),
 });
-
-interface Data {
-  viewer: {
-    user: { id: string };
-    organization: {
-      name: string;
-      plan: { code: string; name: string };
-      users: { id: string; name: string; email: string; role: "owner" | "member"; createdAt: string }[];
-    };
-  };
-}
 
 export const getTeam = defineTool({
   name: "get_team",
@@ -39,7 +32,7 @@ export const getTeam = defineTool({
   input: z.object({}),
   output,
   async call(_args, context) {
-    const result = await context.run<Data>("McpTeam");
+    const result = await context.run(McpTeamDocument);
     if (!result.ok) return refusalOf(result);
     const { user, organization } = result.data.viewer;
     return answer({
@@ -51,7 +44,7 @@ export const getTeam = defineTool({
       members: organization.users.map((u) => ({
         name: u.name,
         email: u.email,
-        role: u.role,
+        role: oneOf(ROLES, u.role),
         joinedAt: u.createdAt,
         isYou: u.id === user.id,
       })),

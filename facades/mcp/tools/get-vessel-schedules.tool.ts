@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type AllowanceData, allowanceShape, renderAllowance } from "../render/lookups";
+import { type EndpointFragment, McpVesselSchedulesDocument } from "../../generated/operations";
+import { allowanceShape, renderAllowance } from "../render/lookups";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
 
 const locode = (example: string) =>
@@ -44,43 +45,7 @@ const output = z.object({
   allowance: allowanceShape,
 });
 
-interface EndpointData {
-  locode: string | null;
-  name: string | null;
-  countryCode: string | null;
-  terminal: string | null;
-  localDateTime: string | null;
-  at: string | null;
-}
-interface Data {
-  sailingSchedules:
-    | {
-        __typename: "SailingSchedules";
-        total: number;
-        cached: boolean;
-        carriersAsked: string[];
-        carriersUnavailable: string[];
-        items: {
-          sealine: string;
-          sealineName: string;
-          serviceName: string | null;
-          voyage: string | null;
-          vessel: { name: string | null; imo: string | null } | null;
-          origin: EndpointData;
-          destination: EndpointData;
-          duration: number;
-          transitType: string;
-          transshipmentPorts: string[];
-        }[];
-        allowance: AllowanceData | null;
-      }
-    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceData }
-    | { __typename: "LookupProviderUnavailable"; reason: string }
-    | { __typename: "LookupInputInvalid"; param: string; message: string }
-    | null;
-}
-
-const renderEndpoint = (e: EndpointData) => ({
+const renderEndpoint = (e: EndpointFragment) => ({
   locode: e.locode,
   name: e.name,
   countryCode: e.countryCode,
@@ -113,7 +78,7 @@ export const getVesselSchedules = defineTool({
   openWorld: true,
   async call({ origin, destination, date, weeks }, context) {
     const weekRange = weeks ?? 1;
-    const result = await context.run<Data>("McpVesselSchedules", { origin, destination, date, weekRange });
+    const result = await context.run(McpVesselSchedulesDocument, { origin, destination, date, weekRange });
     if (!result.ok) return refusalOf(result);
     const found = result.data.sailingSchedules;
     switch (found?.__typename) {
@@ -122,7 +87,7 @@ export const getVesselSchedules = defineTool({
       case "LookupLimitExceeded":
         return refusal(
           "lookup_limit_exceeded",
-          `${found.message} It resets at ${found.allowance.resetAt}; answers from the 30-minute cache stay free.`,
+          `${found.message} It resets at ${found.allowance?.resetAt}; answers from the 30-minute cache stay free.`,
         );
       case "LookupProviderUnavailable":
         return refusal("lookup_provider_unavailable");

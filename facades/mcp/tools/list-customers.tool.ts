@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { oneOf } from "../../facade";
+import { McpCustomersDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
+
+const ACCESS = ["on", "plan_required", "feature_disabled"] as const;
 
 const output = z.object({
   total: z.number().int().describe("Customers matching the search and filter"),
   customersFeature: z
-    .enum(["on", "plan_required", "feature_disabled"])
+    .enum(ACCESS)
     .describe("on; plan_required (the plan has no customers); feature_disabled (switched off)"),
   customerLimit: z.number().int().describe("Customers the plan allows"),
   customers: z
@@ -19,21 +23,6 @@ const output = z.object({
     )
     .describe("In name order, at most `limit`"),
 });
-
-interface Data {
-  customers: {
-    total: number;
-    access: "on" | "plan_required" | "feature_disabled";
-    limit: number;
-    items: {
-      id: string;
-      name: string;
-      createdAt: string;
-      shipmentCount: number;
-      activeShipmentCount: number;
-    }[];
-  };
-}
 
 export const listCustomers = defineTool({
   name: "list_customers",
@@ -60,16 +49,16 @@ export const listCustomers = defineTool({
   }),
   output,
   async call({ search, filter, limit }, context) {
-    const result = await context.run<Data>("McpCustomers", {
+    const result = await context.run(McpCustomersDocument, {
       search: search || null,
       filter: filter ?? null,
       limit: limit ?? 50,
     });
     if (!result.ok) return refusalOf(result);
-    const list = result.data.customers;
+    const list = result.data.customers!;
     return answer({
       total: list.total,
-      customersFeature: list.access,
+      customersFeature: oneOf(ACCESS, list.access),
       customerLimit: list.limit,
       customers: list.items.map((c) => ({
         id: c.id,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { renderShipmentSummary, type ShipmentSummaryData, shipmentSummaryShape } from "../render/shipment";
+import { McpShipmentsDocument } from "../../generated/operations";
+import { renderShipmentSummary, shipmentSummaryShape } from "../render/shipment";
 import { answer, defineTool, refusalOf } from "../tool";
 
 const STATUSES = ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const;
@@ -51,10 +52,6 @@ const output = z.object({
   shipments: z.array(shipmentSummaryShape),
 });
 
-interface Data {
-  shipmentSearch: { total: number; page: number; pageSize: number; items: ShipmentSummaryData[] };
-}
-
 /** A date alone means its whole day: from its first instant, to its last. */
 const instantOf = (value: string | undefined, endOfDay: boolean) => {
   if (value === undefined) return undefined;
@@ -70,7 +67,7 @@ export const listMyShipments = defineTool({
   input,
   output,
   async call({ filter, page, pageSize }, context) {
-    const result = await context.run<Data>("McpShipments", {
+    const result = await context.run(McpShipmentsDocument, {
       filter: filter
         ? {
             ...filter,
@@ -83,7 +80,7 @@ export const listMyShipments = defineTool({
       pageSize: pageSize ?? 20,
     });
     if (!result.ok) return refusalOf(result);
-    const p = result.data.shipmentSearch;
+    const p = result.data.shipmentSearch!;
     return answer({
       total: p.total,
       page: p.page,

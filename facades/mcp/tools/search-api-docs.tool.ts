@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { oneOf } from "../../facade";
+import { McpDocsSearchDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
+
+const KINDS = ["guide", "graphql", "openapi"] as const;
 
 const output = z.object({
   query: z.string(),
@@ -9,7 +13,7 @@ const output = z.object({
       z.object({
         title: z.string().describe("Heading path, or the GraphQL type or operation documented"),
         kind: z
-          .enum(["guide", "graphql", "openapi"])
+          .enum(KINDS)
           .describe("guide: README and docs/; graphql: the schema; openapi: the REST description"),
         source: z.string().describe("The file, e.g. docs/decisions.md or schema.graphql"),
         anchor: z.string().describe("Heading anchor, type name or operation within the source"),
@@ -19,21 +23,6 @@ const output = z.object({
     )
     .describe("Best first"),
 });
-
-interface Data {
-  apiDocs: {
-    query: string;
-    sectionsSearched: number;
-    hits: {
-      kind: "guide" | "graphql" | "openapi";
-      source: string;
-      title: string;
-      anchor: string;
-      excerpt: string;
-      score: number;
-    }[];
-  };
-}
 
 export const searchApiDocs = defineTool({
   name: "search_api_docs",
@@ -51,15 +40,15 @@ export const searchApiDocs = defineTool({
   }),
   output,
   async call({ query, limit }, context) {
-    const result = await context.run<Data>("McpDocsSearch", { query, limit: limit ?? 5 });
+    const result = await context.run(McpDocsSearchDocument, { query, limit: limit ?? 5 });
     if (!result.ok) return refusalOf(result);
-    const docs = result.data.apiDocs;
+    const docs = result.data.apiDocs!;
     return answer({
       query: docs.query,
       sectionsSearched: docs.sectionsSearched,
       results: docs.hits.map((h) => ({
         title: h.title,
-        kind: h.kind,
+        kind: oneOf(KINDS, h.kind),
         source: h.source,
         anchor: h.anchor,
         excerpt: h.excerpt,

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { type AllowanceData, allowanceShape, renderAllowance } from "../render/lookups";
+import type { Member } from "../../facade";
+import {
+  type AllowanceFragment,
+  McpVesselTrackDocument,
+  type McpVesselTrackQuery,
+  type PortCallFragment,
+} from "../../generated/operations";
+import { allowanceShape, renderAllowance } from "../render/lookups";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
 
 /** `9811000`, `IMO 9811000`, `imo:9811000`: an IMO number; anything else is a name. */
@@ -57,57 +64,9 @@ const output = z.object({
   allowance: allowanceShape,
 });
 
-interface PortCallData {
-  locode: string | null;
-  name: string | null;
-  at: string | null;
-  localDateTime: string | null;
-  port: { countryCode: string } | null;
-}
-interface VesselData {
-  imo: string | null;
-  mmsi: string | null;
-  name: string | null;
-}
-interface Data {
-  vesselPosition:
-    | {
-        __typename: "VesselTrack";
-        cached: boolean;
-        position: VesselData & {
-          lat: number;
-          lon: number;
-          speed: number | null;
-          draught: number | null;
-          courseOverGround: number | null;
-          trueHeading: number | null;
-          navigationStatus: string | null;
-          positionAt: string;
-          lastPortCall: PortCallData | null;
-          nextPortCall: PortCallData | null;
-          source: string;
-        };
-        allowance: AllowanceData | null;
-      }
-    | {
-        __typename: "VesselNotFound";
-        imo: string | null;
-        name: string | null;
-        allowance: AllowanceData | null;
-      }
-    | {
-        __typename: "VesselAmbiguous";
-        name: string;
-        candidates: VesselData[];
-        allowance: AllowanceData | null;
-      }
-    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceData }
-    | { __typename: "LookupProviderUnavailable"; reason: string }
-    | { __typename: "LookupInputInvalid"; param: string; message: string }
-    | null;
-}
+type VesselData = Member<McpVesselTrackQuery["vesselPosition"], "VesselAmbiguous">["candidates"][number];
 
-const renderPortCall = (c: PortCallData | null) =>
+const renderPortCall = (c: PortCallFragment | null) =>
   c
     ? {
         locode: c.locode,
@@ -118,7 +77,7 @@ const renderPortCall = (c: PortCallData | null) =>
       }
     : null;
 
-const spent = (a: AllowanceData | null) =>
+const spent = (a: AllowanceFragment | null) =>
   a ? ` The lookup counted against the daily allowance: ${a.remaining} of ${a.limit} left.` : "";
 
 const identity = (v: VesselData) =>
@@ -147,7 +106,7 @@ export const trackVessel = defineTool({
   openWorld: true,
   async call({ vessel }, context) {
     const imo = IMO_ARGUMENT.exec(vessel)?.[1] ?? null;
-    const result = await context.run<Data>("McpVesselTrack", imo ? { imo } : { name: vessel });
+    const result = await context.run(McpVesselTrackDocument, imo ? { imo } : { name: vessel });
     if (!result.ok) return refusalOf(result);
     const found = result.data.vesselPosition;
     switch (found?.__typename) {
@@ -156,7 +115,7 @@ export const trackVessel = defineTool({
       case "LookupLimitExceeded":
         return refusal(
           "lookup_limit_exceeded",
-          `${found.message} It resets at ${found.allowance.resetAt}; answers from the 5-minute cache stay free.`,
+          `${found.message} It resets at ${found.allowance?.resetAt}; answers from the 5-minute cache stay free.`,
         );
       case "LookupProviderUnavailable":
         return refusal("lookup_provider_unavailable");

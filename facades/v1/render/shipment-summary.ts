@@ -1,30 +1,9 @@
-import { type DocumentView, SHIPMENT_TYPE } from "./tracking-document";
-
-/** A shipment as GraphQL hands it to the v1 facade (ShipmentRead and the list operations). */
-export interface ShipmentRecord {
-  id: string;
-  name: string;
-  referenceType: "container" | "bl" | "booking";
-  reference: string;
-  carrierScac: string | null;
-  carrier: { name: string } | null;
-  status: string;
-  eta: string | null;
-  ata: string | null;
-  failed: boolean;
-  createdAt: string;
-  lastSyncedAt: string | null;
-  isActive: boolean;
-  nextRefreshEligibleAt: string | null;
-  refreshEligibleNow: boolean;
-  customers?: string[];
-  discoveryStatus?: string | null;
-  document: DocumentView | null;
-}
+import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
+import { canonicalDocument, SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
-export function renderShipmentSummary(s: ShipmentRecord) {
-  const doc = s.document?.content;
+export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
+  const doc = s.document ? canonicalDocument(s.document) : undefined;
   return {
     name: s.name,
     number_of_containers: doc?.containers.length ?? 0,
@@ -44,7 +23,7 @@ export function renderShipmentSummary(s: ShipmentRecord) {
     is_delayed: s.document?.isDelayed ? 1 : 0,
     // Vessel arrival at the final port of discharge only (a transshipment call never sets it).
     ata: doc?.ata ? (doc.route.pod.actual ? doc.route.pod.localDateTime : null) : null,
-    customers: s.customers ?? [],
+    customers: s.customers,
     next_refresh_eligible_at: s.nextRefreshEligibleAt,
     refresh_eligible_now: s.refreshEligibleNow,
   };

@@ -1,6 +1,7 @@
 // visibleEvents: the core's one visibility rule, called here only until v1 selects typed events
 // instead of the `content` document (issue 17).
 import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
+import type { DocumentViewFieldsFragment, TrackOutcomeFieldsFragment } from "../../generated/operations";
 
 /**
  * The v1 tracking document (spec v1 section 2.2) rendered from the canonical model. Pure: every
@@ -8,29 +9,19 @@ import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../.
  * counts: voyage plan 9, containers 6, locations 11, facilities 7, ETA history 6, events 20 (24
  * when the event has a vessel), vessels 11. Their fields are documented in docs/decisions.md.
  */
-export interface DocumentView {
-  content: TrackingDocument;
-  fetchedAt: string;
-  lastSyncedAt: string | null;
-  origin: string;
-  destination: string;
-  isDelayed: boolean;
-  totalDays: number;
-  remainingDays: number;
-  containerSummary: string;
-  position: { lat: number; lng: number } | null;
-  routePoints: { lat: number; lng: number }[];
-}
+export type DocumentView = DocumentViewFieldsFragment;
+
+type ShipmentView = Extract<TrackOutcomeFieldsFragment, { __typename: "TrackSuccess" }>["shipment"];
+
+/**
+ * The canonical document the view carries as a JSON blob (`content`), as the core stored it. Read
+ * here only until v1 selects typed fields instead (issue 17).
+ */
+export const canonicalDocument = (view: Pick<DocumentView, "content">) => view.content as TrackingDocument;
 
 /** `route_json`: the journey's calls as a JSON text of [lat, lng] pairs. */
-export const routeJson = (view: DocumentView) => JSON.stringify(view.routePoints.map((p) => [p.lat, p.lng]));
-
-export interface ShipmentView {
-  id: string;
-  name: string;
-  createdAt: string;
-  failed: boolean;
-}
+export const routeJson = (view: Pick<DocumentView, "routePoints">) =>
+  JSON.stringify(view.routePoints.map((p) => [p.lat, p.lng]));
 
 export const SHIPMENT_TYPE = {
   container: "Container",
@@ -217,7 +208,7 @@ export function renderTrackingDocument(input: {
   staleReason?: string | null;
 }) {
   const { view, shipment, carrier } = input;
-  const doc = view.content;
+  const doc = canonicalDocument(view);
   const delivered = doc.status === "DELIVERED";
   return {
     reference_number: doc.reference,

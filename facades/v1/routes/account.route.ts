@@ -1,33 +1,14 @@
 import { type FacadeDeps, runOperation } from "../../facade";
+import { AccountUsageDocument } from "../../generated/operations";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
-
-interface UsageData {
-  accountUsage: {
-    plan: { code: string; name: string; ratePerMinute: number; lookupsPerDay: number };
-    cycle: string;
-    periodDays: number;
-    billingState: string;
-    overdueDays: number;
-    graceDays: number;
-    slots: {
-      limit: number;
-      used: number;
-      held: number;
-      remaining: number;
-      cycleStart: string;
-      cycleEnd: string;
-    };
-    rateLimit: { limit: number; remaining: number; resetAt: number };
-  };
-}
 
 /** GET /account/usage: plan, quota, slots and the billing cycle (field names in docs/decisions.md). */
 export function mountAccountRoutes(api: V1Handlers, deps: FacadeDeps): void {
   api.on("accountUsage", async (req, res) => {
-    const result = await runOperation<UsageData>(deps, req, "AccountUsage");
+    const result = await runOperation(deps, req, AccountUsageDocument);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-    const u = result.data.accountUsage;
+    const u = result.data.accountUsage!;
     res.json({
       success: true,
       data: {

@@ -1,17 +1,10 @@
 import { type FacadeDeps, runOperation } from "../../facade";
+import { TrackBatchDocument } from "../../generated/operations";
 import { BulkTrackBody as trackBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { SHIPMENT_TYPE } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
-import { renderTrackOutcome, sendTrackFailure, type TrackResult } from "./tracking.route";
-
-type BatchResult =
-  | {
-      __typename: "TrackBatch";
-      results: { index: number; result: TrackResult }[];
-      slots: { used: number; limit: number; remaining: number };
-    }
-  | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number; plan: string };
+import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
 
 /** POST /track: 1 to 50 items; only auth, rate limit, a malformed body or billing past grace refuse it whole. */
 export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -25,7 +18,7 @@ export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const items = body.data.shipments;
-    const result = await runOperation<{ trackBatch: BatchResult | null }>(deps, req, "TrackBatch", {
+    const result = await runOperation(deps, req, TrackBatchDocument, {
       items: items.map((i) => ({ type: i.type, number: i.number, sealine: i.sealine })),
     });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });

@@ -1,11 +1,8 @@
 import { type FacadeDeps, runOperation } from "../../facade";
+import { CarriersDocument } from "../../generated/operations";
 import { carriersQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
-
-interface CarriersData {
-  carriers: { scac: string; name: string; slug: string }[];
-}
 
 /** GET /carriers: the carrier directory (spec v1 section 2.10). */
 export function mountCarrierRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -17,9 +14,10 @@ export function mountCarrierRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "search" },
       });
     }
-    const result = await runOperation<CarriersData>(deps, req, "Carriers", { search: query.data.search });
+    const result = await runOperation(deps, req, CarriersDocument, { search: query.data.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
-    res.json({ success: true, total: result.data.carriers.length, data: result.data.carriers });
+    const carriers = result.data.carriers!;
+    res.json({ success: true, total: carriers.length, data: carriers });
   });
 }

@@ -1,20 +1,34 @@
 import type { Response } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, runOperation } from "../../facade";
+import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import {
+  CarrierLookupDocument,
+  type CarrierLookupQuery,
+  type SailingSchedulesQuery,
+  type VesselTrackQuery,
+} from "../../generated/operations";
 import { carrierLookupQuery as lookupQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
-/** A daily allowance as the core reports it on a lookup answer. */
-export interface AllowanceView {
-  limit: number;
-  remaining: number;
-  resetAtEpochSeconds: number;
-  retryAfterSeconds?: number;
-}
+type Lookup = CarrierLookupQuery["carrierLookup"];
+
+/** The refusals vessel and schedule lookups share, as their operations select them. */
+export type LookupRefusal = Member<
+  VesselTrackQuery["vesselPosition"] | SailingSchedulesQuery["sailingSchedules"],
+  "LookupInputInvalid" | "LookupLimitExceeded" | "LookupProviderUnavailable"
+>;
+
+/** A daily allowance as a lookup answer carries it; a spent one says when to retry. */
+type AllowanceView = NonNullable<
+  Member<Lookup | LookupRefusal, "CarrierLookup" | "LookupLimitExceeded">["allowance"]
+>;
 
 /** `X-Lookup-*` headers: only on answers that consulted the allowance (never on cache hits). */
-export function setLookupHeaders(res: Response, allowance: AllowanceView | null | undefined): void {
+export function setLookupHeaders(
+  res: Response,
+  allowance: Omit<AllowanceView, "retryAfterSeconds"> | null | undefined,
+): void {
   if (!allowance) return;
   res.setHeader("X-Lookup-Limit", String(allowance.limit));
   res.setHeader("X-Lookup-Remaining", String(allowance.remaining));
@@ -25,47 +39,25 @@ export function setLookupHeaders(res: Response, allowance: AllowanceView | null 
 export function sendLookupLimit(
   res: Response,
   outcome: Extract<OutcomeCode, "lookup_limit_exceeded" | "carrier_lookup_limit_exceeded">,
-  refusal: { message: string; allowance: AllowanceView },
+  refusal: { message: string; allowance: AllowanceView | null },
 ): void {
-  setLookupHeaders(res, refusal.allowance);
-  const retryAfter = refusal.allowance.retryAfterSeconds ?? 1;
+  const { allowance } = refusal;
+  setLookupHeaders(res, allowance);
+  const retryAfter =
+    (allowance && "retryAfterSeconds" in allowance ? allowance.retryAfterSeconds : null) ?? 1;
   res.setHeader("Retry-After", String(retryAfter));
   sendV1Error(res, outcome, {
     message: refusal.message,
     data: {
-      limit: refusal.allowance.limit,
-      remaining: refusal.allowance.remaining,
-      reset: refusal.allowance.resetAtEpochSeconds,
+      limit: allowance?.limit,
+      remaining: allowance?.remaining,
+      reset: allowance?.resetAtEpochSeconds,
       retryAfter,
     },
   });
 }
 
-interface CandidateView {
-  scac: string;
-  name: string;
-  slug: string;
-  status: string;
-  confidence: string;
-  source: string;
-}
-
-type CarrierLookupData = {
-  carrierLookup:
-    | {
-        __typename: "CarrierLookup";
-        reference: string;
-        referenceType: string;
-        carrier: CandidateView | null;
-        candidates: CandidateView[];
-        sourcesUnavailable: string[];
-        cached: boolean;
-        allowance: AllowanceView | null;
-      }
-    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
-    | { __typename: "LookupInputInvalid"; param: string; message: string }
-    | null;
-};
+type CandidateView = Member<Lookup, "CarrierLookup">["candidates"][number];
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   container: "Container",
@@ -93,7 +85,7 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: String(issue.path[0] ?? "number") },
       });
     }
-    const result = await runOperation<CarrierLookupData>(deps, req, "CarrierLookup", query.data);
+    const result = await runOperation(deps, req, CarrierLookupDocument, query.data);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.carrierLookup!;
     switch (answer.__typename) {
@@ -121,15 +113,13 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 }
 
-/** The refusals vessel and schedule lookups share, as the core types them. */
-export type LookupRefusal =
-  | { __typename: "LookupInputInvalid"; message: string; param: string }
-  | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
-  | { __typename: "LookupProviderUnavailable"; retryAfterSeconds: number; allowance: AllowanceView | null };
-
 /** Answers a shared refusal and returns true, or returns false for the route's own outcomes. */
-export function sendLookupRefusal(res: Response, answer: { __typename: string }): boolean {
-  const refusal = answer as LookupRefusal;
+export function sendLookupRefusal<A extends { __typename: string }>(
+  res: Response,
+  answer: A,
+): answer is Extract<A, LookupRefusal> {
+  // Each member of the union is checked by its __typename below; anything else is the route's own.
+  const refusal = answer as unknown as LookupRefusal;
   switch (refusal.__typename) {
     case "LookupInputInvalid":
       sendV1Error(res, "bad_request", { message: refusal.message, data: { param: refusal.param } });

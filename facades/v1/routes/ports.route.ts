@@ -1,19 +1,10 @@
 import { type FacadeDeps, runOperation } from "../../facade";
+import { PortSearchDocument, type PortSearchQuery } from "../../generated/operations";
 import { portsQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
-interface PortView {
-  locode: string;
-  name: string;
-  city: string | null;
-  country: string | null;
-  countryCode: string;
-  region: string | null;
-  slug: string;
-  lat: number | null;
-  lng: number | null;
-}
+type PortView = NonNullable<PortSearchQuery["ports"]>["items"][number];
 
 /** The port search item of spec v1 section 2.9. */
 export const renderPort = (p: PortView) => ({
@@ -38,20 +29,10 @@ export function mountPortRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "search" },
       });
     }
-    const result = await runOperation<{ ports: { total: number; items: PortView[] } }>(
-      deps,
-      req,
-      "PortSearch",
-      {
-        search: query.data.search,
-      },
-    );
+    const result = await runOperation(deps, req, PortSearchDocument, { search: query.data.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
-    res.json({
-      success: true,
-      total: result.data.ports.total,
-      data: result.data.ports.items.map(renderPort),
-    });
+    const ports = result.data.ports!;
+    res.json({ success: true, total: ports.total, data: ports.items.map(renderPort) });
   });
 }

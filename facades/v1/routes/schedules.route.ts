@@ -1,51 +1,12 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import { SailingSchedulesDocument, type SailingSchedulesQuery } from "../../generated/operations";
 import { schedulesQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
-import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
+import { sendLookupRefusal, setLookupHeaders } from "./lookups.route";
 
-interface EndpointView {
-  locode: string | null;
-  name: string | null;
-  countryCode: string | null;
-  terminal: string | null;
-  terminalCode: string | null;
-}
-
-interface ItemView {
-  sealine: string;
-  sealineName: string;
-  serviceName: string | null;
-  voyage: string | null;
-  vessel: { name: string | null; imo: string | null } | null;
-  origin: EndpointView;
-  destination: EndpointView;
-  departureDate: string | null;
-  arrivalDate: string | null;
-  duration: number;
-  transitType: string;
-}
-
-type SchedulesData = {
-  sailingSchedules:
-    | {
-        __typename: "SailingSchedules";
-        total: number;
-        cached: boolean;
-        carriersUnavailable: string[];
-        items: ItemView[];
-        allowance: AllowanceView | null;
-      }
-    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
-    | {
-        __typename: "LookupProviderUnavailable";
-        reason: string;
-        retryAfterSeconds: number;
-        allowance: AllowanceView;
-      }
-    | { __typename: "LookupInputInvalid"; param: string; message: string }
-    | null;
-};
+type ItemView = Member<SailingSchedulesQuery["sailingSchedules"], "SailingSchedules">["items"][number];
+type EndpointView = ItemView["origin"];
 
 const renderEndpoint = (e: EndpointView) => ({
   locode: e.locode,
@@ -82,7 +43,7 @@ export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const q = query.data;
-    const result = await runOperation<SchedulesData>(deps, req, "SailingSchedules", {
+    const result = await runOperation(deps, req, SailingSchedulesDocument, {
       origin: q.origin,
       destination: q.destination,
       date: q.date,

@@ -1,25 +1,28 @@
 import { z } from "zod";
 import { type FacadeDeps, runOperation } from "../../facade";
+import {
+  RetryFailedDocument,
+  ShareShipmentDocument,
+  ShipmentReadDocument,
+  type ShipmentSummaryFieldsFragment,
+  ShipmentsDeltaDocument,
+  ShipmentsPageDocument,
+  UnshareShipmentDocument,
+  UntrackShipmentDocument,
+  UpdateShipmentDocument,
+} from "../../generated/operations";
 import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from "../contract/routes";
 import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
-import { renderShipmentSummary, type ShipmentRecord } from "../render/shipment-summary";
-import { renderTables, routeJson } from "../render/tracking-document";
+import { renderShipmentSummary } from "../render/shipment-summary";
+import { canonicalDocument, renderTables, routeJson } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
-import { renderTrackOutcome, sendTrackFailure, type TrackResult } from "./tracking.route";
+import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
 
 const retryBody = RetryFailedBody.strict();
 
 /** The documented body, plus `reference_number` so that it can be refused with a clear message. */
 const patchBody = ShipmentPatchBody.extend({ reference_number: z.unknown().optional() }).strict();
-
-type UpdateResult =
-  | { __typename: "ShipmentUpdated"; unchanged: boolean; stillFailed: boolean; shipment: ShipmentRecord }
-  | { __typename: "ShipmentNotFound" }
-  | { __typename: "PlanRequired"; feature: string; minPlan: string }
-  | { __typename: "FeatureDisabled"; feature: string }
-  | { __typename: "CustomerLimitReached"; limit: number }
-  | TrackResult;
 
 /** GET /shipments/{id}: stored data only, no carrier call, no slot (spec v1 section 4.1 rule 4). */
 export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -35,11 +38,11 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const { page, pageSize, updated_since } = query.data;
     if (updated_since !== undefined) {
       // Delta mode supersedes pagination.
-      const result = await runOperation<{
-        shipmentsUpdatedSince: { updatedSince: string; count: number; items: ShipmentRecord[] };
-      }>(deps, req, "ShipmentsDelta", { since: new Date(updated_since).toISOString() });
+      const result = await runOperation(deps, req, ShipmentsDeltaDocument, {
+        since: new Date(updated_since).toISOString(),
+      });
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-      const delta = result.data.shipmentsUpdatedSince;
+      const delta = result.data.shipmentsUpdatedSince!;
       return void res.json({
         success: true,
         updated_since: delta.updatedSince,
@@ -47,11 +50,9 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: delta.items.map(renderShipmentSummary),
       });
     }
-    const result = await runOperation<{
-      shipments: { total: number; page: number; pageSize: number; items: ShipmentRecord[] };
-    }>(deps, req, "ShipmentsPage", { page, pageSize });
+    const result = await runOperation(deps, req, ShipmentsPageDocument, { page, pageSize });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-    const list = result.data.shipments;
+    const list = result.data.shipments!;
     res.json({
       success: true,
       total: list.total,
@@ -69,16 +70,14 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "shipment_ids" },
       });
     }
-    const result = await runOperation<{
-      retryFailedShipments: {
-        examined: number;
-        queued: number;
-        skipped: number;
-        retryAfterSeconds: number | null;
-      };
-    }>(deps, req, "RetryFailed", body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {});
+    const result = await runOperation(
+      deps,
+      req,
+      RetryFailedDocument,
+      body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {},
+    );
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
-    const run = result.data.retryFailedShipments;
+    const run = result.data.retryFailedShipments!;
     if (run.retryAfterSeconds !== null) {
       res.setHeader("Retry-After", String(run.retryAfterSeconds));
       return sendV1Error(res, "retry_failed_too_soon", { data: { retryAfter: run.retryAfterSeconds } });
@@ -115,7 +114,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "body" },
       });
     }
-    const result = await runOperation<{ updateShipment: UpdateResult | null }>(deps, req, "UpdateShipment", {
+    const result = await runOperation(deps, req, UpdateShipmentDocument, {
       id: String(req.params.id),
       ...(carrier !== undefined ? { carrier } : {}),
       ...(type !== undefined ? { type } : {}),
@@ -153,9 +152,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("untrackShipment", async (req, res) => {
-    const result = await runOperation<{
-      untrackShipment: { __typename: string; shipmentId?: string } | null;
-    }>(deps, req, "UntrackShipment", { id: String(req.params.id) });
+    const result = await runOperation(deps, req, UntrackShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.untrackShipment!;
     if (outcome.__typename !== "ShipmentUntracked") {
@@ -168,16 +165,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("shareShipment", async (req, res) => {
-    const result = await runOperation<{
-      shareShipment: {
-        __typename: string;
-        token?: string;
-        path?: string;
-        createdAt?: string;
-        created?: boolean;
-        shipmentId?: string;
-      } | null;
-    }>(deps, req, "ShareShipment", { id: String(req.params.id) });
+    const result = await runOperation(deps, req, ShareShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
     if (shared.__typename !== "ShareLink") {
@@ -199,9 +187,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("unshareShipment", async (req, res) => {
-    const result = await runOperation<{
-      unshareShipment: { __typename: string; revoked?: number; shipmentId?: string } | null;
-    }>(deps, req, "UnshareShipment", { id: String(req.params.id) });
+    const result = await runOperation(deps, req, UnshareShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.unshareShipment!;
     if (outcome.__typename !== "ShareRevoked") {
@@ -221,7 +207,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "include" },
       });
     }
-    const result = await runOperation<{ shipment: ShipmentRecord | null }>(deps, req, "ShipmentRead", {
+    const result = await runOperation(deps, req, ShipmentReadDocument, {
       id: String(req.params.id),
     });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
@@ -245,7 +231,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 }
 
-function renderFull(shipment: ShipmentRecord) {
+function renderFull(shipment: ShipmentSummaryFieldsFragment) {
   const view = shipment.document;
   if (!view) {
     return {
@@ -257,7 +243,7 @@ function renderFull(shipment: ShipmentRecord) {
         : "Nothing is stored for this shipment yet; GET /api/v1/container/{number} or /bl/{number} fetches it.",
     };
   }
-  const tables = renderTables(view.content);
+  const tables = renderTables(canonicalDocument(view));
   return {
     document: {
       events_table: tables.events_table,

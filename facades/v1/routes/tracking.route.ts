@@ -1,47 +1,14 @@
-import type { Response } from "express";
-import type { TrackingDocument } from "../../../src/domain/tracking/model";
+import type { Request, Response } from "express";
 import { HTTP_STATUS_TEXT, OUTCOMES } from "../../../src/http/outcomes";
 import { type FacadeDeps, runOperation } from "../../facade";
+import { type TrackOutcomeFieldsFragment, TrackReferenceDocument } from "../../generated/operations";
 import { sealineQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
-import { type DocumentView, renderTrackingDocument } from "../render/tracking-document";
+import { renderTrackingDocument } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
 
-export type TrackResult =
-  | {
-      __typename: "TrackSuccess";
-      slotConsumed: boolean;
-      fromCache: boolean;
-      staleReason: string | null;
-      carrier: { scac: string; name: string; provided: boolean };
-      shipment: {
-        id: string;
-        name: string;
-        createdAt: string;
-        failed: boolean;
-        nextRefreshEligibleAt: string | null;
-      };
-      document: DocumentView & { content: TrackingDocument };
-    }
-  | {
-      __typename: "ReferenceNotFound";
-      referenceType: string;
-      tried: string[];
-      discoveryEligible: boolean;
-      discoveryReason: string | null;
-      upgradeMinPlan: string | null;
-      shipment: { name: string };
-    }
-  | { __typename: "ReferenceInvalid"; referenceType: string; reason: string; message: string }
-  | { __typename: "CarrierDown"; scac: string; reason: string; retryAfterSeconds: number }
-  | {
-      __typename: "CarrierUnavailable";
-      scac: string;
-      reason: "maintenance" | "disabled" | "unsupported_type";
-    }
-  | { __typename: "CarrierUndetectable"; referenceType: string }
-  | { __typename: "ShipmentLimitReached"; limit: number; used: number; cycleEnd: string }
-  | { __typename: "PaymentOverdue"; overdueDays: number; graceDays: number; plan: string };
+/** One way a track ended, as the core's TrackOutcomeFields fragment selects it. */
+export type TrackResult = TrackOutcomeFieldsFragment;
 
 export const USAGE_API = "/api/v1/account/usage";
 
@@ -59,10 +26,10 @@ export type TrackItemResult =
 /** Runs the core's track and renders its outcome as v1 status, error code and body data. */
 export async function trackForV1(
   deps: FacadeDeps,
-  req: Parameters<typeof runOperation>[1],
+  req: Request,
   input: { reference: string; type: "container" | "bl"; carrier?: string; localOnly?: boolean },
 ): Promise<TrackItemResult> {
-  const result = await runOperation<{ track: TrackResult | null }>(deps, req, "TrackReference", {
+  const result = await runOperation(deps, req, TrackReferenceDocument, {
     reference: input.reference,
     type: input.type,
     carrier: input.carrier,

@@ -1,43 +1,11 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import { VesselTrackDocument, type VesselTrackQuery } from "../../generated/operations";
 import { vesselQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
-import { type AllowanceView, sendLookupRefusal, setLookupHeaders } from "./lookups.route";
+import { sendLookupRefusal, setLookupHeaders } from "./lookups.route";
 
-interface PositionView {
-  imo: string | null;
-  mmsi: string | null;
-  name: string | null;
-  lat: number;
-  lon: number;
-  speed: number | null;
-  draught: number | null;
-  courseOverGround: number | null;
-  trueHeading: number | null;
-  navigationStatus: string | null;
-  timestamp: string;
-  atd: string | null;
-  eta: string | null;
-  originPort: string | null;
-  originLocode: string | null;
-  destinationPort: string | null;
-  destinationLocode: string | null;
-}
-
-type VesselTrackData = {
-  vesselPosition:
-    | { __typename: "VesselTrack"; cached: boolean; position: PositionView; allowance: AllowanceView | null }
-    | { __typename: "VesselNotFound"; imo: string; mmsi: string; allowance: AllowanceView }
-    | { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView }
-    | {
-        __typename: "LookupProviderUnavailable";
-        reason: string;
-        retryAfterSeconds: number;
-        allowance: AllowanceView;
-      }
-    | { __typename: "LookupInputInvalid"; param: string; message: string }
-    | null;
-};
+type PositionView = Member<VesselTrackQuery["vesselPosition"], "VesselTrack">["position"];
 
 /** The vessel position of spec v1 section 2.6. */
 export const renderPosition = (p: PositionView, cached: boolean) => ({
@@ -72,7 +40,7 @@ export function mountVesselRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: String(issue.path[0]) },
       });
     }
-    const result = await runOperation<VesselTrackData>(deps, req, "VesselTrack", query.data);
+    const result = await runOperation(deps, req, VesselTrackDocument, query.data);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.vesselPosition!;
     if (sendLookupRefusal(res, answer)) return;

@@ -142,7 +142,3 @@ export function shipmentSlotsPerCycle(code: PlanCode, cycle: BillingCycle, addOn
   const perMonth = PLANS[code].shipmentSlotsPerMonth;
   return (cycle === "yearly" ? perMonth * 12 : perMonth) + addOns;
 }
-
-export function isPlanCode(value: string): value is PlanCode {
-  return (PLAN_ORDER as readonly string[]).includes(value);
-}

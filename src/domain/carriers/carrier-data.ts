@@ -1,6 +1,6 @@
 /**
- * The carrier directory's data, transcribed from shared/reference/carriers.md (source keys in brackets
- * refer to its Sources section). Logic lives in carrier-directory.ts; keep this file to facts.
+ * The carrier directory's data, transcribed from public sources (keys in brackets, listed at the end
+ * of this file). Logic lives in carrier-directory.ts; keep this file to facts.
  *
  * Choices made while transcribing:
  * - One entry per tracking SCAC. Group brands that track under their own SCAC (Sealand, Safmarine,
@@ -9,15 +9,18 @@
  * - Owner prefixes registered to a group go to the brand whose name or SCAC they carry (SEAU to
  *   Sealand, SUDU to Hamburg Süd, APxU to APL, ANNU to ANL, OOLU/OOCU to OOCL), the rest to the group.
  * - Owner prefixes held by a group's leasing arm (CBHU, CCLU, CSLU for COSCO) are lessor prefixes, not
- *   carrier ones, because carriers.md section 3 lists them as such: a box with them proves nothing.
- * - Prefixes marked "(unverified)" in carriers.md, or found only in the 2020 list [B3], are left out;
+ *   carrier ones, because the register files them under leasing arms [B1][B2][L1]: a box with them
+ *   proves nothing.
+ * - Prefixes that rest on one secondary source or on sources that conflict, or found only in the
+ *   2020 list [B3], are left out;
  *   ²⁰²⁶ codes (from the 2026 register check [B2]) are kept.
  * - Lines of the top 30 with no SCAC in any source (IRISL, Global Feeder Shipping, Ningbo Ocean,
  *   Antong) are left out: a directory entry exists to route a tracking request, and without a SCAC it
  *   cannot. Lines whose SCAC rests on one weak source are kept and marked in a comment.
- * - `popularity` is the Alphaliner rank of 8 Jan 2026 (1 = largest). Brands rank after the 30 lines,
+ * - `popularity` is the Alphaliner rank of 8 Jan 2026 [A1] (1 = largest). Brands rank after the 30 lines,
  *   in an order of our own (not sourced), so a low-confidence guess tries the group's main SCAC first.
- * - `dcsa` is true only where carriers.md section 4 says "Yes".
+ * - `dcsa` is true only for carriers with public evidence of a DCSA Track & Trace API: named adopters
+ *   [D2][D3] and their own API portals as third-party research reports them [F5].
  */
 import type { Carrier } from "./carrier-directory";
 
@@ -266,8 +269,8 @@ export const CARRIER_DATA: readonly Carrier[] = [
     blPrefixes: ["HDMU"],
     resolvesBookings: true,
     status: "active",
-    // HMM's tracking API needs the booking and the container together (carriers.md section 4; dcsa
-    // MAPPING.md section 7): only a `<booking>/<container>` lookup can be answered.
+    // HMM's tracking API needs the booking and the container together (its API portal, as reported
+    // by [F5]): only a `<booking>/<container>` lookup can be answered.
     supportedTypes: ["booking"],
     popularity: 8,
     dcsa: false,
@@ -606,8 +609,9 @@ export interface Lessor {
 }
 
 /**
- * carriers.md section 3: leasing companies and tank operators. A leased box carries the lessor's
- * owner code and is often sub-leased, so these prefixes say nothing about the carrier.
+ * Leasing companies and tank operators, by their codes in the BIC owner-code register [B1][B2] and
+ * their owners [L1][L2]. A leased box carries the lessor's owner code and is often sub-leased, so
+ * these prefixes say nothing about the carrier.
  */
 export const LESSORS: readonly Lessor[] = [
   {
@@ -822,3 +826,27 @@ export const LESSORS: readonly Lessor[] = [
   { name: "Trifleet", ownerPrefixes: ["INGU", "TCUU", "TIFU", "TMIU"] },
   { name: "Stolt", ownerPrefixes: ["BVIU", "DLKU", "SNIU", "SNTU", "STBU", "SWTU", "TABU", "TAIU", "UTCU"] },
 ];
+
+/*
+ * Sources (the keys in brackets above), public copies read in 2026:
+ * [A1] Alphaliner top 30 of 8 Jan 2026, as reported at https://www.amz123.com/t/pIRlTrzd
+ * [B1] BIC owner-code register as downloaded from bic-code.org on 24 Feb 2023:
+ *      github.com/meyermarcel/icm, data/file/owner.csv at d962fbed8f834ecbbd4049ec1de2969ef32433a7
+ * [B2] github.com/glretief-ux/LE-OSINT-Framework, data/owners.js (checked against bic-code.org on
+ *      6 Oct 2026) and data/shipping-lines.js; a secondary source
+ * [B3] github.com/freight-trust/documentation, docs/platform/vessel-carriers.md (2020, work in progress)
+ * [S1] github.com/Terminal49/API, docs/snippets/data-sources/coverage-data.mdx (SCACs and alternatives)
+ * [S2] github.com/Terminal49/API, assets/data/Terminal49_Shiping_Line_Support.csv ("BOL Prefix") and
+ *      sdks/typescript-sdk-cli/test/fixtures/api/live/shipping-lines.list.json (`bolPrefix`)
+ * [S4] github.com/its-br/pcs-sources, front-offices/carrierCodes.md
+ * [S5] a carrier list "sourced from Cargo-flows GET /carrierList API" in a public code snapshot; weak
+ * [F2] Vizion, https://support.vizionapi.com/master-bill-of-lading-submission-format (older, undated)
+ * [F5] github.com/samjhecht/steamship-integrations, docs/carriers/<carrier>/api-inventory.md: research
+ *      citing the carriers' API portals and FAQs
+ * [D2] https://www.thedcn.com.au/news/containers-and-container-shipping/dcsa-track-and-trace-standards-adopted-by-several-major-carriers/
+ * [D3] https://ingotportal.com/learn/industry-association-adopts-track-and-trace-standard
+ * [L1] Florens in COSCO Shipping Development:
+ *      http://splash247.com/cosco-continues-spending-spree-acquiring-200m-worth-containers/
+ * [L2] Lessor owners: https://ttnews.com/articles/top-container-leasing-firms-agree-merge (Triton, TAL),
+ *      https://thedcn.com.au/news/containers-and-container-shipping/stonepeak-to-acquire-container-lessor-for-us7-billion
+ */

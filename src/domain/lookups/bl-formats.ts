@@ -1,7 +1,8 @@
 /**
- * Published bill-of-lading number layouts (shared/reference/carriers.md section 2, from Vizion's B/L
- * formatting guide and carriers' own pages), for the `spec` source of carrier lookups: a number that
- * matches a carrier's whole layout, prefix and body, is that carrier's with high confidence. Only
+ * Published bill-of-lading number layouts (Vizion's "Bill of lading number formatting",
+ * https://docs.vizionapi.com/docs/formatting-bl, and carriers' own pages), for the `spec` source of
+ * carrier lookups: a number that matches a carrier's whole layout, prefix and body, is that carrier's
+ * with high confidence. Only
  * layouts that carry a carrier prefix are listed: all-digit layouts (Maersk's 9 digits, COSCO's and
  * Matson's 10, Evergreen's 12) are shared by several lines and prove nothing on their own.
  */

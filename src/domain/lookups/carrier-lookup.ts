@@ -33,15 +33,6 @@ import { carriersByLayout } from "./bl-formats";
 export type LookupSource = "history" | "spec" | "bl-sealines" | "bl-prefix" | "bic" | "prefix-popularity";
 export type LookupConfidence = "high" | "medium" | "low";
 
-export const LOOKUP_SOURCES: readonly LookupSource[] = [
-  "history",
-  "spec",
-  "bl-sealines",
-  "bl-prefix",
-  "bic",
-  "prefix-popularity",
-];
-
 export const LOOKUP_CONFIDENCE: Readonly<Record<LookupSource, LookupConfidence>> = {
   history: "high",
   spec: "high",

@@ -1,9 +1,9 @@
 /**
  * Codes carriers send for a port that the UN/LOCODE list gives to something else. In the 2024 list
  * several three-letter codes carriers use for Chinese seaports belong to the city's airport, and the
- * port or city has a new code (shared/reference/world.md section 1, "UN/LOCODE traps"; a public customs
- * integration maps CNSHA, CNTAO, CNXMN and CNGZG the same way). Carrier schedules and tracking feeds still
- * send the old codes, so an imported catalogue keeps this table (`port_aliases`) to resolve them.
+ * port or city has a new code (as the 2024 list and the codes in carriers' schedules show; a public
+ * customs integration maps CNSHA, CNTAO, CNXMN and CNGZG the same way). Carrier schedules and tracking
+ * feeds still send the old codes, so an imported catalogue keeps this table (`port_aliases`) to resolve them.
  *
  * The importer writes an alias only when its target was imported as a port and the alias code itself was
  * not (CNGZG, for one, is a port of its own in the 2024 list, so it stays itself).

@@ -3,9 +3,10 @@
  * data Quayside holds without any paid source:
  *
  * 1. Container throughput rank: the 60 largest container ports by 2024 volume (Lloyd's List One Hundred
- *    Container Ports 2025 and Alphaliner/port-authority figures, as compiled in shared/reference/world.md
- *    section 1). Each rank lists the carrier code first, then the 2024 UN/LOCODE codes and terminal codes
- *    of the same port, so an imported UN/LOCODE catalogue (CNSGH) ranks like the carrier code (CNSHA).
+ *    Container Ports 2025, summarised at https://en.portnews.ru/news/381216, and Alphaliner and
+ *    port-authority figures for 2024). Each rank lists the carrier code first, then the 2024 UN/LOCODE
+ *    codes and terminal codes of the same port, so an imported UN/LOCODE catalogue (CNSGH) ranks like
+ *    the carrier code (CNSHA).
  * 2. Breadth of the UN/LOCODE function classifier: a place that is a port and also a rail, road, airport,
  *    postal or multimodal hub ("12345---") is a bigger node than a port-only place ("1-------").
  *

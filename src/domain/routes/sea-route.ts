@@ -195,8 +195,3 @@ function findSeaRoute(from: GeoPoint, to: GeoPoint): SeaRoute | null {
   const path = unwrapLongitudes([[from.lat, from.lng], ...middle, [to.lat, to.lng]]);
   return { path, lengthNm: pathLengthNm(path) };
 }
-
-/** Builds the network now (about a second) instead of on the first route asked for. */
-export function warmUpSeaRoutes(): void {
-  loadNetwork();
-}

@@ -55,7 +55,10 @@ export function isEmittedEventCode(code: string): code is EmittedEventCode {
   return (EMITTED_EVENT_CODES as readonly string[]).includes(code);
 }
 
-/** Compat event status codes (shared/reference/compat-vocabulary.md). */
+/**
+ * Compat event status codes: the SeaRates v3 tracking vocabulary as its public consumers use it
+ * (project44 support article 4812871209499, the Chaine handbook "container events").
+ */
 export const COMPAT_STATUS_CODES = [
   "CEP",
   "CPS",
@@ -225,8 +228,4 @@ export function emptyRoute(): TrackedRoute {
  */
 export function visibleEvents(container: TrackedContainer): TrackedEvent[] {
   return container.events.filter((e) => e.emitted);
-}
-
-export function findLocation(doc: TrackingDocument, key: string | null): TrackedLocation | undefined {
-  return key === null ? undefined : doc.locations.find((l) => l.key === key);
 }

@@ -23,8 +23,9 @@ export interface CarrierProfile {
   fleet?: string;
   alliance?: Alliance;
   /**
-   * Share of vessel arrivals on time (world.md §4, Sea-Intelligence Aug-Sep 2025: Gemini 89%, MSC 80-84%,
-   * Ocean Alliance 69%, Premier 58-60%, Wan Hai 48%; 55% as the global default of its suggestions).
+   * Share of vessel arrivals on time (Sea-Intelligence Global Liner Performance, Aug-Sep 2025: Gemini
+   * 89%, MSC 80-84%, Ocean Alliance 69%, Premier 58-60%, Wan Hai 48%; 55%, near the 2024-2025 global
+   * figure, as the default).
    */
   onTimeShare: number;
   voyageStyle: VoyageStyle;
@@ -60,7 +61,8 @@ const GEMINI = { alliance: "GEMINI", onTimeShare: 0.87 } as const;
 const OCEAN = { alliance: "OCEAN", onTimeShare: 0.69 } as const;
 const PREMIER = { alliance: "PREMIER", onTimeShare: 0.59 } as const;
 
-// B/L layouts follow carriers.md §2 [F1-F4]; booking layouts are not sourced and follow the common
+// B/L layouts follow Vizion's (https://docs.vizionapi.com/docs/formatting-bl) and carriers' published
+// numbers; booking layouts are not sourced and follow the common
 // "3 letters + 7 digits" or all-digit shapes.
 const SPECS: Readonly<Record<string, ProfileSpec>> = {
   MSCU: {
@@ -97,7 +99,7 @@ const SPECS: Readonly<Record<string, ProfileSpec>> = {
     extraContainerPrefixes: ["CBHU", "CCLU", "CSLU"],
   },
   OOLU: { fleet: "COSU", ...OCEAN, billOfLading: format("OOLU", 0, 10) },
-  // Evergreen asks not to put EGLV in transportDocumentReference [F5].
+  // Evergreen's API FAQ asks not to put EGLV in transportDocumentReference.
   EGLV: { fleet: "EGLV", ...OCEAN, billOfLading: format("", 0, 12), booking: format("", 0, 12) },
   ONEY: { fleet: "ONEY", ...PREMIER, billOfLading: format("ONEY", 4, 8), booking: format("", 4, 8) },
   HDMU: { fleet: "HDMU", ...PREMIER, billOfLading: format("HDMU", 4, 8), booking: format("", 4, 8) },

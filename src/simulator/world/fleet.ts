@@ -1,5 +1,5 @@
 /**
- * The world's liner services as timetables: weekly sailings on every rotation, each ship of world.md §3
+ * The world's liner services as timetables: weekly sailings on every rotation, each ship of vessels.ts
  * deployed on one sailing slot of one loop, and where a ship is at any clock time. Feeds the simulator's
  * vessel positions and its DCSA Commercial Schedules point-to-point routes. Pure functions of the world
  * data and the time; the planned shipments (shipment-plan.ts) are untouched by it.

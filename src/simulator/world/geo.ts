@@ -18,7 +18,7 @@ export function greatCircleKm(from: LatLng, to: LatLng): number {
 }
 
 /**
- * Canals and capes a rotation names between two calls ("[Cape]" in world.md). A great circle between
+ * Canals and capes a rotation names between two calls ("[cape]" in services.ts). A great circle between
  * Singapore and Sines crosses Africa; routing it through the Cape of Good Hope gives a sea distance
  * within a few percent of published ones.
  */

@@ -1,6 +1,7 @@
 /**
  * Inland origins and destinations: cities and inland container depots with their UN/LOCODE (checked
- * against the 2024 UN/LOCODE copy in shared/data/unlocode; for Chinese cities the city code, not the
+ * against the UNECE UN/LOCODE 2024 list, as republished by github.com/geoapify/un-locode; for Chinese
+ * cities the city code, not the
  * airport one) and the gateway ports their boxes move through. Which mode serves which corridor follows
  * common practice (Yangtze and Rhine barges, US and Indian rail, trucks for short hauls); distances and
  * times are computed, not sourced.

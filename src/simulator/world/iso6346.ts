@@ -58,8 +58,8 @@ export function parseContainerNumber(value: string): ParsedContainerNumber | und
 }
 
 /**
- * ISO 6346 size-type codes with their share of a liner fleet. 40' high cubes dominate ([O13]: boxes per
- * TEU 0.55-0.60); reefers and open tops are a small share.
+ * ISO 6346 size-type codes with their share of a liner fleet. 40' high cubes dominate (boxes per TEU
+ * 0.55-0.60, Wikipedia's "List of busiest container ports"); reefers and open tops are a small share.
  */
 export const ISO_SIZE_TYPES: readonly (readonly [code: string, share: number])[] = [
   ["45G1", 0.44],

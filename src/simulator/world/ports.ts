@@ -1,7 +1,9 @@
 /**
- * Ports of the simulated world. The first 60 are the largest container ports of world.md §1 (rank,
- * carrier code, coordinates and time zone from its table). The others are ports named in the liner
- * rotations of world.md §2 and outside the top 60; their coordinates are those of their main terminal.
+ * Ports of the simulated world. The first 60 are the largest container ports by 2024 throughput
+ * (Lloyd's List One Hundred Container Ports 2025, https://en.portnews.ru/news/381216, and Alphaliner
+ * and port-authority figures), with the code carriers send and the main terminal's coordinates and
+ * time zone. The others are ports named in the liner rotations of services.ts and outside the top 60;
+ * their coordinates are those of their main terminal.
  *
  * Terminals and their codes come from the SMDG Master Terminal Facilities List (CC BY 4.0, attributed to
  * the SMDG Secretariat; public copy datasets/smdg-master-terminal-facilities-list). SMDG files some
@@ -31,7 +33,7 @@ export interface Terminal {
 }
 
 export interface Port {
-  /** The code carrier feeds send (world.md: "emit the carrier code by default"). */
+  /** The code carrier feeds send, which carriers keep after UN/LOCODE moves a port to a new code. */
   unLocode: string;
   /** Other codes for the same port, accepted wherever a port code is looked up. */
   aliases: readonly string[];
@@ -41,7 +43,7 @@ export interface Port {
   lng: number;
   timeZone: string;
   region: Region;
-  /** Rank among the 60 largest container ports (world.md §1); absent for rotation-only ports. */
+  /** Rank among the 60 largest container ports by 2024 throughput; absent for rotation-only ports. */
   rank?: number;
   terminals: readonly Terminal[];
 }
@@ -81,7 +83,7 @@ function port(
 }
 
 export const PORTS: readonly Port[] = [
-  // world.md §1: the 60 largest container ports.
+  // The 60 largest container ports by 2024 throughput.
   port("CNSHA", "Shanghai", "CN", 30.62, 122.06, "Asia/Shanghai", "east-asia", {
     rank: 1,
     aliases: ["CNSGH", "CNWGQ"],
@@ -500,7 +502,7 @@ export const PORTS: readonly Port[] = [
     ],
   }),
 
-  // Ports of the world.md §2 rotations outside the top 60, placed at their main terminal.
+  // Ports of the services.ts rotations outside the top 60, placed at their main terminal.
   port("CNSHK", "Shenzhen (Shekou)", "CN", 22.45361, 113.89222, "Asia/Shanghai", "east-asia", {
     aliases: ["CNCWN"],
     terminals: [
@@ -735,9 +737,10 @@ export function portByCode(code: string): Port {
 }
 
 /**
- * Days an import box waits at the terminal before it is gated out, by region (world.md §4: efficient
- * gateways 2.5-3.2, Europe and Asia 3-4, Sub-Saharan Africa 10-20). Regions world.md gives no figure for
- * use the European and Asian norm.
+ * Days an import box waits at the terminal before it is gated out, by region: efficient gateways
+ * 2.5-3.2 (PMSA's Los Angeles/Long Beach dwell reports), Europe and Asia 3-4, Sub-Saharan Africa 10-20
+ * (World Bank, Raballand et al. 2012, "Why Does Cargo Spend Weeks in Sub-Saharan African Ports?").
+ * Regions without a published figure use the European and Asian norm.
  */
 export const IMPORT_DWELL_DAYS: Readonly<Record<Region, readonly [number, number]>> = {
   "east-asia": [2, 4],

@@ -1,7 +1,8 @@
 /**
- * Liner services with their real rotations, transcribed from world.md §2 (true on their "as of" date).
+ * Liner services with their real rotations, from carriers' announcements and the trade press (the
+ * source of each is its `source`; true on their "as of" date).
  * A rotation is written in call order as UN/LOCODEs; "[cape]", "[suez]", "[panama]" and the seamanship
- * waypoints "[gibraltar]" and "[malacca]" name the passage sailed between two calls. Where world.md says
+ * waypoints "[gibraltar]" and "[malacca]" name the passage sailed between two calls. Where a source says
  * "via Suez or Cape" the Cape is used, as most Asia-Europe loops have since early 2024.
  */
 import type { Passage } from "./geo";
@@ -19,12 +20,12 @@ export interface LinerService {
   partners: readonly string[];
   alliance?: Alliance;
   asOf: string;
-  /** Whether the last call leads back to the first; world.md gives some rotations one way only. */
+  /** Whether the last call leads back to the first; some rotations are published one way only. */
   cyclic: boolean;
   calls: readonly string[];
   /** passages[i] lies between calls[i] and the next call. */
   passages: readonly (readonly Passage[])[];
-  /** Largest ship the trade or a canal on the loop takes (world.md §2 "Vessel size by trade"). */
+  /** Largest ship the trade or a canal on the loop takes (ship sizes reported for the trade). */
   maxTeu: number;
   /** Relative share of shipments: mainline loops carry most boxes, regional loops fewer. */
   weight: number;
@@ -90,7 +91,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "KRPUS CNNGB CNSHA CNXMN CNYTN SGSIN [cape] PTSIE FRLEH NLRTM SEGOT DKAAR DEHAM BEANR [cape] MYPKG SGSIN CNSHK KRPUS",
     maxTeu: 24000,
     weight: 6,
-    source: "world.md §2 row 1 [R1, R20]",
+    source: "Linerlytica, MSC services (May 2025); The Loadstar, MSC Swan",
   }),
   service({
     name: "CMA CGM FAL1",
@@ -104,7 +105,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "CNTXG CNSHA CNNGB CNXMN CNYTN KRPUS MYPKG SGSIN AEKLF [suez] ESALG FRLEH FRDKK BEZEE NLRTM GBSOU DEHAM",
     maxTeu: 24000,
     weight: 6,
-    source: "world.md §2 row 2 [R17]; westbound only, as published",
+    source: "Hansa, FAL1 call list (Jan 2018); Maritime Executive; westbound only, as published",
   }),
   service({
     name: "MSC Dragon",
@@ -116,7 +117,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "CNSHA CNNGB CNYTN SGSIN [cape] [gibraltar] EGAKI ITGIT ITGOA ITSPE FRFOS [gibraltar] CIABJ TGLFW [cape] INMUN INNSA LKCMB [malacca]",
     maxTeu: 24000,
     weight: 5,
-    source: "world.md §2 row 3 [R4]; eastbound calls appended after Fos",
+    source: "TrasportoEuropa, MSC Dragon (2025); eastbound calls appended after Fos",
   }),
   service({
     name: "MSC Jade",
@@ -128,7 +129,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "CNTAO KRPUS CNNGB CNSHA CNYTN SGSIN [cape] PTSIE [gibraltar] ESVLC ESBCN ITGIT ESBCN ESVLC [gibraltar] PTSIE [cape] SGSIN CNYTN CNSHA CNNGB KRPUS",
     maxTeu: 24000,
     weight: 4,
-    source: "world.md §2 row 4 [R4]; same calls both ways",
+    source: "TrasportoEuropa, MSC Jade (2025); same calls both ways",
   }),
   service({
     name: "MSC Sentosa",
@@ -139,7 +140,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "MYPKG SGSIN THLCH VNCMT CNYTN CNXMN USLGB USOAK [malacca]",
     maxTeu: 15000,
     weight: 5,
-    source: "world.md §2 row 5 [R3]",
+    source: "Japan Press, MSC Sentosa and Orient rotations (Jul 2025)",
   }),
   service({
     name: "MSC Orient",
@@ -150,7 +151,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "VNHPH CNNGB CNSHA KRPUS USLGB USOAK",
     maxTeu: 15000,
     weight: 4,
-    source: "world.md §2 row 5 [R3, R1]",
+    source: "Japan Press (Jul 2025); Linerlytica, MSC services",
   }),
   service({
     name: "MSC Santana",
@@ -161,7 +162,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "CNYTN CNNGB CNSHA CNTAO KRPUS MXZLO [panama] PACTB DOCAU USNYC [cape] [malacca]",
     maxTeu: 15000,
     weight: 3,
-    source: "world.md §2 row 6 [R5]",
+    source: "MSC Santana rotation change (Dec 2023), as reported in the trade press",
   }),
   service({
     name: "Hapag-Lloyd EC1",
@@ -173,7 +174,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "TWKHH CNYTN CNSHA KRPUS MXZLO [panama] USSAV USCHS [panama]",
     maxTeu: 15000,
     weight: 4,
-    source: "world.md §2 row 7 [R6]",
+    source: "Port Technology, Hapag-Lloyd EC1 reinstates Charleston (2022)",
   }),
   service({
     name: "MSC America",
@@ -186,7 +187,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "LKCMB SGSIN THLCH VNHPH VNCMT SGSIN [cape] USNYC USBAL USSAV USJAX [cape] [ceylon]",
     maxTeu: 15000,
     weight: 4,
-    source: "world.md §2 row 8 [R1]; sold by ZIM as Z7S",
+    source: "Linerlytica, MSC services (May 2025); sold by ZIM as Z7S",
   }),
   service({
     name: "Gemini AL1",
@@ -199,7 +200,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "GBSOU NLRTM DEHAM DEWVN USNYC USBAL CASJB",
     maxTeu: 7000,
     weight: 2,
-    source: "world.md §2 row 9 [R7, R8]",
+    source: "Fruitnet, Gemini AL1/AT3 at Southampton; Hansa, Gemini TA3 (2025)",
   }),
   service({
     name: "Gemini TA3",
@@ -212,7 +213,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "DEBRV USNYC USCHS MXVER USMSY BSFPO BEANR NLRTM",
     maxTeu: 7000,
     weight: 2,
-    source: "world.md §2 row 9 [R8]",
+    source: "Hansa, Gemini TA3 (Feb 2025)",
   }),
   service({
     name: "MSC Kaguya",
@@ -223,7 +224,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "JPSMZ JPTYO JPOSA JPUKB JPHKT KRPUS CNSHA CNNGB VNHPH VNSGN THLCH PHMNL KRPUS",
     maxTeu: 4500,
     weight: 1,
-    source: "world.md §2 row 10 [R9]",
+    source: "Japan Press, MSC Kaguya (Jun 2023)",
   }),
   service({
     name: "MSC Falcon",
@@ -235,7 +236,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "CNTXG KRPUS CNTAO CNSHA CNNGB CNXMN CNNSA CNSHK SGSIN [ceylon] AEJEA AEKHL QAHMD IQUQR [ceylon] [malacca]",
     maxTeu: 21000,
     weight: 3,
-    source: "world.md §2 row 11 [R10]",
+    source: "Gulf Africa Review, MSC Falcon and Clanga (Aug 2024)",
   }),
   service({
     name: "MSC Clanga",
@@ -246,7 +247,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "CNSHA CNNGB CNSHK SGSIN [ceylon] SADMM [ceylon] [malacca]",
     maxTeu: 4700,
     weight: 1,
-    source: "world.md §2 row 11 [R10]",
+    source: "Gulf Africa Review, MSC Falcon and Clanga (Aug 2024)",
   }),
   service({
     name: "Gemini ME11/IMX",
@@ -259,7 +260,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "INMUN OMSLL [suez] EGPSE ESVLC EGPSE [suez] OMSLL",
     maxTeu: 16000,
     weight: 3,
-    source: "world.md §2 row 12 [R11]; partial rotation, Suez both ways",
+    source: "Seantel, ME11 via Suez (Feb 2026); Xeneta; partial rotation, Suez both ways",
   }),
   service({
     name: "Maersk NEW ASIA I",
@@ -271,7 +272,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
       "KRPUS CNSHA CNNGB CNSHK SGSIN [cape] BRSPB BRSSZ BRIOA BRITJ ARBUE UYMVD BRITJ BRPNG BRSSZ [cape] SGSIN HKHKG KRPUS",
     maxTeu: 13300,
     weight: 3,
-    source: "world.md §2 row 13 [R12, R18, R23]",
+    source: "Datamar News, Maersk NEW ASIA I; Fullavante/Alphaliner; FreightWaves (ship sizes)",
   }),
   service({
     name: "Hapag-Lloyd WWA",
@@ -283,7 +284,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "BEANR FRLEH PTLIS MAPTM GHTEM CGPNR AOLAD GALBV BEANR",
     maxTeu: 4600,
     weight: 1,
-    source: "world.md §2 row 14 [R13, R14]",
+    source: "China Africa Shipping, Hapag-Lloyd WWA and WAX (Apr 2024); Hansa (ship sizes)",
   }),
   service({
     name: "Hapag-Lloyd WAX",
@@ -295,7 +296,7 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "MAPTM SNDKR NGAPP NGTIN BJCOO CIABJ GHTEM MAPTM",
     maxTeu: 4600,
     weight: 1,
-    source: "world.md §2 row 14 [R13]",
+    source: "China Africa Shipping, Hapag-Lloyd WWA and WAX (Apr 2024)",
   }),
   service({
     name: "MSC Panda",
@@ -306,6 +307,6 @@ export const LINER_SERVICES: readonly LinerService[] = [
     rotation: "KRPUS CNTAO CNSHA CNNGB HKHKG CNYTN AUBNE AUMEL AUSYD KRPUS",
     maxTeu: 5000,
     weight: 2,
-    source: "world.md §2 row 15 [R15, R19]",
+    source: "Japan Press, MSC Panda (Mar 2023); Freshplaza, MSC Wallaby",
   }),
 ];

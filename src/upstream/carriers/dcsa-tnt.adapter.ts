@@ -130,9 +130,9 @@ class DcsaTntAdapter implements CarrierAdapter {
   }
 
   /**
-   * MAPPING.md client rule: an absolute URL is fetched as is; anything else is a cursor sent with the
-   * original query. An absolute link to another origin is not followed: it would carry our
-   * credentials to a host the registry does not name.
+   * T&T 2.2 calls `Next-Page` a link but its examples are opaque cursors, so: an absolute URL is
+   * fetched as is; anything else is a cursor sent with the original query. An absolute link to another
+   * origin is not followed: it would carry our credentials to a host the registry does not name.
    */
   private nextPageUrl(next: string, first: URL): string | null {
     if (/^https?:\/\//i.test(next)) {

@@ -33,8 +33,9 @@ import { compatStatusFor, describeEvent, type JourneyPlace } from "./dcsa-tnt.st
 
 /**
  * DCSA T&T 2.2 events -> the canonical TrackingDocument. Pure: no I/O, no clock (the fetch time comes
- * in the context). The rules follow shared/reference/dcsa/MAPPING.md section 5; where the note leaves a
- * choice open, the choice is written next to the code that makes it.
+ * in the context). The rules are ours, over the fields of DCSA Track & Trace 2.2.0
+ * (github.com/dcsaorg/DCSA-OpenAPI, tnt/v2/TNT_v2.2.0.yaml); where the specification leaves a choice
+ * open, the choice is written next to the code that makes it.
  */
 
 export interface LocationLookupResult {
@@ -486,7 +487,7 @@ function vesselFrom(tc: DcsaTransportCall | null | undefined, run: MappingRun): 
 }
 
 /**
- * Export voyage for LOAD/DEPA, import voyage for ARRI/DISC (MAPPING.md), each falling back to the
+ * Export voyage for LOAD/DEPA, import voyage for ARRI/DISC (T&T 2.2 transportCall), each falling back to the
  * deprecated carrierVoyageNumber and then to the other direction rather than showing no voyage.
  */
 function voyageFor(code: string, tc: DcsaTransportCall | null | undefined): string | null {
@@ -567,7 +568,7 @@ function candidateFrom(
   };
 }
 
-/** Equipment events: `eventLocation` first, then the transport call (MAPPING.md). */
+/** Equipment events: `eventLocation` first, then the transport call (T&T 2.2 makes both optional). */
 function equipmentPlace(e: DcsaEquipmentEvent, run: MappingRun): PlaceData | null {
   const own = placeFromLocation(e.eventLocation, run);
   const call = e.transportCall ? placeFromTransportCall(e.transportCall, run) : null;
@@ -908,8 +909,8 @@ function equipmentOf(
  * The legs that make the port of loading, the transshipments and the port of discharge: vessel moves
  * (LOAD/DISC without a transport call count as vessel moves, as they almost always are). A barge that
  * feeds the ocean vessel (Duisburg to Antwerp, Chongqing to Shanghai) is pre- or on-carriage, so its
- * terminals are prepol/postpod; only a journey with no vessel at all is routed by its barges (MAPPING.md
- * "or BARGE for feeders").
+ * terminals are prepol/postpod; only a journey with no vessel at all is routed by its barges (a barge
+ * feeder then stands in for the vessel).
  */
 function mainlinePredicate(sequence: Candidate[]): (c: Candidate) => boolean {
   const bargeIsMainline = !sequence.some((c) => c.mode === "VESSEL");
@@ -964,7 +965,7 @@ function buildRoute(sequence: Candidate[]): { route: RouteKeys; transshipments: 
       arrival?.instantMs != null ? arrival : (atPod.find((c) => c.instantMs !== null) ?? arrival ?? podEvent);
   }
 
-  // Transshipment (MAPPING.md: a DISC followed by a LOAD at an intermediate call). A discharge between
+  // Transshipment (a DISC followed by a LOAD at an intermediate call). A discharge between
   // the POL and the POD is enough: the onward loading is often published later than the discharge.
   const transshipments: string[] = [];
   const podIndex = podEvent ? sequence.indexOf(podEvent) : -1;
@@ -1137,9 +1138,9 @@ function toTrackedEvent(c: Candidate, places: Set<JourneyPlace>, route: RouteKey
 }
 
 /**
- * MAPPING.md status rules, per container. One reading of ours: a vessel's arrival at the port of
- * loading (it comes to fetch the box) does not put the box in transit; every other actual
- * ARRI/DEPA/LOAD/DISC does.
+ * Status rules, per container (ours: T&T 2.2 defines events, not a status). One reading of ours: a
+ * vessel's arrival at the port of loading (it comes to fetch the box) does not put the box in transit;
+ * every other actual ARRI/DEPA/LOAD/DISC does.
  */
 function containerStatus(
   list: Candidate[],
@@ -1193,7 +1194,7 @@ function shipmentStatus(statuses: ShipmentStatus[]): ShipmentStatus {
 
 /**
  * CANC on the booking (2.3, sent by some 2.2 endpoints) cancels it, and so does REJE: 2.2 has no other
- * way to say it (the optional 2.2 reading in MAPPING.md). A later confirmation reinstates the booking,
+ * way to say it (an optional reading of 2.2, ours). A later confirmation reinstates the booking,
  * and so does an actual move of a box after the refusal (the booking plainly went ahead). VOID on a
  * transport document is a reissue, not a cancellation.
  */

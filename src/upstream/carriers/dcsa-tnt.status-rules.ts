@@ -26,8 +26,8 @@ export interface CompatStatusRule {
 }
 
 /**
- * DCSA event in context -> compat event `status`. Our own inference (MAPPING.md section 5 and
- * compat-vocabulary.md; neither source defines exact triggers). First matching rule wins; no match
+ * DCSA event in context -> compat event `status`. Our own inference (from the DCSA event codes and
+ * the compat status names; neither defines exact triggers). First matching rule wins; no match
  * means `status: null` (e.g. a vessel arrival at the port of loading has no compat code).
  *
  * | DCSA event                                | where                          | status                |

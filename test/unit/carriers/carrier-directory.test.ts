@@ -97,7 +97,7 @@ describe("directory invariants", () => {
   });
 });
 
-describe("facts from carriers.md", () => {
+describe("facts from the published carrier sources", () => {
   it.each([
     ["MSCU", "MSC Mediterranean Shipping Company", 1],
     ["MAEU", "Maersk", 2],
@@ -168,7 +168,7 @@ describe("facts from carriers.md", () => {
     expect(carrier(scac).blPrefixes).toContain(prefix);
   });
 
-  it("marks exactly the carriers carriers.md says publish DCSA T&T", () => {
+  it("marks exactly the carriers known to publish DCSA T&T", () => {
     const dcsa = CARRIERS.filter((entry) => entry.dcsa).map((entry) => entry.scac);
     expect(dcsa.sort()).toEqual(["ANNU", "APLU", "CMDU", "EGLV", "HLCU", "MAEU", "MSCU", "ONEY", "YMLU"]);
   });
