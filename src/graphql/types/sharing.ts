@@ -2,6 +2,7 @@ import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
 import { type SharedShipmentView, sharedView } from "../../domain/sharing/share-view";
 import type { TrackingDocument } from "../../domain/tracking/model";
 import { builder } from "../builder";
+import { GeoPointRef, LegTypeEnum } from "./tracking";
 
 const SharedMilestone = builder
   .objectRef<SharedShipmentView["milestones"][number]>("SharedMilestone")
@@ -28,6 +29,19 @@ const SharedStop = builder.objectRef<SharedShipmentView["route"][number]>("Share
   fields: (t) => ({ lat: t.exposeFloat("lat"), lng: t.exposeFloat("lng"), name: t.exposeString("name") }),
 });
 
+const SharedLeg = builder.objectRef<SharedShipmentView["paths"][number]>("SharedLeg").implement({
+  description: "A leg as the page draws it: a sea leg along real sea lanes (MARNET), a land leg straight.",
+  fields: (t) => ({
+    kind: t.field({ type: LegTypeEnum, resolve: (leg) => leg.kind }),
+    path: t.field({
+      type: [GeoPointRef],
+      extensions: { listSize: 400 },
+      description: "The points to draw, in order; longitudes unwrapped across the antimeridian.",
+      resolve: (leg) => leg.path.map(([lat, lng]) => ({ lat, lng })),
+    }),
+  }),
+});
+
 const SharedShipment = builder.objectRef<SharedShipmentView>("SharedShipment").implement({
   description: "The sanitised journey a public share page shows: never account, customer or key data.",
   fields: (t) => ({
@@ -52,9 +66,9 @@ const SharedShipment = builder.objectRef<SharedShipmentView>("SharedShipment").i
     }),
     route: t.field({ type: [SharedStop], extensions: { listSize: 10 }, resolve: (v) => v.route }),
     paths: t.field({
-      type: "JSON",
-      description:
-        "The legs as [lat, lng] paths: sea legs along real sea lanes (MARNET), land legs straight.",
+      type: [SharedLeg],
+      extensions: { listSize: 6 },
+      description: "The journey's legs as drawn: sea legs along real sea lanes (MARNET), land legs straight.",
       resolve: (v) => v.paths,
     }),
   }),
