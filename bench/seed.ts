@@ -1,3 +1,4 @@
+import { startServer } from "../src/app/server";
 import type { DatabaseTarget } from "../src/config";
 import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
@@ -5,7 +6,6 @@ import { applyMigrations } from "../src/db/migrate";
 import { AccountsService } from "../src/domain/accounts/accounts.service";
 import { displayPrefix, generateRawKey, hashKey } from "../src/domain/accounts/api-key";
 import { systemClock } from "../src/lib/clock";
-import { startServer } from "../src/server";
 import type { DatabaseMode } from "./options";
 import { type Scenario, withFacts } from "./scenarios";
 import {

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
+import { startServer } from "../src/app/server";
 import type { DatabaseTarget } from "../src/config";
 import { loadConfig } from "../src/config";
 import type { SqlRunner } from "../src/db/database";
 import type { TrackingDocument } from "../src/domain/tracking/model";
-import { startServer } from "../src/server";
 import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/support/references";
 
 /**

@@ -1,55 +1,32 @@
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { Principal } from "../src/domain/accounts/principal";
-import type { Surface } from "../src/domain/tracking/tracking.service";
-import type { OperationExecutor } from "../src/graphql/executor";
-import {
-  type OperationResult,
-  operationRunner,
-  type VariablesArgument,
-} from "../src/graphql/operation-runner";
-import { closeIfBodyUnread } from "../src/http/connections";
-import { type Admission, admit, type GateOptions } from "../src/http/gate";
-import type { Services } from "../src/services";
+import type { OperationResult, RunOperation } from "../src/graphql/operation-runner";
+import type { AdmissionGate } from "../src/http/gate";
+import type { Clock } from "../src/lib/clock";
 
-/** What every facade gets from the composition root. */
+/**
+ * What a facade gets from the composition root: only what translation needs. No services object,
+ * no limiter, no database reaches a facade; what it may do is run persisted operations, ask the gate,
+ * link to the deployment, read the time and write a log line.
+ */
 export interface FacadeDeps {
-  services: Services;
-  executor: OperationExecutor;
+  /** Runs persisted operations as the request's caller, recorded as this facade's surface. */
+  run: RunOperation;
+  /** Keys, rate windows and their headers. */
+  admission: AdmissionGate;
   /** The public base URL, for links in bodies (read endpoints, upgrade pages). */
   baseUrl: string;
-  /** Recorded with tracking lookups. */
-  surface: Surface;
+  /** The service's clock: a spent slot allowance's Retry-After is counted from it. */
+  clock: Clock;
+  log: FacadeLog;
 }
 
-declare module "express-serve-static-core" {
-  interface Request {
-    principal?: Principal;
-  }
-}
+/** A log line from a facade (the composition root decides where it goes; the request id is in `fields`). */
+export type FacadeLog = (level: "warn" | "error", fields: Record<string, unknown>, message: string) => void;
 
 /** Express 5 forwards rejected promises to the error handler, which answers in the surface's format. */
 export function handler(fn: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     fn(req, res).catch(next);
-  };
-}
-
-/** Admission as middleware: refused requests are answered by `refuse` and never reach a route. */
-export function gate(
-  deps: FacadeDeps,
-  options: GateOptions,
-  refuse: (res: Response, admission: Extract<Admission, { ok: false }>) => void,
-): RequestHandler {
-  return (req, res, next) => {
-    admit(deps.services, req, res, options).then((admission) => {
-      if (!admission.ok) {
-        closeIfBodyUnread(req, res);
-        return refuse(res, admission);
-      }
-      req.principal = admission.principal;
-      next();
-    }, next);
   };
 }
 
@@ -66,17 +43,3 @@ export function oneOf<const T extends string>(allowed: readonly T[], value: stri
 
 /** The members of an operation's result union named `names` (by `__typename`), null left out. */
 export type Member<Union, Names extends string> = Extract<NonNullable<Union>, { __typename: Names }>;
-
-/**
- * Runs a persisted operation for the request; the result type comes from the generated document. A
- * coded error becomes an outcome for the facade to render; anything unexpected propagates to the
- * surface's error handler (logged, masked).
- */
-export function runOperation<TData, TVariables>(
-  deps: FacadeDeps,
-  req: Request,
-  document: TypedDocumentNode<TData, TVariables>,
-  ...variables: VariablesArgument<TVariables>
-): Promise<OperationResult<TData>> {
-  return operationRunner(deps.executor, deps.services, deps.surface)(req, document, ...variables);
-}

@@ -1,3 +1,4 @@
+import { createServices, type Services } from "../../src/app/services";
 import { loadConfig } from "../../src/config";
 import type { Database } from "../../src/db/database";
 import type { AccountsService } from "../../src/domain/accounts/accounts.service";
@@ -6,8 +7,7 @@ import { ApiCallsService } from "../../src/domain/usage/api-calls.service";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
-import { createServices, type Services } from "../../src/services";
-import { createCarrierGateway, loadCarrierRegistry } from "../../src/upstream/carriers/carrier-registry";
+import { createCarrierTracker, loadCarrierRegistry } from "../../src/upstream/carriers/carrier-registry";
 import type { PrismaWorkName } from "../scenarios";
 
 /**
@@ -48,7 +48,7 @@ export function prismaWorkContext(db: Database, env: Record<string, string> = {}
     db,
     clock: systemClock,
     logger: createLogger("silent"),
-    carrierGateway: createCarrierGateway(registry, {
+    carrierGateway: createCarrierTracker(registry, {
       clock: systemClock,
       timeoutMs: config.carrierCalls.timeoutMs,
       maxConcurrency: config.carrierCalls.concurrency,

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { OutcomeCode } from "../../src/http/outcomes";
-import { type FacadeDeps, handler, runOperation } from "../facade";
+import { type FacadeDeps, handler } from "../facade";
 import { CompatCallDocument } from "../generated/operations";
 import type { UsageView } from "./render/tracking-answer";
 import { sendCompatRefusal, sendCompatSuccess } from "./respond";
@@ -28,7 +28,7 @@ export class CompatCall {
   /** Counts the call (once) and returns the month's usage, this call included. */
   async count(): Promise<UsageView | null> {
     if (this.usage === undefined) {
-      const result = await runOperation(this.deps, this.req, CompatCallDocument);
+      const result = await this.deps.run(this.req, CompatCallDocument);
       this.usage = result.ok ? result.data.usage : null;
     }
     return this.usage;

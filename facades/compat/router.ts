@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from "express";
-import { setUnauthenticatedRateHeaders } from "../../src/http/gate";
-import { type FacadeDeps, gate } from "../facade";
+import { guard } from "../../src/http/gate";
+import type { FacadeDeps } from "../facade";
 import { sendCompatAdmissionRefusal, sendCompatRefusal } from "./respond";
 import { mountHistoryRoutes } from "./routes/history.route";
 import { mountSealineRoutes } from "./routes/sealines.route";
@@ -13,7 +13,7 @@ export function createCompatRouter(deps: FacadeDeps): Router {
     if (req.method === "GET" || req.method === "HEAD") return next();
     refuseMethod(deps, req, res).catch(next);
   });
-  router.use(gate(deps, { allowQueryKey: true, challenge: false }, sendCompatAdmissionRefusal));
+  router.use(guard(deps.admission, { allowQueryKey: true, challenge: false }, sendCompatAdmissionRefusal));
   mountSealineRoutes(router, deps);
   mountTrackingRoutes(router, deps);
   mountHistoryRoutes(router, deps);
@@ -26,7 +26,7 @@ export function createCompatRouter(deps: FacadeDeps): Router {
  * unauthenticated answer).
  */
 async function refuseMethod(deps: FacadeDeps, req: Request, res: Response): Promise<void> {
-  await setUnauthenticatedRateHeaders(deps.services, req, res);
+  await deps.admission.setUnauthenticatedRateHeaders(req, res);
   res.setHeader("Allow", "GET");
   sendCompatRefusal(res, "method_not_allowed", {
     status: 405,

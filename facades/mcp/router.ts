@@ -1,14 +1,14 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { type Request, type Response, Router } from "express";
 import { closeIfBodyUnread } from "../../src/http/connections";
-import { type Admission, admit, setUnauthenticatedRateHeaders, spendRest } from "../../src/http/gate";
+import type { Admission } from "../../src/http/gate";
 import { findUnstorableText, jsonBody, unstorableMessage } from "../../src/http/input-guard";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 import { type FacadeDeps, handler } from "../facade";
 import { inspectBody } from "./batch";
 import { clarifyErrors } from "./errors";
-import { originPolicy } from "./origin-policy";
+import { type OriginPolicyInput, originPolicy } from "./origin-policy";
 import { createMcpServer } from "./server";
 
 /**
@@ -20,16 +20,13 @@ import { createMcpServer } from "./server";
  * request. A client without a good key never gets its body read, so it cannot hold a socket with a
  * slow one.
  */
-export function createMcpRouter(deps: FacadeDeps): Router {
-  const { config } = deps.services;
+export function createMcpRouter(
+  deps: FacadeDeps,
+  options: { origins: OriginPolicyInput; bodyLimit: string },
+): Router {
   const router = Router();
-  const checkOrigin = originPolicy({
-    bindHost: config.host,
-    publicUrl: config.publicUrl,
-    allowedHosts: config.mcpAllowedHosts,
-    allowedOrigins: config.mcpAllowedOrigins,
-  });
-  const json = jsonBody(config.bodyLimit, { checkText: false });
+  const checkOrigin = originPolicy(options.origins);
+  const json = jsonBody(options.bodyLimit, { checkText: false });
 
   router.all(
     "/",
@@ -47,7 +44,8 @@ export function createMcpRouter(deps: FacadeDeps): Router {
       next();
     },
     (req, res, next) => {
-      admit(deps.services, req, res, { allowQueryKey: false })
+      deps.admission
+        .admit(req, res, { allowQueryKey: false })
         .then((admission) => {
           // Without a principal (no key, a bad one, a throttled address) the body stays unread.
           if (!admission.ok && !admission.principal) {
@@ -72,7 +70,7 @@ export function createMcpRouter(deps: FacadeDeps): Router {
         });
       }
       if (!admission.ok) return refuseAdmission(deps, res, admission, 1, body.requestId);
-      const batch = await spendRest(deps.services, res, admission, body.messages - 1);
+      const batch = await deps.admission.spendRest(res, admission, body.messages - 1);
       if (!batch.ok) return refuseAdmission(deps, res, batch, body.messages, body.requestId);
 
       const server = createMcpServer(deps, admission.principal, { requestId: req.requestId });
@@ -87,7 +85,7 @@ export function createMcpRouter(deps: FacadeDeps): Router {
       let outages = 0;
       transport.send = (message, options) => {
         const clarified = clarifyErrors(message, (error) =>
-          deps.services.logger.error({ error, requestId: req.requestId }, "MCP request failed"),
+          deps.log("error", { error, requestId: req.requestId }, "MCP request failed"),
         );
         if ("id" in clarified && !("method" in clarified)) {
           answers += 1;
@@ -149,7 +147,7 @@ async function unauthenticatedRefusal(
   outcome: OutcomeCode,
   message: string,
 ): Promise<void> {
-  await setUnauthenticatedRateHeaders(deps.services, req, res);
+  await deps.admission.setUnauthenticatedRateHeaders(req, res);
   sendJsonRpcError(res, outcome, { message });
 }
 

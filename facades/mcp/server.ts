@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Principal } from "../../src/domain/accounts/principal";
+import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
@@ -55,12 +55,15 @@ export function createMcpServer(
   );
   const context = toolContext(deps, principal, options.requestId);
   const log = (error: unknown, tool: string, outcome: OutcomeCode) => {
-    const { logger } = deps.services;
     // An outage is a warning without a stack; anything else is a bug to look at.
     if (outcome === "unexpected")
-      logger.error({ err: error, tool, requestId: options.requestId }, "MCP tool failed");
+      deps.log("error", { err: error, tool, requestId: options.requestId }, "MCP tool failed");
     else
-      logger.warn({ outcome, tool, requestId: options.requestId }, "MCP tool refused: database unavailable");
+      deps.log(
+        "warn",
+        { outcome, tool, requestId: options.requestId },
+        "MCP tool refused: database unavailable",
+      );
   };
   for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
   return server;

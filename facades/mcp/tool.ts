@@ -2,17 +2,15 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Principal } from "../../src/domain/accounts/principal";
-import type { OperationExecutor } from "../../src/graphql/executor";
-import { operationRunner, type VariablesArgument } from "../../src/graphql/operation-runner";
+import type { RunOperation, VariablesArgument } from "../../src/graphql/operation-runner";
+import type { Principal } from "../../src/http/gate";
 import { OUTCOMES, type OutcomeCode, outcomeForFailure } from "../../src/http/outcomes";
-import type { Services } from "../../src/services";
-import type { OperationResult } from "../facade";
+import type { FacadeLog, OperationResult } from "../facade";
 
-/** What the MCP server needs from the composition root: the services and the persisted operations. */
+/** What the MCP server needs from the composition root: persisted operations, and a log for failures. */
 export interface McpDeps {
-  services: Services;
-  executor: OperationExecutor;
+  run: RunOperation;
+  log: FacadeLog;
 }
 
 /** What a tool may do: run persisted operations as the key's principal. Nothing else. */
@@ -73,8 +71,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 }
 
 export function toolContext(deps: McpDeps, principal: Principal, requestId: string): ToolContext {
-  const run = operationRunner(deps.executor, deps.services, "mcp");
-  return { run: (document, ...variables) => run({ requestId, principal }, document, ...variables) };
+  return { run: (document, ...variables) => deps.run({ requestId, principal }, document, ...variables) };
 }
 
 /** A tool's answer as the MCP result: structured content and the same JSON as text, or an error text. */

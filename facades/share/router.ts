@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { type FacadeDeps, handler, runOperation } from "../facade";
+import { type FacadeDeps, handler } from "../facade";
 import { SharedShipmentDocument } from "../generated/operations";
 import { renderGonePage, renderSharePage } from "./page";
 
@@ -21,7 +21,7 @@ export function createShareRouter(deps: FacadeDeps): Router {
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
       );
       res.setHeader("X-Frame-Options", "DENY");
-      const result = await runOperation(deps, req, SharedShipmentDocument, {
+      const result = await deps.run(req, SharedShipmentDocument, {
         token: String(req.params.token),
       });
       const shipment = result.ok ? result.data.sharedShipment : null;

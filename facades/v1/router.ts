@@ -1,5 +1,6 @@
 import { type RequestHandler, Router } from "express";
-import { type FacadeDeps, gate, handler } from "../facade";
+import { guard } from "../../src/http/gate";
+import { type FacadeDeps, handler } from "../facade";
 import { expressPath, V1_ROUTES, type V1RouteName } from "./contract/routes";
 import { V1Handlers } from "./handlers";
 import { sendV1Refusal } from "./respond";
@@ -13,7 +14,7 @@ import { mountShipmentRoutes } from "./routes/shipments.route";
 import { mountTrackingRoutes } from "./routes/tracking.route";
 import { mountVesselRoutes } from "./routes/vessels.route";
 
-/** Every handler of the contract, for one set of services (live, or the sandbox world). */
+/** Every handler of the contract, for one core (live, or the sandbox world). */
 export function createV1Handlers(deps: FacadeDeps): V1Handlers {
   const api = new V1Handlers();
   mountCarrierRoutes(api, deps);
@@ -45,7 +46,9 @@ export function mountV1Contract(
 export function createV1Router(deps: FacadeDeps, bodyParser: RequestHandler): Router {
   const router = Router();
   router.use(
-    gate(deps, { allowQueryKey: false }, (res, refusal) => sendV1Refusal(res, refusal, deps.baseUrl)),
+    guard(deps.admission, { allowQueryKey: false }, (res, refusal) =>
+      sendV1Refusal(res, refusal, deps.baseUrl),
+    ),
     bodyParser,
   );
   mountV1Contract(router, createV1Handlers(deps), () => []);

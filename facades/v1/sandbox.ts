@@ -1,10 +1,10 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
-import { MINUTE_MS, type WindowDecision } from "../../src/domain/limits/fixed-window";
-import { RESERVED_REFERENCES, reservedKey } from "../../src/domain/sandbox/reserved-references";
-import { SandboxWorld } from "../../src/domain/sandbox/sandbox-world";
+import type { RunOperation } from "../../src/graphql/operation-runner";
 import { closeIfBodyUnread } from "../../src/http/connections";
-import { clientAddress, setRateHeaders } from "../../src/http/gate";
+import type { Principal } from "../../src/http/gate";
+import type { Clock } from "../../src/lib/clock";
 import { type FacadeDeps, handler } from "../facade";
+import { SendSampleWebhookDocument } from "../generated/operations";
 import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
 import { WebhookFireBody } from "./contract/schemas";
 import { sendV1Error, sendV1Refusal } from "./respond";
@@ -15,37 +15,50 @@ export const SANDBOX_REQUESTS_PER_MINUTE = 60;
 export const SANDBOX_FIRES_PER_MINUTE = 5;
 
 /**
+ * The sandbox world as its facade sees it: its own core to run operations on (its clock stands
+ * still), the organisation every sandbox request acts as, and a way to run a request alone against
+ * it (whatever the request wrote is put back afterwards). Built by the composition root.
+ */
+export interface SandboxWorldAccess {
+  run: RunOperation;
+  clock: Clock;
+  principal: Principal;
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** The reserved reference that answers production's 429 (case, spaces and hyphens ignored). */
+  asksRateLimit(reference: string): boolean;
+}
+
+/**
  * `/api/v1/sandbox/*` (spec v1 section 4.3): every route of the v1 contract, with the live handlers,
  * run against the sandbox world instead of the caller's organisation. No key: the window is per
  * address. Success bodies say `mode: "sandbox"`; writes also say `persisted: false` (the world
- * puts back whatever a request wrote). The world is built on the first sandbox request.
+ * puts back whatever a request wrote). `world()` builds the world on the first sandbox request.
  */
-export function createSandboxRouter(live: FacadeDeps): {
-  router(bodyParser: RequestHandler): Router;
-  close(): Promise<void>;
-} {
-  const { services } = live;
-  let world: Promise<{ world: SandboxWorld; handlers: ReturnType<typeof createV1Handlers> }> | undefined;
+export function createSandboxRouter(
+  live: FacadeDeps,
+  world: () => Promise<SandboxWorldAccess>,
+): (bodyParser: RequestHandler) => Router {
+  let built:
+    | Promise<{ world: SandboxWorldAccess; handlers: ReturnType<typeof createV1Handlers> }>
+    | undefined;
   const ready = () => {
-    world ??= SandboxWorld.create({ config: services.config, logger: services.logger }).then((w) => ({
+    built ??= world().then((w) => ({
       world: w,
-      handlers: createV1Handlers({ ...live, services: w.services }),
+      handlers: createV1Handlers({ ...live, run: w.run, clock: w.clock }),
     }));
     // A failed build is retried by the next request rather than remembered.
-    world.catch(() => {
-      world = undefined;
+    built.catch(() => {
+      built = undefined;
     });
-    return world;
+    return built;
   };
 
   const perAddress =
-    (subject: string, limit: number): RequestHandler =>
+    (name: string, perMinute: number): RequestHandler =>
     (req, res, next) => {
-      services.limiter.consume(`${subject}:${clientAddress(req)}`, limit, MINUTE_MS).then((rate) => {
-        setRateHeaders(res, rate);
+      live.admission.spendAddressWindow(req, res, { name, perMinute }).then((rate) => {
         if (rate.allowed) return next();
         closeIfBodyUnread(req, res);
-        res.setHeader("Retry-After", String(rate.retryAfterSeconds));
         sendV1Error(res, "rate_limited", { data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds } });
       }, next);
     };
@@ -59,10 +72,13 @@ export function createSandboxRouter(live: FacadeDeps): {
       handler(async (req, res) => {
         const { world: w, handlers } = await ready();
         req.principal = w.principal;
-        if (asksRateLimited(route, req)) return sendReservedRateLimit(live, w, req, res);
+        if (asksRateLimited(route, req, w)) {
+          // Production's 429 for a spent key window: the body names the plan, the headers say when it resets.
+          return sendV1Refusal(res, live.admission.spentKeyWindow(res, w.principal), live.baseUrl);
+        }
         if (name === "listShipments") ignoreUpdatedSince(req);
         markSandbox(req, res, { write, stored: name === "readShipment" && req.query.include === "full" });
-        await w.run(() => handlers.get(name)(req, res));
+        await w.exclusive(() => handlers.get(name)(req, res));
       }),
     );
   }
@@ -88,18 +104,26 @@ export function createSandboxRouter(live: FacadeDeps): {
         });
       }
       const { world: w } = await ready();
-      // Read inside the world's queue, so it never sees a request's writes half put back.
-      const data = await w.run(() => w.sampleEventData(body.data.event));
-      // Sent by the live service, on the server's clock: the world's clock stands still, and a
-      // delivery signed (and `created`) at the frozen moment fails every receiver's timestamp
-      // tolerance. Only the content comes from the world; sendSample stores nothing.
-      const sent = await services.webhooks.sendSample(body.data.url, body.data.event, data);
-      if (sent.kind === "invalid_target") {
-        return sendV1Error(res, "bad_request", {
-          message: `url is not accepted: ${sent.reason}.`,
-          data: { param: "url" },
-        });
+      // Not alone against the world: the delivery is sent over the network, and only the world's
+      // data it carries is read inside the world's queue (by the core).
+      const result = await w.run(
+        { requestId: req.requestId, principal: w.principal },
+        SendSampleWebhookDocument,
+        {
+          url: body.data.url,
+          event: body.data.event,
+        },
+      );
+      if (!result.ok) {
+        if (result.extensions.reason === "invalid_target") {
+          return sendV1Error(res, "bad_request", {
+            message: `url is not accepted: ${result.message}.`,
+            data: { param: "url" },
+          });
+        }
+        return sendV1Error(res, result.outcome, { message: result.message });
       }
+      const sent = result.data.sendSampleWebhook!;
       res.json({
         success: true,
         mode: "sandbox",
@@ -107,9 +131,9 @@ export function createSandboxRouter(live: FacadeDeps): {
         delivery_id: sent.deliveryId,
         event: body.data.event,
         signing_secret: sent.signingSecret,
-        response_status: sent.status,
+        response_status: sent.responseStatus,
         error: sent.error,
-        delivered: sent.status !== null && sent.status >= 200 && sent.status < 300,
+        delivered: sent.delivered,
         body: sent.body,
       });
     }),
@@ -139,16 +163,8 @@ export function createSandboxRouter(live: FacadeDeps): {
     });
   });
 
-  return {
-    router(bodyParser) {
-      // The window first: a malformed body is still answered with the rate headers.
-      return Router().use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE), bodyParser, router);
-    },
-    async close() {
-      const built = await world?.catch(() => undefined);
-      await built?.world.close();
-    },
-  };
+  // The window first: a malformed body is still answered with the rate headers.
+  return (bodyParser) => Router().use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE), bodyParser, router);
 }
 
 /** The sandbox's list is always the whole stable set: `updated_since` is ignored (spec v1 section 4.3). */
@@ -175,35 +191,16 @@ function markSandbox(_req: Request, res: Response, options: { write: boolean; st
   };
 }
 
-const RATE_LIMITED = reservedKey(RESERVED_REFERENCES.rateLimited);
-
 /**
  * The reserved 429 reference, on the routes that take reserved references: in the path (/container,
  * /bl) or anywhere in a /track body (a 429 refuses the whole request).
  */
-function asksRateLimited(route: RouteContract, req: Request): boolean {
+function asksRateLimited(route: RouteContract, req: Request, world: SandboxWorldAccess): boolean {
   if (!route.reservedReferences) return false;
-  if (req.params.number !== undefined) return reservedKey(String(req.params.number)) === RATE_LIMITED;
+  if (req.params.number !== undefined) return world.asksRateLimit(String(req.params.number));
   const items = (req.body as { shipments?: unknown } | undefined)?.shipments;
   return (
     Array.isArray(items) &&
-    items.some((i) => reservedKey(String((i as { number?: unknown })?.number ?? "")) === RATE_LIMITED)
+    items.some((i) => world.asksRateLimit(String((i as { number?: unknown })?.number ?? "")))
   );
-}
-
-/** Production's 429 for a spent key window: the body names the plan, the headers say when it resets. */
-function sendReservedRateLimit(live: FacadeDeps, w: SandboxWorld, _req: Request, res: Response): void {
-  const now = live.services.clock.now().getTime();
-  const resetAt = Math.ceil((now + 1) / MINUTE_MS) * (MINUTE_MS / 1000);
-  const limit = w.principal.plan.ratePerMinute;
-  const rate: WindowDecision = {
-    allowed: false,
-    limit,
-    remaining: 0,
-    resetAt,
-    retryAfterSeconds: Math.max(1, resetAt - Math.floor(now / 1000)),
-  };
-  setRateHeaders(res, rate);
-  res.setHeader("Retry-After", String(rate.retryAfterSeconds));
-  sendV1Refusal(res, { ok: false, outcome: "rate_limited", principal: w.principal, rate }, live.baseUrl);
 }

@@ -72,7 +72,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   if (command === "serve") return serve();
   if (command === "simulator") {
-    const { runSimulatorCli } = await import("../simulator/cli");
+    const { runSimulatorCli } = await import("../../simulator/cli");
     await runSimulatorCli(argv.slice(1));
     return 0;
   }
@@ -189,7 +189,7 @@ async function importPortCatalogue(config: AppConfig, out: Output, dir: string |
 async function serve(): Promise<number> {
   const config = loadConfig();
   // Loaded here, not at the top: account commands then start without the whole server's modules.
-  const { startServer } = await import("../server");
+  const { startServer } = await import("../app/server");
   const server = await startServer(config);
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];

@@ -19,6 +19,7 @@ import "./types/shipment-search";
 import "./types/refresh-schedule";
 import "./types/customers";
 import "./types/docs-search";
+import "./types/sample-webhook";
 
 /** The whole schema: what the facades' persisted operations are validated and executed against. */
 export const schema = builder.toSchema({ sortSchema: true });
@@ -42,14 +43,36 @@ function withoutInternalRootFields(whole: GraphQLSchema): GraphQLSchema {
     }
   }
   const swap = <T>(type: T) => (replaced.get(type as GraphQLObjectType) as T | undefined) ?? type;
-  return new GraphQLSchema({
-    ...config,
+  const publicRoots = {
     query: config.query && swap(config.query),
     mutation: config.mutation && swap(config.mutation),
     subscription: config.subscription && swap(config.subscription),
+  };
+  // Types only an internal field returns go with it; every other type stays, reachable or not.
+  const reachable = new GraphQLSchema({ ...publicRoots, directives: config.directives });
+  const fromInternal = reachableFromInternalFields(whole);
+  const internalOnly = new Set(
+    Object.keys(whole.getTypeMap()).filter((name) => !reachable.getType(name) && fromInternal.has(name)),
+  );
+  return new GraphQLSchema({
+    ...config,
+    ...publicRoots,
     // Replaced in place, so the printed schema keeps its sorted order.
-    types: config.types.map(swap),
+    types: config.types.map(swap).filter((type) => !internalOnly.has(type.name)),
   });
+}
+
+/** The names of the types the internal root fields reach. */
+function reachableFromInternalFields(whole: GraphQLSchema): Set<string> {
+  const fields = [whole.getQueryType(), whole.getMutationType(), whole.getSubscriptionType()].flatMap(
+    (root) =>
+      Object.entries(root?.toConfig().fields ?? {}).filter(([, field]) => isInternal(field.extensions)),
+  );
+  if (fields.length === 0) return new Set();
+  const internal = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: "InternalRoot", fields: Object.fromEntries(fields) }),
+  });
+  return new Set(Object.keys(internal.getTypeMap()));
 }
 
 function isInternal(extensions: unknown): boolean {

@@ -1,15 +1,19 @@
-import type { Request, Response } from "express";
-import type { KeyRefusal } from "../domain/accounts/accounts.service";
+import type { Request, RequestHandler, Response } from "express";
+import type { AccountsService, KeyRefusal } from "../domain/accounts/accounts.service";
 import type { Principal } from "../domain/accounts/principal";
-import { MINUTE_MS, type WindowDecision } from "../domain/limits/fixed-window";
+import { type FixedWindowLimiter, MINUTE_MS, type WindowDecision } from "../domain/limits/fixed-window";
 import {
   keyRateWindow,
   organizationRateWindow,
   type RateWindow,
   tighterWindow,
 } from "../domain/limits/rate-windows";
-import type { Services } from "../services";
+import type { Clock } from "../lib/clock";
+import { closeIfBodyUnread } from "./connections";
 import { bearerChallenge, type OutcomeCode } from "./outcomes";
+
+/** Who a key says the caller is, and a rate window's state: the types a facade renders refusals from. */
+export type { Principal, WindowDecision };
 
 /**
  * Admission for every authenticated surface: authenticate the key, then spend from the key's
@@ -66,143 +70,209 @@ export function clientAddress(req: Request): string {
 const failuresSubject = (req: Request) => `auth-failures:${clientAddress(req)}`;
 const keylessSubject = (req: Request) => `keyless:${clientAddress(req)}`;
 
-/**
- * Rate headers for a refusal decided before any key is read (a wrong verb, a refused Origin): the
- * address's failed-authentication window, read and not spent.
- */
-export async function setUnauthenticatedRateHeaders(
-  services: Services,
-  req: Request,
-  res: Response,
-): Promise<void> {
-  setRateHeaders(
-    res,
-    await services.limiter.peek(failuresSubject(req), services.config.authFailuresPerMinute, MINUTE_MS),
-  );
+/** What the gate reads and spends from, handed over by the composition root. */
+export interface GateDeps {
+  accounts: AccountsService;
+  limiter: FixedWindowLimiter;
+  clock: Clock;
+  /** Failed authentications per minute per address (past it: `auth_throttled`). */
+  authFailuresPerMinute: number;
+  /** Requests without a key per minute per address (past it: `keyless_throttled`). */
+  keylessPerMinute: number;
 }
 
-export async function admit(
-  services: Services,
-  req: Request,
-  res: Response,
-  options: GateOptions,
-): Promise<Admission> {
-  const rawKey = extractKey(req, options.allowQueryKey);
-  const authentication = await services.accounts.authenticate(rawKey);
-  if (!authentication.ok && authentication.refusal !== "developer_mode_off") {
-    return refuseUnauthenticated(services, req, res, authentication.refusal, options);
-  }
-
-  const principal = authentication.principal;
-  const refusedForDeveloperMode = !authentication.ok && !options.allowDeveloperModeOff;
-  // A refusal spends one request, not a batch's size: the batch will not run.
-  const cost = refusedForDeveloperMode ? 1 : (options.cost ?? 1);
-  const spent = await spendWindows(services, principal, cost);
-  setRateHeaders(res, spent.rate);
-  if (spent.outcome) {
-    res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
-    return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
-  }
-  if (refusedForDeveloperMode) {
-    return { ok: false, outcome: "developer_mode_off", principal, rate: spent.rate };
-  }
-  return { ok: true, principal, rate: spent.rate };
+/** A per-address window of a keyless surface: its name (the counter's subject) and size. */
+export interface AddressWindow {
+  name: string;
+  perMinute: number;
 }
 
 /**
- * The rest of an admitted request's cost, once its size is known (an MCP batch is admitted for one
- * request before its body is read, then costs one request per message). Refused, the rest is given
- * back at once: the request keeps only the one its admission spent, like every refused answer.
+ * The gate of every surface: what a facade may ask of keys and rate windows, and nothing else (no
+ * limiter, no accounts service reaches a facade). Every answer it decides carries the rate headers.
  */
-export async function spendRest(
-  services: Services,
-  res: Response,
-  admission: Extract<Admission, { ok: true }>,
-  extra: number,
-): Promise<Admission> {
-  if (extra <= 0) return admission;
-  const { principal } = admission;
-  const spent = await spendWindows(services, principal, extra, 0);
-  setRateHeaders(res, spent.rate);
-  if (spent.outcome) {
-    res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
-    return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
-  }
-  return { ok: true, principal, rate: spent.rate };
-}
+export class AdmissionGate {
+  constructor(private readonly deps: GateDeps) {}
 
-/**
- * Spends `cost` from the key's window, then from the organisation's (a multiple of the per-key
- * window). A request the key's own window refuses never reaches the organisation's, so one key
- * running into its limit cannot use up its teammates' minute. A refused request keeps one request
- * spent, like every refused answer, and gets the rest of a batch's cost back at once. The window
- * reported is the tighter of the two: the key's, unless the organisation has less left.
- */
-async function spendWindows(
-  services: Services,
-  principal: Principal,
-  cost: number,
-  keptOnRefusal = 1,
-): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
-  const { limiter } = services;
-  const keyWindow = keyRateWindow(principal);
-  const orgWindow = organizationRateWindow(principal);
-  const refund = (window: RateWindow) =>
-    limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - keptOnRefusal));
+  /**
+   * Rate headers for a refusal decided before any key is read (a wrong verb, a refused Origin): the
+   * address's failed-authentication window, read and not spent.
+   */
+  async setUnauthenticatedRateHeaders(req: Request, res: Response): Promise<void> {
+    setRateHeaders(res, await this.deps.limiter.peek(failuresSubject(req), this.deps.authFailuresPerMinute));
+  }
 
-  const key = await limiter.consume(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
-  if (!key.allowed) {
-    const rate = cost > keptOnRefusal ? await refund(keyWindow) : key;
-    return { rate: { ...rate, allowed: false }, outcome: "rate_limited" };
-  }
-  const organization = await limiter.consume(orgWindow.subject, orgWindow.limit, MINUTE_MS, cost);
-  if (!organization.allowed) {
-    const rate =
-      cost > keptOnRefusal ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0]! : organization;
-    return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
-  }
-  return { rate: tighterWindow(key, organization) };
-}
+  async admit(req: Request, res: Response, options: GateOptions): Promise<Admission> {
+    const rawKey = extractKey(req, options.allowQueryKey);
+    const authentication = await this.deps.accounts.authenticate(rawKey);
+    if (!authentication.ok && authentication.refusal !== "developer_mode_off") {
+      return this.refuseUnauthenticated(req, res, authentication.refusal, options);
+    }
 
-/**
- * Refuses a request whose key did not authenticate. What it spends depends on what was sent:
- * - a key that exists nowhere is what a guesser sends: it spends from the address's failure window,
- *   and past it the answer is 429 `auth_throttled` instead of 401;
- * - no key at all is no attack (RFC 6750 section 3.1), but not free either: it spends from the
- *   address's keyless window, and past it the answer is 429 `keyless_throttled`. A CORS preflight
- *   (OPTIONS) never carries credentials and spends nothing;
- * - a revoked or expired key exists, so it is not a guess: it spends nothing and keeps its own 401.
- * None of these windows is ever consulted for a key that authenticates.
- */
-async function refuseUnauthenticated(
-  services: Services,
-  req: Request,
-  res: Response,
-  refusal: Exclude<KeyRefusal, "developer_mode_off">,
-  options: GateOptions,
-): Promise<Admission> {
-  const { limiter, config } = services;
-  let outcome: OutcomeCode = refusal;
-  let rate: WindowDecision;
-  if (refusal === "invalid_key") {
-    rate = await limiter.consume(failuresSubject(req), config.authFailuresPerMinute, MINUTE_MS);
-    if (!rate.allowed) outcome = "auth_throttled";
-  } else if (refusal === "missing_key") {
-    const subject = keylessSubject(req);
-    rate =
-      req.method === "OPTIONS"
-        ? await limiter.peek(subject, config.keylessPerMinute, MINUTE_MS)
-        : await limiter.consume(subject, config.keylessPerMinute, MINUTE_MS);
-    if (!rate.allowed && req.method !== "OPTIONS") outcome = "keyless_throttled";
-  } else {
-    rate = await limiter.peek(failuresSubject(req), config.authFailuresPerMinute, MINUTE_MS);
+    const principal = authentication.principal;
+    const refusedForDeveloperMode = !authentication.ok && !options.allowDeveloperModeOff;
+    // A refusal spends one request, not a batch's size: the batch will not run.
+    const cost = refusedForDeveloperMode ? 1 : (options.cost ?? 1);
+    const spent = await this.spendWindows(principal, cost);
+    setRateHeaders(res, spent.rate);
+    if (spent.outcome) {
+      res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+      return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+    }
+    if (refusedForDeveloperMode) {
+      return { ok: false, outcome: "developer_mode_off", principal, rate: spent.rate };
+    }
+    return { ok: true, principal, rate: spent.rate };
   }
-  setRateHeaders(res, rate);
-  if (outcome === "auth_throttled" || outcome === "keyless_throttled") {
+
+  /**
+   * The rest of an admitted request's cost, once its size is known (an MCP batch is admitted for one
+   * request before its body is read, then costs one request per message). Refused, the rest is given
+   * back at once: the request keeps only the one its admission spent, like every refused answer.
+   */
+  async spendRest(
+    res: Response,
+    admission: Extract<Admission, { ok: true }>,
+    extra: number,
+  ): Promise<Admission> {
+    if (extra <= 0) return admission;
+    const { principal } = admission;
+    const spent = await this.spendWindows(principal, extra, 0);
+    setRateHeaders(res, spent.rate);
+    if (spent.outcome) {
+      res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+      return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+    }
+    return { ok: true, principal, rate: spent.rate };
+  }
+
+  /**
+   * Spends one request from the client address's own window of a keyless surface (the sandbox), with
+   * the rate headers, and `Retry-After` when the window is spent.
+   */
+  async spendAddressWindow(req: Request, res: Response, window: AddressWindow): Promise<WindowDecision> {
+    const rate = await this.deps.limiter.consume(`${window.name}:${clientAddress(req)}`, window.perMinute);
+    setRateHeaders(res, rate);
+    if (!rate.allowed) res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+    return rate;
+  }
+
+  /**
+   * The refusal of a key whose minute window is spent, as production answers it now, without
+   * spending anything: the sandbox's reserved 429 reference shows it. Sets the rate headers and
+   * `Retry-After` (the end of the current minute).
+   */
+  spentKeyWindow(res: Response, principal: Principal): Extract<Admission, { ok: false }> {
+    const now = this.deps.clock.now().getTime();
+    const resetAt = Math.ceil((now + 1) / MINUTE_MS) * (MINUTE_MS / 1000);
+    const rate: WindowDecision = {
+      allowed: false,
+      limit: principal.plan.ratePerMinute,
+      remaining: 0,
+      resetAt,
+      retryAfterSeconds: Math.max(1, resetAt - Math.floor(now / 1000)),
+    };
+    setRateHeaders(res, rate);
     res.setHeader("Retry-After", String(rate.retryAfterSeconds));
-  } else if (options.challenge !== false) {
-    const challenge = bearerChallenge(outcome);
-    if (challenge) res.setHeader("WWW-Authenticate", challenge);
+    return { ok: false, outcome: "rate_limited", principal, rate };
   }
-  return { ok: false, outcome, rate };
+
+  /**
+   * Spends `cost` from the key's window, then from the organisation's (a multiple of the per-key
+   * window). A request the key's own window refuses never reaches the organisation's, so one key
+   * running into its limit cannot use up its teammates' minute. A refused request keeps one request
+   * spent, like every refused answer, and gets the rest of a batch's cost back at once. The window
+   * reported is the tighter of the two: the key's, unless the organisation has less left.
+   */
+  private async spendWindows(
+    principal: Principal,
+    cost: number,
+    keptOnRefusal = 1,
+  ): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
+    const { limiter } = this.deps;
+    const keyWindow = keyRateWindow(principal);
+    const orgWindow = organizationRateWindow(principal);
+    const refund = (window: RateWindow) =>
+      limiter.consume(window.subject, window.limit, MINUTE_MS, -(cost - keptOnRefusal));
+
+    const key = await limiter.consume(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
+    if (!key.allowed) {
+      const rate = cost > keptOnRefusal ? await refund(keyWindow) : key;
+      return { rate: { ...rate, allowed: false }, outcome: "rate_limited" };
+    }
+    const organization = await limiter.consume(orgWindow.subject, orgWindow.limit, MINUTE_MS, cost);
+    if (!organization.allowed) {
+      const rate =
+        cost > keptOnRefusal ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0]! : organization;
+      return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
+    }
+    return { rate: tighterWindow(key, organization) };
+  }
+
+  /**
+   * Refuses a request whose key did not authenticate. What it spends depends on what was sent:
+   * - a key that exists nowhere is what a guesser sends: it spends from the address's failure window,
+   *   and past it the answer is 429 `auth_throttled` instead of 401;
+   * - no key at all is no attack (RFC 6750 section 3.1), but not free either: it spends from the
+   *   address's keyless window, and past it the answer is 429 `keyless_throttled`. A CORS preflight
+   *   (OPTIONS) never carries credentials and spends nothing;
+   * - a revoked or expired key exists, so it is not a guess: it spends nothing and keeps its own 401.
+   * None of these windows is ever consulted for a key that authenticates.
+   */
+  private async refuseUnauthenticated(
+    req: Request,
+    res: Response,
+    refusal: Exclude<KeyRefusal, "developer_mode_off">,
+    options: GateOptions,
+  ): Promise<Admission> {
+    const { limiter, authFailuresPerMinute, keylessPerMinute } = this.deps;
+    let outcome: OutcomeCode = refusal;
+    let rate: WindowDecision;
+    if (refusal === "invalid_key") {
+      rate = await limiter.consume(failuresSubject(req), authFailuresPerMinute, MINUTE_MS);
+      if (!rate.allowed) outcome = "auth_throttled";
+    } else if (refusal === "missing_key") {
+      const subject = keylessSubject(req);
+      rate =
+        req.method === "OPTIONS"
+          ? await limiter.peek(subject, keylessPerMinute, MINUTE_MS)
+          : await limiter.consume(subject, keylessPerMinute, MINUTE_MS);
+      if (!rate.allowed && req.method !== "OPTIONS") outcome = "keyless_throttled";
+    } else {
+      rate = await limiter.peek(failuresSubject(req), authFailuresPerMinute, MINUTE_MS);
+    }
+    setRateHeaders(res, rate);
+    if (outcome === "auth_throttled" || outcome === "keyless_throttled") {
+      res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+    } else if (options.challenge !== false) {
+      const challenge = bearerChallenge(outcome);
+      if (challenge) res.setHeader("WWW-Authenticate", challenge);
+    }
+    return { ok: false, outcome, rate };
+  }
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** Set by the gate once the key authenticated (the sandbox sets its world's). */
+    principal?: Principal;
+  }
+}
+
+/** Admission as middleware: refused requests are answered by `refuse` and never reach a route. */
+export function guard(
+  admission: AdmissionGate,
+  options: GateOptions,
+  refuse: (res: Response, refusal: Extract<Admission, { ok: false }>) => void,
+): RequestHandler {
+  return (req, res, next) => {
+    admission.admit(req, res, options).then((decision) => {
+      if (!decision.ok) {
+        closeIfBodyUnread(req, res);
+        return refuse(res, decision);
+      }
+      req.principal = decision.principal;
+      next();
+    }, next);
+  };
 }

@@ -1,4 +1,4 @@
-import type { Services } from "../services";
+import type { Services } from "../app/services";
 import { PeriodicWorker } from "./periodic-worker";
 
 const REFRESH_BATCH = 25;

@@ -30,6 +30,14 @@ describe("the printed schema", () => {
     expect(schema.getMutationType()?.getFields().recordApiCall).toBeDefined();
     expect(printSchema(publicSchema)).not.toMatch(/recordApiCall/);
   });
+
+  it("has no sandbox sample sender: sendSampleWebhook and the type only it returns stay internal", () => {
+    expect(schema.getMutationType()?.getFields().sendSampleWebhook).toBeDefined();
+    expect(publicSchema.getMutationType()?.getFields().sendSampleWebhook).toBeUndefined();
+    expect(publicSchema.getType("SampleWebhookDelivery")).toBeUndefined();
+    // A type a public field returns too stays, internal field or not.
+    expect(publicSchema.getType("ApiUsage")).toBeDefined();
+  });
 });
 
 /**

@@ -6,8 +6,8 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
-import { shipmentFor } from "../../src/simulator/world/world";
 import { compatGet } from "../compat/support";
 import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -17,7 +17,7 @@ import { containerNumber, simulatedContainers } from "../support/references";
 const NOW = "2026-11-20T12:00:00.000Z";
 /** Delivered before NOW, its last move a DROP at the consignee (test/api/tracking.test.ts's carrier). */
 const DELIVERED_WITH_DROP = "MSCU1001121";
-/** A delivered sandbox box (src/domain/sandbox/sandbox-world.ts). */
+/** A delivered sandbox box (src/app/sandbox-world.ts). */
 const SANDBOX_DELIVERED = "SBXU1000029";
 const HIDDEN_CODES = ["DROP", "STUF", "STRP", "INSP", "RSEA", "RMVD"];
 

@@ -3,10 +3,10 @@
  * paging, each auth strategy the simulator can demand, and each fault it can inject.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, type SimulatorAuth, startSimulator } from "../../simulator/server";
+import { findSimulatedCarrier, syntheticDocumentNumber } from "../../simulator/world/references";
+import { type Shipment, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
-import { type RunningSimulator, type SimulatorAuth, startSimulator } from "../../src/simulator/server";
-import { findSimulatedCarrier, syntheticDocumentNumber } from "../../src/simulator/world/references";
-import { type Shipment, shipmentFor } from "../../src/simulator/world/world";
 import type { CarrierQuery } from "../../src/upstream/carriers/carrier-adapter";
 import {
   type CarrierGateway,

@@ -3,8 +3,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer } from "../../facades/mcp/server";
+import type { McpDeps } from "../../facades/mcp/tool";
 import { OPERATION_FOLDERS } from "../../src/app/operation-folders";
 import { OperationExecutor } from "../../src/graphql/executor";
+import { operationRunner } from "../../src/graphql/operation-runner";
 import { schema } from "../../src/graphql/schema";
 import type { TestApp } from "../support/app";
 
@@ -30,15 +32,23 @@ export async function inMemoryClient(app: TestApp, key: string): Promise<Client>
   const authentication = await app.services.accounts.authenticate(key);
   if (!authentication.ok) throw new Error(`key refused: ${authentication.refusal}`);
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
-  const server = createMcpServer({ services: app.services, executor }, authentication.principal, {
-    requestId: "in-memory",
-  });
+  const server = createMcpServer(
+    { run: operationRunner(executor, app.services, "mcp"), log: appLog(app) },
+    authentication.principal,
+    { requestId: "in-memory" },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "quayside-tests", version: "1.0.0" });
   await client.connect(clientSide);
   return client;
 }
+
+/** The app's logger as a facade's log (what the composition root hands the MCP server). */
+export const appLog =
+  (app: TestApp): McpDeps["log"] =>
+  (level, fields, message) =>
+    app.services.logger[level](fields, message);
 
 export async function callTool(
   client: Client,

@@ -5,11 +5,10 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer, MCP_SERVER_VERSION } from "../../facades/mcp/server";
-import type { OperationExecutor } from "../../src/graphql/executor";
 import { OUTCOMES } from "../../src/http/outcomes";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
-import { callTool, httpClient, inMemoryClient, TRACKING_ENV, textOf } from "./support";
+import { appLog, callTool, httpClient, inMemoryClient, TRACKING_ENV, textOf } from "./support";
 
 const EXPECTED_TOOLS = [
   "list_my_shipments",
@@ -587,12 +586,10 @@ describe("in memory", () => {
   it("answers an unexpected failure with the masked sentence, logged, never its message", async () => {
     const authentication = await app.services.accounts.authenticate(org.key);
     if (!authentication.ok) throw new Error("key refused");
-    const broken = {
-      run: async () => {
-        throw new Error("relation shipments is on fire at 10.0.0.7");
-      },
-    } as unknown as OperationExecutor;
-    const server = createMcpServer({ services: app.services, executor: broken }, authentication.principal, {
+    const broken = async () => {
+      throw new Error("relation shipments is on fire at 10.0.0.7");
+    };
+    const server = createMcpServer({ run: broken, log: appLog(app) }, authentication.principal, {
       requestId: "broken-executor",
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -3,10 +3,10 @@ import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
 import { demoAnnouncement } from "../../src/domain/accounts/demo";
 import { createLogger } from "../../src/observability/logger";
-import { startServer } from "../../src/server";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
 

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
-import { shipmentFor } from "../../src/simulator/world/world";
 import {
   type AnyEvent,
   containersOf,

@@ -4,9 +4,9 @@
  * journey order, and the late ship's ETA visibly slips before it arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { type Shipment, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
-import { type Shipment, shipmentFor } from "../../src/simulator/world/world";
 import { type AnyEvent, codeOf, containersOf, eventsUrl, getJson } from "./support";
 
 const HOUR = 3_600_000;

@@ -8,12 +8,12 @@ import { resolve } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { vesselsNamed } from "../../simulator/vessel-positions";
+import { fleetRotations, WEEK } from "../../simulator/world/fleet";
+import { VESSELS } from "../../simulator/world/vessels";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { ManualClock } from "../../src/lib/clock";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
-import { vesselsNamed } from "../../src/simulator/vessel-positions";
-import { fleetRotations, WEEK } from "../../src/simulator/world/fleet";
-import { VESSELS } from "../../src/simulator/world/vessels";
 import { mapPointToPoint } from "../../src/upstream/schedules/dcsa-cs.mapper";
 import { SHARED } from "./support";
 

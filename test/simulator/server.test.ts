@@ -3,10 +3,10 @@
  * injected through the admin API.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runSimulatorCli } from "../../simulator/cli";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { shipmentFor } from "../../simulator/world/world";
 import { ManualClock, systemClock } from "../../src/lib/clock";
-import { runSimulatorCli } from "../../src/simulator/cli";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
-import { shipmentFor } from "../../src/simulator/world/world";
 import { type AnyEvent, containersOf, eventsUrl, getJson, tntValidator } from "./support";
 
 const NOW = "2026-11-20T12:00:00Z";

@@ -9,9 +9,9 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import ContainerValidator from "container-validator";
 import { parse } from "yaml";
+import { containerPrefixesOf } from "../../simulator/world/carrier-profiles";
+import { containerNumber, isIssuableSerial } from "../../simulator/world/iso6346";
 import { CARRIERS, type Carrier } from "../../src/domain/carriers/carrier-directory";
-import { containerPrefixesOf } from "../../src/simulator/world/carrier-profiles";
-import { containerNumber, isIssuableSerial } from "../../src/simulator/world/iso6346";
 
 export const SHARED = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared");
 const TNT_SPEC = resolve(

@@ -4,11 +4,11 @@
  * the same shipment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { operatorOfLeasedBox } from "../../simulator/world/references";
+import { shipmentFor, UNKNOWN_SHARE } from "../../simulator/world/world";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { ManualClock } from "../../src/lib/clock";
-import { type RunningSimulator, startSimulator } from "../../src/simulator/server";
-import { operatorOfLeasedBox } from "../../src/simulator/world/references";
-import { shipmentFor, UNKNOWN_SHARE } from "../../src/simulator/world/world";
 import {
   type AnyEvent,
   codeOf,

@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
+import { type RunningServer, startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
 import type { PlanCode, UserRole } from "../../src/generated/prisma/enums";
 import type { Clock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
-import { type RunningServer, startServer } from "../../src/server";
 import { databaseEnvironment, freshDatabaseTarget } from "./database";
 
 export interface TestApp extends RunningServer {

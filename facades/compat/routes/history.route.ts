@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { CompatHistoryDocument, CompatHistoryEntryDocument } from "../../generated/operations";
 import { compatRoute } from "../call";
 import { coreReferenceType, parseHistoryParams } from "../params";
@@ -22,7 +22,7 @@ export function mountHistoryRoutes(router: Router, deps: FacadeDeps): void {
       const variables = { reference: params.number, type: coreReferenceType(params.type) };
 
       if (params.id !== null) {
-        const result = await runOperation(deps, req, CompatHistoryEntryDocument, {
+        const result = await deps.run(req, CompatHistoryEntryDocument, {
           ...variables,
           id: params.id,
         });
@@ -49,7 +49,7 @@ export function mountHistoryRoutes(router: Router, deps: FacadeDeps): void {
         );
       }
 
-      const result = await runOperation(deps, req, CompatHistoryDocument, {
+      const result = await deps.run(req, CompatHistoryDocument, {
         ...variables,
         carrier: params.sealine ?? undefined,
       });

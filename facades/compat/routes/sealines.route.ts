@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { SealinesDocument } from "../../generated/operations";
 import { compatRoute } from "../call";
 
@@ -13,7 +13,7 @@ export function mountSealineRoutes(router: Router, deps: FacadeDeps): void {
     "/info/sealines",
     compatRoute(deps, async (call) => {
       const { req } = call;
-      const result = await runOperation(deps, req, SealinesDocument);
+      const result = await deps.run(req, SealinesDocument);
       if (!result.ok) return call.refuse(result.outcome, { detail: result.message });
       await call.answer(
         result.data

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, type Member, oneOf, runOperation } from "../../facade";
+import { type FacadeDeps, type Member, oneOf } from "../../facade";
 import {
   CompatSealineDocument,
   CompatTrackDocument,
@@ -35,7 +35,7 @@ const TYPE_NAME: Record<string, string> = {
 
 /** A named sealine must be a carrier of the directory (what /info/sealines lists, or disabled). */
 async function knownSealine(call: CompatCall, code: string): Promise<boolean> {
-  const result = await runOperation(call.deps, call.req, CompatSealineDocument, { code });
+  const result = await call.deps.run(call.req, CompatSealineDocument, { code });
   return result.ok && (result.data.carriers ?? []).some((c) => c.scacCodes.includes(code));
 }
 
@@ -51,7 +51,7 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
       detail: `${params.sealine} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
     };
   }
-  const result = await runOperation(call.deps, call.req, CompatTrackDocument, {
+  const result = await call.deps.run(call.req, CompatTrackDocument, {
     reference: params.number,
     type: coreReferenceType(params.type),
     carrier: params.sealine ?? undefined,

@@ -1,4 +1,4 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { AccountUsageDocument } from "../../generated/operations";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
@@ -6,7 +6,7 @@ import { sendV1Error } from "../respond";
 /** GET /account/usage: plan, quota, slots and the billing cycle (field names in docs/decisions.md). */
 export function mountAccountRoutes(api: V1Handlers, deps: FacadeDeps): void {
   api.on("accountUsage", async (req, res) => {
-    const result = await runOperation(deps, req, AccountUsageDocument);
+    const result = await deps.run(req, AccountUsageDocument);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const u = result.data.accountUsage!;
     res.json({

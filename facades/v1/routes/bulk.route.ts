@@ -1,4 +1,4 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { TrackBatchDocument } from "../../generated/operations";
 import { BulkTrackBody as trackBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
@@ -18,7 +18,7 @@ export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const items = body.data.shipments;
-    const result = await runOperation(deps, req, TrackBatchDocument, {
+    const result = await deps.run(req, TrackBatchDocument, {
       items: items.map((i) => ({ type: i.type, number: i.number, sealine: i.sealine })),
     });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });

@@ -1,4 +1,4 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { CarriersDocument } from "../../generated/operations";
 import { carriersQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
@@ -14,7 +14,7 @@ export function mountCarrierRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "search" },
       });
     }
-    const result = await runOperation(deps, req, CarriersDocument, { search: query.data.search });
+    const result = await deps.run(req, CarriersDocument, { search: query.data.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
     const carriers = result.data.carriers!;

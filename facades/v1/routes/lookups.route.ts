@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import type { FacadeDeps, Member } from "../../facade";
 import {
   CarrierLookupDocument,
   type CarrierLookupQuery,
@@ -85,7 +85,7 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: String(issue.path[0] ?? "number") },
       });
     }
-    const result = await runOperation(deps, req, CarrierLookupDocument, query.data);
+    const result = await deps.run(req, CarrierLookupDocument, query.data);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.carrierLookup!;
     switch (answer.__typename) {

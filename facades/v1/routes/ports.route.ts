@@ -1,4 +1,4 @@
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { PortSearchDocument, type PortSearchQuery } from "../../generated/operations";
 import { portsQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
@@ -29,7 +29,7 @@ export function mountPortRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "search" },
       });
     }
-    const result = await runOperation(deps, req, PortSearchDocument, { search: query.data.search });
+    const result = await deps.run(req, PortSearchDocument, { search: query.data.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
     const ports = result.data.ports!;

@@ -1,4 +1,4 @@
-import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import type { FacadeDeps, Member } from "../../facade";
 import { SailingSchedulesDocument, type SailingSchedulesQuery } from "../../generated/operations";
 import { schedulesQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
@@ -43,7 +43,7 @@ export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const q = query.data;
-    const result = await runOperation(deps, req, SailingSchedulesDocument, {
+    const result = await deps.run(req, SailingSchedulesDocument, {
       origin: q.origin,
       destination: q.destination,
       date: q.date,

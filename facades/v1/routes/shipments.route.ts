@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import {
   RetryFailedDocument,
   ShareShipmentDocument,
@@ -38,7 +38,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const { page, pageSize, updated_since } = query.data;
     if (updated_since !== undefined) {
       // Delta mode supersedes pagination.
-      const result = await runOperation(deps, req, ShipmentsDeltaDocument, {
+      const result = await deps.run(req, ShipmentsDeltaDocument, {
         since: new Date(updated_since).toISOString(),
       });
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
@@ -50,7 +50,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: delta.items.map(renderShipmentSummary),
       });
     }
-    const result = await runOperation(deps, req, ShipmentsPageDocument, { page, pageSize });
+    const result = await deps.run(req, ShipmentsPageDocument, { page, pageSize });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const list = result.data.shipments!;
     res.json({
@@ -70,8 +70,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "shipment_ids" },
       });
     }
-    const result = await runOperation(
-      deps,
+    const result = await deps.run(
       req,
       RetryFailedDocument,
       body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {},
@@ -114,7 +113,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "body" },
       });
     }
-    const result = await runOperation(deps, req, UpdateShipmentDocument, {
+    const result = await deps.run(req, UpdateShipmentDocument, {
       id: String(req.params.id),
       ...(carrier !== undefined ? { carrier } : {}),
       ...(type !== undefined ? { type } : {}),
@@ -152,7 +151,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("untrackShipment", async (req, res) => {
-    const result = await runOperation(deps, req, UntrackShipmentDocument, { id: String(req.params.id) });
+    const result = await deps.run(req, UntrackShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.untrackShipment!;
     if (outcome.__typename !== "ShipmentUntracked") {
@@ -165,7 +164,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("shareShipment", async (req, res) => {
-    const result = await runOperation(deps, req, ShareShipmentDocument, { id: String(req.params.id) });
+    const result = await deps.run(req, ShareShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
     if (shared.__typename !== "ShareLink") {
@@ -187,7 +186,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
   });
 
   api.on("unshareShipment", async (req, res) => {
-    const result = await runOperation(deps, req, UnshareShipmentDocument, { id: String(req.params.id) });
+    const result = await deps.run(req, UnshareShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.unshareShipment!;
     if (outcome.__typename !== "ShareRevoked") {
@@ -208,7 +207,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const full = query.data.include === "full";
-    const result = await runOperation(deps, req, ShipmentReadDocument, { id: String(req.params.id), full });
+    const result = await deps.run(req, ShipmentReadDocument, { id: String(req.params.id), full });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shipment = result.data.shipment;
     if (!shipment) {

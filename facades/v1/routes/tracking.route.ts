@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { HTTP_STATUS_TEXT, OUTCOMES } from "../../../src/http/outcomes";
-import { type FacadeDeps, runOperation } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import { type TrackOutcomeFieldsFragment, TrackReferenceDocument } from "../../generated/operations";
 import { sealineQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
@@ -29,7 +29,7 @@ export async function trackForV1(
   req: Request,
   input: { reference: string; type: "container" | "bl"; carrier?: string; localOnly?: boolean },
 ): Promise<TrackItemResult> {
-  const result = await runOperation(deps, req, TrackReferenceDocument, {
+  const result = await deps.run(req, TrackReferenceDocument, {
     reference: input.reference,
     type: input.type,
     carrier: input.carrier,
@@ -128,7 +128,7 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
     case "ShipmentLimitReached": {
       const retryAfter = Math.max(
         1,
-        Math.ceil((Date.parse(outcome.cycleEnd) - deps.services.clock.now().getTime()) / 1000),
+        Math.ceil((Date.parse(outcome.cycleEnd) - deps.clock.now().getTime()) / 1000),
       );
       return {
         ok: false,

@@ -1,4 +1,4 @@
-import { type FacadeDeps, type Member, runOperation } from "../../facade";
+import type { FacadeDeps, Member } from "../../facade";
 import { VesselTrackDocument, type VesselTrackQuery } from "../../generated/operations";
 import { vesselQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
@@ -40,7 +40,7 @@ export function mountVesselRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: String(issue.path[0]) },
       });
     }
-    const result = await runOperation(deps, req, VesselTrackDocument, query.data);
+    const result = await deps.run(req, VesselTrackDocument, query.data);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.vesselPosition!;
     if (sendLookupRefusal(res, answer)) return;

@@ -3,55 +3,18 @@
  * over an immutable list; operational state (maintenance) is layered on with `withCarrierStatus`
  * instead of being edited into the data.
  */
-import type { ReferenceType } from "../references/reference";
-import { CARRIER_DATA, LESSORS, type Lessor } from "./carrier-data";
+import {
+  CARRIERS,
+  type Carrier,
+  type CarrierStatus,
+  deepFreeze,
+  LEASING_PREFIXES,
+  LESSORS,
+  type Lessor,
+} from "../../../reference-data/carriers";
 
-export type CarrierStatus = "active" | "maintenance" | "disabled";
-
-export interface Carrier {
-  /** The SCAC tracking requests are routed by: 4 characters, uppercase. */
-  scac: string;
-  /**
-   * Other codes the same carrier is known by (MSC's MEDU, CMA CGM's CMAU...). Accepted wherever a SCAC
-   * is, and listed with the main one in the compat `scac_codes`.
-   */
-  alternativeScacs?: readonly string[];
-  name: string;
-  slug: string;
-  /** 4-letter BIC prefixes (owner code + `U`) of boxes the carrier operates, such as MSCU. */
-  ownerPrefixes: readonly string[];
-  /** Prefixes the carrier's bill-of-lading numbers are quoted with (MEDU for MSC). */
-  blPrefixes: readonly string[];
-  /** Whether a booking number resolves at this carrier; always the same as `supportedTypes` says. */
-  resolvesBookings: boolean;
-  status: CarrierStatus;
-  /** Reference types the carrier can be asked about. */
-  supportedTypes: readonly ReferenceType[];
-  /** Alphaliner rank (1 = largest): orders the low-confidence guesses. Lower is more popular. */
-  popularity: number;
-  /** Publishes a DCSA Track & Trace API. */
-  dcsa: boolean;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
-/** Every carrier, most popular first. Frozen: derive a changed copy with `withCarrierStatus`. */
-export const CARRIERS: readonly Carrier[] = deepFreeze(
-  [...CARRIER_DATA].sort((a, b) => a.popularity - b.popularity),
-);
-
-export { LESSORS, type Lessor };
-
-/** Owner prefixes of leasing companies: a box carrying one does not identify its carrier. */
-export const LEASING_PREFIXES: ReadonlySet<string> = new Set(
-  LESSORS.flatMap((lessor) => lessor.ownerPrefixes),
-);
+// The facts are shared with the carrier simulator (reference-data/); the lookups are the service's.
+export { CARRIERS, type Carrier, type CarrierStatus, LEASING_PREFIXES, LESSORS, type Lessor };
 
 const lessorByPrefix: ReadonlyMap<string, Lessor> = new Map(
   LESSORS.flatMap((lessor) => lessor.ownerPrefixes.map((prefix) => [prefix, lessor] as const)),

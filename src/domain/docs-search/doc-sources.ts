@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   type DefinitionNode,
   type FieldDefinitionNode,
@@ -228,25 +227,18 @@ async function markdownFiles(dir: string): Promise<string[]> {
   return files;
 }
 
-/**
- * The OpenAPI document, when there is one: `docs/openapi.json`, or the v1 facade's generated document
- * (`facades/v1/openapi.ts` exporting `openApiDocument`, an object or a function without arguments).
- */
-export async function loadOpenApiDocument(root: string): Promise<unknown> {
+/** The REST API's OpenAPI document, as the composition root hands it over (the v1 facade builds it). */
+export type OpenApiSource = () => unknown;
+
+/** The OpenAPI document, when there is one: `docs/openapi.json`, else the one `generated` builds. */
+export async function loadOpenApiDocument(root: string, generated?: OpenApiSource): Promise<unknown> {
   const file = path.join(root, "docs", "openapi.json");
   if (existsSync(file)) return JSON.parse(await readFile(file, "utf8"));
-  for (const candidate of ["facades/v1/openapi.ts", "facades/v1/openapi.js"]) {
-    const module = path.join(root, candidate);
-    if (!existsSync(module)) continue;
-    const exported = ((await import(pathToFileURL(module).href)) as { openApiDocument?: unknown })
-      .openApiDocument;
-    return typeof exported === "function" ? await (exported as () => unknown)() : exported;
-  }
-  return null;
+  return generated ? await generated() : null;
 }
 
 /** Every documentation source of the project at `root`: README, `docs/**.md`, the schema, OpenAPI. */
-export async function loadProjectDocs(root: string): Promise<DocSection[]> {
+export async function loadProjectDocs(root: string, openApi?: OpenApiSource): Promise<DocSection[]> {
   const sections: DocSection[] = [];
   const guides = [path.join(root, "README.md"), ...(await markdownFiles(path.join(root, "docs")))];
   for (const file of guides) {
@@ -258,17 +250,19 @@ export async function loadProjectDocs(root: string): Promise<DocSection[]> {
   const schemaFile = path.join(root, "schema.graphql");
   if (existsSync(schemaFile))
     sections.push(...graphqlSections("schema.graphql", await readFile(schemaFile, "utf8")));
-  sections.push(...openApiSections("openapi.json", await loadOpenApiDocument(root).catch(() => null)));
+  sections.push(
+    ...openApiSections("openapi.json", await loadOpenApiDocument(root, openApi).catch(() => null)),
+  );
   return sections;
 }
 
 const built = new Map<string, Promise<DocsIndex>>();
 
 /** The index of a project's documentation, built once per process (the files do not change at run time). */
-export function projectDocsIndex(root: string): Promise<DocsIndex> {
+export function projectDocsIndex(root: string, openApi?: OpenApiSource): Promise<DocsIndex> {
   let index = built.get(root);
   if (!index) {
-    index = loadProjectDocs(root).then((sections) => new DocsIndex(sections));
+    index = loadProjectDocs(root, openApi).then((sections) => new DocsIndex(sections));
     index.catch(() => built.delete(root));
     built.set(root, index);
   }

@@ -2,18 +2,13 @@ import type { Logger } from "pino";
 import type { AppConfig } from "../../config";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
-import type { CarrierRegistry } from "../../upstream/carriers/carrier-registry";
-import type { ScheduleAdapter } from "../../upstream/schedules/dcsa-cs.adapter";
-import { createScheduleAdapters } from "../../upstream/schedules/schedule-gateway";
-import { AisFeedIngester, parseAisFeed } from "../../upstream/vessels/ais-feed.ingester";
-import { AisPositionsProvider } from "../../upstream/vessels/ais-positions.provider";
-import { SimulatorPositionsAdapter } from "../../upstream/vessels/simulator-positions.adapter";
-import type { VesselPositionProvider } from "../../upstream/vessels/vessel-position-provider";
 import type { Carrier } from "../carriers/carrier-directory";
 import type { FixedWindowLimiter } from "../limits/fixed-window";
 import { PortsService } from "../ports/ports.service";
+import type { ScheduleSource } from "../schedules/schedule-source";
 import { SchedulesService } from "../schedules/schedules.service";
 import type { DocumentStore } from "../tracking/document-store";
+import type { VesselPositionProvider } from "../vessels/vessel-position-provider";
 import { VesselPositionsService } from "../vessels/vessel-positions.service";
 import { CarrierLookupService, storeEvidenceSources } from "./carrier-lookup.service";
 import { LookupAllowanceService } from "./lookup-allowance";
@@ -30,48 +25,10 @@ export interface LookupServices {
   close(): Promise<void>;
 }
 
-/** Where vessel positions and schedules come from, built by the composition root. */
+/** Where vessel positions and schedules come from: adapters built by the composition root. */
 export interface LookupUpstreams {
   vesselProviders: VesselPositionProvider[];
-  scheduleAdapters: ScheduleAdapter[];
-}
-
-/**
- * Vessel positions: the AIS feed's stored positions when `QUAYSIDE_AIS_FEED` is set, then the carrier
- * simulator's world when it runs embedded; the first that knows the vessel answers. Schedules: the
- * configured carriers' DCSA Commercial Schedules APIs (the simulator's in embedded mode).
- */
-export function createLookupUpstreams(input: {
-  config: AppConfig;
-  prisma: PrismaClient;
-  registry: CarrierRegistry;
-  simulatorUrl: string | undefined;
-  clock: Clock;
-}): LookupUpstreams {
-  const { config } = input;
-  const vesselProviders: VesselPositionProvider[] = [];
-  if (config.aisFeed) vesselProviders.push(new AisPositionsProvider(input.prisma));
-  if (input.simulatorUrl) {
-    vesselProviders.push(
-      new SimulatorPositionsAdapter(input.simulatorUrl, {
-        clock: input.clock,
-        timeoutMs: config.carrierCalls.timeoutMs,
-        attempts: config.carrierCalls.attempts,
-      }),
-    );
-  }
-  return {
-    vesselProviders,
-    scheduleAdapters: createScheduleAdapters({
-      scacs: config.scheduleCarriers,
-      registry: input.registry,
-      simulatorUrl: input.simulatorUrl,
-      environment: config.environment,
-      clock: input.clock,
-      timeoutMs: config.carrierCalls.timeoutMs,
-      attempts: config.carrierCalls.attempts,
-    }),
-  };
+  scheduleSources: ScheduleSource[];
 }
 
 export function createLookupServices(input: {
@@ -111,38 +68,11 @@ export function createLookupServices(input: {
       cache,
     }),
     schedules: new SchedulesService({
-      adapters: input.upstreams?.scheduleAdapters ?? [],
+      adapters: input.upstreams?.scheduleSources ?? [],
       allowance: allowances,
       cache,
     }),
     cache,
     close: () => cache.close(),
-  };
-}
-
-/** Start-up work of the lookups: the port catalogue, and the AIS feed when one is configured. */
-export async function startLookupWork(input: {
-  config: AppConfig;
-  lookups: LookupServices;
-  prisma: PrismaClient;
-  clock: Clock;
-  logger: Logger;
-}): Promise<{ ingester: AisFeedIngester | null; stop(): Promise<void> }> {
-  await input.lookups.ports.refresh();
-  let ingester: AisFeedIngester | null = null;
-  if (input.config.aisFeed) {
-    ingester = new AisFeedIngester({
-      source: parseAisFeed(input.config.aisFeed),
-      prisma: input.prisma,
-      clock: input.clock,
-      logger: input.logger,
-    });
-    await ingester.start();
-  }
-  return {
-    ingester,
-    stop: async () => {
-      await ingester?.stop();
-    },
   };
 }

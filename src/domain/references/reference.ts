@@ -3,6 +3,7 @@
  * a booking, or the combined `<bill-of-lading>/<container>` and `<booking>/<container>` values the
  * compat API accepts.
  */
+import type { ReferenceType } from "../../../reference-data/carriers";
 import { type BillOfLadingErrorReason, parseBillOfLading } from "./bill-of-lading";
 import {
   type ContainerNumber,
@@ -11,7 +12,8 @@ import {
   parseContainerNumber,
 } from "./container-number";
 
-export type ReferenceType = "container" | "bl" | "booking";
+// Carriers' facts name the reference types each one answers, so the type lives with them.
+export type { ReferenceType };
 
 export interface ContainerReference {
   type: "container";

@@ -1,10 +1,8 @@
-import type { ScheduleAdapter } from "../../upstream/schedules/dcsa-cs.adapter";
-import { mapPointToPoint } from "../../upstream/schedules/dcsa-cs.mapper";
 import type { Principal } from "../accounts/principal";
 import type { AllowanceState, LookupAllowanceService } from "../lookups/lookup-allowance";
 import type { LookupCache } from "../lookups/lookup-cache";
-import { findPortEntry } from "../ports/port-directory";
 import type { ScheduleItem } from "./model";
+import type { ScheduleSource } from "./schedule-source";
 
 /** v1 section 8: sailing schedules are served again for 30 minutes. */
 export const SCHEDULE_CACHE_MS = 30 * 60_000;
@@ -86,7 +84,7 @@ export function checkScheduleQuery(
 export class SchedulesService {
   constructor(
     private readonly deps: {
-      adapters: readonly ScheduleAdapter[];
+      adapters: readonly ScheduleSource[];
       allowance: LookupAllowanceService;
       cache: LookupCache;
     },
@@ -131,11 +129,7 @@ export class SchedulesService {
         carriersUnavailable.push(adapter.scac);
         continue;
       }
-      const mapped = mapPointToPoint(outcome.routes, {
-        scac: adapter.scac,
-        portName: (locode) => findPortEntry(locode)?.name,
-      });
-      items.push(...mapped.items.filter((item) => inWindow(item, query, end)));
+      items.push(...outcome.items.filter((item) => inWindow(item, query, end)));
     }
     if (this.deps.adapters.length === 0 || carriersUnavailable.length === this.deps.adapters.length) {
       const allowance = await this.deps.allowance.refund(principal, "vessel_schedule");

@@ -2,18 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
-import type { CarrierAdapter, CarrierOutcome } from "../../upstream/carriers/carrier-adapter";
-import { mapDcsaEvents } from "../../upstream/carriers/dcsa-tnt.mapper";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { featureAccess } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
-import { findPort } from "../ports/port-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
+import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
 import type { TrackingDocument } from "./model";
@@ -115,7 +113,7 @@ const CARRIER_DOWN_RETRY_AFTER_S = 60;
 export interface TrackingDeps {
   prisma: PrismaClient;
   clock: Clock;
-  carriers: CarrierAdapter;
+  carriers: CarrierTracker;
   directory: readonly Carrier[];
   documents: DocumentStore;
   slots: SlotsService;
@@ -130,7 +128,7 @@ export interface TrackingDeps {
 }
 
 export class TrackingService {
-  private readonly inFlight = new Map<string, Promise<CarrierOutcome>>();
+  private readonly inFlight = new Map<string, Promise<CarrierAnswer>>();
 
   constructor(protected readonly deps: TrackingDeps) {}
 
@@ -181,39 +179,26 @@ export class TrackingService {
       const outcome = await this.ask(scac, reference);
       tried.push(plan.provided ? scac : `${scac} (auto)`);
       if (outcome.kind === "found") {
-        const mapped = mapDcsaEvents(outcome.events, {
-          reference: reference.number,
-          referenceType: reference.type,
-          carrierScac: scac,
-          fetchedAt: this.deps.clock.now(),
-          locationLookup: findPort,
-        });
-        if (mapped.ok) {
-          const stored = await this.deps.documents.record(
-            org.id,
-            scac,
-            reference.type,
-            reference.normalized,
-            mapped.document,
-          );
-          return this.settle(
-            principal,
-            reference,
-            input,
-            existing,
-            stored,
-            plan.provided,
-            false,
-            null,
-            stored.changes,
-          );
-        }
-        failures.push({
+        const stored = await this.deps.documents.record(
+          org.id,
           scac,
-          reason: `the carrier's answer could not be read (${mapped.detail})`,
-          retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
-        });
-      } else if (outcome.kind !== "not-found") {
+          reference.type,
+          reference.normalized,
+          outcome.document,
+        );
+        return this.settle(
+          principal,
+          reference,
+          input,
+          existing,
+          stored,
+          plan.provided,
+          false,
+          null,
+          stored.changes,
+        );
+      }
+      if (outcome.kind !== "not-found") {
         failures.push({ scac, ...describeFailure(outcome) });
       }
       const failure = failures.at(-1);
@@ -373,12 +358,12 @@ export class TrackingService {
   }
 
   /** One carrier call per reference at a time in this process: concurrent tracks share the answer. */
-  private ask(scac: string, reference: ParsedReference): Promise<CarrierOutcome> {
+  private ask(scac: string, reference: ParsedReference): Promise<CarrierAnswer> {
     const key = `${scac}|${reference.type}|${reference.normalized}`;
     let call = this.inFlight.get(key);
     if (!call) {
       call = this.deps.carriers
-        .fetchEvents({ scac, reference: reference.number, referenceType: reference.type })
+        .track({ scac, reference: reference.number, referenceType: reference.type })
         .then((outcome) => {
           this.deps.metrics?.carrierCalls.inc({ scac, outcome: outcome.kind });
           return outcome;
@@ -554,7 +539,7 @@ export function discoveryEligibility(org: Organization, remainingCandidates: str
   return { eligible: true, candidates: remainingCandidates };
 }
 
-function describeFailure(outcome: Exclude<CarrierOutcome, { kind: "found" | "not-found" }>) {
+function describeFailure(outcome: CarrierFailure) {
   switch (outcome.kind) {
     case "unreachable":
       return {

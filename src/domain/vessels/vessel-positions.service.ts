@@ -1,13 +1,13 @@
+import type { Principal } from "../accounts/principal";
+import type { AllowanceState, LookupAllowanceService } from "../lookups/lookup-allowance";
+import type { LookupCache } from "../lookups/lookup-cache";
 import {
   normalizeVesselName,
   type VesselIdentity,
   type VesselPositionProvider,
   type VesselPositionReport,
   type VesselQuery,
-} from "../../upstream/vessels/vessel-position-provider";
-import type { Principal } from "../accounts/principal";
-import type { AllowanceState, LookupAllowanceService } from "../lookups/lookup-allowance";
-import type { LookupCache } from "../lookups/lookup-cache";
+} from "./vessel-position-provider";
 
 /** v1 section 8: vessel positions are served again for 5 minutes. */
 export const VESSEL_POSITION_CACHE_MS = 5 * 60_000;

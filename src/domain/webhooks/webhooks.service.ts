@@ -37,6 +37,26 @@ export type EndpointInputError =
   | { kind: "invalid_target"; reason: string }
   | { kind: "invalid_events"; reason: string };
 
+/** One sample delivery, sent and stored nowhere: what the sandbox's webhook fire answers with. */
+export type SampleDelivery =
+  | { kind: "invalid_target"; reason: string }
+  | {
+      kind: "sent";
+      deliveryId: string;
+      signingSecret: string;
+      body: string;
+      status: number | null;
+      error: string | null;
+    };
+
+/**
+ * Sample deliveries whose data comes from a world of their own (the sandbox's shipments): present
+ * only in that world's services.
+ */
+export interface SampleDeliveries {
+  send(url: string, event: WebhookEventName): Promise<SampleDelivery>;
+}
+
 export class WebhooksService {
   constructor(
     private readonly deps: {
@@ -268,17 +288,7 @@ export class WebhooksService {
     url: string,
     event: WebhookEventName,
     data: Record<string, unknown>,
-  ): Promise<
-    | { kind: "invalid_target"; reason: string }
-    | {
-        kind: "sent";
-        deliveryId: string;
-        signingSecret: string;
-        body: string;
-        status: number | null;
-        error: string | null;
-      }
-  > {
+  ): Promise<SampleDelivery> {
     const target = await this.checkNewTarget(url);
     if (!target.ok) return { kind: "invalid_target", reason: target.reason };
     const signingSecret = generateSigningSecret();

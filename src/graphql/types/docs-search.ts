@@ -54,8 +54,8 @@ builder.queryFields((t) => ({
         validate: z.number().int().min(1).max(MAX_HITS, `limit is at most ${MAX_HITS}`),
       }),
     },
-    resolve: async (_r, { query, limit }, _ctx) => {
-      const index = await projectDocsIndex(PROJECT_ROOT);
+    resolve: async (_r, { query, limit }, ctx) => {
+      const index = await projectDocsIndex(PROJECT_ROOT, ctx.services.openApiDocument);
       return { query, hits: index.search(query, limit ?? 5), sections: index.size };
     },
   }),

@@ -1,11 +1,11 @@
 import { wallClock } from "../../domain/lookups/local-time";
 import { findPortEntry } from "../../domain/ports/port-directory";
-import type { VesselLookupOutcome } from "../../domain/vessels/vessel-positions.service";
 import type {
   PortCallReport,
   VesselIdentity,
   VesselPositionReport,
-} from "../../upstream/vessels/vessel-position-provider";
+} from "../../domain/vessels/vessel-position-provider";
+import type { VesselLookupOutcome } from "../../domain/vessels/vessel-positions.service";
 import { builder } from "../builder";
 import { UPSTREAM_CALL } from "../limits";
 import {

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { Clock } from "../../lib/clock";
+import { findPort } from "../../domain/ports/port-directory";
+import type { CarrierTracker } from "../../domain/tracking/carrier-tracker";
+import { type Clock, systemClock } from "../../lib/clock";
 import { createSemaphore } from "../http/concurrency";
 import type { Sleep } from "../http/request";
 import type { RetryPolicy } from "../http/retry-policy";
 import type { CarrierAuth, CarrierAuthConfig } from "./auth";
 import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
 import { createDcsaTntAdapter, DCSA_TNT_DEFAULTS } from "./dcsa-tnt.adapter";
+import { dcsaTracker } from "./dcsa-tnt.tracker";
 
 /**
  * `config/carriers.registry.json`: which adapter, endpoint and credentials each SCAC uses. The file
@@ -231,7 +234,24 @@ export interface CarrierGatewayOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-/** One adapter per SCAC behind a single `CarrierAdapter`. */
+/**
+ * The tracking service's carrier port for every carrier of the registry, names resolved against the
+ * port catalogue. Every entry is DCSA Track & Trace 2.2 today (`adapter` in the registry file). A
+ * carrier with another API would get an adapter kind of its own there, a `CarrierTracker` of its own
+ * beside the DCSA one (its client, and its mapper to the tracking document), and a choice by SCAC
+ * here; the tracking service would not change.
+ */
+export function createCarrierTracker(
+  registry: CarrierRegistry,
+  options: CarrierGatewayOptions = {},
+): CarrierTracker {
+  return dcsaTracker(createCarrierGateway(registry, options), {
+    clock: options.clock ?? systemClock,
+    locationLookup: findPort,
+  });
+}
+
+/** One DCSA Track & Trace client per SCAC behind a single `CarrierAdapter`: the events as they came. */
 export interface CarrierGateway extends CarrierAdapter {
   supports(scac: string): boolean;
   readonly scacs: readonly string[];

@@ -1,30 +1,16 @@
+import type { PointToPointRequest, ScheduleSource } from "../../domain/schedules/schedule-source";
 import { type Clock, systemClock } from "../../lib/clock";
 import { type AuthSession, type CarrierAuth, createAuthSession } from "../carriers/auth";
 import { createSemaphore } from "../http/concurrency";
 import { type HttpDeps, realSleep, requestWithRetry, type Sleep } from "../http/request";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
+import { mapPointToPoint } from "./dcsa-cs.mapper";
 
 /**
- * DCSA Commercial Schedules 1.0 client: `GET {baseUrl}/v1/point-to-point-routes` with the routing's
- * filters, following `Next-Page-Cursor` up to a page cap. It does I/O only; the mapper reads the body.
+ * The schedule search's port over DCSA Commercial Schedules 1.0: `GET {baseUrl}/v1/point-to-point-routes`
+ * with the routing's filters, following `Next-Page-Cursor` up to a page cap, then the mapper turns the
+ * routings into schedule items (port names from `portName`).
  */
-export interface PointToPointRequest {
-  placeOfReceipt: string;
-  placeOfDelivery: string;
-  departureStartDate?: string;
-  departureEndDate?: string;
-  arrivalStartDate?: string;
-  arrivalEndDate?: string;
-}
-
-export type ScheduleFetchOutcome =
-  | { kind: "routes"; routes: unknown[]; pages: number }
-  | { kind: "unavailable"; reason: string };
-
-export interface ScheduleAdapter {
-  readonly scac: string;
-  pointToPoint(request: PointToPointRequest, signal?: AbortSignal): Promise<ScheduleFetchOutcome>;
-}
 
 export const DCSA_CS_DEFAULTS = {
   path: "/v1/point-to-point-routes",
@@ -46,9 +32,11 @@ export interface DcsaCsAdapterOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   maxPages?: number;
+  /** A port's name by UN/LOCODE, for places the carrier names only by code. */
+  portName?: (locode: string) => string | undefined;
 }
 
-export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleAdapter {
+export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleSource {
   const http: HttpDeps = {
     fetch: options.fetch ?? globalThis.fetch,
     clock: options.clock ?? systemClock,
@@ -63,10 +51,14 @@ export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleAdap
   const auth: AuthSession = createAuthSession(options.auth, baseUrl, options.scac, http);
   const url = `${baseUrl}${options.path ?? DCSA_CS_DEFAULTS.path}`;
   const maxPages = options.maxPages ?? DCSA_CS_DEFAULTS.maxPages;
+  const sailings = (routes: unknown[]) => ({
+    kind: "sailings" as const,
+    items: mapPointToPoint(routes, { scac: options.scac, portName: options.portName }).items,
+  });
 
   return {
     scac: options.scac,
-    async pointToPoint(request, signal) {
+    async pointToPoint(request: PointToPointRequest, signal?: AbortSignal) {
       const routes: unknown[] = [];
       let cursor: string | null = null;
       for (let page = 1; page <= maxPages; page++) {
@@ -88,7 +80,7 @@ export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleAdap
         if (result.kind !== "response")
           return { kind: "unavailable", reason: `${options.scac}: ${result.reason}` };
         if (result.status === 401 || result.status === 403) auth.rejected();
-        if (result.status === 404) return { kind: "routes", routes, pages: page };
+        if (result.status === 404) return sailings(routes);
         if (result.status >= 400) {
           return { kind: "unavailable", reason: `${options.scac} answered HTTP ${result.status}` };
         }
@@ -101,9 +93,9 @@ export function createDcsaCsAdapter(options: DcsaCsAdapterOptions): ScheduleAdap
         if (!Array.isArray(body)) return { kind: "unavailable", reason: `${options.scac} answered no array` };
         routes.push(...body);
         cursor = result.headers.get("next-page-cursor");
-        if (!cursor) return { kind: "routes", routes, pages: page };
+        if (!cursor) return sailings(routes);
       }
-      return { kind: "routes", routes, pages: maxPages };
+      return sailings(routes);
     },
   };
 }

@@ -1,6 +1,8 @@
+import { findPortEntry } from "../../domain/ports/port-directory";
+import type { ScheduleSource } from "../../domain/schedules/schedule-source";
 import type { Clock } from "../../lib/clock";
 import type { CarrierRegistry } from "../carriers/carrier-registry";
-import { createDcsaCsAdapter, type ScheduleAdapter } from "./dcsa-cs.adapter";
+import { createDcsaCsAdapter } from "./dcsa-cs.adapter";
 
 /**
  * Which carriers' Commercial Schedules APIs a schedule search asks. By default the ten largest lines
@@ -22,7 +24,7 @@ export const DEFAULT_SCHEDULE_CARRIERS = [
   "ZIMU",
 ] as const;
 
-export function createScheduleAdapters(input: {
+export function createScheduleSources(input: {
   scacs: readonly string[];
   registry: CarrierRegistry;
   simulatorUrl: string | undefined;
@@ -30,8 +32,8 @@ export function createScheduleAdapters(input: {
   clock: Clock;
   timeoutMs: number;
   attempts: number;
-}): ScheduleAdapter[] {
-  const adapters: ScheduleAdapter[] = [];
+}): ScheduleSource[] {
+  const adapters: ScheduleSource[] = [];
   for (const scac of input.scacs) {
     const entry = input.registry.get(scac);
     const simulator = input.simulatorUrl?.replace(/\/+$/, "");
@@ -47,6 +49,7 @@ export function createScheduleAdapters(input: {
         clock: input.clock,
         timeoutMs: input.timeoutMs,
         retry: { maxAttempts: input.attempts },
+        portName: (locode) => findPortEntry(locode)?.name,
       }),
     );
   }

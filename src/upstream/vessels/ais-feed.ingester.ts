@@ -8,7 +8,21 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import { type AisMessage, AisPayloadDecoder } from "./ais-decoder";
 import { FragmentAssembler, readSentence } from "./nmea";
-import { NAVIGATION_STATUS } from "./vessel-position-provider";
+
+/** ITU-R M.1371 navigational status codes as text. */
+export const NAVIGATION_STATUS: Readonly<Record<number, string>> = {
+  0: "Under way using engine",
+  1: "At anchor",
+  2: "Not under command",
+  3: "Restricted manoeuvrability",
+  4: "Constrained by her draught",
+  5: "Moored",
+  6: "Aground",
+  7: "Engaged in fishing",
+  8: "Under way sailing",
+  14: "AIS-SART active",
+  15: "Not defined",
+};
 
 /**
  * The AIS feed ingester: NMEA AIVDM lines from a TCP feed (`tcp://host:port`, as AIS-catcher, rtl-ais,

@@ -1,5 +1,4 @@
 import { findPortEntry } from "../../domain/ports/port-directory";
-import type { PrismaClient, VesselPosition } from "../../generated/prisma/client";
 import {
   normalizeVesselName,
   type PortCallReport,
@@ -7,7 +6,8 @@ import {
   type VesselPositionOutcome,
   type VesselPositionProvider,
   type VesselQuery,
-} from "./vessel-position-provider";
+} from "../../domain/vessels/vessel-position-provider";
+import type { PrismaClient, VesselPosition } from "../../generated/prisma/client";
 
 /** Rows read to compare names in memory (the table holds one row per MMSI). */
 const NAME_SCAN_LIMIT = 500;

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { type Clock, systemClock } from "../../lib/clock";
-import { createSemaphore } from "../http/concurrency";
-import { type HttpDeps, realSleep, requestWithRetry } from "../http/request";
-import { DEFAULT_RETRY_POLICY } from "../http/retry-policy";
 import type {
   VesselIdentity,
   VesselPositionOutcome,
   VesselPositionProvider,
   VesselPositionReport,
   VesselQuery,
-} from "./vessel-position-provider";
+} from "../../domain/vessels/vessel-position-provider";
+import { type Clock, systemClock } from "../../lib/clock";
+import { createSemaphore } from "../http/concurrency";
+import { type HttpDeps, realSleep, requestWithRetry } from "../http/request";
+import { DEFAULT_RETRY_POLICY } from "../http/retry-policy";
 
 /**
  * The carrier simulator's vessel positions (`GET {simulator}/vessels/position?imo=&mmsi=`, the MMSI

@@ -4,12 +4,12 @@
  * ships bear).
  */
 import { describe, expect, it } from "vitest";
+import { normalizeVesselName } from "../../../src/domain/vessels/vessel-position-provider";
 import { askedVessel } from "../../../src/domain/vessels/vessel-positions.service";
 import {
   mapSimulatorChoices,
   SimulatorPositionsAdapter,
 } from "../../../src/upstream/vessels/simulator-positions.adapter";
-import { normalizeVesselName } from "../../../src/upstream/vessels/vessel-position-provider";
 
 describe("normalizeVesselName", () => {
   it("ignores case, accents, punctuation and spacing, and nothing else", () => {

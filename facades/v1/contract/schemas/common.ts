@@ -1,0 +1,25 @@
+/**
+ * Field shapes every part of the v1 contract uses.
+ */
+import "zod-openapi";
+import { z } from "zod";
+import { SHIPMENT_STATUSES } from "../../../../src/domain/tracking/model";
+
+export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
+export const flag = z.union([z.literal(0), z.literal(1)]).meta({ description: "1 for yes, 0 for no." });
+export const dateTime = z
+  .string()
+  .meta({ description: "ISO 8601 date-time.", example: "2026-11-22T08:30:00Z" });
+export const localDateTime = z
+  .string()
+  .meta({ description: "Local time at the place, ISO 8601 without offset.", example: "2026-11-29T14:00:00" });
+export const shipmentType = z.enum(["Container", "Bill of Lading"]);
+export const status = z.enum(SHIPMENT_STATUSES).meta({ description: "Shipment status (spec v1 section 3)." });
+export const sandboxMode = z
+  .literal("sandbox")
+  .optional()
+  .meta({ description: "Present on sandbox answers only (every success body except `?include=full`)." });
+export const persisted = z
+  .literal(false)
+  .optional()
+  .meta({ description: "Sandbox writes only: the answer has the real shape, but nothing changed." });

@@ -1,0 +1,58 @@
+/**
+ * The bodies the v1 API answers, as zod schemas. They are the OpenAPI document's components (never
+ * written by hand) and the tests validate real answers against them, so a renderer that adds, drops
+ * or retypes a field fails a test until these files say so too. Field meanings: spec v1 section 2
+ * and docs/decisions.md.
+ *
+ * One file per part of the API; common.ts holds the field shapes they share.
+ */
+
+export { UsageAnswer } from "./account";
+export { BulkAnswer, BulkItem, BulkTrackBody } from "./bulk";
+export {
+  AuthThrottledErrorBody,
+  CarrierLookupLimitErrorBody,
+  CarrierUnavailableErrorBody,
+  CarrierUnreachableErrorBody,
+  CustomerLimitErrorBody,
+  ErrorBody,
+  FeatureDisabledErrorBody,
+  LookupLimitErrorBody,
+  PaymentOverdueErrorBody,
+  PlanRequiredErrorBody,
+  ProviderUnavailableErrorBody,
+  RateLimitErrorBody,
+  RetryTooSoonErrorBody,
+  SandboxRateLimitErrorBody,
+  ShipmentLimitErrorBody,
+  TrackingNotFoundErrorBody,
+  UnsupportedReferenceTypeErrorBody,
+  VesselNotFoundErrorBody,
+} from "./errors";
+export {
+  Carrier,
+  CarrierLookupAnswer,
+  CarriersAnswer,
+  Port,
+  PortsAnswer,
+  ScheduleItem,
+  SchedulesAnswer,
+  VesselAnswer,
+  VesselPosition,
+} from "./lookups";
+export { WebhookFireAnswer, WebhookFireBody } from "./sandbox-webhook-fire";
+export {
+  RetryFailedAnswer,
+  RetryFailedBody,
+  ShareAnswer,
+  ShipmentAnswer,
+  ShipmentDeletedAnswer,
+  ShipmentDetail,
+  ShipmentPage,
+  ShipmentPatchBody,
+  ShipmentSummary,
+  ShipmentUpdatedAnswer,
+  UnshareAnswer,
+} from "./shipments";
+export { TrackingAnswer, TrackingDocument } from "./tracking-document";
+export { WEBHOOK_PAYLOADS } from "./webhooks";

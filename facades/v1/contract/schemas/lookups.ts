@@ -1,0 +1,118 @@
+/**
+ * Lookups.
+ */
+import { z } from "zod";
+import { dateTime, nullable, sandboxMode } from "./common";
+
+export const Carrier = z
+  .object({ scac: z.string(), name: z.string(), slug: z.string() })
+  .catchall(z.unknown())
+  .meta({ id: "Carrier", description: "Spec v1 section 2.10." });
+
+export const CarriersAnswer = z
+  .object({ success: z.literal(true), mode: sandboxMode, total: z.number().int(), data: z.array(Carrier) })
+  .meta({ id: "CarrierList" });
+
+const candidate = z.object({
+  scac: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  status: z.string(),
+  confidence: z.enum(["high", "medium", "low"]),
+  source: z.string(),
+});
+
+export const CarrierLookupAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    data: z.object({
+      reference_number: z.string(),
+      type: z.enum(["Container", "Bill of Lading", "Booking"]),
+      carrier: nullable(candidate),
+      candidates: z.array(candidate),
+      sources_unavailable: z.array(z.string()),
+      cached: z.boolean(),
+    }),
+  })
+  .meta({ id: "CarrierLookup", description: "Spec v1 section 2.11." });
+
+export const Port = z
+  .object({
+    locode: z.string(),
+    name: z.string(),
+    city: nullable(z.string()),
+    country: nullable(z.string()),
+    country_code: z.string(),
+    region: nullable(z.string()),
+    slug: z.string(),
+    lat: nullable(z.number()),
+    lng: nullable(z.number()),
+  })
+  .meta({ id: "Port", description: "Spec v1 section 2.9." });
+
+export const PortsAnswer = z
+  .object({ success: z.literal(true), mode: sandboxMode, total: z.number().int(), data: z.array(Port) })
+  .meta({ id: "PortList" });
+
+export const VesselPosition = z
+  .object({
+    lat: z.number(),
+    lon: z.number(),
+    speed: nullable(z.number()),
+    draught: nullable(z.number()),
+    course_over_ground: nullable(z.number()),
+    true_heading: nullable(z.number()),
+    navigation_status: nullable(z.string()),
+    timestamp: dateTime,
+    atd: nullable(z.string()),
+    eta: nullable(z.string()),
+    origin_port: nullable(z.string()),
+    origin_locode: nullable(z.string()),
+    destination_port: nullable(z.string()),
+    destination_locode: nullable(z.string()),
+    imo: nullable(z.string()),
+    mmsi: nullable(z.string()),
+    name: nullable(z.string()),
+    cached: z.boolean(),
+  })
+  .meta({ id: "VesselPosition", description: "Spec v1 section 2.6." });
+
+export const VesselAnswer = z
+  .object({ success: z.literal(true), mode: sandboxMode, data: VesselPosition })
+  .meta({ id: "VesselTrack" });
+
+const scheduleEndpoint = z.object({
+  locode: nullable(z.string()),
+  name: nullable(z.string()),
+  country_code: nullable(z.string()),
+  terminal: nullable(z.string()),
+  terminal_code: nullable(z.string()),
+});
+
+export const ScheduleItem = z
+  .object({
+    sealine: z.string(),
+    sealine_name: z.string(),
+    service_name: nullable(z.string()),
+    voyage: nullable(z.string()),
+    vessel: z.object({ name: nullable(z.string()), imo: nullable(z.string()) }),
+    origin: scheduleEndpoint,
+    destination: scheduleEndpoint,
+    departure_date: nullable(z.string()),
+    arrival_date: nullable(z.string()),
+    duration: z.number(),
+    transit_type: z.string(),
+  })
+  .meta({ id: "ScheduleItem", description: "Spec v1 section 2.7." });
+
+export const SchedulesAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    total: z.number().int(),
+    cached: z.boolean(),
+    carriers_unavailable: z.array(z.string()).optional(),
+    data: z.array(ScheduleItem),
+  })
+  .meta({ id: "ScheduleList" });

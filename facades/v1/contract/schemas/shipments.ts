@@ -1,0 +1,161 @@
+/**
+ * Shipments (spec v1 section 2.3).
+ */
+import { z } from "zod";
+import {
+  dateTime,
+  flag,
+  localDateTime,
+  nullable,
+  persisted,
+  sandboxMode,
+  shipmentType,
+  status,
+} from "./common";
+import { documentTables } from "./tracking-document";
+
+export const ShipmentSummary = z
+  .object({
+    name: z.string().meta({ example: "SHP-1000" }),
+    number_of_containers: z.number().int(),
+    shipment_type: shipmentType,
+    reference_number: z.string(),
+    sealine_name: nullable(z.string()),
+    sealine: nullable(z.string()),
+    status,
+    origin: z.string(),
+    destination: z.string(),
+    total_days: z.number(),
+    remaining_days: z.number(),
+    eta: nullable(localDateTime),
+    created_at: dateTime,
+    last_synced_at: nullable(dateTime),
+    is_active: flag,
+    is_delayed: flag,
+    ata: nullable(localDateTime),
+    customers: z.array(z.string()),
+    next_refresh_eligible_at: nullable(dateTime),
+    refresh_eligible_now: z.boolean(),
+  })
+  .meta({ id: "ShipmentSummary", description: "Spec v1 section 2.3." });
+
+const fullDocument = z.object({
+  events_table: documentTables.events_table,
+  containers_table: documentTables.containers_table,
+  vessels_table: documentTables.vessels_table,
+  locations_table: documentTables.locations_table,
+  voyage_plan_table: documentTables.voyage_plan_table,
+  route_json: z.string(),
+  last_position: nullable(z.object({ latitude: z.number(), longitude: z.number() })),
+});
+
+export const ShipmentDetail = ShipmentSummary.extend({
+  terminal: z
+    .null()
+    .meta({ description: "Terminal data (holds, availability): null until a source exists." }),
+  discovery: nullable(z.object({ status: z.string() })),
+  document: nullable(fullDocument).optional().meta({ description: "With `?include=full` only." }),
+  cached_at: nullable(dateTime).optional(),
+  mode: z.literal("stored").optional().meta({ description: "With `?include=full` only." }),
+  hint: z.string().optional(),
+}).meta({ id: "ShipmentDetail" });
+
+export const ShipmentAnswer = z
+  .object({ success: z.literal(true), mode: sandboxMode, data: ShipmentDetail })
+  .meta({ id: "ShipmentAnswer" });
+
+export const ShipmentPage = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    total: z.number().int().optional().meta({ description: "Page mode." }),
+    page: z.number().int().optional(),
+    pageSize: z.number().int().optional(),
+    updated_since: dateTime.optional().meta({ description: "Delta mode: the time asked for, normalised." }),
+    count: z.number().int().optional().meta({ description: "Delta mode: rows returned (at most 200)." }),
+    data: z.array(ShipmentSummary),
+  })
+  .meta({ id: "ShipmentList", description: "A page, or in delta mode (`updated_since`) the changed rows." });
+
+export const ShipmentPatchBody = z
+  .object({
+    carrier: z
+      .string()
+      .regex(/^[A-Za-z0-9]{4}$/)
+      .optional()
+      .meta({ description: "SCAC, e.g. MAEU" }),
+    type: z.enum(["container", "bl"]).optional(),
+    customer: z
+      .string()
+      .max(200)
+      .nullable()
+      .optional()
+      .meta({ description: "Customer name; null or empty string clears it." }),
+  })
+  .meta({
+    id: "ShipmentPatch",
+    description: "At least one field; `reference_number` is refused.",
+    example: { customer: "ACME Imports" },
+  });
+
+export const ShipmentUpdatedAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    persisted,
+    data: ShipmentSummary,
+    unchanged: z.literal(true).optional(),
+    still_failed: z.literal(true).optional(),
+  })
+  .meta({ id: "ShipmentUpdated" });
+
+export const ShipmentDeletedAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    persisted,
+    deleted: z.literal(true),
+    shipment_id: z.string().meta({ description: "The real id of the row, not necessarily what was sent." }),
+  })
+  .meta({ id: "ShipmentDeleted" });
+
+export const RetryFailedBody = z
+  .object({ shipment_ids: z.array(z.string().max(100)).max(1000).optional() })
+  .meta({ id: "RetryFailedRequest", example: { shipment_ids: ["SHP-1007"] } });
+
+export const RetryFailedAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    persisted,
+    examined: z.number().int(),
+    queued: z.number().int(),
+    skipped: z.number().int(),
+    skipped_reason: z.literal("plan").optional(),
+  })
+  .meta({ id: "RetryFailedResult" });
+
+export const ShareAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    persisted,
+    data: z.object({
+      shipment_id: z.string(),
+      token: z.string(),
+      url: z.string().meta({ description: "The public, sanitised tracking page." }),
+      created_at: dateTime,
+      created: z.boolean().meta({ description: "False when the shipment already had a link (same link)." }),
+    }),
+  })
+  .meta({ id: "ShareLink" });
+
+export const UnshareAnswer = z
+  .object({
+    success: z.literal(true),
+    mode: sandboxMode,
+    persisted,
+    revoked: z.boolean(),
+    shipment_id: z.string(),
+  })
+  .meta({ id: "ShareRevoked" });

@@ -1,0 +1,481 @@
+/**
+ * The world's liner services as timetables: weekly sailings on every rotation, each ship of vessels.ts
+ * deployed on one sailing slot of one loop, and where a ship is at any clock time. Feeds the simulator's
+ * vessel positions and its DCSA Commercial Schedules point-to-point routes. Pure functions of the world
+ * data and the time; the planned shipments (shipment-plan/) are untouched by it.
+ *
+ * - A rotation is sailed as a closed loop: calls in order, then back to the first call (a one-way
+ *   rotation such as FAL1 westbound returns empty, without calls, and offers no sailings back).
+ * - Port stays are 18 to 28 hours per call. The loop has as many ships as weeks it takes at 15 knots,
+ *   rounded up, and the sailing speed is set so that the round trip is exactly that many weeks: every
+ *   loop then leaves its first call on the same weekday and hour each week.
+ * - Each of the 60 ships has a home slot on a loop its operator runs or partners on and that it fits
+ *   (Panama Canal ships up to about 15,500 TEU); loops get ships in proportion to their free slots. A
+ *   sailing on a slot without a home ship is sailed by a stand-in from the operator's fleet: that ship's
+ *   position is where its own home slot puts it, not on the stand-in sailing.
+ */
+import type { Carrier } from "../../reference-data/carriers";
+import { profileOf } from "./carrier-profiles";
+import {
+  bearingDegrees,
+  greatCircleKm,
+  greatCirclePoint,
+  type LatLng,
+  type Passage,
+  seaDistanceNm,
+  seaPathPoints,
+  voyageDirection,
+} from "./geo";
+import { hash32, unitHash } from "./hash";
+import { type Port, portByCode, type Terminal } from "./ports";
+import { LINER_SERVICES, type LinerService } from "./services";
+import { VESSELS, type Vessel } from "./vessels";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const WEEK = 7 * DAY;
+/** Sailings are counted in weeks from this Monday. */
+export const FLEET_EPOCH = Date.UTC(2024, 0, 1);
+const NOMINAL_KNOTS = 15;
+
+export interface RotationCall {
+  port: Port;
+  /** Index in the rotation. */
+  index: number;
+  terminal: Terminal | undefined;
+  /** Arrival and departure, ms after the sailing leaves call 0 (call 0 arrives before 0). */
+  arrive: number;
+  depart: number;
+}
+
+interface SeaSegment {
+  kind: "sea";
+  from: number;
+  /** -1: back to call 0 at the end of the loop. */
+  to: number;
+  start: number;
+  end: number;
+  points: LatLng[];
+  cumulativeKm: number[];
+}
+
+interface PortSegment {
+  kind: "port";
+  call: number;
+  start: number;
+  end: number;
+}
+
+export interface Rotation {
+  service: LinerService;
+  calls: RotationCall[];
+  slots: number;
+  roundTripMs: number;
+  speedKnots: number;
+  /** When sailing 0 leaves call 0. */
+  firstDeparture: number;
+  /** Home ship per slot, if any. */
+  home: (Vessel | undefined)[];
+  segments: (SeaSegment | PortSegment)[];
+}
+
+function legPassages(service: LinerService, from: number): readonly Passage[] {
+  if (from < service.calls.length - 1 || service.cyclic) return service.passages[from] ?? [];
+  // One-way rotations sail back empty through the passages they came by, in reverse.
+  return [...new Set(service.passages.flat())].reverse();
+}
+
+function buildRotation(service: LinerService): Rotation {
+  const ports = service.calls.map((code) => portByCode(code));
+  const count = ports.length;
+  const stays = ports.map((_, i) => (18 + 10 * unitHash("fleet-stay", service.name, i)) * HOUR);
+  const legNm = ports.map((port, i) => seaDistanceNm(port, ports[(i + 1) % count]!, legPassages(service, i)));
+  const totalNm = legNm.reduce((a, b) => a + b, 0);
+  const totalStay = stays.reduce((a, b) => a + b, 0);
+  const slots = Math.max(1, Math.ceil(((totalNm / NOMINAL_KNOTS) * HOUR + totalStay) / WEEK));
+  const roundTripMs = slots * WEEK;
+  const speedKnots = totalNm / ((roundTripMs - totalStay) / HOUR);
+  const calls: RotationCall[] = [];
+  let clock = 0;
+  ports.forEach((port, index) => {
+    if (index > 0) clock += (legNm[index - 1]! / speedKnots) * HOUR;
+    const arrive = index === 0 ? -stays[0]! : clock;
+    const depart = index === 0 ? 0 : clock + stays[index]!;
+    if (index > 0) clock = depart;
+    const terminal =
+      port.terminals.length > 0
+        ? port.terminals[hash32("fleet-terminal", service.name, index) % port.terminals.length]
+        : undefined;
+    calls.push({ port, index, terminal, arrive, depart });
+  });
+  const segments: (SeaSegment | PortSegment)[] = [];
+  calls.forEach((call, i) => {
+    const next = (i + 1) % count;
+    const to = calls[next]!;
+    const end = next === 0 ? roundTripMs - stays[0]! : to.arrive;
+    const points = seaPathPoints(call.port, to.port, legPassages(service, i));
+    const cumulativeKm = [0];
+    for (let p = 1; p < points.length; p++) {
+      cumulativeKm.push(cumulativeKm[p - 1]! + greatCircleKm(points[p - 1]!, points[p]!));
+    }
+    if (i > 0) segments.push({ kind: "port", call: i, start: call.arrive, end: call.depart });
+    segments.push({
+      kind: "sea",
+      from: i,
+      to: next === 0 ? -1 : next,
+      start: call.depart,
+      end,
+      points,
+      cumulativeKm,
+    });
+  });
+  segments.push({ kind: "port", call: 0, start: roundTripMs - stays[0]!, end: roundTripMs });
+  const firstDeparture = FLEET_EPOCH + Math.floor(unitHash("fleet-start", service.name) * 7 * 24) * HOUR;
+  return {
+    service,
+    calls,
+    slots,
+    roundTripMs,
+    speedKnots,
+    firstDeparture,
+    home: Array.from({ length: slots }, () => undefined),
+    segments,
+  };
+}
+
+export function fitsService(vessel: Vessel, service: LinerService): boolean {
+  const throughPanama = service.passages.some((passages) => passages.includes("panama"));
+  return vessel.teu <= (throughPanama ? 15_500 : service.maxTeu * 1.2);
+}
+
+/** Slot order that spreads a loop's ships over its weeks: 0, n/2, n/4, 3n/4... */
+function spreadOrder(slots: number): number[] {
+  return Array.from({ length: slots }, (_, i) => i).sort(
+    (a, b) => ((a * 0.6180339887) % 1) - ((b * 0.6180339887) % 1) || a - b,
+  );
+}
+
+let rotations: Rotation[] | undefined;
+const homes = new Map<string, { rotation: Rotation; slot: number }>();
+
+export function fleetRotations(): readonly Rotation[] {
+  if (rotations) return rotations;
+  const built = LINER_SERVICES.map(buildRotation);
+  const used = new Map<Rotation, number>();
+  for (const vessel of VESSELS) {
+    const free = (r: Rotation) => r.slots - (used.get(r) ?? 0);
+    const own = built.filter(
+      (r) =>
+        free(r) > 0 &&
+        fitsService(vessel, r.service) &&
+        (r.service.operator === vessel.operator || r.service.partners.includes(vessel.operator)),
+    );
+    const pool = own.length > 0 ? own : built.filter((r) => free(r) > 0 && fitsService(vessel, r.service));
+    const chosen = [...pool].sort(
+      (a, b) =>
+        free(b) / b.slots - free(a) / a.slots ||
+        b.service.weight - a.service.weight ||
+        a.service.name.localeCompare(b.service.name),
+    )[0];
+    if (!chosen) continue;
+    const slot = spreadOrder(chosen.slots).find((s) => chosen.home[s] === undefined)!;
+    chosen.home[slot] = vessel;
+    used.set(chosen, (used.get(chosen) ?? 0) + 1);
+    homes.set(vessel.imo, { rotation: chosen, slot });
+  }
+  rotations = built;
+  return built;
+}
+
+/** Sailing number m (any integer) of a rotation: when it leaves call 0. */
+export function sailingDeparture(rotation: Rotation, sailing: number): number {
+  return rotation.firstDeparture + sailing * WEEK;
+}
+
+function slotOf(rotation: Rotation, sailing: number): number {
+  return ((sailing % rotation.slots) + rotation.slots) % rotation.slots;
+}
+
+/** The ship of a sailing: the slot's home ship, else a stand-in from the operator's fleet. */
+export function vesselOfSailing(rotation: Rotation, sailing: number): Vessel {
+  fleetRotations();
+  const slot = slotOf(rotation, sailing);
+  const home = rotation.home[slot];
+  if (home) return home;
+  const fitting = VESSELS.filter((v) => fitsService(v, rotation.service));
+  const own = fitting.filter((v) => v.operator === rotation.service.operator);
+  const pool = own.length > 0 ? own : fitting.length > 0 ? fitting : VESSELS;
+  return pool[hash32("fleet-stand-in", rotation.service.name, slot) % pool.length]!;
+}
+
+/** A ship by IMO number; by MMSI only when no IMO number is asked (an IMO number that is not ours wins). */
+export function findVessel(imo: string | undefined, mmsi: string | undefined): Vessel | undefined {
+  if (imo) return VESSELS.find((v) => v.imo === imo);
+  return mmsi ? VESSELS.find((v) => v.mmsi === mmsi) : undefined;
+}
+
+export interface VesselFix {
+  vessel: Vessel;
+  rotation: Rotation;
+  lat: number;
+  lng: number;
+  /** Knots; 0 alongside. */
+  speed: number;
+  course: number;
+  heading: number;
+  draught: number;
+  atSea: boolean;
+  /** The call last left and when. */
+  lastCall: { port: Port; departedAt: number };
+  /** The call sailed to (or lying at) and when it arrives (arrived). */
+  nextCall: { port: Port; arrivesAt: number };
+}
+
+/** Where a ship is at a moment, on its home slot's sailings. */
+export function vesselFix(vessel: Vessel, nowMs: number): VesselFix | undefined {
+  fleetRotations();
+  const home = homes.get(vessel.imo);
+  if (!home) return undefined;
+  const { rotation, slot } = home;
+  const sinceFirst = nowMs - rotation.firstDeparture - slot * WEEK;
+  const phase = ((sinceFirst % rotation.roundTripMs) + rotation.roundTripMs) % rotation.roundTripMs;
+  const cycleStart = nowMs - phase;
+  const segment = rotation.segments.find((s) => phase >= s.start && phase < s.end) ?? rotation.segments[0]!;
+  const calls = rotation.calls;
+  const draught =
+    Math.round((10 + 5.5 * Math.min(1, vessel.teu / 24_000) + unitHash("draught", vessel.imo) * 0.8) * 10) /
+    10;
+  if (segment.kind === "port") {
+    const call = calls[segment.call]!;
+    const previous = calls[(segment.call - 1 + calls.length) % calls.length]!;
+    const arrivedAt = cycleStart + segment.start;
+    const departedAt = cycleStart + previous.depart;
+    const spot = call.terminal ?? call.port;
+    return {
+      vessel,
+      rotation,
+      lat: spot.lat,
+      lng: spot.lng,
+      speed: 0,
+      course: 0,
+      heading: Math.round(unitHash("berth-heading", vessel.imo, call.port.unLocode) * 359),
+      draught,
+      atSea: false,
+      lastCall: { port: previous.port, departedAt },
+      nextCall: { port: call.port, arrivesAt: arrivedAt },
+    };
+  }
+  const fraction = (phase - segment.start) / (segment.end - segment.start);
+  const total = segment.cumulativeKm[segment.cumulativeKm.length - 1] ?? 0;
+  const along = fraction * total;
+  let p = 1;
+  while (p < segment.cumulativeKm.length - 1 && segment.cumulativeKm[p]! < along) p++;
+  const a = segment.points[p - 1]!;
+  const b = segment.points[p]!;
+  const legKm = segment.cumulativeKm[p]! - segment.cumulativeKm[p - 1]!;
+  const here = greatCirclePoint(a, b, legKm > 0 ? (along - segment.cumulativeKm[p - 1]!) / legKm : 0);
+  const course = Math.round(bearingDegrees(here, b) * 10) / 10;
+  const jitter = unitHash("sog", vessel.imo, Math.floor(nowMs / HOUR)) - 0.5;
+  const to = segment.to === -1 ? calls[0]! : calls[segment.to]!;
+  return {
+    vessel,
+    rotation,
+    lat: Math.round(here.lat * 1e5) / 1e5,
+    lng: Math.round(here.lng * 1e5) / 1e5,
+    speed: Math.round((rotation.speedKnots + jitter) * 10) / 10,
+    course,
+    heading: Math.round((course + jitter * 4 + 360) % 360),
+    draught,
+    atSea: true,
+    lastCall: { port: calls[segment.from]!.port, departedAt: cycleStart + segment.start },
+    nextCall: { port: to.port, arrivesAt: cycleStart + segment.end },
+  };
+}
+
+// --- Point-to-point sailings ------------------------------------------------------------------------
+
+/** Whether a carrier sells space on a loop: its own or its group's, as a partner, or in its alliance. */
+export function sellsOn(carrier: Carrier, service: LinerService): boolean {
+  const profile = profileOf(carrier);
+  const group = profile.fleet ?? carrier.scac;
+  if (service.operator === group || service.partners.includes(group)) return true;
+  if (service.partners.includes(carrier.scac)) return true;
+  return (
+    profile.alliance !== undefined && profile.alliance !== "MSC" && service.alliance === profile.alliance
+  );
+}
+
+export interface CallTime {
+  call: RotationCall;
+  arrive: number;
+  depart: number;
+}
+
+export interface SailingLeg {
+  rotation: Rotation;
+  sailing: number;
+  vessel: Vessel;
+  /** From the origin call to the destination call, both included, with absolute times. */
+  calls: CallTime[];
+}
+
+export interface SailingRoute {
+  legs: SailingLeg[];
+}
+
+interface PathTemplate {
+  rotation: Rotation;
+  /** Indices in call order from origin to destination; may wrap past the end of a cyclic loop. */
+  indices: number[];
+}
+
+function paths(rotation: Rotation, originCode: string, destinationCode: string): PathTemplate[] {
+  const calls = rotation.calls;
+  const count = calls.length;
+  const out: PathTemplate[] = [];
+  calls.forEach((call, i) => {
+    if (call.port.unLocode !== originCode) return;
+    const indices = [i];
+    for (let step = 1; step < count; step++) {
+      const k = i + step;
+      if (!rotation.service.cyclic && k >= count) return;
+      indices.push(k);
+      const port = calls[k % count]!.port.unLocode;
+      if (port === originCode) return;
+      if (port === destinationCode) {
+        out.push({ rotation, indices });
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+function callTimes(template: PathTemplate, sailing: number): CallTime[] {
+  const { rotation } = template;
+  const start = sailingDeparture(rotation, sailing);
+  const count = rotation.calls.length;
+  return template.indices.map((k) => {
+    const call = rotation.calls[k % count]!;
+    const lap = Math.floor(k / count) * rotation.roundTripMs;
+    return { call, arrive: start + lap + call.arrive, depart: start + lap + call.depart };
+  });
+}
+
+function leg(template: PathTemplate, sailing: number): SailingLeg {
+  return {
+    rotation: template.rotation,
+    sailing,
+    vessel: vesselOfSailing(template.rotation, sailing),
+    calls: callTimes(template, sailing),
+  };
+}
+
+/** Sailings whose departure from the first index falls in [from, to). */
+function sailingsLeaving(template: PathTemplate, from: number, to: number): number[] {
+  const offset = callTimes(template, 0)[0]!.depart;
+  const first = Math.ceil((from - offset) / WEEK);
+  const out: number[] = [];
+  for (let m = first; offset + m * WEEK < to; m++) out.push(m);
+  return out;
+}
+
+function firstSailingLeaving(template: PathTemplate, from: number): number {
+  return Math.ceil((from - callTimes(template, 0)[0]!.depart) / WEEK);
+}
+
+const CONNECTION_MS = 24 * HOUR;
+
+/**
+ * Routes a carrier sells from one port to another whose departure (or arrival) falls in a window:
+ * direct sailings, or, when the carrier has none on the pair and transshipment is allowed, one change of
+ * ship at a port both loops call (the three shortest such routings), taking the first connection at
+ * least a day after arrival.
+ */
+export function routesBetween(input: {
+  carrier: Carrier;
+  origin: Port;
+  destination: Port;
+  from: number;
+  to: number;
+  by: "departure" | "arrival";
+  maxTransshipments: number;
+}): SailingRoute[] {
+  const sold = fleetRotations().filter((r) => sellsOn(input.carrier, r.service));
+  const o = input.origin.unLocode;
+  const d = input.destination.unLocode;
+  const templates: PathTemplate[][] = sold.flatMap((r) => paths(r, o, d).map((t) => [t]));
+  if (templates.length === 0 && input.maxTransshipments >= 1)
+    templates.push(...transshipmentTemplates(sold, input));
+  const span = input.by === "arrival" ? 120 * DAY : 0;
+  const routes: SailingRoute[] = [];
+  for (const chain of templates) {
+    const [first, ...rest] = chain;
+    for (const sailing of sailingsLeaving(first!, input.from - span, input.to)) {
+      const legs = [leg(first!, sailing)];
+      for (const next of rest) {
+        const arrivedAt = legs[legs.length - 1]!.calls.at(-1)!.arrive;
+        legs.push(leg(next, firstSailingLeaving(next, arrivedAt + CONNECTION_MS)));
+      }
+      const departure = legs[0]!.calls[0]!.depart;
+      const arrival = legs.at(-1)!.calls.at(-1)!.arrive;
+      const when = input.by === "arrival" ? arrival : departure;
+      if (when >= input.from && when < input.to) routes.push({ legs });
+    }
+  }
+  return routes.sort(
+    (a, b) =>
+      a.legs[0]!.calls[0]!.depart - b.legs[0]!.calls[0]!.depart ||
+      a.legs.at(-1)!.calls.at(-1)!.arrive - b.legs.at(-1)!.calls.at(-1)!.arrive,
+  );
+}
+
+function transshipmentTemplates(
+  sold: readonly Rotation[],
+  input: { origin: Port; destination: Port },
+): PathTemplate[][] {
+  const o = input.origin.unLocode;
+  const d = input.destination.unLocode;
+  const direct = greatCircleKm(input.origin, input.destination) / 1.852;
+  const found: { chain: PathTemplate[]; days: number }[] = [];
+  for (const a of sold) {
+    const hubs = new Set(a.calls.map((c) => c.port.unLocode).filter((code) => code !== o && code !== d));
+    for (const hub of hubs) {
+      for (const first of paths(a, o, hub)) {
+        for (const b of sold) {
+          if (b === a) continue;
+          for (const second of paths(b, hub, d)) {
+            const one = callTimes(first, 0);
+            const two = callTimes(second, 0);
+            const sailedNm =
+              ((one.at(-1)!.arrive - one[0]!.depart) / HOUR) * a.speedKnots +
+              ((two.at(-1)!.arrive - two[0]!.depart) / HOUR) * b.speedKnots;
+            if (sailedNm > 2.6 * direct + 2000) continue;
+            const days =
+              (one.at(-1)!.arrive - one[0]!.depart + two.at(-1)!.arrive - two[0]!.depart) / DAY + 4;
+            found.push({ chain: [first, second], days });
+          }
+        }
+      }
+    }
+  }
+  return found
+    .sort((x, y) => x.days - y.days)
+    .slice(0, 3)
+    .map((f) => f.chain);
+}
+
+/** Voyage numbers as the carrier writes them: year and week of the loop departure, then the direction. */
+export function voyageNumber(carrier: Carrier, legOfRoute: SailingLeg): string {
+  const departure = sailingDeparture(legOfRoute.rotation, legOfRoute.sailing);
+  const date = new Date(departure);
+  const year = date.getUTCFullYear();
+  const week = Math.min(52, Math.floor((departure - Date.UTC(year, 0, 1)) / WEEK) + 1);
+  const first = legOfRoute.calls[0]!.call.port;
+  const second = legOfRoute.calls[1]?.call.port ?? first;
+  const direction = voyageDirection(first, second);
+  const ww = String(week).padStart(2, "0");
+  return profileOf(carrier).voyageStyle === "maersk"
+    ? `${year % 10}${ww}${direction}`
+    : `${String(year % 100).padStart(2, "0")}${ww}${direction}`;
+}

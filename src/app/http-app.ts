@@ -1,0 +1,309 @@
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { sendCompatRefusal } from "../../facades/compat/respond";
+import { createCompatRouter } from "../../facades/compat/router";
+import type { FacadeDeps, FacadeLog } from "../../facades/facade";
+import { createMcpRouter } from "../../facades/mcp/router";
+import { createShareRouter } from "../../facades/share/router";
+import { v1AllowedMethods } from "../../facades/v1/allow";
+import { createMetaRouter } from "../../facades/v1/meta";
+import { sendV1Error } from "../../facades/v1/respond";
+import { createV1Router } from "../../facades/v1/router";
+import { createSandboxRouter } from "../../facades/v1/sandbox";
+import { databaseUnavailableReason } from "../db/unavailable";
+import type { Surface } from "../domain/tracking/tracking.service";
+import { OperationExecutor } from "../graphql/executor";
+import { operationRunner } from "../graphql/operation-runner";
+import { publicSchema, schema } from "../graphql/schema";
+import { createGraphQLHandler } from "../graphql/yoga";
+import { closeIfBodyUnread } from "../http/connections";
+import { AdmissionGate, guard } from "../http/gate";
+import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
+import { requestId, requestLogging, requestMetrics } from "../http/observability";
+import { metricsAccess } from "../http/operator-access";
+import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
+import { OPERATION_FOLDERS } from "./operation-folders";
+import { sandboxOnDemand } from "./sandbox";
+import type { Services } from "./services";
+
+export interface BuiltApp {
+  app: Express;
+  /** Flip on SIGTERM: readiness fails and keep-alive connections close after their request. */
+  startDraining(): void;
+  /** Closes what the app built for itself (the sandbox world). */
+  close(): Promise<void>;
+}
+
+/** Which surface a path belongs to, to answer a refusal in its format. */
+type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
+
+/**
+ * Builds the HTTP app without listening, so tests and `main` share it. Each facade gets only what
+ * translation needs: a run of the persisted operations (recorded as its surface), the gate, the
+ * base URL, the clock and a log.
+ */
+export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
+  const { config } = services;
+  const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
+  const admission = new AdmissionGate({
+    accounts: services.accounts,
+    limiter: services.limiter,
+    clock: services.clock,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+    keylessPerMinute: config.keylessPerMinute,
+  });
+  const log: FacadeLog = (level, fields, message) => services.logger[level](fields, message);
+  const facade = (surface: Surface): FacadeDeps => ({
+    run: operationRunner(executor, services, surface),
+    admission,
+    baseUrl: options.baseUrl,
+    clock: services.clock,
+    log,
+  });
+  const v1 = facade("v1");
+  let draining = false;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+  app.set("etag", false);
+  // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
+  // should guess at.
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
+  app.use(requestId(), requestLogging(services.logger), requestMetrics(services.metrics));
+  app.use((_req, res, next) => {
+    if (draining) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(guardUrl());
+  // A preflight or an `OPTIONS` probe is answered from the routes' verbs, without a key and without
+  // counting as a failed authentication. GraphQL answers its own (Yoga's CORS), and compat and MCP
+  // answer their 405 in their own format.
+  app.use((req, res, next) => {
+    if (req.method !== "OPTIONS") return next();
+    const allow = allowedMethods(req.path, config.sandboxEnabled);
+    if (allow === "not-mine") return next();
+    if (!allow) {
+      return refuse(surfaceOf(req, config.compatPrefix), res, "route_not_found", `There is no ${req.path}.`);
+    }
+    res.setHeader("Allow", allow.join(", "));
+    res.status(204).end();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    if (draining) return void res.status(503).json({ status: "draining" });
+    try {
+      await services.db.sql.query("SELECT 1");
+      res.json({ status: "ready", database: services.db.kind });
+    } catch {
+      res.status(503).json({ status: "unavailable", database: services.db.kind });
+    }
+  });
+  const metricsRefusal = metricsAccess(config.metrics);
+  app.get("/metrics", async (req, res) => {
+    const refusal = metricsRefusal(req, res);
+    if (refusal) return refuse("other", res, refusal);
+    res.type("text/plain; version=0.0.4").send(await services.metrics.render());
+  });
+
+  const json = jsonBody(config.bodyLimit);
+
+  const yoga = createGraphQLHandler(services, publicSchema);
+  const toYoga = (req: Request, res: Response) => void yoga.handle(req, res);
+  app.use(
+    "/graphql",
+    (req, _res, next) => {
+      req.metricsRoute = "/graphql";
+      next();
+    },
+    (req, res, next) => {
+      // A CORS preflight carries no key and runs nothing: Yoga answers it with the configured policy.
+      if (req.method === "OPTIONS") {
+        res.setHeader("Allow", "GET, POST, OPTIONS");
+        return toYoga(req, res);
+      }
+      // The GraphiQL page itself (when switched on) needs no key; every operation does.
+      if (
+        config.graphql.graphiql &&
+        req.method === "GET" &&
+        req.accepts(["text/html", "application/json"]) === "text/html" &&
+        !req.query.query
+      ) {
+        return toYoga(req, res);
+      }
+      next();
+    },
+    // The key is checked before the body is read.
+    guard(admission, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
+      sendGraphQLRefusal(r, refusal.outcome),
+    ),
+    (req, res, next) => {
+      if (req.method === "POST" && !req.is(["application/json", "application/*+json"])) {
+        return sendGraphQLRefusal(res, "unsupported_media_type");
+      }
+      next();
+    },
+    json,
+    (req, res, next) => {
+      // One operation per request: batching is off, so a JSON array (or any non-object) is not a
+      // GraphQL request. Refused here, before Yoga would try to read the consumed stream again.
+      const body: unknown = req.body;
+      if (req.method === "POST" && (typeof body !== "object" || body === null || Array.isArray(body))) {
+        return sendGraphQLRefusal(
+          res,
+          "bad_request",
+          "The body must be one JSON object: {query, variables?, operationName?}.",
+        );
+      }
+      next();
+    },
+    toYoga,
+  );
+
+  app.use(createShareRouter(v1));
+  // Public and keyless, so mounted before the v1 gate.
+  app.use("/api/v1", createMetaRouter(options.baseUrl));
+  const sandbox = config.sandboxEnabled ? sandboxOnDemand({ live: services, executor }) : null;
+  if (sandbox) app.use("/api/v1/sandbox", createSandboxRouter(v1, sandbox.world)(json));
+  else {
+    app.use("/api/v1/sandbox", (req, res) =>
+      refuse("v1", res, "route_not_found", `There is no ${req.method} ${req.originalUrl.split("?")[0]}.`),
+    );
+  }
+  // The body is read after admission, so a malformed one is still answered with the rate headers.
+  app.use("/api/v1", createV1Router(v1, json));
+  app.use(config.compatPrefix, createCompatRouter(facade("compat")));
+  // Switched off, the path is simply not served: the surface-aware 404 below answers it.
+  if (config.mcpEnabled) {
+    app.use(
+      "/api/mcp",
+      createMcpRouter(facade("mcp"), {
+        origins: {
+          bindHost: config.host,
+          publicUrl: config.publicUrl,
+          allowedHosts: config.mcpAllowedHosts,
+          allowedOrigins: config.mcpAllowedOrigins,
+        },
+        bodyLimit: config.bodyLimit,
+      }),
+    );
+  }
+
+  app.use((req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
+    refuse(
+      surfaceOf(req, config.compatPrefix),
+      res,
+      "route_not_found",
+      `There is no ${req.method} ${req.path}.`,
+    );
+  });
+
+  // Body-parser failures and anything thrown by a route: a clear answer in the surface's format,
+  // never a stack trace or an internal message.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const surface = surfaceOf(req, config.compatPrefix);
+    if (res.headersSent) return void res.end();
+    closeIfBodyUnread(req, res);
+    const client = clientErrorOf(error, config.bodyLimit);
+    if (client) {
+      // The client's mistake, not ours: one line without a stack.
+      (req as Request & { log?: { info: (o: unknown, m: string) => void } }).log?.info(
+        { outcome: client.outcome, reason: client.message },
+        "Refused client input",
+      );
+      return refuse(surface, res, client.outcome, client.message);
+    }
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable) {
+      // An outage, not a bug: one line per request, no stack.
+      (req as Request & { log?: { warn: (o: unknown, m: string) => void } }).log?.warn(
+        { outcome: "database_unavailable", reason: unavailable },
+        "Database unavailable",
+      );
+      return refuse(surface, res, "database_unavailable");
+    }
+    (req as Request & { log?: { error: (o: unknown, m: string) => void } }).log?.error(
+      { err: error },
+      "Unhandled error",
+    );
+    refuse(surface, res, "unexpected");
+  });
+
+  return {
+    app,
+    startDraining() {
+      draining = true;
+    },
+    async close() {
+      await sandbox?.close();
+    },
+  };
+}
+
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** The verbs a path answers; "not-mine" when its surface answers `OPTIONS` itself. */
+function allowedMethods(path: string, sandboxEnabled: boolean): string[] | undefined | "not-mine" {
+  if (OPERATIONS_PATHS.has(path) || /^\/share\/[^/]+$/.test(path)) return ["GET", "HEAD", "OPTIONS"];
+  if (sandboxEnabled && path.startsWith("/api/v1/sandbox/")) {
+    return v1AllowedMethods(path.slice("/api/v1/sandbox".length), { sandbox: true });
+  }
+  if (path.startsWith("/api/v1/")) return v1AllowedMethods(path.slice("/api/v1".length), { sandbox: false });
+  return "not-mine";
+}
+
+function surfaceOf(req: Request, compatPrefix: string): PathSurface {
+  const path = req.originalUrl.split("?")[0] ?? "";
+  if (path === compatPrefix || path.startsWith(`${compatPrefix}/`)) return "compat";
+  if (path.startsWith("/api/v1")) return "v1";
+  if (path.startsWith("/graphql")) return "graphql";
+  if (path.startsWith("/api/mcp")) return "mcp";
+  return "other";
+}
+
+function refuse(surface: PathSurface, res: Response, outcome: OutcomeCode, message?: string): void {
+  const wire = OUTCOMES[outcome];
+  switch (surface) {
+    case "compat":
+      sendCompatRefusal(res, outcome, {
+        detail: message,
+        // A client error that is not an operation's answer (unknown path, broken body) keeps its
+        // HTTP status; every operation's own answer, our trouble included, is 200.
+        status: wire.v1.status >= 500 ? 200 : wire.v1.status,
+      });
+      return;
+    case "graphql":
+      sendGraphQLRefusal(res, outcome, message);
+      return;
+    case "mcp":
+      if (wire.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(wire.retryAfterSeconds));
+      res.status(wire.v1.status).json({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: wire.mcp.jsonRpcCode,
+          message: message ?? wire.sentence,
+          data: refusalData(outcome),
+        },
+      });
+      return;
+    default:
+      sendV1Error(res, outcome, { message });
+  }
+}
+
+function sendGraphQLRefusal(res: Response, outcome: OutcomeCode, message?: string): void {
+  const wire = OUTCOMES[outcome];
+  if (wire.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(wire.retryAfterSeconds));
+  res.status(wire.graphql.status).json({
+    errors: [
+      { message: message ?? wire.sentence, extensions: { code: wire.graphql.code, reason: wire.v1.error } },
+    ],
+  });
+}

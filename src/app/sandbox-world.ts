@@ -1,0 +1,406 @@
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { SimulatedWorld } from "../../simulator/world/world";
+import type { AppConfig } from "../config";
+import { type Database, openDatabase } from "../db/database";
+import { applyMigrations } from "../db/migrate";
+import { startNumberingAt } from "../domain/accounts/organization-counters";
+import { FEATURES } from "../domain/accounts/plans";
+import type { Principal } from "../domain/accounts/principal";
+import { findPort } from "../domain/ports/port-directory";
+import { computeCheckDigit } from "../domain/references/container-number";
+import { RESERVED_REFERENCES } from "../domain/sandbox/reserved-references";
+import { SandboxTrackingService } from "../domain/sandbox/sandbox-tracking.service";
+import { DELAY_THRESHOLD_MS } from "../domain/tracking/shipment-facts";
+import type { WebhookEventName } from "../domain/webhooks/events";
+import type { SampleDelivery, WebhooksService } from "../domain/webhooks/webhooks.service";
+import { ManualClock } from "../lib/clock";
+import type { Logger } from "../observability/logger";
+import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
+import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
+import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { createServices, type Services } from "./services";
+
+/**
+ * The sandbox world (spec v1 section 4.3): the simulator's world with its clock frozen, served by
+ * a service of its own (an in-memory database, its own simulator over loopback HTTP, the real
+ * engine), holding one organisation and eight shipments. Every sandbox request runs against it one
+ * at a time, and whatever a request wrote is put back afterwards: writes answer the real shape and
+ * change nothing.
+ */
+
+/** The frozen moment of the sandbox world. */
+export const SANDBOX_NOW = "2026-09-01T12:00:00.000Z";
+/** The carrier a reference no carrier claims is tracked with (its world knows every reference). */
+export const SANDBOX_CARRIER = "MAEU";
+export const SANDBOX_ORGANIZATION = "Sandbox";
+/** Shipment numbers start here, so the eight are SHP-1000 to SHP-1007. */
+const FIRST_SHIPMENT_NUMBER = 1000;
+/** The eight shipments: three in transit on time, two delayed, two delivered, one that failed. */
+const WANTED = { onTime: 3, delayed: 2, delivered: 2 } as const;
+/**
+ * The seven the world knows, as `scripts/pick-sandbox-shipments.ts` found them (searching takes
+ * tens of seconds, too long for a first sandbox request); test/api/sandbox.test.ts checks the mix.
+ */
+const SANDBOX_REFERENCES: readonly { reference: string; kind: SandboxShipment["kind"] }[] = [
+  { reference: "SBXU1000013", kind: "in_transit" },
+  { reference: "SBXU1000055", kind: "in_transit" },
+  { reference: "SBXU1000230", kind: "in_transit" },
+  { reference: "SBXU1073750", kind: "delayed" },
+  { reference: "SBXU1108712", kind: "delayed" },
+  { reference: "SBXU1000029", kind: "delivered" },
+  { reference: "SBXU1000034", kind: "delivered" },
+];
+/** When the eight were first tracked. */
+export const FIRST_FETCH_BEFORE_MS = 5 * 86_400_000;
+/** The failed one: a number the sandbox's carrier has no record of. */
+const FAILED_SERIAL = 900_001;
+
+export interface SandboxShipment {
+  name: string;
+  reference: string;
+  kind: "in_transit" | "delayed" | "delivered" | "failed";
+}
+
+export class SandboxWorld {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly services: Services,
+    readonly principal: Principal,
+    readonly shipments: readonly SandboxShipment[],
+    private readonly db: Database,
+    private readonly simulator: RunningSimulator,
+    private readonly snapshot: Snapshot,
+    private readonly sampleSender: Pick<WebhooksService, "sendSample">,
+  ) {}
+
+  /**
+   * Runs one request against the world, alone, and puts back every table it wrote to (and the
+   * in-memory windows and allowances) before the next one runs.
+   */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => {
+      const statements: string[] = [];
+      this.db.statements.capture = statements;
+      try {
+        return await fn();
+      } finally {
+        this.db.statements.capture = null;
+        const written = writtenTables(statements);
+        if (written !== null) await this.snapshot.restore(written);
+        this.services.counters.clear?.();
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * One sample delivery of `event` carrying the world's own data, read inside the world's queue so
+   * it never sees a request's writes half put back. Sent by the live service, on the server's clock:
+   * the world's clock stands still, and a delivery signed (and `created`) at the frozen moment fails
+   * every receiver's timestamp tolerance. Only the content comes from the world; nothing is stored.
+   */
+  async sendSample(url: string, event: WebhookEventName): Promise<SampleDelivery> {
+    const data = await this.run(() => this.sampleEventData(event));
+    return this.sampleSender.sendSample(url, event, data);
+  }
+
+  /** The data a delivery of `event` would carry, from the world's own shipments. */
+  async sampleEventData(event: WebhookEventName): Promise<Record<string, unknown>> {
+    if (event === "webhook.test") {
+      return { endpoint_id: "sandbox", message: "This is a test delivery from the Quayside sandbox." };
+    }
+    const kind =
+      event === "shipment.arrived" || event === "shipment.vessel_arrived" ? "delivered" : "in_transit";
+    const pick = this.shipments.find((s) => s.kind === kind) ?? this.shipments[0]!;
+    const row = await this.services.db.prisma.shipment.findFirstOrThrow({
+      where: { organizationId: this.principal.organization.id, number: BigInt(pick.name.slice(4)) },
+    });
+    const iso = (d: Date | null) => (d ? d.toISOString() : null);
+    if (event === "discovery.recovered") {
+      return {
+        reference_number: row.reference,
+        type: "Container",
+        carrier: row.carrierScac ?? SANDBOX_CARRIER,
+        carrier_name: this.services.carriers.find((c) => c.scac === row.carrierScac)?.name ?? row.carrierScac,
+        shipment_id: pick.name,
+      };
+    }
+    const eta = iso(row.eta);
+    const previous = {
+      "shipment.updated": { status: "PLANNED", eta },
+      "shipment.vessel_arrived": { status: row.status, eta },
+      "shipment.arrived": { status: "IN_TRANSIT", eta },
+      "eta.changed": {
+        status: row.status,
+        eta: row.eta ? new Date(row.eta.getTime() - 2 * 86_400_000).toISOString() : null,
+      },
+    }[event];
+    return {
+      shipment_id: pick.name,
+      reference_number: row.reference,
+      carrier: row.carrierScac,
+      status: row.status,
+      previous_status: previous.status,
+      eta,
+      previous_eta: previous.eta,
+      ata: event === "shipment.updated" || event === "eta.changed" ? null : iso(row.ata),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.services.close();
+    await this.simulator.close();
+    await this.db.close();
+  }
+
+  static async create(input: {
+    config: AppConfig;
+    logger: Logger;
+    /** The live service's webhooks: sample deliveries go out on the server's clock. */
+    sampleSender: Pick<WebhooksService, "sendSample">;
+  }): Promise<SandboxWorld> {
+    const started = Date.now();
+    const phases: Record<string, number> = {};
+    const phase = (name: string) => {
+      phases[name] = Date.now() - started;
+    };
+    const clock = new ManualClock(SANDBOX_NOW);
+    const config: AppConfig = { ...input.config, redisUrl: undefined, aisFeed: undefined };
+    const world = sandboxSimulatedWorld();
+    const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    await applyMigrations(db);
+    const simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock, world });
+    const registry = loadCarrierRegistry({
+      file: config.carrierRegistryFile,
+      env: {},
+      simulatorUrl: simulator.url,
+    });
+    const services = createServices({
+      config,
+      db,
+      clock,
+      logger: input.logger,
+      carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
+      lookupUpstreams: createLookupUpstreams({
+        config,
+        prisma: db.prisma,
+        registry,
+        simulatorUrl: simulator.url,
+        clock,
+      }),
+      createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
+      // The world answers its own sample deliveries, once it exists (no request reaches it before).
+      sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
+    });
+    phase("database");
+    await startLookupWork({
+      config,
+      lookups: services.lookups,
+      prisma: db.prisma,
+      clock,
+      logger: input.logger,
+    });
+
+    phase("ports");
+    const { accounts } = services;
+    const organization = await accounts.createOrganization({
+      name: SANDBOX_ORGANIZATION,
+      plan: "business",
+      developerMode: true,
+      features: Object.fromEntries(FEATURES.map((f) => [f, true])),
+    });
+    await startNumberingAt(db.prisma, organization.id, "shipments", FIRST_SHIPMENT_NUMBER);
+    const user = await accounts.createUser({
+      organizationId: organization.id,
+      email: "sandbox@quayside.local",
+      name: "Sandbox",
+      role: "owner",
+    });
+    const { rawKey } = await accounts.createApiKey({ userId: user.id, name: "Sandbox" });
+    const authentication = await accounts.authenticate(rawKey);
+    if (!authentication.ok) throw new Error("the sandbox key does not authenticate");
+    const principal = authentication.principal;
+
+    // Tracked first five days before the frozen moment and fetched again at it, as a customer's
+    // shipments would have been: the second fetch is what makes a delay visible.
+    const firstFetch = new Date(clock.now().getTime() - FIRST_FETCH_BEFORE_MS);
+    const chosen = [...SANDBOX_REFERENCES, { reference: failedReference(), kind: "failed" as const }];
+    const track = (reference: string) =>
+      services.tracking.track(principal, {
+        reference,
+        type: "container",
+        carrier: SANDBOX_CARRIER,
+        freshness: "fetch",
+        surface: "v1",
+      });
+    phase("picked");
+    clock.set(firstFetch);
+    for (const pick of chosen) await track(pick.reference);
+    clock.set(SANDBOX_NOW);
+    for (const pick of chosen) await track(pick.reference);
+    const shipments = chosen.map((pick, i) => ({ name: `SHP-${FIRST_SHIPMENT_NUMBER + i}`, ...pick }));
+    phase("tracked");
+    const snapshot = await Snapshot.take(db);
+    phase("snapshot");
+    input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
+    const sandbox = new SandboxWorld(
+      services,
+      principal,
+      shipments,
+      db,
+      simulator,
+      snapshot,
+      input.sampleSender,
+    );
+    return sandbox;
+  }
+}
+
+/** The world the sandbox's simulator serves: every reference known, except the not-found ones. */
+export function sandboxSimulatedWorld(): SimulatedWorld {
+  return new SimulatedWorld(4096, { unknown: [RESERVED_REFERENCES.notFound, failedReference()] });
+}
+
+const failedReference = () => containerNumber("SBXU", FAILED_SERIAL);
+
+function containerNumber(prefix: string, serial: number): string {
+  const first10 = `${prefix}${String(serial).padStart(6, "0")}`;
+  return `${first10}${computeCheckDigit(first10)}`;
+}
+
+/**
+ * Sandbox box numbers whose shipments are, at the frozen moment, in transit on time, delayed (the
+ * carrier's ETA moved by more than a day since the first fetch) and delivered: found by asking the
+ * world, so they follow it if it changes (a test checks the mix).
+ */
+export function pickShipments(world: SimulatedWorld, now: Date, firstFetch: Date) {
+  const reserved = new Set<string>(Object.values(RESERVED_REFERENCES));
+  const documentAt = (reference: string, at: Date) => {
+    const shipment = world.shipmentFor(SANDBOX_CARRIER, reference, "equipment", at);
+    if (!shipment) return null;
+    const mapped = mapDcsaEvents(world.eventsFor(shipment, at, { equipmentReference: reference }), {
+      reference,
+      referenceType: "container",
+      carrierScac: SANDBOX_CARRIER,
+      fetchedAt: at,
+      locationLookup: findPort,
+    });
+    return mapped.ok ? { key: shipment.key, doc: mapped.document } : null;
+  };
+  const found = { onTime: [] as string[], delayed: [] as string[], delivered: [] as string[] };
+  const full = () => Object.entries(WANTED).every(([k, n]) => found[k as keyof typeof WANTED].length >= n);
+  for (let serial = 100_001; serial < 120_000 && !full(); serial++) {
+    const reference = containerNumber("SBXU", serial);
+    if (reserved.has(reference)) continue;
+    const current = documentAt(reference, now);
+    const first = current && documentAt(reference, firstFetch);
+    // The same shipment at both fetches, so the second one revises the first.
+    if (!current || !first || first.key !== current.key) continue;
+    const slipMs =
+      Date.parse(current.doc.route.pod.instant ?? "") - Date.parse(first.doc.route.pod.instant ?? "");
+    const bucket =
+      current.doc.status === "DELIVERED"
+        ? "delivered"
+        : current.doc.status !== "IN_TRANSIT" || first.doc.status === "DELIVERED"
+          ? null
+          : slipMs > DELAY_THRESHOLD_MS
+            ? "delayed"
+            : Math.abs(slipMs) < DELAY_THRESHOLD_MS / 4
+              ? "onTime"
+              : null;
+    if (bucket && found[bucket].length < WANTED[bucket]) found[bucket].push(reference);
+  }
+  return [
+    ...found.onTime.map((reference) => ({ reference, kind: "in_transit" as const })),
+    ...found.delayed.map((reference) => ({ reference, kind: "delayed" as const })),
+    ...found.delivered.map((reference) => ({ reference, kind: "delivered" as const })),
+  ];
+}
+
+/**
+ * Tables that triggers write when a statement writes the key table. The restore puts tables back
+ * with triggers off (replica role), so these are put back from the snapshot alongside.
+ */
+const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
+  shipments: ["organization_shipment_counts", "organization_counters"],
+  tracking_lookups: ["organization_counters"],
+};
+
+/** Tables a request wrote to, from the statements it sent; null when it wrote nothing. */
+function writtenTables(statements: readonly string[]): Set<string> | null {
+  const tables = new Set<string>();
+  let wrote = false;
+  for (const sql of statements) {
+    const head = sql.trimStart().slice(0, 200);
+    if (!/^(INSERT|UPDATE|DELETE|WITH|MERGE|TRUNCATE)\b/i.test(head)) continue;
+    const target =
+      /^(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:"?public"?\.)?"?(\w+)"?/i.exec(
+        head,
+      );
+    if (target) {
+      tables.add(target[1]!);
+      for (const also of TRIGGER_WRITES[target[1]!] ?? []) tables.add(also);
+      wrote = true;
+    } else if (/\b(INSERT|UPDATE|DELETE)\b/i.test(sql)) {
+      // A statement whose target could not be read: put everything back.
+      tables.add("*");
+      wrote = true;
+    }
+  }
+  return wrote ? tables : null;
+}
+
+/** A copy of every table and sequence of the seeded world, in a schema of its own. */
+class Snapshot {
+  private constructor(
+    private readonly db: Database,
+    private readonly tables: readonly string[],
+    private readonly sequences: readonly { name: string; value: string | null }[],
+  ) {}
+
+  static async take(db: Database): Promise<Snapshot> {
+    const { rows: tables } = await db.sql.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    );
+    const { rows: sequences } = await db.sql.query<{ name: string; value: string | null }>(
+      "SELECT sequencename AS name, last_value::text AS value FROM pg_sequences WHERE schemaname = 'public'",
+    );
+    await db.sql.exec(
+      [
+        "CREATE SCHEMA sandbox_snapshot",
+        ...tables.map(
+          (t) => `CREATE TABLE sandbox_snapshot."${t.tablename}" AS TABLE public."${t.tablename}"`,
+        ),
+      ].join(";\n"),
+    );
+    return new Snapshot(
+      db,
+      tables.map((t) => t.tablename),
+      sequences,
+    );
+  }
+
+  /** Puts the written tables (every table for "*") and every sequence back as they were. */
+  async restore(written: ReadonlySet<string>): Promise<void> {
+    const tables = written.has("*") ? this.tables : this.tables.filter((t) => written.has(t));
+    const statements = [
+      "BEGIN",
+      // Foreign keys are not checked while tables are put back one by one.
+      "SET LOCAL session_replication_role = replica",
+      ...tables.flatMap((t) => [
+        `DELETE FROM public."${t}"`,
+        `INSERT INTO public."${t}" SELECT * FROM sandbox_snapshot."${t}"`,
+      ]),
+      ...this.sequences.map((s) =>
+        s.value === null
+          ? `SELECT setval('public."${s.name}"', 1, false)`
+          : `SELECT setval('public."${s.name}"', ${s.value}, true)`,
+      ),
+      "COMMIT",
+    ];
+    await this.db.sql.exec(statements.join(";\n"));
+  }
+}

@@ -1,0 +1,161 @@
+import { Redis } from "ioredis";
+import type { AppConfig } from "../config";
+import type { Database } from "../db/database";
+import { AccountsService } from "../domain/accounts/accounts.service";
+import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import type { OpenApiSource } from "../domain/docs-search/doc-sources";
+import { TrackingHistoryService } from "../domain/history/tracking-history.service";
+import {
+  type CounterStore,
+  InsuredCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+} from "../domain/limits/counter-store";
+import { FixedWindowLimiter } from "../domain/limits/fixed-window";
+import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentsService } from "../domain/shipments/shipments.service";
+import { BackgroundTracking } from "../domain/tracking/background.service";
+import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
+import { DocumentStore } from "../domain/tracking/document-store";
+import { SlotsService } from "../domain/tracking/slots.service";
+import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
+import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../observability/logger";
+import { Metrics } from "../observability/metrics";
+
+/** Everything a request, a job or a CLI command may use, built once by the composition root. */
+export interface Services {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  accounts: AccountsService;
+  /** The carrier directory with the operator's status overrides applied. */
+  carriers: readonly Carrier[];
+  counters: CounterStore;
+  limiter: FixedWindowLimiter;
+  carrierGateway: CarrierTracker;
+  documents: DocumentStore;
+  slots: SlotsService;
+  tracking: TrackingService;
+  shipments: ShipmentsService;
+  /** Calls per organisation, month and surface (compat `api_calls.used`). */
+  apiCalls: ApiCallsService;
+  /** The lookup log read back: compat `/history`. */
+  history: TrackingHistoryService;
+  webhooks: WebhooksService;
+  /** Sample webhook deliveries of the sandbox world (absent from the live service). */
+  sampleDeliveries?: SampleDeliveries;
+  /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */
+  background: BackgroundTracking;
+  /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
+  lookups: LookupServices;
+  /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
+  openApiDocument?: OpenApiSource;
+  close(): Promise<void>;
+}
+
+export function createCounterStore(config: AppConfig, clock: Clock, logger: Logger): CounterStore {
+  if (!config.redisUrl) return new MemoryCounterStore(clock);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", () => undefined); // reported through onFallback, once per failed call
+  let lastWarning = 0;
+  return new InsuredCounterStore(new RedisCounterStore(redis), new MemoryCounterStore(clock), (error) => {
+    const now = Date.now();
+    if (now - lastWarning > 60_000) {
+      lastWarning = now;
+      logger.warn({ err: error }, "Redis unreachable: limits fall back to this process's memory");
+    }
+  });
+}
+
+export function createServices(input: {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics;
+  carrierGateway: CarrierTracker;
+  /** Vessel-position and schedule sources; none when absent (lookups then answer unavailable). */
+  lookupUpstreams?: LookupUpstreams;
+  /** The sandbox builds its own tracking service (reserved references, a fallback carrier). */
+  createTracking?: (deps: TrackingDeps) => TrackingService;
+  /** The sandbox sends sample deliveries of its own shipments. */
+  sampleDeliveries?: SampleDeliveries;
+  openApiDocument?: OpenApiSource;
+}): Services {
+  const { config, db, clock, logger, carrierGateway } = input;
+  const counters = createCounterStore(config, clock, logger);
+  const limiter = new FixedWindowLimiter(counters, clock);
+  const carriers = withCarrierStatus(config.carrierStatus);
+  const documents = new DocumentStore(db.prisma, clock);
+  const lookups = createLookupServices({
+    config,
+    prisma: db.prisma,
+    clock,
+    logger,
+    limiter,
+    documents,
+    directory: carriers,
+    upstreams: input.lookupUpstreams,
+  });
+  const slots = new SlotsService(db.prisma, clock);
+  const metrics = input.metrics ?? new Metrics();
+  const webhooks = new WebhooksService({
+    prisma: db.prisma,
+    clock,
+    logger,
+    metrics,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
+  const trackingDeps: TrackingDeps = {
+    prisma: db.prisma,
+    clock,
+    carriers: carrierGateway,
+    directory: carriers,
+    documents,
+    slots,
+    limiter,
+    webhooks,
+    metrics,
+  };
+  const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
+  return {
+    config,
+    db,
+    clock,
+    logger,
+    metrics,
+    accounts: new AccountsService(db.prisma, clock, { keyCacheSeconds: config.keyCacheSeconds }),
+    carriers,
+    counters,
+    limiter,
+    carrierGateway,
+    documents,
+    slots,
+    tracking,
+    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
+    apiCalls: new ApiCallsService(db.prisma, clock),
+    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    webhooks,
+    sampleDeliveries: input.sampleDeliveries,
+    background: new BackgroundTracking({
+      prisma: db.prisma,
+      clock,
+      logger,
+      tracking,
+      documents,
+      webhooks,
+      directory: carriers,
+    }),
+    lookups,
+    openApiDocument: input.openApiDocument,
+    async close() {
+      await lookups.close();
+      await counters.close();
+    },
+  };
+}
