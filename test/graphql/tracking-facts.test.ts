@@ -22,7 +22,7 @@ afterAll(() => app?.stop());
 const TRACK = `mutation($reference: String!, $type: ReferenceType, $carrier: String) {
   track(reference: $reference, type: $type, carrier: $carrier) {
     __typename
-    ... on TrackSuccess { document {
+    ... on TrackSuccess { changes { kind etaFrom etaTo statusFrom statusTo } document {
       status isActive contentState isDelayed ata ataLocalDateTime transshipmentLocationKeys
       route {
         placeOfReceipt { location { key role } }
@@ -59,7 +59,8 @@ async function track(reference: string, more: { type?: string; carrier?: string 
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   const outcome = (body.data as any).track;
   expect(outcome.__typename).toBe("TrackSuccess");
-  return outcome.document;
+  // What changed since the organisation's previous version comes with the document it changed.
+  return { ...outcome.document, changes: outcome.changes };
 }
 
 const roleOf = (doc: any, key: string) => doc.locations.find((l: any) => l.key === key).role;
@@ -172,6 +173,7 @@ describe("a container whose arrival slipped between two fetches (MSCU1000151)", 
     const first = await track("MSCU1000151");
     expect(first.etaHistory.map((r: any) => r.changeHours)).toEqual([0]);
     expect(first.isDelayed).toBe(false);
+    expect(first.changes).toEqual([]);
     clock.set(NOW);
     const second = await track("MSCU1000151");
     const [before, after] = second.etaHistory;
@@ -181,6 +183,13 @@ describe("a container whose arrival slipped between two fetches (MSCU1000151)", 
     expect(after.changeHours).toBe(26);
     expect(Date.parse(after.eta) - Date.parse(before.eta)).toBe(26 * 3_600_000);
     expect(second.isDelayed).toBe(true);
+    expect(second.changes).toContainEqual({
+      kind: "ETA",
+      etaFrom: before.eta,
+      etaTo: after.eta,
+      statusFrom: null,
+      statusTo: null,
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
 import { normalizeIdentifier } from "../../domain/references/reference";
+import type { DocumentChange } from "../../domain/tracking/document-diff";
 import { etaRevisions } from "../../domain/tracking/eta-revisions";
 import { type LOCATION_ROLES, locationRole, locationRoles } from "../../domain/tracking/location-roles";
 import {
@@ -667,11 +668,6 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       nullable: true,
       resolve: (d) => d.content.currentPosition,
     }),
-    content: t.field({
-      type: "JSON",
-      description: "The whole canonical document as JSON.",
-      resolve: (d) => d.content,
-    }),
     origin: t.string({
       description: "Place of receipt, else port of loading, as text.",
       resolve: (d) => originAndDestination(d.content).origin,
@@ -868,6 +864,71 @@ const CarrierUsedRef = builder
     }),
   });
 
+const DocumentChangeKindEnum = builder.enumType("DocumentChangeKind", {
+  values: {
+    STATUS: { value: "status", description: "The status moved: statusFrom, statusTo." },
+    ETA: { value: "eta", description: "The arrival at the port of discharge moved: etaFrom, etaTo." },
+    VESSEL_ARRIVED: {
+      value: "vessel_arrived",
+      description: "The vessel arrived at the port of discharge: at.",
+    },
+    DELIVERED: { value: "delivered", description: "Delivered to the consignee: at (null when undated)." },
+    CONTAINER_ADDED: { value: "container_added", description: "A container joined: container." },
+    EVENT_ADDED: {
+      value: "event_added",
+      description: "A container has a new event: container, eventCode, locationKey, actual.",
+    },
+    EVENT_ACTUALISED: {
+      value: "event_actualised",
+      description: "A planned event of a container happened: container, eventCode, locationKey.",
+    },
+  } as const satisfies Record<string, { value: DocumentChange["kind"]; description: string }>,
+});
+
+/** One change, flat: each kind fills the fields its description names, the others are null. */
+const DocumentChangeRef = builder.objectRef<DocumentChange>("DocumentChange").implement({
+  description: "A change between two stored versions of a document, as the webhooks report it.",
+  fields: (t) => ({
+    kind: t.field({ type: DocumentChangeKindEnum, resolve: (c) => c.kind }),
+    statusFrom: t.field({
+      type: ShipmentStatusEnum,
+      nullable: true,
+      resolve: (c) => (c.kind === "status" ? c.from : null),
+    }),
+    statusTo: t.field({
+      type: ShipmentStatusEnum,
+      nullable: true,
+      resolve: (c) => (c.kind === "status" ? c.to : null),
+    }),
+    etaFrom: t.field({
+      type: "DateTime",
+      nullable: true,
+      resolve: (c) => (c.kind === "eta" && c.from ? new Date(c.from) : null),
+    }),
+    etaTo: t.field({
+      type: "DateTime",
+      nullable: true,
+      resolve: (c) => (c.kind === "eta" && c.to ? new Date(c.to) : null),
+    }),
+    at: t.field({
+      type: "DateTime",
+      nullable: true,
+      resolve: (c) => {
+        const at = c.kind === "vessel_arrived" ? c.ata : c.kind === "delivered" ? c.at : null;
+        return at ? new Date(at) : null;
+      },
+    }),
+    container: t.string({ nullable: true, resolve: (c) => ("container" in c ? c.container : null) }),
+    eventCode: t.field({
+      type: EventCodeEnum,
+      nullable: true,
+      resolve: (c) => ("eventCode" in c ? c.eventCode : null),
+    }),
+    locationKey: t.string({ nullable: true, resolve: (c) => ("locationKey" in c ? c.locationKey : null) }),
+    actual: t.boolean({ nullable: true, resolve: (c) => (c.kind === "event_added" ? c.actual : null) }),
+  }),
+});
+
 type Tracked = Extract<TrackOutcome, { kind: "tracked" }>;
 const TrackSuccessRef = builder.objectRef<Tracked>("TrackSuccess").implement({
   fields: (t) => ({
@@ -894,8 +955,9 @@ const TrackSuccessRef = builder.objectRef<Tracked>("TrackSuccess").implement({
     }),
     lookupId: t.exposeInt("lookupId", { description: "The lookup log entry (compat /history id)." }),
     changes: t.field({
-      type: "JSON",
-      description: "What changed since the previous stored version.",
+      type: [DocumentChangeRef],
+      extensions: LIST_SIZE(10),
+      description: "What changed since the previous stored version; empty for the first.",
       resolve: (o) => o.changes,
     }),
   }),
