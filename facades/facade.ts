@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationResult, RunOperation } from "../src/graphql/operation-runner";
 import type { AdmissionGate } from "../src/http/gate";
-import type { Clock } from "../src/lib/clock";
 
 /**
  * What a facade gets from the composition root: only what translation needs. No services object,
@@ -15,8 +14,6 @@ export interface FacadeDeps {
   admission: AdmissionGate;
   /** The public base URL, for links in bodies (read endpoints, upgrade pages). */
   baseUrl: string;
-  /** The service's clock: a spent slot allowance's Retry-After is counted from it. */
-  clock: Clock;
   log: FacadeLog;
 }
 
@@ -31,15 +28,6 @@ export function handler(fn: (req: Request, res: Response) => Promise<void>): Req
 }
 
 export type { OperationResult };
-
-/**
- * A value of a closed set that the schema still types as a String (until it is a GraphQL enum,
- * issue 17): checked, not cast, so a value outside the set fails loudly instead of reaching a client.
- */
-export function oneOf<const T extends string>(allowed: readonly T[], value: string): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new Error(`"${value}" is not one of ${allowed.join(", ")}`);
-}
 
 /** The members of an operation's result union named `names` (by `__typename`), null left out. */
 export type Member<Union, Names extends string> = Extract<NonNullable<Union>, { __typename: Names }>;

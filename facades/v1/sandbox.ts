@@ -2,7 +2,6 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { RunOperation } from "../../src/graphql/operation-runner";
 import { closeIfBodyUnread } from "../../src/http/connections";
 import type { Principal } from "../../src/http/gate";
-import type { Clock } from "../../src/lib/clock";
 import { type FacadeDeps, handler } from "../facade";
 import { SendSampleWebhookDocument } from "../generated/operations";
 import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
@@ -21,7 +20,6 @@ export const SANDBOX_FIRES_PER_MINUTE = 5;
  */
 export interface SandboxWorldAccess {
   run: RunOperation;
-  clock: Clock;
   principal: Principal;
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** The reserved reference that answers production's 429 (case, spaces and hyphens ignored). */
@@ -44,7 +42,7 @@ export function createSandboxRouter(
   const ready = () => {
     built ??= world().then((w) => ({
       world: w,
-      handlers: createV1Handlers({ ...live, run: w.run, clock: w.clock }),
+      handlers: createV1Handlers({ ...live, run: w.run }),
     }));
     // A failed build is retried by the next request rather than remembered.
     built.catch(() => {

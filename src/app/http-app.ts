@@ -39,7 +39,7 @@ type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
 /**
  * Builds the HTTP app without listening, so tests and `main` share it. Each facade gets only what
  * translation needs: a run of the persisted operations (recorded as its surface), the gate, the
- * base URL, the clock and a log.
+ * base URL and a log.
  */
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
@@ -56,7 +56,6 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     run: operationRunner(executor, services, surface),
     admission,
     baseUrl: options.baseUrl,
-    clock: services.clock,
     log,
   });
   const v1 = facade("v1");

@@ -10,6 +10,7 @@ import { findPort } from "../domain/ports/port-directory";
 import { computeCheckDigit } from "../domain/references/container-number";
 import { RESERVED_REFERENCES } from "../domain/sandbox/reserved-references";
 import { SandboxTrackingService } from "../domain/sandbox/sandbox-tracking.service";
+import { shipmentName } from "../domain/shipments/shipment-id";
 import { DELAY_THRESHOLD_MS } from "../domain/tracking/shipment-facts";
 import type { WebhookEventName } from "../domain/webhooks/events";
 import type { SampleDelivery, WebhooksService } from "../domain/webhooks/webhooks.service";
@@ -241,7 +242,7 @@ export class SandboxWorld {
     for (const pick of chosen) await track(pick.reference);
     clock.set(SANDBOX_NOW);
     for (const pick of chosen) await track(pick.reference);
-    const shipments = chosen.map((pick, i) => ({ name: `SHP-${FIRST_SHIPMENT_NUMBER + i}`, ...pick }));
+    const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
     phase("tracked");
     const snapshot = await Snapshot.take(db);
     phase("snapshot");

@@ -27,7 +27,6 @@ export function sandboxOnDemand(input: { live: Services; executor: OperationExec
         world,
         access: {
           run: operationRunner(executor, world.services, "v1"),
-          clock: world.services.clock,
           principal: world.principal,
           exclusive: (fn) => world.run(fn),
           asksRateLimit: (reference) => reservedReference(reference) === "rateLimited",

@@ -42,6 +42,7 @@ export type OutcomeCode =
   | "retry_failed_too_soon"
   | "lookup_limit_exceeded"
   | "carrier_lookup_limit_exceeded"
+  | "shipment_not_found"
   | "vessel_not_found"
   | "lookup_provider_unavailable"
   | "route_not_found"
@@ -57,14 +58,22 @@ export type OutcomeCode =
   | "unexpected";
 
 export interface OutcomeWire {
-  v1: { status: number; error: string };
-  compat: { message: string };
+  /** `retryAfterSeconds`: the v1 answer's own fixed wait, where compat's differs. */
+  v1: { status: number; error: string; retryAfterSeconds?: number };
+  /** `retryAfterSeconds`: compat's fixed wait ("fix billing or the key, do not retry soon"). */
+  compat: { message: string; retryAfterSeconds?: number };
   graphql: { status: number; code: string };
   mcp: { isError: boolean; jsonRpcCode: number };
   /** The sentence a client sees (compat `detail`, v1 `message`). */
   sentence: string;
   /** `Retry-After` in seconds, sent with this outcome on every surface. */
   retryAfterSeconds?: number;
+  /**
+   * The wait is the answer's own: the spent window's reset, or the `retryAfterSeconds` the core
+   * computed on the union member (a carrier's back-off, the end of a billing cycle). Every surface
+   * sends it as `Retry-After`.
+   */
+  retryAfterFrom?: "answer";
 }
 
 /**
@@ -72,6 +81,9 @@ export interface OutcomeWire {
  * five seconds lets a crowd of clients come back spread out rather than all at once.
  */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** "Fix billing or the key, do not retry soon": an hour, where a surface sends a wait for it. */
+export const BILLING_RETRY_AFTER_SECONDS = 3600;
 
 export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   missing_key: {
@@ -97,7 +109,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   },
   expired_key: {
     v1: { status: 401, error: "api_key_expired" },
-    compat: { message: "API_KEY_EXPIRED" },
+    compat: { message: "API_KEY_EXPIRED", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
     graphql: { status: 401, code: "UNAUTHENTICATED" },
     mcp: { isError: true, jsonRpcCode: -32001 },
     sentence: "The API key has expired. Create a new key in the dashboard.",
@@ -115,6 +127,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 429, code: "RATE_LIMITED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence: "Too many requests for this key in the current minute. Wait for the window to reset.",
+    retryAfterFrom: "answer",
   },
   auth_throttled: {
     v1: { status: 429, error: "too_many_failed_authentications" },
@@ -122,6 +135,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 429, code: "RATE_LIMITED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence: "Too many failed authentications from this address. Wait a minute and check the key.",
+    retryAfterFrom: "answer",
   },
   keyless_throttled: {
     v1: { status: 429, error: "too_many_requests_without_key" },
@@ -130,6 +144,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
       "Too many requests without an API key from this address. Send the key as 'Authorization: Bearer <key>'; requests with a key are not limited by this.",
+    retryAfterFrom: "answer",
   },
   organization_rate_limited: {
     v1: { status: 429, error: "organization_rate_limit_exceeded" },
@@ -138,6 +153,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
       "The organisation's keys together used the organisation's requests of the current minute. Wait for the window to reset.",
+    retryAfterFrom: "answer",
   },
   api_key_limit_reached: {
     v1: { status: 422, error: "api_key_limit_reached" },
@@ -206,14 +222,15 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   },
   shipment_limit_reached: {
     v1: { status: 402, error: "shipment_limit_reached" },
-    compat: { message: "API_KEY_LIMIT_REACHED" },
+    compat: { message: "API_KEY_LIMIT_REACHED", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
     graphql: { status: 200, code: "SHIPMENT_LIMIT_REACHED" },
     mcp: { isError: true, jsonRpcCode: -32002 },
     sentence: "Every shipment slot of this billing cycle is used. Upgrade or wait for the next cycle.",
+    retryAfterFrom: "answer",
   },
   payment_overdue: {
-    v1: { status: 402, error: "payment_overdue" },
-    compat: { message: "API_KEY_EXPIRED" },
+    v1: { status: 402, error: "payment_overdue", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
+    compat: { message: "API_KEY_EXPIRED", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
     graphql: { status: 200, code: "PAYMENT_OVERDUE" },
     mcp: { isError: true, jsonRpcCode: -32002 },
     sentence: "Payment is overdue past the grace period: new tracking is paused until billing is fixed.",
@@ -225,6 +242,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32010 },
     sentence:
       "The carrier could not be reached and nothing is stored for this reference yet. Retry in a moment.",
+    retryAfterFrom: "answer",
   },
   carrier_maintenance: {
     v1: { status: 502, error: "carrier_under_maintenance" },
@@ -318,6 +336,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "TOO_SOON" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence: "retry-failed runs once per organisation per 15 minutes.",
+    retryAfterFrom: "answer",
   },
   route_not_found: {
     v1: { status: 404, error: "route_not_found" },
@@ -335,19 +354,28 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   },
   lookup_limit_exceeded: {
     v1: { status: 429, error: "lookup_limit_exceeded" },
-    compat: { message: "API_KEY_LIMIT_REACHED" },
+    compat: { message: "API_KEY_LIMIT_REACHED", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
     graphql: { status: 200, code: "LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
       "The daily vessel and schedule lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeats of recent lookups are still served from the cache.",
+    retryAfterFrom: "answer",
   },
   carrier_lookup_limit_exceeded: {
     v1: { status: 429, error: "carrier_lookup_limit_exceeded" },
-    compat: { message: "API_KEY_LIMIT_REACHED" },
+    compat: { message: "API_KEY_LIMIT_REACHED", retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS },
     graphql: { status: 200, code: "CARRIER_LOOKUP_LIMIT_EXCEEDED" },
     mcp: { isError: true, jsonRpcCode: -32029 },
     sentence:
       "The daily carrier lookup allowance of this key, or of its organisation's keys together, is used up. It resets at the next UTC midnight; repeated lookups are still served from the cache.",
+    retryAfterFrom: "answer",
+  },
+  shipment_not_found: {
+    v1: { status: 404, error: "shipment_not_found" },
+    compat: { message: "DONT_TRACKED" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "No shipment of this organisation with that id.",
   },
   vessel_not_found: {
     v1: { status: 404, error: "vessel_not_found" },
@@ -362,6 +390,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "PROVIDER_UNAVAILABLE" },
     mcp: { isError: true, jsonRpcCode: -32010 },
     sentence: "The lookup's provider could not be reached; nothing was spent. Retry in a minute.",
+    retryAfterFrom: "answer",
   },
   invalid_batch: {
     v1: { status: 400, error: "invalid_batch" },
@@ -436,6 +465,129 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     sentence: "Something went wrong on our side. It has been logged; please retry.",
   },
 };
+
+/**
+ * A member of a result union: an answer (the surface renders it as its success body, with this v1
+ * status), an outcome of the table above, or one of several outcomes chosen by a field of the member.
+ */
+export type MemberRow =
+  | { answer: number }
+  | { answer: { by: string; statuses: Readonly<Record<string, number>> } }
+  | { outcome: OutcomeCode }
+  | { outcome: { by: string; outcomes: Readonly<Record<string, OutcomeCode>> } };
+
+const TRACK_RESULT_ROWS = {
+  TrackSuccess: { answer: 200 },
+  ReferenceNotFound: {
+    outcome: { by: "carrierProvided", outcomes: { true: "not_found", false: "reference_not_found_auto" } },
+  },
+  ReferenceInvalid: { outcome: "invalid_reference" },
+  CarrierDown: { outcome: "carrier_down" },
+  CarrierUnavailable: {
+    outcome: {
+      by: "cause",
+      outcomes: {
+        maintenance: "carrier_maintenance",
+        disabled: "carrier_disabled",
+        unsupported_type: "unsupported_reference_type",
+      },
+    },
+  },
+  CarrierUndetectable: { outcome: "carrier_undetectable" },
+  ShipmentLimitReached: { outcome: "shipment_limit_reached" },
+  PaymentOverdue: { outcome: "payment_overdue" },
+} as const satisfies Record<string, MemberRow>;
+
+const LOOKUP_REFUSAL_ROWS = {
+  LookupInputInvalid: { outcome: "bad_request" },
+  LookupLimitExceeded: { outcome: "lookup_limit_exceeded" },
+  LookupProviderUnavailable: { outcome: "lookup_provider_unavailable" },
+} as const satisfies Record<string, MemberRow>;
+
+/**
+ * Every member of every result union of the GraphQL schema, union by union (the same member may
+ * answer differently in two unions: a malformed number is an invalid reference to the carrier
+ * lookup, a bad parameter elsewhere). test/graphql/outcome-table.test.ts walks the printed schema
+ * and fails on a member without a row, a row without a member, or a `by` value the member cannot
+ * have.
+ */
+export const UNION_MEMBER_ROWS = {
+  TrackResult: TRACK_RESULT_ROWS,
+  TrackBatchResult: { TrackBatch: { answer: 200 }, PaymentOverdue: { outcome: "payment_overdue" } },
+  UpdateShipmentResult: {
+    ...TRACK_RESULT_ROWS,
+    ShipmentUpdated: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+    CustomerLimitReached: { outcome: "customer_limit_reached" },
+  },
+  ShareShipmentResult: {
+    ShareLink: { answer: { by: "created", statuses: { true: 201, false: 200 } } },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+  },
+  UnshareShipmentResult: {
+    ShareRevoked: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+  },
+  UntrackShipmentResult: {
+    ShipmentUntracked: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+  },
+  CarrierLookupOutcome: {
+    CarrierLookup: { answer: 200 },
+    LookupInputInvalid: { outcome: "invalid_reference" },
+    LookupLimitExceeded: { outcome: "carrier_lookup_limit_exceeded" },
+  },
+  SailingSchedulesOutcome: { SailingSchedules: { answer: 200 }, ...LOOKUP_REFUSAL_ROWS },
+  VesselTrackOutcome: {
+    VesselTrack: { answer: 200 },
+    VesselNotFound: { outcome: "vessel_not_found" },
+    // Several vessels carry the name asked: the caller must say which (by IMO number).
+    VesselAmbiguous: { outcome: "bad_request" },
+    ...LOOKUP_REFUSAL_ROWS,
+  },
+} as const satisfies Record<string, Record<string, MemberRow>>;
+
+export type ResultUnion = keyof typeof UNION_MEMBER_ROWS;
+
+/** How a surface answers one member of a result union. */
+export type MemberAnswer =
+  | { kind: "answer"; v1Status: number }
+  | { kind: "refusal"; outcome: OutcomeCode; retryAfterSeconds?: number };
+
+/** A union member as an operation returns it: its type name and the fields a row may read. */
+export interface UnionMember {
+  __typename: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The table's answer for one member. A refusal's wait comes from the table: a fixed one, or the
+ * member's own `retryAfterSeconds` where the row says the answer carries it.
+ */
+export function answerFor(union: ResultUnion, member: UnionMember): MemberAnswer {
+  const rows: Readonly<Record<string, MemberRow>> = UNION_MEMBER_ROWS[union];
+  const row = rows[member.__typename];
+  if (!row) return { kind: "refusal", outcome: "unexpected" };
+  if ("answer" in row) {
+    const v1Status =
+      typeof row.answer === "number"
+        ? row.answer
+        : (row.answer.statuses[String(member[row.answer.by])] ?? 200);
+    return { kind: "answer", v1Status };
+  }
+  const outcome =
+    typeof row.outcome === "string"
+      ? row.outcome
+      : (row.outcome.outcomes[String(member[row.outcome.by])] ?? "unexpected");
+  const wire = OUTCOMES[outcome];
+  const computed = wire.retryAfterFrom === "answer" ? member.retryAfterSeconds : undefined;
+  const retryAfterSeconds = typeof computed === "number" ? computed : wire.retryAfterSeconds;
+  return retryAfterSeconds === undefined
+    ? { kind: "refusal", outcome }
+    : { kind: "refusal", outcome, retryAfterSeconds };
+}
 
 export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   400: "Bad Request",

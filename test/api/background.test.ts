@@ -197,6 +197,33 @@ describe("carrier discovery", () => {
     ).json();
     expect(usage.data.used).toBe(0); // no slot for a retry, nor for a 404
   });
+
+  it("retry-failed names the organisation's own switch, not the plan, when it turned discovery off", async () => {
+    const org = await app.fixtures.organization({ plan: "professional" });
+    await app.services.db.prisma.organization.update({
+      where: { id: org.organizationId },
+      data: { featureSwitches: { carrier_discovery: false } },
+    });
+    const { unknown } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+      unknown: 1,
+      start: 960_000,
+    });
+    const headers = { authorization: `Bearer ${org.key}` };
+    const notFound = await fetch(`${app.url}/api/v1/container/${unknown[0]}?sealine=MSCU`, { headers });
+    expect((await notFound.json()).data).toMatchObject({
+      discovery: "not_eligible",
+      discovery_reason: "disabled",
+    });
+    const res = await fetch(`${app.url}/api/v1/shipments/retry-failed`, { method: "POST", headers });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({
+      success: true,
+      examined: 1,
+      queued: 0,
+      skipped: 1,
+      skipped_reason: "disabled",
+    });
+  });
 });
 
 describe("at-least-once across a crash", () => {

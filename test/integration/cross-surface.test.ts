@@ -25,6 +25,7 @@ let app: TestApp;
 let org: OrgWithKey;
 let mcp: Client;
 let transshipped: string;
+let cancelled: string;
 let unknown: string;
 
 /** A box of the carrier's own prefix whose journey changes vessel at a hub. */
@@ -37,11 +38,25 @@ function transshippedContainer(): string {
   throw new Error("no transshipped MSCU container in the simulator world");
 }
 
+/** A booking the carrier cancelled before NOW, before any box left the depot (about one in seventy). */
+function cancelledBooking(): string {
+  for (let i = 0; i < 2_000; i++) {
+    const booking = `LHV${1_000_000 + i * 7}`;
+    const shipment = shipmentFor("CMDU", booking, "booking", new Date(NOW));
+    const cancelledAt = shipment
+      ? shipment.bookedAt.getTime() + (shipment.plan.cancelledRel ?? Infinity)
+      : Infinity;
+    if (cancelledAt <= Date.parse(NOW)) return booking;
+  }
+  throw new Error("no cancelled CMDU booking in the simulator world");
+}
+
 beforeAll(async () => {
   app = await startTestApp({ env: TRACKING_ENV, clock: new ManualClock(NOW) });
   org = await app.fixtures.organization({ plan: "professional" });
   mcp = await httpClient(app, org.key);
   transshipped = transshippedContainer();
+  cancelled = cancelledBooking();
   const found = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", { unknown: 1 });
   unknown = found.unknown[0]!;
 }, 120_000);
@@ -198,6 +213,42 @@ describe("a container transshipped at a hub", () => {
     expect(facts.graphql!.events.filter((e) => e.startsWith("LOAD")).length).toBeGreaterThan(1);
     expectAgreement(facts);
     expectAgreement(instants);
+  });
+});
+
+describe("a booking the carrier cancelled", () => {
+  it("is cancelled on every surface, with no boxes and no arrival", async () => {
+    // Only GraphQL tracks a booking as a booking: v1 tracks containers and bills of lading, and
+    // compat looks a booking up through the bill-of-lading path (compat spec rule 7), where this
+    // carrier has no record. v1 and MCP read what GraphQL stored.
+    const tracked = await graphql(
+      app,
+      org.key,
+      `mutation($r: String!) { track(reference: $r, type: booking, carrier: "CMDU") { __typename } }`,
+      { r: cancelled },
+    );
+    expect(tracked.body.data).toEqual({ track: { __typename: "TrackSuccess" } });
+    const stored = await v1(`/api/v1/shipments/${cancelled}?include=full`);
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    const s = (await graphql(app, org.key, SHIPMENT, { reference: cancelled })).body.data as any;
+    const timeline = await tool("get_shipment_timeline", cancelled);
+    const status = await tool("get_shipment_status", cancelled);
+    const bySurface = {
+      graphql: {
+        status: s.shipment.status,
+        boxes: s.shipment.document.containers.length,
+        ata: s.shipment.ata,
+      },
+      v1: {
+        status: stored.body.data.status,
+        boxes: stored.body.data.document.containers_table.length,
+        ata: stored.body.data.ata ?? null,
+      },
+      mcp: { status: status.data.status, boxes: timeline.data.containers.length, ata: status.data.ata },
+    };
+    expect(bySurface.graphql).toEqual({ status: "CANCELLED", boxes: 0, ata: null });
+    expectAgreement(bySurface);
+    expect(stored.body.data.is_active).toBe(0);
   });
 });
 

@@ -145,7 +145,7 @@ describe("GET /api/v1/carriers/lookup", () => {
     );
     expect(body.data?.carrierLookup).toEqual({
       __typename: "CarrierLookup",
-      carrier: { scac: "PCIU", confidence: "medium", source: "bl-prefix" },
+      carrier: { scac: "PCIU", confidence: "medium", source: "bl_prefix" },
       cached: false,
       allowance: { kind: "CARRIER", limit: 1000 },
     });

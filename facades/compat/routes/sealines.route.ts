@@ -5,8 +5,8 @@ import { compatRoute } from "../call";
 
 /**
  * GET /info/sealines (compat section 2.10): only `name` and `scac_codes`. Presence in the list means
- * supported, so a carrier the operator disabled is left out; one under maintenance stays listed
- * (its tracking answers SEALINE_UNDER_MAINTENANCE).
+ * supported, so only the carriers the core says are tracked are listed (one under maintenance is; its
+ * tracking answers SEALINE_UNDER_MAINTENANCE).
  */
 export function mountSealineRoutes(router: Router, deps: FacadeDeps): void {
   router.get(
@@ -17,7 +17,7 @@ export function mountSealineRoutes(router: Router, deps: FacadeDeps): void {
       if (!result.ok) return call.refuse(result.outcome, { detail: result.message });
       await call.answer(
         result.data
-          .carriers!.filter((c) => c.status !== "disabled")
+          .carriers!.filter((c) => c.tracked)
           .map((c) => ({ name: c.name, scac_codes: c.scacCodes })),
       );
     }),

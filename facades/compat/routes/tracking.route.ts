@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import type { OutcomeCode } from "../../../src/http/outcomes";
-import { type FacadeDeps, type Member, oneOf } from "../../facade";
+import type { FacadeDeps, Member } from "../../facade";
 import {
   CompatSealineDocument,
   CompatTrackDocument,
@@ -110,8 +110,7 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
         disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
         unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
       };
-      const reason = oneOf(["maintenance", "disabled", "unsupported_type"], outcome.reason);
-      return { ok: false, outcome: outcomes[reason], detail: details[reason] };
+      return { ok: false, outcome: outcomes[outcome.cause], detail: details[outcome.cause] };
     }
     case "CarrierUndetectable":
       return { ok: false, outcome: "carrier_undetectable" };

@@ -44,14 +44,18 @@ export const checkCarrierSupport = defineTool({
   async call({ carrier }, context) {
     const result = await context.run(McpCarrierSupportDocument, { search: carrier });
     if (!result.ok) return refusalOf(result);
-    const carriers = result.data.carriers!.map((c) => ({
-      scac: c.scac,
-      scacCodes: c.scacCodes,
-      name: c.name,
-      status: c.status,
-      referenceTypes: c.supportedTypes,
-      dcsa: c.dcsa,
-    }));
-    return answer({ query: carrier, supported: carriers.some((c) => c.status !== "disabled"), carriers });
+    const found = result.data.carriers!;
+    return answer({
+      query: carrier,
+      supported: found.some((c) => c.tracked),
+      carriers: found.map((c) => ({
+        scac: c.scac,
+        scacCodes: c.scacCodes,
+        name: c.name,
+        status: c.status,
+        referenceTypes: c.supportedTypes,
+        dcsa: c.dcsa,
+      })),
+    });
   },
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { oneOf } from "../../facade";
 import { McpTeamDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
 
@@ -44,7 +43,7 @@ export const getTeam = defineTool({
       members: organization.users.map((u) => ({
         name: u.name,
         email: u.email,
-        role: oneOf(ROLES, u.role),
+        role: u.role,
         joinedAt: u.createdAt,
         isYou: u.id === user.id,
       })),

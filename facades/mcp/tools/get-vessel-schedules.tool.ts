@@ -77,8 +77,12 @@ export const getVesselSchedules = defineTool({
   output,
   openWorld: true,
   async call({ origin, destination, date, weeks }, context) {
-    const weekRange = weeks ?? 1;
-    const result = await context.run(McpVesselSchedulesDocument, { origin, destination, date, weekRange });
+    const result = await context.run(McpVesselSchedulesDocument, {
+      origin,
+      destination,
+      date,
+      weekRange: weeks,
+    });
     if (!result.ok) return refusalOf(result);
     const found = result.data.sailingSchedules;
     switch (found?.__typename) {
@@ -96,7 +100,7 @@ export const getVesselSchedules = defineTool({
           origin,
           destination,
           date,
-          weeks: weekRange,
+          weeks: found.weekRange,
           total: found.total,
           cached: found.cached,
           sailings: found.items.map((s) => ({

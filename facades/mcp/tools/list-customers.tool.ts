@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { oneOf } from "../../facade";
 import { McpCustomersDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
 
@@ -58,7 +57,7 @@ export const listCustomers = defineTool({
     const list = result.data.customers!;
     return answer({
       total: list.total,
-      customersFeature: oneOf(ACCESS, list.access),
+      customersFeature: list.access,
       customerLimit: list.limit,
       customers: list.items.map((c) => ({
         id: c.id,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { oneOf } from "../../facade";
 import { McpDocsSearchDocument } from "../../generated/operations";
 import { answer, defineTool, refusalOf } from "../tool";
 
@@ -48,7 +47,7 @@ export const searchApiDocs = defineTool({
       sectionsSearched: docs.sectionsSearched,
       results: docs.hits.map((h) => ({
         title: h.title,
-        kind: oneOf(KINDS, h.kind),
+        kind: h.kind,
         source: h.source,
         anchor: h.anchor,
         excerpt: h.excerpt,

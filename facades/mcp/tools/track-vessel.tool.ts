@@ -9,11 +9,6 @@ import {
 import { allowanceShape, renderAllowance } from "../render/lookups";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
 
-/** `9811000`, `IMO 9811000`, `imo:9811000`: an IMO number; anything else is a name. */
-const IMO_ARGUMENT = /^(?:IMO[\s:#-]*)?(\d{7})$/i;
-/** Digits alone (or after `IMO`) that are not 7 of them: a mistyped IMO number or an MMSI, never a name. */
-const NUMBER_ARGUMENT = /^(?:IMO[\s:#-]*)?\d+$/i;
-
 const portCall = (what: string) =>
   z
     .object({
@@ -96,17 +91,13 @@ export const trackVessel = defineTool({
       .trim()
       .min(2, "a vessel name or IMO number of at least 2 characters")
       .max(100, "a vessel name or IMO number of at most 100 characters")
-      .refine(
-        (v) => !NUMBER_ARGUMENT.test(v) || IMO_ARGUMENT.test(v),
-        "an IMO number has 7 digits, e.g. 9811000 (a 9-digit MMSI is not accepted: give the IMO number or the name)",
-      )
       .describe("Vessel name or IMO number (7 digits), e.g. EVER GIVEN or 9811000"),
   }),
   output,
   openWorld: true,
   async call({ vessel }, context) {
-    const imo = IMO_ARGUMENT.exec(vessel)?.[1] ?? null;
-    const result = await context.run(McpVesselTrackDocument, imo ? { imo } : { name: vessel });
+    // The core reads the text as an IMO number or a name (and refuses any other number).
+    const result = await context.run(McpVesselTrackDocument, { vessel });
     if (!result.ok) return refusalOf(result);
     const found = result.data.vesselPosition;
     switch (found?.__typename) {
@@ -122,8 +113,8 @@ export const trackVessel = defineTool({
       case "VesselNotFound":
         return refusal(
           "vessel_not_found",
-          (imo
-            ? `No position source knows a vessel with IMO number ${imo}.`
+          (found.imo
+            ? `No position source knows a vessel with IMO number ${found.imo}.`
             : `No position source knows a vessel named "${vessel}". Names are matched whole (e.g. EVER GIVEN, not EVER); try the IMO number.`) +
             spent(found.allowance),
         );
@@ -136,7 +127,7 @@ export const trackVessel = defineTool({
         const p = found.position;
         return answer({
           query: vessel,
-          matchedBy: imo ? ("imo" as const) : ("name" as const),
+          matchedBy: found.matchedBy,
           vessel: { name: p.name, imo: p.imo, mmsi: p.mmsi },
           position: {
             lat: p.lat,

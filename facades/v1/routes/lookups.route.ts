@@ -4,6 +4,7 @@ import type { FacadeDeps, Member } from "../../facade";
 import {
   CarrierLookupDocument,
   type CarrierLookupQuery,
+  type CarrierLookupSource,
   type SailingSchedulesQuery,
   type VesselTrackQuery,
 } from "../../generated/operations";
@@ -57,6 +58,16 @@ export function sendLookupLimit(
   });
 }
 
+/** The core's lookup sources; two are spelled with a hyphen on the v1 wire. */
+const WIRE_SOURCE: Readonly<Record<CarrierLookupSource, string>> = {
+  history: "history",
+  spec: "spec",
+  bl_sealines: "bl-sealines",
+  bl_prefix: "bl-prefix",
+  bic: "bic",
+  prefix_popularity: "prefix-popularity",
+};
+
 type CandidateView = Member<Lookup, "CarrierLookup">["candidates"][number];
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
@@ -71,7 +82,7 @@ export const renderCandidate = (c: CandidateView) => ({
   slug: c.slug,
   status: c.status,
   confidence: c.confidence,
-  source: c.source,
+  source: WIRE_SOURCE[c.source],
 });
 
 /** GET /carriers/lookup (spec v1 section 2.11, rule 11). */
@@ -105,7 +116,7 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
             type: TYPE_NAMES[answer.referenceType] ?? answer.referenceType,
             carrier: answer.carrier ? renderCandidate(answer.carrier) : null,
             candidates: answer.candidates.map(renderCandidate),
-            sources_unavailable: answer.sourcesUnavailable,
+            sources_unavailable: answer.sourcesUnavailable.map((source) => WIRE_SOURCE[source]),
             cached: answer.cached,
           },
         });

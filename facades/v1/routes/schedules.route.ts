@@ -47,8 +47,9 @@ export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
       origin: q.origin,
       destination: q.destination,
       date: q.date,
-      weekRange: q.week_range === undefined ? 1 : Number(q.week_range),
-      dateType: q.date_type ?? "departure",
+      // Absent parameters stay absent: the core applies its defaults (one week of departures).
+      weekRange: q.week_range === undefined ? undefined : Number(q.week_range),
+      dateType: q.date_type,
     });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.sailingSchedules!;

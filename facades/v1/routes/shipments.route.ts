@@ -86,7 +86,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
       examined: run.examined,
       queued: run.queued,
       skipped: run.skipped,
-      ...(run.skipped > 0 ? { skipped_reason: "plan" } : {}),
+      ...(run.skippedReason ? { skipped_reason: run.skippedReason } : {}),
     });
   });
 

@@ -62,14 +62,13 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
     case "ReferenceNotFound":
     case "CarrierUndetectable": {
       const notFound = outcome.__typename === "ReferenceNotFound" ? outcome : null;
-      const queued = notFound?.discoveryEligible === true;
-      const reason = notFound ? notFound.discoveryReason : "no_candidates";
+      const queued = notFound?.discoveryQueued === true;
       const data: Record<string, unknown> = {
         tried: notFound?.tried ?? [],
         // Queued: a background job is trying the other candidate carriers; read the outcome back at
         // read_endpoint. Otherwise the reason no job was created.
         discovery: queued ? "queued" : "not_eligible",
-        ...(queued ? {} : { discovery_reason: reason ?? "no_candidates" }),
+        ...(outcome.discoveryReason ? { discovery_reason: outcome.discoveryReason } : {}),
         read_endpoint: `/api/v1/shipments/${notFound?.shipment.name ?? "{id}"}`,
         hint: notFound
           ? "No carrier asked has a record of this number yet. Check it, or name the carrier with ?sealine=SCAC."
@@ -109,7 +108,7 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
         retryAfter: outcome.retryAfterSeconds,
       };
     case "CarrierUnavailable":
-      if (outcome.reason === "unsupported_type") {
+      if (outcome.cause === "unsupported_type") {
         return {
           ok: false,
           status: 400,
@@ -121,15 +120,11 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
       return {
         ok: false,
         status: 502,
-        error: outcome.reason === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
-        message: `${outcome.scac} is ${outcome.reason === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
+        error: outcome.cause === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
+        message: `${outcome.scac} is ${outcome.cause === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
         data: { sealine: outcome.scac },
       };
-    case "ShipmentLimitReached": {
-      const retryAfter = Math.max(
-        1,
-        Math.ceil((Date.parse(outcome.cycleEnd) - deps.clock.now().getTime()) / 1000),
-      );
+    case "ShipmentLimitReached":
       return {
         ok: false,
         status: 402,
@@ -142,9 +137,8 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
           cycle_ends_at: outcome.cycleEnd,
           usageApi: USAGE_API,
         },
-        retryAfter,
+        retryAfter: outcome.retryAfterSeconds,
       };
-    }
     case "PaymentOverdue":
       return {
         ok: false,

@@ -29,6 +29,15 @@ export function findLessorByPrefix(bicPrefix: string): Lessor | undefined {
   return lessorByPrefix.get(bicPrefix.trim().toUpperCase());
 }
 
+/**
+ * Whether Quayside tracks with the carrier on this service: every status but `disabled`. A carrier
+ * under maintenance is still tracked (its requests answer that it is under maintenance, and the
+ * lists keep it), so that a short outage never makes a line look unsupported.
+ */
+export function isTracked(carrier: Carrier): boolean {
+  return carrier.status !== "disabled";
+}
+
 /** The main SCAC followed by the alternatives: what the compat `scac_codes` lists. */
 export function scacCodesOf(carrier: Carrier): string[] {
   return [carrier.scac, ...(carrier.alternativeScacs ?? [])];

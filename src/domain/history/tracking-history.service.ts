@@ -2,9 +2,24 @@ import type { PrismaClient, TrackingLookup } from "../../generated/prisma/client
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import type { DocumentStore, StoredDocument } from "../tracking/document-store";
+import type { Surface } from "../tracking/tracking.service";
 
 /** Entries a history answer lists at most: the newest ones, in the order the calls were made. */
 export const HISTORY_LIMIT = 1000;
+
+/** Where a logged call came from: one of the API surfaces, or a background job (refresh, discovery). */
+export const LOOKUP_SURFACES = [
+  "compat",
+  "v1",
+  "graphql",
+  "mcp",
+  "job",
+] as const satisfies readonly Surface[];
+export type LookupSurface = (typeof LOOKUP_SURFACES)[number];
+
+/** How a logged call ended: a fresh answer, a stored one served while the carrier was down, nothing. */
+export const LOOKUP_OUTCOMES = ["tracked", "stale", "not_found"] as const;
+export type LookupOutcome = (typeof LOOKUP_OUTCOMES)[number];
 
 export type HistoryList =
   | { ok: true; reference: ParsedReference; lookups: TrackingLookup[] }

@@ -26,7 +26,7 @@
  * maintenance stays a candidate (it is still the carrier) and says so in its status.
  */
 import type { Carrier, CarrierStatus } from "../carriers/carrier-directory";
-import { isLeasingPrefix, scacCodesOf } from "../carriers/carrier-directory";
+import { isLeasingPrefix, isTracked, scacCodesOf } from "../carriers/carrier-directory";
 import type { ParsedReference } from "../references/reference";
 import { carriersByLayout } from "./bl-formats";
 
@@ -69,7 +69,7 @@ export function popularityPrefix(reference: ParsedReference): string | null {
 }
 
 function usable(carrier: Carrier, reference: ParsedReference): boolean {
-  return carrier.status !== "disabled" && carrier.supportedTypes.includes(reference.type);
+  return isTracked(carrier) && carrier.supportedTypes.includes(reference.type);
 }
 
 export function lookupCandidates(

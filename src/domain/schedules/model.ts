@@ -35,3 +35,15 @@ export interface ScheduleItem {
   /** Ports where the cargo changes ship. */
   transshipmentPorts: string[];
 }
+
+/** How a routing carries the cargo: on one ship, or changing ship on the way. */
+export const TRANSIT_TYPES = ["transshipment", "unspecified"] as const;
+export type TransitType = (typeof TRANSIT_TYPES)[number];
+
+/**
+ * `transshipment` when the routing has more than one vessel leg, else `unspecified`: the two values
+ * the v1 specification has seen, so no third one ("direct") is invented.
+ */
+export function transitTypeOf(item: Pick<ScheduleItem, "vesselLegs">): TransitType {
+  return item.vesselLegs > 1 ? "transshipment" : "unspecified";
+}

@@ -7,6 +7,9 @@ import type { ScheduleSource } from "./schedule-source";
 /** v1 section 8: sailing schedules are served again for 30 minutes. */
 export const SCHEDULE_CACHE_MS = 30 * 60_000;
 export const MAX_WEEK_RANGE = 6;
+/** What a search that names no window asks for: departures, over one week. */
+export const DEFAULT_WEEK_RANGE = 1;
+export const DEFAULT_DATE_TYPE: ScheduleDateType = "departure";
 export const MAX_SCHEDULE_ITEMS = 200;
 const LOCODE = /^[A-Z]{2}[A-Z2-9]{3}$/;
 
@@ -16,8 +19,11 @@ export interface ScheduleQuery {
   /** YYYY-MM-DD. */
   date: string;
   weekRange: number;
-  dateType: "departure" | "arrival";
+  dateType: ScheduleDateType;
 }
+
+export const SCHEDULE_DATE_TYPES = ["departure", "arrival"] as const;
+export type ScheduleDateType = (typeof SCHEDULE_DATE_TYPES)[number];
 
 export type ScheduleParam = "origin" | "destination" | "date" | "week_range" | "date_type";
 
@@ -30,7 +36,14 @@ export interface ScheduleAnswer {
 }
 
 export type ScheduleOutcome =
-  | { kind: "found"; answer: ScheduleAnswer; cached: boolean; allowance: AllowanceState | null }
+  | {
+      kind: "found";
+      /** The query as answered: checked, codes in upper case. */
+      query: ScheduleQuery;
+      answer: ScheduleAnswer;
+      cached: boolean;
+      allowance: AllowanceState | null;
+    }
   | { kind: "limit_exceeded"; allowance: AllowanceState }
   | { kind: "unavailable"; reason: string; allowance: AllowanceState }
   | { kind: "invalid"; param: ScheduleParam; message: string };
@@ -102,7 +115,7 @@ export class SchedulesService {
     // another one searched in the last 30 minutes.
     const cacheKey = `schedules:${principal.organization.id}:${query.origin}:${query.destination}:${query.date}:${query.weekRange}:${query.dateType}`;
     const hit = await this.deps.cache.get<ScheduleAnswer>(cacheKey);
-    if (hit) return { kind: "found", answer: hit, cached: true, allowance: null };
+    if (hit) return { kind: "found", query, answer: hit, cached: true, allowance: null };
 
     const spend = await this.deps.allowance.spend(principal, "vessel_schedule");
     if (!spend.allowed) return { kind: "limit_exceeded", allowance: spend.state };
@@ -154,7 +167,7 @@ export class SchedulesService {
       carriersAsked: this.carriers,
     };
     if (carriersUnavailable.length === 0) await this.deps.cache.set(cacheKey, answer, SCHEDULE_CACHE_MS);
-    return { kind: "found", answer, cached: false, allowance: spend.state };
+    return { kind: "found", query, answer, cached: false, allowance: spend.state };
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ShipmentStatus } from "../../generated/prisma/enums";
 import { placeLocations } from "../routes/placed-locations";
 import { routeSegments } from "../routes/route-segments";
 import { type TrackingDocument, visibleEvents } from "../tracking/model";
@@ -11,12 +12,12 @@ export interface SharedShipmentView {
   reference: string;
   referenceType: "container" | "bl" | "booking";
   carrierName: string;
-  status: string;
+  status: ShipmentStatus;
   origin: string;
   destination: string;
   eta: string | null;
   etaActual: boolean;
-  containers: { number: string; description: string | null; status: string }[];
+  containers: { number: string; description: string | null; status: ShipmentStatus }[];
   milestones: { date: string | null; description: string; place: string; actual: boolean }[];
   route: { lat: number; lng: number; name: string }[];
   /** The journey's legs as drawn: sea legs along real sea lanes, land legs straight. */

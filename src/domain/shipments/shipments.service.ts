@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Customer, PrismaClient, ShareLink, Shipment } from "../../generated/prisma/client";
+import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { featureAccess } from "../accounts/principal";
-import { normalizeIdentifier, type ReferenceType } from "../references/reference";
+import type { ReferenceType } from "../references/reference";
 import type { SlotsService } from "../tracking/slots.service";
 import type { TrackingService, TrackOutcome } from "../tracking/tracking.service";
+import { shipmentIdWhere } from "./shipment-id";
 
 /** `/shipments` page sizes and the delta cap (spec v1 section 8). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -16,7 +18,7 @@ export const DELTA_CAP = 200;
 export type ShipmentChange =
   | { kind: "updated"; shipment: Shipment; unchanged: boolean; stillFailed: boolean }
   | { kind: "not_found" }
-  | { kind: "customers_plan_required"; minPlan: string }
+  | { kind: "customers_plan_required"; minPlan: PlanCode }
   | { kind: "customers_disabled" }
   | { kind: "customer_limit_reached"; limit: number }
   | { kind: "tracking_refused"; outcome: TrackOutcome };
@@ -41,14 +43,10 @@ export class ShipmentsService {
     id: string,
     options: { ownOnly?: boolean } = {},
   ): Promise<Shipment | null> {
-    const key = normalizeIdentifier(id);
-    const byName = /^SHP(\d{1,18})$/.exec(key);
     return this.deps.prisma.shipment.findFirst({
       where: {
-        organizationId: principal.organization.id,
-        deletedAt: null,
+        ...shipmentIdWhere(principal.organization.id, id),
         ...(options.ownOnly ? { addedByUserId: principal.user.id } : {}),
-        ...(byName ? { number: BigInt(byName[1]!) } : { referenceKey: key }),
       },
       orderBy: { createdAt: "desc" },
     });

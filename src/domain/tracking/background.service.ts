@@ -2,10 +2,11 @@ import type { PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import { PLANS } from "../accounts/plans";
-import { featureAccess } from "../accounts/principal";
 import { detectCarriers } from "../carriers/carrier-detection";
 import type { Carrier } from "../carriers/carrier-directory";
 import { parseReference } from "../references/reference";
+import { type DiscoveryBarrier, discoveryBarrier } from "../shipments/carrier-discovery";
+import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { DocumentStore } from "./document-store";
 import { refreshGapMs } from "./shipment-facts";
@@ -138,7 +139,7 @@ export class BackgroundTracking {
                 type: shipment.referenceType === "container" ? "Container" : "Bill of Lading",
                 carrier: outcome.carrier.scac,
                 carrier_name: outcome.carrier.name,
-                shipment_id: `SHP-${outcome.shipment.number}`,
+                shipment_id: shipmentName(outcome.shipment.number),
               },
             },
           ]);
@@ -159,13 +160,21 @@ export class BackgroundTracking {
 
   /**
    * POST /shipments/retry-failed: failed within 7 days, at most 200, once per organisation per 15
-   * minutes. Plans without discovery are examined but skipped. No slot is spent.
+   * minutes. Plans without discovery, or organisations that switched it off, are examined but
+   * skipped, and the answer says which of the two. No slot is spent.
    */
   async queueRetryFailed(
     actor: Actor,
     shipmentIds?: string[],
   ): Promise<
-    | { kind: "queued"; examined: number; queued: number; skipped: number }
+    | {
+        kind: "queued";
+        examined: number;
+        queued: number;
+        skipped: number;
+        /** Why the skipped ones were not queued; null when none was skipped. */
+        skippedReason: DiscoveryBarrier | null;
+      }
     | { kind: "too_soon"; retryAfterSeconds: number }
   > {
     const { prisma, clock } = this.deps;
@@ -185,23 +194,20 @@ export class BackgroundTracking {
           ),
         };
       }
-      const numbers = (shipmentIds ?? [])
-        .map((i) => /^SHP-?(\d{1,18})$/i.exec(i.trim())?.[1])
-        .filter((n): n is string => !!n);
+      const numbers = (shipmentIds ?? []).map(shipmentNumberOf).filter((n): n is bigint => n !== null);
       const failed = await tx.shipment.findMany({
         where: {
           organizationId: org.id,
           deletedAt: null,
           failedAt: { gte: new Date(now.getTime() - RETRY_FAILED_WINDOW_MS) },
-          ...(shipmentIds
-            ? { OR: [{ id: { in: shipmentIds } }, { number: { in: numbers.map(BigInt) } }] }
-            : {}),
+          ...(shipmentIds ? { OR: [{ id: { in: shipmentIds } }, { number: { in: numbers } }] } : {}),
         },
         orderBy: { failedAt: "desc" },
         take: RETRY_FAILED_MAX,
         select: { id: true },
       });
-      const eligible = featureAccess(org, "carrier_discovery") === "on";
+      const barrier = discoveryBarrier(org);
+      const eligible = barrier === null;
       if (eligible && failed.length > 0) {
         await tx.shipment.updateMany({
           where: { id: { in: failed.map((s) => s.id) } },
@@ -212,7 +218,7 @@ export class BackgroundTracking {
       const queued = eligible ? failed.length : 0;
       const run = { examined: failed.length, queued, skipped: failed.length - queued };
       await tx.retryFailedRun.create({ data: { organizationId: org.id, ...run, createdAt: now } });
-      return { kind: "queued" as const, ...run };
+      return { kind: "queued" as const, ...run, skippedReason: run.skipped > 0 ? barrier : null };
     });
   }
 

@@ -20,3 +20,11 @@ export function currentCycleStart(
 export function cycleEnd(cycleStart: Date, cycle: BillingCycle): Date {
   return new Date(cycleStart.getTime() + periodDays(cycle) * DAY_MS);
 }
+
+/**
+ * When a client refused for a spent slot allowance may ask again (`Retry-After`): the seconds until
+ * the cycle ends and a new allowance starts, rounded up, and at least one so that it is never "now".
+ */
+export function secondsUntilCycleEnd(end: Date, now: Date): number {
+  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+}

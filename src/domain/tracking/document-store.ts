@@ -11,6 +11,13 @@ export interface StoredDocument {
   content: TrackingDocument;
 }
 
+/** A document's newest version as readers see it: the version's identity, not its diff. */
+export interface LatestDocument {
+  document: CarrierDocument;
+  version: Pick<DocumentVersion, "id" | "version" | "fetchedAt">;
+  content: TrackingDocument;
+}
+
 /** How long a stored document is served before the carrier is asked again (compat, refresh jobs). */
 export const FRESHNESS_MS = 12 * 3_600_000;
 
@@ -195,6 +202,59 @@ export class DocumentStore {
       VALUES (${randomUUID()}, ${organizationId}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now}, ${reason}, ${now})
       ON CONFLICT (organization_id, carrier_scac, reference_type, reference_key)
       DO UPDATE SET last_attempt_at = EXCLUDED.last_attempt_at, last_failure_reason = EXCLUDED.last_failure_reason`;
+  }
+
+  /**
+   * The newest version of many documents, in the order of `documentIds` (null where a document has
+   * none), in one statement whatever their number: a page of shipments reads its documents at once.
+   * Only what a reader needs of the version: not its diff.
+   */
+  async latestOfMany(documentIds: readonly string[]): Promise<(LatestDocument | null)[]> {
+    const rows = await this.prisma.$queryRaw<
+      {
+        document_id: string;
+        organization_id: string | null;
+        carrier_scac: string;
+        reference_type: ReferenceKind;
+        reference_key: string;
+        latest_version: number;
+        last_synced_at: Date | null;
+        last_attempt_at: Date | null;
+        last_failure_reason: string | null;
+        created_at: Date;
+        version_id: string;
+        version: number;
+        fetched_at: Date;
+        content: TrackingDocument;
+      }[]
+    >`SELECT d.id AS document_id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
+             d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
+             v.id AS version_id, v.version, v.fetched_at, v.content
+        FROM carrier_documents d
+        JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+       WHERE d.id = ANY(${[...documentIds]}::text[])`;
+    const byId = new Map(
+      rows.map((r): [string, LatestDocument] => [
+        r.document_id,
+        {
+          document: {
+            id: r.document_id,
+            organizationId: r.organization_id,
+            carrierScac: r.carrier_scac,
+            referenceType: r.reference_type,
+            referenceKey: r.reference_key,
+            latestVersion: r.latest_version,
+            lastSyncedAt: r.last_synced_at,
+            lastAttemptAt: r.last_attempt_at,
+            lastFailureReason: r.last_failure_reason,
+            createdAt: r.created_at,
+          },
+          version: { id: r.version_id, version: r.version, fetchedAt: r.fetched_at },
+          content: r.content,
+        },
+      ]),
+    );
+    return documentIds.map((id) => byId.get(id) ?? null);
   }
 }
 

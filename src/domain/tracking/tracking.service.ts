@@ -4,11 +4,11 @@ import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
-import { featureAccess } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
+import { type DiscoveryIneligibility, discoveryBarrier } from "../shipments/carrier-discovery";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
@@ -74,6 +74,8 @@ export type TrackOutcome =
       shipment: Shipment;
       carrierProvided: boolean;
       discovery: DiscoveryEligibility;
+      /** A background search of the other candidates was queued (never for a job's own attempt). */
+      discoveryQueued: boolean;
       /** Only for reason `plan` on the free plan: a paid account is never sold an upgrade here. */
       upgrade: { feature: "carrier_discovery"; minPlan: string } | null;
       lookupId: number;
@@ -97,7 +99,7 @@ export type TrackOutcome =
 
 export type DiscoveryEligibility =
   | { eligible: true; candidates: string[] }
-  | { eligible: false; reason: "plan" | "disabled" | "invalid_reference" | "no_candidates" };
+  | { eligible: false; reason: DiscoveryIneligibility };
 
 /** Carrier attempts without a named carrier (spec 4.1 rule 1); one with a named one. */
 export const MAX_DETECTION_ATTEMPTS = 3;
@@ -516,6 +518,7 @@ export class TrackingService {
       shipment,
       carrierProvided: plan.provided,
       discovery,
+      discoveryQueued: queueDiscovery,
       upgrade:
         !discovery.eligible && discovery.reason === "plan" && org.plan === "free"
           ? { feature: "carrier_discovery", minPlan: minimumPlanFor("carrier_discovery").code }
@@ -532,9 +535,8 @@ export class TrackingService {
 
 /** Whether a background search of the other candidate carriers may run for a failed reference. */
 export function discoveryEligibility(org: Organization, remainingCandidates: string[]): DiscoveryEligibility {
-  const access = featureAccess(org, "carrier_discovery");
-  if (access === "plan_required") return { eligible: false, reason: "plan" };
-  if (access === "feature_disabled") return { eligible: false, reason: "disabled" };
+  const barrier = discoveryBarrier(org);
+  if (barrier) return { eligible: false, reason: barrier };
   if (remainingCandidates.length === 0) return { eligible: false, reason: "no_candidates" };
   return { eligible: true, candidates: remainingCandidates };
 }

@@ -17,12 +17,20 @@ export const MMSI_PATTERN = /^\d{9}$/;
 /** Longest vessel name asked (IMO registered names run to about 50 characters; AIS sends 20). */
 export const MAX_VESSEL_NAME = 100;
 
-/** What a caller asks: an IMO number (with the MMSI when known), or a vessel name alone. */
+/**
+ * What a caller asks: an IMO number (with the MMSI when known), a vessel name alone, or `vessel`, the
+ * vessel as a person writes it (a name or an IMO number), which `readVessel` tells apart.
+ */
 export interface VesselLookupInput {
   imo?: string | null;
   mmsi?: string | null;
   name?: string | null;
+  vessel?: string | null;
 }
+
+/** How a vessel was looked up: by its IMO number (with the MMSI when given) or by its name. */
+export const VESSEL_MATCHES = ["imo", "name"] as const;
+export type VesselMatch = (typeof VESSEL_MATCHES)[number];
 
 /** What was asked, as looked up: the numbers, or the name as given (trimmed) and as compared. */
 export type AskedVessel =
@@ -30,22 +38,65 @@ export type AskedVessel =
   | { imo: null; mmsi: null; name: string; normalizedName: string };
 
 export type VesselLookupOutcome =
-  | { kind: "found"; position: VesselPositionReport; cached: boolean; allowance: AllowanceState | null }
+  | {
+      kind: "found";
+      query: AskedVessel;
+      position: VesselPositionReport;
+      cached: boolean;
+      allowance: AllowanceState | null;
+    }
   | { kind: "not_found"; query: AskedVessel; allowance: AllowanceState }
   | { kind: "ambiguous"; query: AskedVessel; candidates: VesselIdentity[]; allowance: AllowanceState }
   | { kind: "limit_exceeded"; allowance: AllowanceState }
   | { kind: "unavailable"; reason: string; allowance: AllowanceState }
-  | { kind: "invalid"; param: "imo" | "mmsi" | "name"; message: string };
+  | { kind: "invalid"; param: "imo" | "mmsi" | "name" | "vessel"; message: string };
+
+export const matchOf = (asked: AskedVessel): VesselMatch => (asked.name !== null ? "name" : "imo");
 
 const blank = (text: string | null | undefined) => {
   const trimmed = text?.trim();
   return trimmed ? trimmed : null;
 };
 
+/** `9811000`, `IMO 9811000`, `imo:9811000`: an IMO number; anything else is a name. */
+const WRITTEN_IMO = /^(?:IMO[\s:#-]*)?(\d{7})$/i;
+/** Digits alone (or after `IMO`) that are not 7 of them: a mistyped IMO number or an MMSI, never a name. */
+const WRITTEN_NUMBER = /^(?:IMO[\s:#-]*)?\d+$/i;
+
+/**
+ * A vessel as a person writes it, read as an IMO number or a name. A number that is not an IMO number
+ * is refused rather than looked up as a name: no ship is named 353136000, and an MMSI alone cannot
+ * tell the AIS sources which of the ships that ever sent it is meant.
+ */
+export function readVessel(
+  written: string,
+): { imo: string } | { name: string } | Extract<VesselLookupOutcome, { kind: "invalid" }> {
+  const text = written.trim();
+  const imo = WRITTEN_IMO.exec(text)?.[1];
+  if (imo !== undefined) return { imo };
+  if (WRITTEN_NUMBER.test(text)) {
+    return {
+      kind: "invalid",
+      param: "vessel",
+      message:
+        "an IMO number has 7 digits, e.g. 9811000 (a 9-digit MMSI is not accepted: give the IMO number or the name)",
+    };
+  }
+  return { name: text };
+}
+
 /** The input checked: what to look up, or the parameter at fault. Spends nothing. */
 export function askedVessel(
   input: VesselLookupInput,
 ): AskedVessel | Extract<VesselLookupOutcome, { kind: "invalid" }> {
+  const written = blank(input.vessel);
+  if (written !== null) {
+    if (blank(input.imo) !== null || blank(input.mmsi) !== null || blank(input.name) !== null) {
+      return { kind: "invalid", param: "vessel", message: "Give vessel alone, or imo (with mmsi) or name." };
+    }
+    const read = readVessel(written);
+    return "kind" in read ? read : askedVessel(read);
+  }
   const imo = blank(input.imo);
   const mmsi = blank(input.mmsi);
   const name = blank(input.name);
@@ -109,7 +160,7 @@ export class VesselPositionsService {
         ? `vessel-name:${org}:${asked.normalizedName}`
         : `vessel:${org}:${asked.imo}:${asked.mmsi ?? ""}`;
     const hit = await this.deps.cache.get<VesselPositionReport>(cacheKey);
-    if (hit) return { kind: "found", position: hit, cached: true, allowance: null };
+    if (hit) return { kind: "found", query: asked, position: hit, cached: true, allowance: null };
 
     const spend = await this.deps.allowance.spend(principal, "vessel_schedule");
     if (!spend.allowed) return { kind: "limit_exceeded", allowance: spend.state };
@@ -119,7 +170,13 @@ export class VesselPositionsService {
       const outcome = await provider.locate(query);
       if (outcome.kind === "found") {
         await this.deps.cache.set(cacheKey, outcome.position, VESSEL_POSITION_CACHE_MS);
-        return { kind: "found", position: outcome.position, cached: false, allowance: spend.state };
+        return {
+          kind: "found",
+          query: asked,
+          position: outcome.position,
+          cached: false,
+          allowance: spend.state,
+        };
       }
       if (outcome.kind === "ambiguous") {
         return { kind: "ambiguous", query: asked, candidates: outcome.candidates, allowance: spend.state };

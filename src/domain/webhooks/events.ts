@@ -1,4 +1,5 @@
 import type { Shipment } from "../../generated/prisma/client";
+import { shipmentName } from "../shipments/shipment-id";
 import type { TrackingDocument } from "../tracking/model";
 
 export const SUBSCRIBABLE_EVENTS = [
@@ -35,7 +36,7 @@ export function shipmentEvents(
   const eta = after.route.pod.instant;
   const ata = after.ata;
   const base = {
-    shipment_id: `SHP-${shipment.number}`,
+    shipment_id: shipmentName(shipment.number),
     reference_number: shipment.reference,
     carrier: shipment.carrierScac ?? after.carrierScac,
     status: after.status,

@@ -17,6 +17,10 @@ import {
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+/** Where a delivery stands: waiting for its next attempt, acknowledged, or given up after the last. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 /** Delivery rules (spec v1 section 6; the two limits are ours, in docs/decisions.md). */
 export const ACK_TIMEOUT_MS = 10_000;
 export const FIRST_RETRY_MS = 30_000;

@@ -1,5 +1,4 @@
-import { findCarrierByScac } from "../../domain/carriers/carrier-directory";
-import { normalizeIdentifier } from "../../domain/references/reference";
+import { secondsUntilCycleEnd } from "../../domain/tracking/billing-cycle";
 import type { DocumentChange } from "../../domain/tracking/document-diff";
 import { etaRevisions } from "../../domain/tracking/eta-revisions";
 import { type LOCATION_ROLES, locationRole, locationRoles } from "../../domain/tracking/location-roles";
@@ -36,7 +35,6 @@ import {
   isDelayed,
   journeyDays,
   originAndDestination,
-  refreshSchedule,
   routePoints,
 } from "../../domain/tracking/shipment-facts";
 import type { TrackOutcome } from "../../domain/tracking/tracking.service";
@@ -50,7 +48,8 @@ import {
 import type { CarrierDocument, DocumentVersion } from "../../generated/prisma/client";
 import { builder } from "../builder";
 import { LIST_SIZE } from "../limits";
-import { CarrierRef } from "./carrier";
+import { CarrierUnavailableReasonEnum } from "./carriers/carrier-unavailable-reason";
+import { DiscoveryIneligibilityEnum } from "./shipments/discovery-ineligibility";
 
 /** A stored carrier document as GraphQL serves it: the canonical content plus store facts. */
 export interface StoredDocumentView {
@@ -81,7 +80,7 @@ export const ReferenceTypeEnum = builder.enumType("ReferenceType", {
   } as const,
 });
 
-const ShipmentStatusEnum = builder.enumType("ShipmentStatus", {
+export const ShipmentStatusEnum = builder.enumType("ShipmentStatus", {
   description: "The journey's status: PLANNED, IN_TRANSIT, DELIVERED, CANCELLED, or UNKNOWN.",
   values: ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const,
 });
@@ -708,149 +707,6 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
   }),
 });
 
-export const ShipmentRef = builder.prismaObject("Shipment", {
-  description: "A reference tracked by the organisation.",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    name: t.string({
-      description:
-        "The shipment id shaped SHP-<digits>, numbered per organisation: its first shipment is SHP-1.",
-      resolve: (s) => `SHP-${s.number}`,
-    }),
-    referenceType: t.field({ type: ReferenceTypeEnum, resolve: (s) => s.referenceType }),
-    reference: t.exposeString("reference", {
-      description: "As given (trimmed; containers in canonical form).",
-    }),
-    carrierScac: t.exposeString("carrierScac", { nullable: true }),
-    carrier: t.field({
-      type: CarrierRef,
-      nullable: true,
-      resolve: (s, _a, ctx) =>
-        s.carrierScac ? (findCarrierByScac(s.carrierScac, ctx.services.carriers) ?? null) : null,
-    }),
-    carrierProvided: t.exposeBoolean("carrierProvided", {
-      description: "Whether the caller named the carrier.",
-    }),
-    status: t.field({ type: ShipmentStatusEnum, resolve: (s) => s.status }),
-    eta: t.expose("eta", { type: "DateTime", nullable: true }),
-    ata: t.expose("ata", {
-      type: "DateTime",
-      nullable: true,
-      description: "Vessel arrival at the final port of discharge only.",
-    }),
-    failed: t.boolean({
-      description: "True while no carrier has found the reference.",
-      resolve: (s) => s.failedAt !== null,
-    }),
-    failedAt: t.expose("failedAt", { type: "DateTime", nullable: true }),
-    failureReason: t.exposeString("failureReason", { nullable: true }),
-    triedCarriers: t.exposeStringList("triedCarriers"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-    lastSyncedAt: t.expose("lastSyncedAt", { type: "DateTime", nullable: true }),
-    addedBy: t.relation("addedBy"),
-    isActive: t.boolean({
-      description: "Still moving: not delivered, cancelled or untracked.",
-      resolve: (s) => isActive(s.status, s.deletedAt),
-    }),
-    nextRefreshEligibleAt: t.field({
-      type: "DateTime",
-      nullable: true,
-      description:
-        "last_synced_at plus the refresh gap (12 hours; 4 hours from 48 hours before the ETA until 7 days after); null when never synced or no longer active.",
-      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).nextRefreshEligibleAt,
-    }),
-    refreshEligibleNow: t.boolean({
-      description: "True when the gap has elapsed and the shipment is still moving.",
-      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).refreshEligibleNow,
-    }),
-    document: t.loadable({
-      type: TrackingDocumentRef,
-      nullable: true,
-      description: "The newest stored carrier document (no carrier call).",
-      load: (ids: string[], ctx) => loadLatestDocuments(ctx.services.db.prisma, ids),
-      resolve: (s) => s.documentId,
-    }),
-  }),
-});
-
-/** Latest version of many documents in one statement, whatever their number. */
-async function loadLatestDocuments(
-  prisma: import("../../generated/prisma/client").PrismaClient,
-  ids: readonly string[],
-): Promise<(StoredDocumentView | null)[]> {
-  const rows = await prisma.$queryRaw<
-    {
-      document_id: string;
-      organization_id: string | null;
-      carrier_scac: string;
-      reference_type: CarrierDocument["referenceType"];
-      reference_key: string;
-      latest_version: number;
-      last_synced_at: Date | null;
-      last_attempt_at: Date | null;
-      last_failure_reason: string | null;
-      created_at: Date;
-      version_id: string;
-      version: number;
-      fetched_at: Date;
-      content: TrackingDocument;
-    }[]
-  >`SELECT d.id AS document_id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
-           d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
-           v.id AS version_id, v.version, v.fetched_at, v.content
-      FROM carrier_documents d
-      JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-     WHERE d.id = ANY(${[...ids]}::text[])`;
-  const byId = new Map(
-    rows.map((r) => [
-      r.document_id,
-      {
-        document: {
-          id: r.document_id,
-          organizationId: r.organization_id,
-          carrierScac: r.carrier_scac,
-          referenceType: r.reference_type,
-          referenceKey: r.reference_key,
-          latestVersion: r.latest_version,
-          lastSyncedAt: r.last_synced_at,
-          lastAttemptAt: r.last_attempt_at,
-          lastFailureReason: r.last_failure_reason,
-          createdAt: r.created_at,
-        },
-        version: { id: r.version_id, version: r.version, fetchedAt: r.fetched_at },
-        content: r.content,
-      } satisfies StoredDocumentView,
-    ]),
-  );
-  return ids.map((id) => byId.get(id) ?? null);
-}
-
-builder.queryFields((t) => ({
-  shipment: t.prismaField({
-    type: "Shipment",
-    nullable: true,
-    description:
-      "A shipment of the organisation (teammates' included) by container number, bill-of-lading number, booking or shipment id (SHP-<digits>); case, spaces and hyphens ignored. Stored data only: no carrier call, no slot. Null when the organisation does not track it.",
-    authScopes: { developerMode: true },
-    args: { id: t.arg.string({ required: true }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      const orgId = ctx.principal!.organization.id;
-      const key = normalizeIdentifier(id);
-      const byName = /^SHP(\d{1,18})$/.exec(key);
-      return ctx.services.db.prisma.shipment.findFirst({
-        ...query,
-        where: {
-          organizationId: orgId,
-          deletedAt: null,
-          ...(byName ? { number: BigInt(byName[1]!) } : { referenceKey: key }),
-        },
-        orderBy: { createdAt: "desc" },
-      });
-    },
-  }),
-}));
-
 // ---------------------------------------------------------------------------------------------
 // track: the typed outcomes of a lookup. Every expected ending is a member of the union.
 
@@ -980,9 +836,15 @@ const ReferenceNotFoundRef = builder.objectRef<NotFound>("ReferenceNotFound").im
         ctx.services.db.prisma.shipment.findUniqueOrThrow({ ...query, where: { id: o.shipment.id } }),
     }),
     discoveryEligible: t.boolean({ resolve: (o) => o.discovery.eligible }),
-    discoveryReason: t.string({
+    discoveryQueued: t.boolean({
+      description:
+        "A background search of the other likely carriers was queued: read the shipment back for its outcome, and do not write the reference off meanwhile.",
+      resolve: (o) => o.discoveryQueued,
+    }),
+    discoveryReason: t.field({
+      type: DiscoveryIneligibilityEnum,
       nullable: true,
-      description: "Why no discovery runs: plan, disabled, invalid_reference or no_candidates.",
+      description: "Why no discovery runs; null when it is eligible.",
       resolve: (o) => (o.discovery.eligible ? null : o.discovery.reason),
     }),
     upgradeMinPlan: t.string({
@@ -1024,7 +886,9 @@ const CarrierUnavailableRef = builder
     fields: (t) => ({
       referenceType: t.field({ type: ReferenceTypeEnum, resolve: (o) => o.referenceType }),
       scac: t.exposeString("scac"),
-      reason: t.exposeString("reason", { description: "maintenance, disabled or unsupported_type." }),
+      // Not `reason`: CarrierDown.reason is free text, and one name with two types across the
+      // members of TrackResult could not be selected together.
+      cause: t.field({ type: CarrierUnavailableReasonEnum, resolve: (o) => o.reason }),
     }),
   });
 
@@ -1032,7 +896,16 @@ const CarrierUndetectableRef = builder
   .objectRef<Extract<TrackOutcome, { kind: "no_candidates" }>>("CarrierUndetectable")
   .implement({
     description: "No carrier could be placed for the reference; name the carrier.",
-    fields: (t) => ({ referenceType: t.field({ type: ReferenceTypeEnum, resolve: (o) => o.referenceType }) }),
+    fields: (t) => ({
+      referenceType: t.field({ type: ReferenceTypeEnum, resolve: (o) => o.referenceType }),
+      discoveryReason: t.field({
+        type: DiscoveryIneligibilityEnum,
+        // Nullable only so that it reads alike with ReferenceNotFound.discoveryReason in one selection.
+        nullable: true,
+        description: "Always no_candidates: with no carrier to ask, there is none to discover either.",
+        resolve: () => "no_candidates" as const,
+      }),
+    }),
   });
 
 const ShipmentLimitReachedRef = builder
@@ -1042,6 +915,10 @@ const ShipmentLimitReachedRef = builder
       limit: t.exposeInt("limit"),
       used: t.exposeInt("used"),
       cycleEnd: t.expose("cycleEnd", { type: "DateTime" }),
+      retryAfterSeconds: t.int({
+        description: "Seconds until the cycle ends and new slots open: the Retry-After of this refusal.",
+        resolve: (o, _a, ctx) => secondsUntilCycleEnd(o.cycleEnd, ctx.services.clock.now()),
+      }),
     }),
   });
 

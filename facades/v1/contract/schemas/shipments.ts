@@ -131,7 +131,10 @@ export const RetryFailedAnswer = z
     examined: z.number().int(),
     queued: z.number().int(),
     skipped: z.number().int(),
-    skipped_reason: z.literal("plan").optional(),
+    skipped_reason: z.enum(["plan", "disabled"]).optional().meta({
+      description:
+        "Why the skipped ones were not queued: the plan lacks carrier discovery, or the organisation switched it off.",
+    }),
   })
   .meta({ id: "RetryFailedResult" });
 

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { builder } from "../../builder";
+
+export const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
+  fields: (t) => ({
+    name: t.string({ required: true, validate: z.string().trim().min(1).max(100) }),
+    viewOnly: t.boolean({
+      required: false,
+      description: "A view-only key can read but not change anything.",
+    }),
+    expiresAt: t.field({ type: "DateTime", required: false }),
+  }),
+});

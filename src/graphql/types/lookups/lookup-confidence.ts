@@ -1,0 +1,5 @@
+import { builder } from "../../builder";
+
+export const LookupConfidenceEnum = builder.enumType("LookupConfidence", {
+  values: ["high", "medium", "low"] as const,
+});

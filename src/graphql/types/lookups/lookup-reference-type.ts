@@ -1,0 +1,5 @@
+import { builder } from "../../builder";
+
+export const LookupReferenceTypeEnum = builder.enumType("LookupReferenceType", {
+  values: ["container", "bl"] as const,
+});

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { builder } from "../../builder";
+import { ShipmentStatusEnum } from "../tracking";
+
+export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
+  description: "Which shipments to list. Every criterion is optional; they combine with AND.",
+  fields: (t) => ({
+    status: t.field({
+      type: [ShipmentStatusEnum],
+      required: false,
+      description: "Any of these statuses.",
+      validate: z.array(z.string()).max(5),
+    }),
+    active: t.boolean({
+      required: false,
+      description: "true: still moving (not delivered or cancelled); false: delivered or cancelled.",
+    }),
+    failed: t.boolean({
+      required: false,
+      description: "true: no carrier has found the reference yet; false: found.",
+    }),
+    carrier: t.string({
+      required: false,
+      description: "SCAC of the carrier that answered, e.g. MAEU.",
+      validate: z.string().regex(/^[A-Za-z0-9]{4}$/, "carrier is a 4-character SCAC"),
+    }),
+    customer: t.string({
+      required: false,
+      description: "Part of the customer's name, any case.",
+      validate: z.string().max(200),
+    }),
+    reference: t.string({
+      required: false,
+      description:
+        "Part of the container, bill-of-lading or booking number; case, spaces and hyphens ignored.",
+      validate: z.string().max(100),
+    }),
+    etaFrom: t.field({ type: "DateTime", required: false, description: "ETA at or after this instant." }),
+    etaTo: t.field({ type: "DateTime", required: false, description: "ETA at or before this instant." }),
+  }),
+});

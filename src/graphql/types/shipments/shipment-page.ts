@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../domain/shipments/shipments.service";
+import { builder } from "../../builder";
+import { shipmentsInOrder } from "./shipments-in-order";
+
+const ShipmentPageRef = builder
+  .objectRef<{ total: number; page: number; pageSize: number; items: { id: string }[] }>("ShipmentPage")
+  .implement({
+    fields: (t) => ({
+      total: t.exposeInt("total"),
+      page: t.exposeInt("page"),
+      pageSize: t.exposeInt("pageSize"),
+      items: t.prismaField({
+        type: ["Shipment"],
+        extensions: { listSize: MAX_PAGE_SIZE },
+        resolve: (query, p, _a, ctx) =>
+          shipmentsInOrder(
+            ctx.services.db.prisma,
+            query,
+            p.items.map((i) => i.id),
+          ),
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  shipments: t.field({
+    type: ShipmentPageRef,
+    nullable: true,
+    description: "The organisation's tracked shipments (teammates' included), newest first.",
+    authScopes: { developerMode: true },
+    args: {
+      page: t.arg.int({
+        required: false,
+        defaultValue: 1,
+        validate: z.number().int().min(1, "page starts at 1"),
+      }),
+      pageSize: t.arg.int({
+        required: false,
+        defaultValue: DEFAULT_PAGE_SIZE,
+        validate: z.number().int().min(1).max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`),
+      }),
+    },
+    resolve: async (_r, { page, pageSize }, ctx) => {
+      const p = page ?? 1;
+      const size = pageSize ?? DEFAULT_PAGE_SIZE;
+      const { total, items } = await ctx.services.shipments.page(ctx.principal!, p, size);
+      return { total, page: p, pageSize: size, items };
+    },
+  }),
+}));

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { type ShipmentFilter, searchShipments } from "../../../domain/shipments/shipment-filter";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../domain/shipments/shipments.service";
+import { builder } from "../../builder";
+import { ShipmentFilterInput } from "./shipment-filter";
+import { shipmentsInOrder } from "./shipments-in-order";
+
+const ShipmentSearchPageRef = builder
+  .objectRef<{ total: number; page: number; pageSize: number; ids: string[] }>("ShipmentSearchPage")
+  .implement({
+    fields: (t) => ({
+      total: t.exposeInt("total", { description: "Shipments matching the filter." }),
+      page: t.exposeInt("page"),
+      pageSize: t.exposeInt("pageSize"),
+      items: t.prismaField({
+        type: ["Shipment"],
+        extensions: { listSize: MAX_PAGE_SIZE },
+        resolve: (query, p, _a, ctx) => shipmentsInOrder(ctx.services.db.prisma, query, p.ids),
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  shipmentSearch: t.field({
+    type: ShipmentSearchPageRef,
+    nullable: true,
+    description:
+      "The organisation's tracked shipments (teammates' included) that match a filter, newest first. Stored data only: no carrier call.",
+    authScopes: { developerMode: true },
+    args: {
+      filter: t.arg({ type: ShipmentFilterInput, required: false }),
+      page: t.arg.int({
+        required: false,
+        defaultValue: 1,
+        validate: z.number().int().min(1, "page starts at 1"),
+      }),
+      pageSize: t.arg.int({
+        required: false,
+        defaultValue: DEFAULT_PAGE_SIZE,
+        validate: z.number().int().min(1).max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`),
+      }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const page = args.page ?? 1;
+      const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
+      const f = args.filter;
+      const filter: ShipmentFilter = {
+        status: f?.status ?? undefined,
+        active: f?.active ?? undefined,
+        failed: f?.failed ?? undefined,
+        carrier: f?.carrier ?? undefined,
+        customer: f?.customer ?? undefined,
+        reference: f?.reference ?? undefined,
+        etaFrom: f?.etaFrom ?? undefined,
+        etaTo: f?.etaTo ?? undefined,
+      };
+      const { total, ids } = await searchShipments(
+        ctx.services.db.prisma,
+        ctx.principal!,
+        filter,
+        page,
+        pageSize,
+      );
+      return { total, page, pageSize, ids };
+    },
+  }),
+}));

@@ -1,0 +1,117 @@
+import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
+import { discoveryStatusOf } from "../../../domain/shipments/carrier-discovery";
+import { shipmentIdWhere, shipmentName } from "../../../domain/shipments/shipment-id";
+import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
+import { builder } from "../../builder";
+import { CarrierRef } from "../carriers/carrier";
+import { ReferenceTypeEnum, ShipmentStatusEnum, TrackingDocumentRef } from "../tracking";
+import { DiscoveryStatusEnum } from "./discovery-status";
+
+const HOUR_MS = 3_600_000;
+
+export const ShipmentRef = builder.prismaObject("Shipment", {
+  description: "A reference tracked by the organisation.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.string({
+      description:
+        "The shipment id shaped SHP-<digits>, numbered per organisation: its first shipment is SHP-1.",
+      resolve: (s) => shipmentName(s.number),
+    }),
+    referenceType: t.field({ type: ReferenceTypeEnum, resolve: (s) => s.referenceType }),
+    reference: t.exposeString("reference", {
+      description: "As given (trimmed; containers in canonical form).",
+    }),
+    carrierScac: t.exposeString("carrierScac", { nullable: true }),
+    carrier: t.field({
+      type: CarrierRef,
+      nullable: true,
+      resolve: (s, _a, ctx) =>
+        s.carrierScac ? (findCarrierByScac(s.carrierScac, ctx.services.carriers) ?? null) : null,
+    }),
+    carrierProvided: t.exposeBoolean("carrierProvided", {
+      description: "Whether the caller named the carrier.",
+    }),
+    status: t.field({ type: ShipmentStatusEnum, resolve: (s) => s.status }),
+    eta: t.expose("eta", { type: "DateTime", nullable: true }),
+    ata: t.expose("ata", {
+      type: "DateTime",
+      nullable: true,
+      description: "Vessel arrival at the final port of discharge only.",
+    }),
+    failed: t.boolean({
+      description: "True while no carrier has found the reference.",
+      resolve: (s) => s.failedAt !== null,
+    }),
+    failedAt: t.expose("failedAt", { type: "DateTime", nullable: true }),
+    failureReason: t.exposeString("failureReason", { nullable: true }),
+    triedCarriers: t.exposeStringList("triedCarriers"),
+    discoveryStatus: t.field({
+      type: DiscoveryStatusEnum,
+      nullable: true,
+      description: "Carrier discovery for a failed shipment; null when none was queued.",
+      resolve: (s) => discoveryStatusOf(s.discoveryStatus),
+    }),
+    customer: t.relation("customer", { nullable: true }),
+    customers: t.stringList({
+      description: "Customer names of the shipment (empty when none).",
+      select: { customer: { select: { name: true } } },
+      resolve: (s) => (s.customer ? [s.customer.name] : []),
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    lastSyncedAt: t.expose("lastSyncedAt", { type: "DateTime", nullable: true }),
+    addedBy: t.relation("addedBy"),
+    isActive: t.boolean({
+      description: "Still moving: not delivered, cancelled or untracked.",
+      resolve: (s) => isActive(s.status, s.deletedAt),
+    }),
+    nextRefreshEligibleAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "last_synced_at plus the refresh gap (12 hours; 4 hours from 48 hours before the ETA until 7 days after); null when never synced or no longer active.",
+      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).nextRefreshEligibleAt,
+    }),
+    refreshEligibleNow: t.boolean({
+      description: "True when the gap has elapsed and the shipment is still moving.",
+      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).refreshEligibleNow,
+    }),
+    refreshGapHours: t.int({
+      description:
+        "The refresh gap that applies now: 4 hours from 48 hours before the ETA until 7 days after it, else 12.",
+      select: { eta: true },
+      resolve: (s, _a, ctx) => Math.round(refreshGapMs(s.eta, ctx.services.clock.now()) / HOUR_MS),
+    }),
+    scheduledRefreshAt: t.expose("nextRefreshAt", {
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the service's own refresh job will next ask the carrier (the gap plus up to 10% spread); null when not scheduled (delivered, cancelled, failed or untracked).",
+    }),
+    document: t.loadable({
+      type: TrackingDocumentRef,
+      nullable: true,
+      description: "The newest stored carrier document (no carrier call).",
+      load: (ids: string[], ctx) => ctx.services.documents.latestOfMany(ids),
+      resolve: (s) => s.documentId,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  shipment: t.prismaField({
+    type: "Shipment",
+    nullable: true,
+    description:
+      "A shipment of the organisation (teammates' included) by container number, bill-of-lading number, booking or shipment id (SHP-<digits>); case, spaces and hyphens ignored. Stored data only: no carrier call, no slot. Null when the organisation does not track it.",
+    authScopes: { developerMode: true },
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (query, _root, { id }, ctx) =>
+      ctx.services.db.prisma.shipment.findFirst({
+        ...query,
+        where: shipmentIdWhere(ctx.principal!.organization.id, id),
+        orderBy: { createdAt: "desc" },
+      }),
+  }),
+}));

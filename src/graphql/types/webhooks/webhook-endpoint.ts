@@ -1,0 +1,56 @@
+import { SUBSCRIBABLE_EVENTS } from "../../../domain/webhooks/events";
+import { builder } from "../../builder";
+import { publicError } from "../../errors";
+import { WRITE_SCOPES } from "../../scopes";
+
+export const WebhookEndpointRef = builder.prismaObject("WebhookEndpoint", {
+  description: "A webhook target. Its signing secret is shown only when created or rotated.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    url: t.exposeString("url"),
+    events: t.exposeStringList("events", {
+      description: `Event names (${SUBSCRIBABLE_EVENTS.join(", ")}) or *.`,
+    }),
+    enabled: t.exposeBoolean("enabled"),
+    disabledAt: t.expose("disabledAt", { type: "DateTime", nullable: true }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true }),
+    consecutiveFailures: t.exposeInt("consecutiveFailures"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+export const webhookEndpointNotFound = () => publicError("NOT_FOUND", "No such webhook endpoint.");
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.prismaField({
+    type: ["WebhookEndpoint"],
+    nullable: true,
+    authScopes: { developerMode: true },
+    extensions: { listSize: 20 },
+    resolve: (q, _r, _a, ctx) =>
+      ctx.services.db.prisma.webhookEndpoint.findMany({
+        ...q,
+        where: { organizationId: ctx.principal!.organization.id },
+        orderBy: { createdAt: "asc" },
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  setWebhookEndpointEnabled: t.prismaField({
+    type: "WebhookEndpoint",
+    nullable: true,
+    description: "Disables, or re-enables (clearing the failure count so pending deliveries go out again).",
+    authScopes: WRITE_SCOPES,
+    args: { id: t.arg.id({ required: true }), enabled: t.arg.boolean({ required: true }) },
+    resolve: async (q, _r, { id, enabled }, ctx) => {
+      const updated = await ctx.services.webhooks.setEnabled(
+        ctx.principal!.organization.id,
+        String(id),
+        enabled,
+      );
+      if (!updated) throw webhookEndpointNotFound();
+      return ctx.services.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...q, where: { id: updated.id } });
+    },
+  }),
+}));
