@@ -1,6 +1,7 @@
 import type { SharedShipmentView } from "../../../domain/sharing/share-view";
 import { builder } from "../../builder";
-import { GeoPointRef, LegTypeEnum } from "../tracking";
+import { GeoPointRef } from "../tracking/geo-point";
+import { LegTypeEnum } from "../tracking/leg-type";
 
 export const SharedLegRef = builder.objectRef<SharedShipmentView["paths"][number]>("SharedLeg").implement({
   description: "A leg as the page draws it: a sea leg along real sea lanes (MARNET), a land leg straight.",

@@ -1,7 +1,8 @@
 import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
 import { type SharedShipmentView, sharedView } from "../../../domain/sharing/share-view";
 import { builder } from "../../builder";
-import { ReferenceTypeEnum, ShipmentStatusEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
+import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { SharedContainerRef } from "./shared-container";
 import { SharedLegRef } from "./shared-leg";
 import { SharedMilestoneRef } from "./shared-milestone";
