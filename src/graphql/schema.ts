@@ -140,6 +140,7 @@ import "./types/webhooks/webhook-delivery";
 import "./types/webhooks/webhook-delivery-status";
 import "./types/webhooks/webhook-endpoint";
 import "./types/webhooks/webhook-endpoint-with-secret";
+import "./types/webhooks/webhook-event";
 
 /** The whole schema: what the facades' persisted operations are validated and executed against. */
 export const schema = builder.toSchema({ sortSchema: true });
