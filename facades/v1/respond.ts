@@ -1,17 +1,26 @@
 import type { Response } from "express";
 import type { Admission } from "../../src/http/gate";
-import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode, refusalData } from "../../src/http/outcomes";
+import {
+  HTTP_STATUS_TEXT,
+  OUTCOMES,
+  type OutcomeCode,
+  refusalData,
+  retryAfterFor,
+} from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 
-/** The v1 error body (spec section 2.1), status and error code from the outcome table. */
+/**
+ * The v1 error body (spec section 2.1): status, error code and `Retry-After` from the outcome table
+ * (`retryAfter`: the wait the answer carried, for an outcome whose wait is the answer's).
+ */
 export function sendV1Error(
   res: Response,
   outcome: OutcomeCode,
-  options: { message?: string; data?: Record<string, unknown> } = {},
+  options: { message?: string; data?: Record<string, unknown>; retryAfter?: number } = {},
 ): void {
   const wire = OUTCOMES[outcome];
   const status = wire.v1.status;
-  const retry = wire.retryAfterSeconds;
+  const retry = retryAfterFor("v1", outcome, options.retryAfter);
   if (retry !== undefined) res.setHeader("Retry-After", String(retry));
   res.status(status).json({
     success: false,

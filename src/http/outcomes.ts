@@ -563,8 +563,8 @@ export interface UnionMember {
 }
 
 /**
- * The table's answer for one member. A refusal's wait comes from the table: a fixed one, or the
- * member's own `retryAfterSeconds` where the row says the answer carries it.
+ * The table's answer for one member. A refusal carries the member's own `retryAfterSeconds` where
+ * its outcome's wait is the answer's; `retryAfterFor` turns that into each surface's `Retry-After`.
  */
 export function answerFor(union: ResultUnion, member: UnionMember): MemberAnswer {
   const rows: Readonly<Record<string, MemberRow>> = UNION_MEMBER_ROWS[union];
@@ -581,12 +581,28 @@ export function answerFor(union: ResultUnion, member: UnionMember): MemberAnswer
     typeof row.outcome === "string"
       ? row.outcome
       : (row.outcome.outcomes[String(member[row.outcome.by])] ?? "unexpected");
+  const carried = OUTCOMES[outcome].retryAfterFrom === "answer" ? member.retryAfterSeconds : undefined;
+  return typeof carried === "number"
+    ? { kind: "refusal", outcome, retryAfterSeconds: carried }
+    : { kind: "refusal", outcome };
+}
+
+export type Surface = "v1" | "compat" | "mcp";
+
+/**
+ * The `Retry-After` a surface sends with an outcome: the surface's own fixed wait where the table
+ * gives one (compat's hour on billing refusals), else the wait the answer carries (`carried`: a
+ * spent window's reset, a member's `retryAfterSeconds`), else the table's wait for every surface.
+ */
+export function retryAfterFor(surface: Surface, outcome: OutcomeCode, carried?: number): number | undefined {
   const wire = OUTCOMES[outcome];
-  const computed = wire.retryAfterFrom === "answer" ? member.retryAfterSeconds : undefined;
-  const retryAfterSeconds = typeof computed === "number" ? computed : wire.retryAfterSeconds;
-  return retryAfterSeconds === undefined
-    ? { kind: "refusal", outcome }
-    : { kind: "refusal", outcome, retryAfterSeconds };
+  const own =
+    surface === "v1"
+      ? wire.v1.retryAfterSeconds
+      : surface === "compat"
+        ? wire.compat.retryAfterSeconds
+        : undefined;
+  return own ?? (wire.retryAfterFrom === "answer" ? carried : undefined) ?? wire.retryAfterSeconds;
 }
 
 export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -653,4 +669,10 @@ export function bearerChallenge(outcome: OutcomeCode): string | undefined {
   // error_description allows printable ASCII except '"' and '\' (RFC 6750 section 3).
   const description = wire.sentence.replace(/[^\x20-\x7e]|["\\]/g, "'");
   return `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${description}"`;
+}
+
+/** The outcome a refusing member answers with (`unexpected` for an answer member: not a refusal). */
+export function outcomeOf(union: ResultUnion, member: UnionMember): OutcomeCode {
+  const answer = answerFor(union, member);
+  return answer.kind === "refusal" ? answer.outcome : "unexpected";
 }

@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import type { OutcomeCode } from "../../../src/http/outcomes";
+import { answerFor, type OutcomeCode } from "../../../src/http/outcomes";
 import type { FacadeDeps, Member } from "../../facade";
 import {
   CompatSealineDocument,
@@ -66,64 +66,60 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
   call.counted(result.data.usage);
   const outcome = result.data.track;
   if (!outcome) return { ok: false, outcome: "unexpected" };
+  if (outcome.__typename === "TrackSuccess") return { ok: true, tracked: outcome };
+  const answer = answerFor("TrackResult", outcome);
+  if (answer.kind === "answer") return { ok: false, outcome: "unexpected" };
+  // The one choice compat makes: without a type, a number that is not even container-shaped could
+  // not be typed at all, which compat's vocabulary says apart (AUTO_CANT_DETECT_TYPE).
+  if (
+    outcome.__typename === "ReferenceInvalid" &&
+    params.type === null &&
+    outcome.referenceType !== "container"
+  ) {
+    return { ok: false, outcome: "reference_type_undetectable", detail: undefined };
+  }
+  return {
+    ok: false,
+    outcome: answer.outcome,
+    ...refusalDetail(outcome),
+    ...(answer.retryAfterSeconds === undefined ? {} : { retryAfter: answer.retryAfterSeconds }),
+  };
+}
+
+/** A refusal's `detail` sentence and data, in compat's words. */
+function refusalDetail(
+  outcome: Exclude<NonNullable<CompatTrackMutation["track"]>, { __typename: "TrackSuccess" }>,
+): { detail?: string; data?: Record<string, unknown> } {
   switch (outcome.__typename) {
-    case "TrackSuccess":
-      return { ok: true, tracked: outcome };
     case "ReferenceNotFound":
       return outcome.carrierProvided
-        ? {
-            ok: false,
-            outcome: "not_found",
-            detail: `${outcome.tried.join(", ")} answered that it has no record of this number.`,
-          }
+        ? { detail: `${outcome.tried.join(", ")} answered that it has no record of this number.` }
         : {
-            ok: false,
-            outcome: "reference_not_found_auto",
             detail: `None of the carriers detected for this number (${outcome.tried.map((t) => t.replace(" (auto)", "")).join(", ")}) has a record of it. Check it, or name the carrier with sealine.`,
           };
     case "ReferenceInvalid":
-      // Without a type, a number that is not even container-shaped could not be typed at all.
-      if (params.type === null && outcome.referenceType !== "container") {
-        return { ok: false, outcome: "reference_type_undetectable", detail: undefined };
-      }
-      return {
-        ok: false,
-        outcome: "invalid_reference",
-        detail: `Not a valid ${TYPE_NAME[outcome.referenceType] ?? "number"}: ${outcome.message}`,
-      };
+      return { detail: `Not a valid ${TYPE_NAME[outcome.referenceType] ?? "number"}: ${outcome.message}` };
     case "CarrierDown":
       return {
-        ok: false,
-        outcome: "carrier_down",
         detail: `The carrier ${outcome.scac} could not be reached and nothing is stored for this number yet: ${outcome.reason}. Retry later, or track with another carrier.`,
         data: { metadata: { sealine: outcome.scac } },
-        retryAfter: outcome.retryAfterSeconds,
       };
     case "CarrierUnavailable": {
-      const outcomes = {
-        maintenance: "carrier_maintenance",
-        disabled: "carrier_disabled",
-        unsupported_type: "unsupported_reference_type",
-      } as const;
       const details = {
         maintenance: `${outcome.scac} is under maintenance. Retry later, or track with sealine=auto.`,
         disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
         unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
       };
-      return { ok: false, outcome: outcomes[outcome.cause], detail: details[outcome.cause] };
+      return { detail: details[outcome.cause] };
     }
     case "CarrierUndetectable":
-      return { ok: false, outcome: "carrier_undetectable" };
+      return {};
     case "ShipmentLimitReached":
       return {
-        ok: false,
-        outcome: "shipment_limit_reached",
         detail: `All ${outcome.limit} shipment slots of this billing cycle are used (the cycle ends ${outcome.cycleEnd}); numbers already tracked stay available.`,
       };
     case "PaymentOverdue":
       return {
-        ok: false,
-        outcome: "payment_overdue",
         detail: `Payment is ${outcome.overdueDays} days overdue, past the ${outcome.graceDays}-day grace period: new tracking is paused until billing is fixed.`,
       };
   }

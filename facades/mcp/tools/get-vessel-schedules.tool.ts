@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outcomeOf } from "../../../src/http/outcomes";
 import { type EndpointFragment, McpVesselSchedulesDocument } from "../../generated/operations";
 import { allowanceShape, renderAllowance } from "../render/lookups";
 import { answer, defineTool, refusal, refusalOf } from "../tool";
@@ -87,14 +88,14 @@ export const getVesselSchedules = defineTool({
     const found = result.data.sailingSchedules;
     switch (found?.__typename) {
       case "LookupInputInvalid":
-        return refusal("bad_request", found.message);
+        return refusal(outcomeOf("SailingSchedulesOutcome", found), found.message);
       case "LookupLimitExceeded":
         return refusal(
-          "lookup_limit_exceeded",
+          outcomeOf("SailingSchedulesOutcome", found),
           `${found.message} It resets at ${found.allowance?.resetAt}; answers from the 30-minute cache stay free.`,
         );
       case "LookupProviderUnavailable":
-        return refusal("lookup_provider_unavailable");
+        return refusal(outcomeOf("SailingSchedulesOutcome", found));
       case "SailingSchedules":
         return answer({
           origin,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outcomeOf } from "../../../src/http/outcomes";
 import type { Member } from "../../facade";
 import {
   type AllowanceFragment,
@@ -102,17 +103,17 @@ export const trackVessel = defineTool({
     const found = result.data.vesselPosition;
     switch (found?.__typename) {
       case "LookupInputInvalid":
-        return refusal("bad_request", found.message);
+        return refusal(outcomeOf("VesselTrackOutcome", found), found.message);
       case "LookupLimitExceeded":
         return refusal(
-          "lookup_limit_exceeded",
+          outcomeOf("VesselTrackOutcome", found),
           `${found.message} It resets at ${found.allowance?.resetAt}; answers from the 5-minute cache stay free.`,
         );
       case "LookupProviderUnavailable":
-        return refusal("lookup_provider_unavailable");
+        return refusal(outcomeOf("VesselTrackOutcome", found));
       case "VesselNotFound":
         return refusal(
-          "vessel_not_found",
+          outcomeOf("VesselTrackOutcome", found),
           (found.imo
             ? `No position source knows a vessel with IMO number ${found.imo}.`
             : `No position source knows a vessel named "${vessel}". Names are matched whole (e.g. EVER GIVEN, not EVER); try the IMO number.`) +
@@ -120,7 +121,7 @@ export const trackVessel = defineTool({
         );
       case "VesselAmbiguous":
         return refusal(
-          "bad_request",
+          outcomeOf("VesselTrackOutcome", found),
           `Several vessels are named "${vessel}": ${found.candidates.map(identity).join("; ")}. Ask again with the IMO number of the one meant.${spent(found.allowance)}`,
         );
       case "VesselTrack": {

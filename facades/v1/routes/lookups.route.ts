@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { OutcomeCode } from "../../../src/http/outcomes";
+import { outcomeOf, type ResultUnion } from "../../../src/http/outcomes";
 import type { FacadeDeps, Member } from "../../facade";
 import {
   CarrierLookupDocument,
@@ -39,15 +39,15 @@ export function setLookupHeaders(
 /** 429 for a spent daily allowance, with the headers and `Retry-After`. */
 export function sendLookupLimit(
   res: Response,
-  outcome: Extract<OutcomeCode, "lookup_limit_exceeded" | "carrier_lookup_limit_exceeded">,
-  refusal: { message: string; allowance: AllowanceView | null },
+  union: ResultUnion,
+  refusal: { __typename: "LookupLimitExceeded"; message: string; allowance: AllowanceView | null },
 ): void {
   const { allowance } = refusal;
   setLookupHeaders(res, allowance);
   const retryAfter =
     (allowance && "retryAfterSeconds" in allowance ? allowance.retryAfterSeconds : null) ?? 1;
-  res.setHeader("Retry-After", String(retryAfter));
-  sendV1Error(res, outcome, {
+  sendV1Error(res, outcomeOf(union, refusal), {
+    retryAfter,
     message: refusal.message,
     data: {
       limit: allowance?.limit,
@@ -101,12 +101,12 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const answer = result.data.carrierLookup!;
     switch (answer.__typename) {
       case "LookupInputInvalid":
-        return sendV1Error(res, "invalid_reference", {
+        return sendV1Error(res, outcomeOf("CarrierLookupOutcome", answer), {
           message: answer.message,
           data: { param: answer.param },
         });
       case "LookupLimitExceeded":
-        return sendLookupLimit(res, "carrier_lookup_limit_exceeded", answer);
+        return sendLookupLimit(res, "CarrierLookupOutcome", answer);
       case "CarrierLookup":
         setLookupHeaders(res, answer.allowance);
         res.json({
@@ -127,21 +127,27 @@ export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
 /** Answers a shared refusal and returns true, or returns false for the route's own outcomes. */
 export function sendLookupRefusal<A extends { __typename: string }>(
   res: Response,
+  union: "SailingSchedulesOutcome" | "VesselTrackOutcome",
   answer: A,
 ): answer is Extract<A, LookupRefusal> {
   // Each member of the union is checked by its __typename below; anything else is the route's own.
   const refusal = answer as unknown as LookupRefusal;
   switch (refusal.__typename) {
     case "LookupInputInvalid":
-      sendV1Error(res, "bad_request", { message: refusal.message, data: { param: refusal.param } });
+      sendV1Error(res, outcomeOf(union, refusal), {
+        message: refusal.message,
+        data: { param: refusal.param },
+      });
       return true;
     case "LookupLimitExceeded":
-      sendLookupLimit(res, "lookup_limit_exceeded", refusal);
+      sendLookupLimit(res, union, refusal);
       return true;
     case "LookupProviderUnavailable":
       setLookupHeaders(res, refusal.allowance);
-      res.setHeader("Retry-After", String(refusal.retryAfterSeconds));
-      sendV1Error(res, "lookup_provider_unavailable", { data: { retryAfter: refusal.retryAfterSeconds } });
+      sendV1Error(res, outcomeOf(union, refusal), {
+        data: { retryAfter: refusal.retryAfterSeconds },
+        retryAfter: refusal.retryAfterSeconds,
+      });
       return true;
     default:
       return false;

@@ -53,7 +53,7 @@ export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
     });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.sailingSchedules!;
-    if (sendLookupRefusal(res, answer)) return;
+    if (sendLookupRefusal(res, "SailingSchedulesOutcome", answer)) return;
     switch (answer.__typename) {
       case "SailingSchedules":
         setLookupHeaders(res, answer.allowance);

@@ -78,8 +78,10 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const run = result.data.retryFailedShipments!;
     if (run.retryAfterSeconds !== null) {
-      res.setHeader("Retry-After", String(run.retryAfterSeconds));
-      return sendV1Error(res, "retry_failed_too_soon", { data: { retryAfter: run.retryAfterSeconds } });
+      return sendV1Error(res, "retry_failed_too_soon", {
+        data: { retryAfter: run.retryAfterSeconds },
+        retryAfter: run.retryAfterSeconds,
+      });
     }
     res.status(202).json({
       success: true,
@@ -130,9 +132,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
           ...(outcome.stillFailed ? { still_failed: true } : {}),
         });
       case "ShipmentNotFound":
-        return sendV1Error(res, "not_found", {
+        return sendV1Error(res, "shipment_not_found", {
           message: "No shipment of yours with that id.",
-          data: { error: "shipment_not_found" },
         });
       case "PlanRequired":
         return sendV1Error(res, "plan_required", {
@@ -155,9 +156,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.untrackShipment!;
     if (outcome.__typename !== "ShipmentUntracked") {
-      return sendV1Error(res, "not_found", {
+      return sendV1Error(res, "shipment_not_found", {
         message: "No shipment of yours with that id.",
-        data: { error: "shipment_not_found" },
       });
     }
     res.json({ success: true, deleted: true, shipment_id: outcome.shipmentId });
@@ -168,9 +168,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
     if (shared.__typename !== "ShareLink") {
-      return sendV1Error(res, "not_found", {
+      return sendV1Error(res, "shipment_not_found", {
         message: "No shipment of this organisation with that id.",
-        data: { error: "shipment_not_found" },
       });
     }
     res.status(shared.created ? 201 : 200).json({
@@ -190,9 +189,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.unshareShipment!;
     if (outcome.__typename !== "ShareRevoked") {
-      return sendV1Error(res, "not_found", {
+      return sendV1Error(res, "shipment_not_found", {
         message: "No shipment of this organisation with that id.",
-        data: { error: "shipment_not_found" },
       });
     }
     res.json({ success: true, revoked: (outcome.revoked ?? 0) > 0, shipment_id: outcome.shipmentId });
@@ -211,9 +209,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shipment = result.data.shipment;
     if (!shipment) {
-      return sendV1Error(res, "not_found", {
+      return sendV1Error(res, "shipment_not_found", {
         message: "This organisation does not track that shipment.",
-        data: { error: "shipment_not_found" },
       });
     }
     res.json({

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { HTTP_STATUS_TEXT, OUTCOMES } from "../../../src/http/outcomes";
+import { answerFor, HTTP_STATUS_TEXT, OUTCOMES, retryAfterFor } from "../../../src/http/outcomes";
 import type { FacadeDeps } from "../../facade";
 import { type TrackOutcomeFieldsFragment, TrackReferenceDocument } from "../../generated/operations";
 import { sealineQuery } from "../contract/routes";
@@ -42,23 +42,47 @@ export async function trackForV1(
   return renderTrackOutcome(deps, result.data.track!);
 }
 
-/** One track outcome as v1 status, error code and body data (also each item of POST /track). */
+/**
+ * One track outcome as v1 status, error code and body data (also each item of POST /track): the
+ * status, the error code and the wait come from the outcome table; this file writes the sentence and
+ * the data.
+ */
 export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): TrackItemResult {
+  const answer = answerFor("TrackResult", outcome);
+  if (outcome.__typename === "TrackSuccess") return renderTracked(outcome);
+  if (answer.kind === "answer") throw new Error(`${outcome.__typename} has an answer row but no renderer`);
+  const wire = OUTCOMES[answer.outcome].v1;
+  const retryAfter = retryAfterFor("v1", answer.outcome, answer.retryAfterSeconds);
+  return {
+    ok: false,
+    status: wire.status,
+    error: wire.error,
+    ...refusalOf(deps, outcome),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
+}
+
+function renderTracked(outcome: Extract<TrackResult, { __typename: "TrackSuccess" }>): TrackItemResult {
+  const name = outcome.shipment.name;
+  return {
+    ok: true,
+    slotConsumed: outcome.slotConsumed,
+    data: renderTrackingDocument({
+      view: outcome.document,
+      shipment: outcome.shipment,
+      carrier: outcome.carrier,
+      staleReason: outcome.staleReason,
+    }),
+    refreshHint: `read=/api/v1/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
+  };
+}
+
+/** A refusal's sentence and data, in v1's words. */
+function refusalOf(
+  deps: FacadeDeps,
+  outcome: Exclude<TrackResult, { __typename: "TrackSuccess" }>,
+): { message: string; data: Record<string, unknown> } {
   switch (outcome.__typename) {
-    case "TrackSuccess": {
-      const name = outcome.shipment.name;
-      return {
-        ok: true,
-        slotConsumed: outcome.slotConsumed,
-        data: renderTrackingDocument({
-          view: outcome.document,
-          shipment: outcome.shipment,
-          carrier: outcome.carrier,
-          staleReason: outcome.staleReason,
-        }),
-        refreshHint: `read=/api/v1/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
-      };
-    }
     case "ReferenceNotFound":
     case "CarrierUndetectable": {
       const notFound = outcome.__typename === "ReferenceNotFound" ? outcome : null;
@@ -82,53 +106,28 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
           url: `${deps.baseUrl}/billing/upgrade?plan=${notFound.upgradeMinPlan}`,
         };
       }
-      return {
-        ok: false,
-        status: 404,
-        error: "not_found",
-        message: "No carrier has a record of this number.",
-        data,
-      };
+      return { message: "No carrier has a record of this number.", data };
     }
     case "ReferenceInvalid":
-      return {
-        ok: false,
-        status: 400,
-        error: "invalid_reference",
-        message: outcome.message,
-        data: { param: "number" },
-      };
+      return { message: outcome.message, data: { param: "number" } };
     case "CarrierDown":
       return {
-        ok: false,
-        status: 502,
-        error: "carrier_unreachable",
         message: `The carrier ${outcome.scac} could not be reached and nothing is stored yet: ${outcome.reason}. Retry in a moment.`,
         data: { sealine: outcome.scac, retryAfter: outcome.retryAfterSeconds },
-        retryAfter: outcome.retryAfterSeconds,
       };
     case "CarrierUnavailable":
       if (outcome.cause === "unsupported_type") {
         return {
-          ok: false,
-          status: 400,
-          error: "unsupported_reference_type",
           message: `${outcome.scac} does not resolve this type of reference.`,
           data: { sealine: outcome.scac, param: "sealine" },
         };
       }
       return {
-        ok: false,
-        status: 502,
-        error: outcome.cause === "maintenance" ? "carrier_under_maintenance" : "carrier_disabled",
         message: `${outcome.scac} is ${outcome.cause === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
         data: { sealine: outcome.scac },
       };
     case "ShipmentLimitReached":
       return {
-        ok: false,
-        status: 402,
-        error: "shipment_limit_reached",
         message:
           "Every shipment slot of this billing cycle is used; already-tracked shipments stay readable.",
         data: {
@@ -137,13 +136,9 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
           cycle_ends_at: outcome.cycleEnd,
           usageApi: USAGE_API,
         },
-        retryAfter: outcome.retryAfterSeconds,
       };
     case "PaymentOverdue":
       return {
-        ok: false,
-        status: 402,
-        error: "payment_overdue",
         message:
           "Payment is overdue past the grace period: new tracking is paused; existing shipments stay readable.",
         data: {
@@ -153,7 +148,6 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
           manageUrl: `${deps.baseUrl}/billing`,
           usageApi: USAGE_API,
         },
-        retryAfter: 3600,
       };
   }
 }

@@ -1,3 +1,4 @@
+import { outcomeOf } from "../../../src/http/outcomes";
 import type { FacadeDeps, Member } from "../../facade";
 import { VesselTrackDocument, type VesselTrackQuery } from "../../generated/operations";
 import { vesselQuery } from "../contract/routes";
@@ -43,11 +44,13 @@ export function mountVesselRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const result = await deps.run(req, VesselTrackDocument, query.data);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.vesselPosition!;
-    if (sendLookupRefusal(res, answer)) return;
+    if (sendLookupRefusal(res, "VesselTrackOutcome", answer)) return;
     switch (answer.__typename) {
       case "VesselNotFound":
         setLookupHeaders(res, answer.allowance);
-        return sendV1Error(res, "vessel_not_found", { data: { imo: answer.imo, mmsi: answer.mmsi } });
+        return sendV1Error(res, outcomeOf("VesselTrackOutcome", answer), {
+          data: { imo: answer.imo, mmsi: answer.mmsi },
+        });
       case "VesselTrack":
         setLookupHeaders(res, answer.allowance);
         res.json({ success: true, data: renderPosition(answer.position, answer.cached) });
