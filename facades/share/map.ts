@@ -24,10 +24,9 @@ function loadLand() {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** One leg of the journey as the core draws it (`SharedShipment.paths`, a JSON value). */
+/** One leg of the journey as the core draws it (`SharedShipment.paths`). */
 export interface RouteLeg {
-  kind: "SEA" | "LAND";
-  path: [number, number][];
+  path: readonly { lat: number; lng: number }[];
 }
 
 export function routeMapSvg(
@@ -37,7 +36,7 @@ export function routeMapSvg(
   // Legs as drawn by the core (sea lanes), else straight lines between the stops.
   const coordinates =
     legs.length > 0
-      ? legs.flatMap((l) => l.path.map(([lat, lng]) => [lng, lat]))
+      ? legs.flatMap((l) => l.path.map(({ lat, lng }) => [lng, lat]))
       : stops.map((s) => [s.lng, s.lat]);
   const line: Feature<LineString> = {
     type: "Feature",

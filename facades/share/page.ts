@@ -1,10 +1,7 @@
 import type { SharedShipmentQuery } from "../generated/operations";
-import { type RouteLeg, routeMapSvg } from "./map";
+import { routeMapSvg } from "./map";
 
 type SharedShipmentData = NonNullable<SharedShipmentQuery["sharedShipment"]>;
-
-/** `paths` is a JSON value the core draws as a list of legs (a typed field in time, issue 17). */
-const legsOf = (s: SharedShipmentData) => s.paths as RouteLeg[];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -59,7 +56,7 @@ export function renderSharePage(s: SharedShipmentData): string {
 <div><span>${s.etaActual ? "Arrived" : "Estimated arrival"}</span><strong data-testid="eta">${escapeHtml(s.eta ?? "not known yet")}</strong></div>
 <div><span>From</span>${escapeHtml(s.origin)}</div><div><span>To</span>${escapeHtml(s.destination)}</div>
 </section>
-<section><h2>Route</h2>${routeMapSvg(s.route, legsOf(s))}</section>
+<section><h2>Route</h2>${routeMapSvg(s.route, s.paths)}</section>
 <section><h2>Milestones</h2><table><thead><tr><th>Date (local)</th><th>Event</th><th>Place</th></tr></thead><tbody>${milestones}</tbody></table></section>
 <section><h2>Containers</h2><table><thead><tr><th>Container</th><th>Type</th><th>Status</th></tr></thead><tbody>${containers}</tbody></table></section>
 <footer>Updated ${escapeHtml(s.updatedAt.replace("T", " ").slice(0, 16))} UTC · Tracked with Quayside</footer>

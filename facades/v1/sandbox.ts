@@ -5,7 +5,7 @@ import type { Principal } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";
 import { SendSampleWebhookDocument } from "../generated/operations";
 import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
-import { WebhookFireBody } from "./contract/schemas";
+import { WebhookFireBody, webhookEventNamed } from "./contract/schemas";
 import { sendV1Error, sendV1Refusal } from "./respond";
 import { createV1Handlers } from "./router";
 
@@ -109,7 +109,7 @@ export function createSandboxRouter(
         SendSampleWebhookDocument,
         {
           url: body.data.url,
-          event: body.data.event,
+          event: webhookEventNamed(body.data.event),
         },
       );
       if (!result.ok) {

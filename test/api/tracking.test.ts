@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storedContent } from "../compat/support";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { billOfLadingOf, billOfLadingWithBoxes, simulatedContainers } from "../support/references";
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   app = await startTestApp({ env: TRACKING_ENV });
   simulatorUrl = app.simulator!.url;
   org = await app.fixtures.organization({ plan: "professional" });
-  ({ known, unknown } = await simulatedContainers(simulatorUrl, "MSCU", "MSCU", { known: 8, unknown: 2 }));
+  ({ known, unknown } = await simulatedContainers(simulatorUrl, "MSCU", "MSCU", { known: 9, unknown: 2 }));
 });
 afterAll(() => app?.stop());
 
@@ -235,6 +236,30 @@ describe("GET /api/v1/shipments/{id}", () => {
       expect(res.status).toBe(404);
       expect(JSON.stringify(await res.json())).not.toContain(known[7]!.slice(4));
     }
+  });
+});
+
+describe("the containers table of a stored shipment", () => {
+  it("dates a box's last event from the events shown: a hidden DROP after them does not count", async () => {
+    await get(`/api/v1/container/${known[8]}`);
+    const doc = await storedContent(app, org.organizationId, "MSCU", known[8]!);
+    const box = doc.containers[0]!;
+    const shown = box.events.findLast((e) => e.emitted)!;
+    shown.actual = true;
+    box.events.push({
+      ...shown,
+      eventCode: "DROP",
+      emitted: false,
+      statusCode: null,
+      description: "Dropped off",
+      localDateTime: "2030-01-01 08:00:00",
+      utcOffset: "+00:00",
+      instant: "2030-01-01T08:00:00.000Z",
+    });
+    await app.services.documents.record(org.organizationId, "MSCU", "container", known[8]!, doc);
+    const { data } = await (await get(`/api/v1/shipments/${known[8]}?include=full`)).json();
+    expect(data.document.events_table.map((e: { event_code: string }) => e.event_code)).not.toContain("DROP");
+    expect(data.document.containers_table[0].last_event_date).toBe(shown.localDateTime);
   });
 });
 

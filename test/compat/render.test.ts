@@ -141,14 +141,118 @@ function document(): TrackingDocument {
   };
 }
 
-function view(doc: TrackingDocument): DocumentView {
+type EventView = DocumentView["containers"][number]["events"][number];
+
+/** The core's answer about document(), as the compat operations select it. */
+function view(): DocumentView {
+  const placed = (key: string, lat: number, lng: number, timeZone: string) => ({
+    key,
+    unLocode: key,
+    name: key,
+    state: null,
+    country: null,
+    countryCode: key.slice(0, 2),
+    lat,
+    lng,
+    timeZone,
+  });
+  const shown = (more: Partial<EventView>): EventView => ({
+    location: { key: "CNSHA" },
+    facility: null,
+    description: "Vessel departed",
+    kind: "TRANSPORT",
+    eventCode: "DEPA",
+    statusCode: "VDL",
+    localDateTime: "2026-01-10 08:00:00",
+    isDateFromCarrier: true,
+    instant: "2026-01-10T00:00:00.000Z",
+    actual: true,
+    isAdditional: false,
+    legType: "SEA",
+    modeOfTransport: "VESSEL",
+    vessel: { key: "imo:9839430" },
+    voyage: "001W",
+    ...more,
+  });
+  const noPoint = { location: null, localDateTime: null, actual: null };
   return {
-    content: doc,
-    fetchedAt: doc.fetchedAt,
-    lastSyncedAt: doc.fetchedAt,
+    fetchedAt: "2026-01-11T00:00:00.000Z",
+    lastSyncedAt: "2026-01-11T00:00:00.000Z",
     cacheExpiresAt: "2026-01-11T12:00:00.000Z",
-    placedLocations: placeLocations(doc),
-    predictiveEta: predictArrival(doc, placeLocations(doc)),
+    referenceType: "container",
+    status: "IN_TRANSIT",
+    statusFromCarrier: false,
+    contentState: "OK",
+    placedLocations: [
+      placed("CNSHA", 31.23, 121.47, "Asia/Shanghai"),
+      placed("NLRTM", 51.95, 4.14, "Europe/Amsterdam"),
+      placed("DEDUI", 51.43, 6.76, "Europe/Berlin"),
+    ],
+    predictiveEta: { localDateTime: "2026-02-11 04:00:00" },
+    facilities: [
+      {
+        key: "DEDUI/name:depot",
+        name: "Duisburg depot",
+        locode: "DEDUI",
+        locodeCountryCode: "DE",
+        bicCode: null,
+        smdgCode: null,
+        lat: 51.43,
+        lng: 6.76,
+      },
+    ],
+    route: {
+      placeOfReceipt: noPoint,
+      portOfLoading: { location: { key: "CNSHA" }, localDateTime: "2026-01-10 08:00:00", actual: true },
+      portOfDischarge: { location: { key: "NLRTM" }, localDateTime: null, actual: null },
+      placeOfDelivery: { location: { key: "DEDUI" }, localDateTime: null, actual: null },
+    },
+    vessels: [{ key: "imo:9839430", name: "MSC GULSUN", imo: 9839430, mmsi: null }],
+    containers: [
+      {
+        number: "MSCU1000001",
+        isoCode: "45G1",
+        sizeType: null,
+        description: "40' High Cube Dry",
+        status: "IN_TRANSIT",
+        statusFromCarrier: false,
+        eventsMirrored: false,
+        events: [
+          shown({
+            kind: "EQUIPMENT",
+            eventCode: "GTOT",
+            statusCode: "CEP",
+            description: "Gate out",
+            modeOfTransport: "TRUCK",
+            legType: "LAND",
+            vessel: null,
+            voyage: null,
+          }),
+          shown({}),
+          shown({
+            eventCode: "ARRI",
+            statusCode: "VAD",
+            location: { key: "NLRTM" },
+            localDateTime: null,
+            isDateFromCarrier: false,
+            instant: null,
+            actual: false,
+          }),
+          shown({
+            kind: "EQUIPMENT",
+            eventCode: "GTIN",
+            statusCode: null,
+            location: { key: "DEDUI" },
+            facility: { key: "DEDUI/name:depot" },
+            modeOfTransport: "BARGE",
+            legType: "LAND",
+            vessel: null,
+            voyage: null,
+            actual: false,
+          }),
+        ],
+      },
+    ],
   };
 }
 
@@ -162,19 +266,35 @@ const context = {
 };
 
 describe("the compat rendering of a document", () => {
-  it("numbers locations, facilities and vessels by position and shows only compat events", () => {
-    const body = trackingDataSchema.parse(renderTrackingAnswer(view(document()), context, { route: false }));
-    expect(body.locations!.map((l) => l.id)).toEqual([1, 2, 3]);
+  it("numbers locations, facilities and vessels by position and refers to them by those numbers", () => {
+    const body = trackingDataSchema.parse(renderTrackingAnswer(view(), context, { route: false }));
+    expect(body.locations!.map((l) => [l.id, l.locode])).toEqual([
+      [1, "CNSHA"],
+      [2, "NLRTM"],
+      [3, "DEDUI"],
+    ]);
+    expect(body.route).toMatchObject({
+      pol: { location: 1 },
+      pod: { location: 2 },
+      postpod: { location: 3 },
+    });
+    expect(body.route.prepol.location).toBeNull();
     const events = body.containers[0]!.events;
-    expect(events.map((e) => e.event_code)).toEqual(["GTOT", "DEPA", "ARRI", "GTIN"]);
-    expect(events.map((e) => e.order_id)).toEqual([1, 2, 3, 4]);
-    // An event without a compat status code says UNK.
+    expect(events.map((e) => [e.order_id, e.event_code, e.location])).toEqual([
+      [1, "GTOT", 1],
+      [2, "DEPA", 1],
+      [3, "ARRI", 2],
+      [4, "GTIN", 3],
+    ]);
+    expect(events.map((e) => e.type)).toEqual(["land", "sea", "sea", "land"]);
+    // An event without a status code says UNK.
     expect(events[3]!.status).toBe("UNK");
     expect(events[3]!.facility).toBe(1);
+    expect(body.facilities![0]!.country_code).toBe("DE");
   });
 
   it("absence rules: no vessel key on a land leg, no date key on an undated event, no route_data without route", () => {
-    const body = trackingDataSchema.parse(renderTrackingAnswer(view(document()), context, { route: false }));
+    const body = trackingDataSchema.parse(renderTrackingAnswer(view(), context, { route: false }));
     const [truck, depart, arrival, barge] = body.containers[0]!.events;
     expect(truck).not.toHaveProperty("vessel");
     expect(barge).not.toHaveProperty("vessel");
@@ -225,7 +345,7 @@ describe("the compat rendering of a document", () => {
   });
 
   it("reduces the history-by-id document to the listed fields, dates in UTC with +00", () => {
-    const body = renderHistoryDocument(view(document()), {
+    const body = renderHistoryDocument(view(), {
       type: "CT",
       number: "MSCU1000001",
       sealine: "MSCU",
@@ -259,14 +379,11 @@ describe("the compat rendering of a document", () => {
     expect(body.containers[0]!.events[2]).not.toHaveProperty("date");
   });
 
-  it("classifies success answers: cancelled, no containers, no events, OK", () => {
-    const doc = document();
-    expect(successMessage(doc)).toBe("OK");
-    expect(successMessage({ ...doc, status: "CANCELLED" })).toBe("SEALINE_CANCELED_SHIPMENT");
-    expect(successMessage({ ...doc, containers: [] })).toBe("NO_CONTAINERS");
-    expect(
-      successMessage({ ...doc, containers: doc.containers.map((c) => ({ ...c, events: [c.events[2]!] })) }),
-    ).toBe("NO_EVENTS");
+  it("names what the core says the document has in the compat vocabulary", () => {
+    expect(successMessage({ contentState: "OK" })).toBe("OK");
+    expect(successMessage({ contentState: "CANCELLED" })).toBe("SEALINE_CANCELED_SHIPMENT");
+    expect(successMessage({ contentState: "NO_CONTAINERS" })).toBe("NO_CONTAINERS");
+    expect(successMessage({ contentState: "NO_EVENTS" })).toBe("NO_EVENTS");
   });
 });
 

@@ -40,14 +40,27 @@ describe("the printed schema", () => {
   });
 });
 
+/**
+ * Persisted operations that cost more than a client may ask of /graphql in one request, and why. The
+ * cost bound guards /graphql; the facades' own documents run without it, so these are checked for
+ * everything else, and for really being over it (the list cannot go stale).
+ */
+const OVER_THE_CLIENT_COST: Record<string, string> = {
+  TrackBatch:
+    "v1 POST /track answers up to 50 whole tracking documents (every event of every box) in one response; a GraphQL client asks for them a few at a time",
+};
+
 describe("persisted operations of the facades", () => {
   it("every document parses, is one operation named like its file, validates, and stays within the default bounds", async () => {
     const files = (await Promise.all(OPERATION_FOLDERS.operations.map(loadOperationFiles))).flat();
     const fragments = await loadFragments(OPERATION_FOLDERS.fragments);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
-      const checked = checkOperation(schema, file.name, file.source, limits, fragments);
+      const over = file.name in OVER_THE_CLIENT_COST;
+      const bounds = over ? { ...limits, maxCost: Number.MAX_SAFE_INTEGER } : limits;
+      const checked = checkOperation(schema, file.name, file.source, bounds, fragments);
       expect(typeof checked, `${file.file}: ${String(checked)}`).not.toBe("string");
+      if (over) expect(checkOperation(schema, file.name, file.source, limits, fragments)).toMatch(/cost/);
     }
     await expect(OperationExecutor.load(schema, OPERATION_FOLDERS)).resolves.toBeDefined();
   });

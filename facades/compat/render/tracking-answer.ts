@@ -1,12 +1,14 @@
-// visibleEvents: the core's one visibility rule, called here only until compat selects typed events
-// instead of the `content` document (issue 17).
-import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
 import type { Member } from "../../facade";
 import type {
   CompatCallMutation,
   CompatDocumentFragment,
   CompatPlaceFragment,
+  CompatRoutePointFragment,
   CompatTrackMutation,
+  CompatVesselFragment,
+  ContentState,
+  LegType,
+  ReferenceType,
 } from "../../generated/operations";
 import type { CompatType } from "../params";
 import { utcDateTime, utcDateTimeWithOffset } from "./dates";
@@ -14,7 +16,7 @@ import { utcDateTime, utcDateTimeWithOffset } from "./dates";
 /**
  * The compat tracking answer (spec section 2) rendered from the core's view of a stored document.
  * Pure: every value comes from the core; this file only names, numbers and arranges fields. Integer
- * ids are positions in the document's arrays (1, 2, 3 ...), so the same document always gets the
+ * ids are positions in the document's lists (1, 2, 3 ...), so the same document always gets the
  * same ids. Absent is not null: an undated event has no `date` key, and an event on a land leg
  * without a vessel has no `vessel` key.
  */
@@ -26,13 +28,15 @@ type TrackedDocument = Member<CompatTrackMutation["track"], "TrackSuccess">["doc
 /** The document view of both tracking and history-by-id; only tracking selects the route data. */
 export type DocumentView = CompatDocumentFragment & Partial<Pick<TrackedDocument, "routeSegments" | "pin">>;
 
-export type UsageView = NonNullable<CompatCallMutation["usage"]>;
+type EventView = CompatDocumentFragment["containers"][number]["events"][number];
 
-/**
- * The canonical document the view carries as a JSON blob (`content`), as the core stored it. Read
- * here only until compat selects typed fields instead (issue 17).
- */
-export const canonicalDocument = (view: Pick<DocumentView, "content">) => view.content as TrackingDocument;
+/** The compat answer draws points as [lat, lng] pairs. */
+const pair = (p: { lat: number; lng: number }): [number, number] => [p.lat, p.lng];
+
+/** Event types in the compat vocabulary's lowercase. */
+const LEG_TYPE: Record<LegType, "sea" | "land"> = { SEA: "sea", LAND: "land" };
+
+export type UsageView = NonNullable<CompatCallMutation["usage"]>;
 
 export interface AnswerContext {
   /** The type the caller asked with (BK stays BK), else the detected one. */
@@ -44,7 +48,7 @@ export interface AnswerContext {
   usage: UsageView | null;
 }
 
-const TYPE_OF: Record<TrackingDocument["referenceType"], CompatType> = {
+const TYPE_OF: Record<ReferenceType, CompatType> = {
   container: "CT",
   bl: "BL",
   booking: "BK",
@@ -62,14 +66,17 @@ export function uniqueShipments(usage: UsageView | null) {
   };
 }
 
-/** Which success message the answer carries (spec section 7; conditions in docs/decisions.md). */
-export function successMessage(
-  doc: TrackingDocument,
-): "OK" | "NO_CONTAINERS" | "NO_EVENTS" | "SEALINE_CANCELED_SHIPMENT" {
-  if (doc.status === "CANCELLED") return "SEALINE_CANCELED_SHIPMENT";
-  if (doc.containers.length === 0) return "NO_CONTAINERS";
-  if (doc.containers.every((c) => visibleEvents(c).length === 0)) return "NO_EVENTS";
-  return "OK";
+/** The success message of what the document has to show (spec section 7). */
+const SUCCESS_MESSAGE = {
+  OK: "OK",
+  NO_CONTAINERS: "NO_CONTAINERS",
+  NO_EVENTS: "NO_EVENTS",
+  CANCELLED: "SEALINE_CANCELED_SHIPMENT",
+} as const satisfies Record<ContentState, string>;
+
+/** Which success message the answer carries (spec section 7; conditions in docs/decisions). */
+export function successMessage(view: Pick<DocumentView, "contentState">) {
+  return SUCCESS_MESSAGE[view.contentState];
 }
 
 function ids<T extends { key: string }>(items: readonly T[]): Map<string, number> {
@@ -82,19 +89,23 @@ interface Ids {
   vessels: Map<string, number>;
 }
 
-function idsOf(doc: TrackingDocument): Ids {
-  return { locations: ids(doc.locations), facilities: ids(doc.facilities), vessels: ids(doc.vessels) };
+/** The document's locations are its placed locations, in the same order. */
+function idsOf(view: DocumentView): Ids {
+  return {
+    locations: ids(view.placedLocations),
+    facilities: ids(view.facilities),
+    vessels: ids(view.vessels),
+  };
 }
 
 export function renderMetadata(view: DocumentView, context: AnswerContext) {
-  const doc = canonicalDocument(view);
   return {
-    type: context.type ?? TYPE_OF[doc.referenceType],
+    type: context.type ?? TYPE_OF[view.referenceType],
     number: context.number,
     sealine: context.carrier.scac,
     sealine_name: context.carrier.name,
-    status: doc.status,
-    is_status_from_sealine: doc.statusFromCarrier,
+    status: view.status,
+    is_status_from_sealine: view.statusFromCarrier,
     from_cache: context.fromCache,
     updated_at: utcDateTime(view.lastSyncedAt ?? view.fetchedAt),
     cache_expires: utcDateTime(view.cacheExpiresAt),
@@ -128,11 +139,11 @@ export function renderLocations(view: DocumentView, options: { timezone: boolean
   return view.placedLocations.map((place, i) => location(place, { id: i + 1, timezone: options.timezone }));
 }
 
-export function renderFacilities(doc: TrackingDocument) {
-  return doc.facilities.map((f, i) => ({
+export function renderFacilities(view: DocumentView) {
+  return view.facilities.map((f, i) => ({
     id: i + 1,
     name: f.name,
-    country_code: f.countryCode ?? f.locode?.slice(0, 2) ?? "",
+    country_code: f.locodeCountryCode ?? "",
     locode: f.locode,
     bic_code: f.bicCode,
     smdg_code: f.smdgCode,
@@ -142,22 +153,22 @@ export function renderFacilities(doc: TrackingDocument) {
 }
 
 export function renderRoute(view: DocumentView) {
-  const doc = canonicalDocument(view);
-  const locationIds = ids(doc.locations);
-  const point = (p: TrackingDocument["route"]["pol"]) => ({
-    location: p.locationKey ? (locationIds.get(p.locationKey) ?? null) : null,
+  const locationIds = ids(view.placedLocations);
+  const point = (p: CompatRoutePointFragment) => ({
+    location: p.location ? (locationIds.get(p.location.key) ?? null) : null,
     date: p.localDateTime,
     actual: p.actual,
   });
+  const { route } = view;
   return {
-    prepol: point(doc.route.prepol),
-    pol: point(doc.route.pol),
-    pod: { ...point(doc.route.pod), predictive_eta: view.predictiveEta?.localDateTime ?? null },
-    postpod: point(doc.route.postpod),
+    prepol: point(route.placeOfReceipt),
+    pol: point(route.portOfLoading),
+    pod: { ...point(route.portOfDischarge), predictive_eta: view.predictiveEta?.localDateTime ?? null },
+    postpod: point(route.placeOfDelivery),
   };
 }
 
-function vessel(v: TrackingDocument["vessels"][number], id?: number) {
+function vessel(v: CompatVesselFragment, id?: number) {
   return {
     ...(id !== undefined ? { id } : {}),
     name: v.name,
@@ -168,69 +179,68 @@ function vessel(v: TrackingDocument["vessels"][number], id?: number) {
   };
 }
 
-export function renderVessels(doc: TrackingDocument) {
-  return doc.vessels.map((v, i) => vessel(v, i + 1));
+export function renderVessels(view: DocumentView) {
+  return view.vessels.map((v, i) => vessel(v, i + 1));
 }
 
 /** A land leg without a vessel has no `vessel` key; a sea leg whose vessel is unknown has null. */
-function vesselField(event: TrackedEvent, vesselIds: Map<string, number>) {
-  if (event.vesselKey) return { vessel: vesselIds.get(event.vesselKey) ?? null };
-  return event.legType === "land" ? {} : { vessel: null };
+function vesselField(event: EventView, vesselIds: Map<string, number>) {
+  if (event.vessel) return { vessel: vesselIds.get(event.vessel.key) ?? null };
+  return event.legType === "LAND" ? {} : { vessel: null };
 }
 
-function renderEvent(event: TrackedEvent, index: number, ids: Ids) {
+/** Every event has a location (the core says where it happened). */
+const locationId = (event: EventView, ids: Ids) => ids.locations.get(event.location!.key)!;
+
+function renderEvent(event: EventView, index: number, ids: Ids) {
   return {
     order_id: index + 1,
-    location: ids.locations.get(event.locationKey)!,
-    facility: event.facilityKey ? (ids.facilities.get(event.facilityKey) ?? null) : null,
+    location: locationId(event, ids),
+    facility: event.facility ? (ids.facilities.get(event.facility.key) ?? null) : null,
     description: event.description,
     event_type: event.kind,
     event_code: event.eventCode,
     status: event.statusCode ?? "UNK",
     ...(event.localDateTime !== null ? { date: event.localDateTime } : {}),
     actual: event.actual,
-    is_date_from_sealine: event.localDateTime !== null,
+    is_date_from_sealine: event.isDateFromCarrier,
     is_additional_event: event.isAdditional,
-    type: event.legType,
+    type: LEG_TYPE[event.legType],
     transport_type: event.modeOfTransport,
     ...vesselField(event, ids.vessels),
     voyage: event.voyage,
   };
 }
 
-export function renderContainers(doc: TrackingDocument) {
-  const all = idsOf(doc);
-  return doc.containers.map((c) => ({
+export function renderContainers(view: DocumentView) {
+  const all = idsOf(view);
+  return view.containers.map((c) => ({
     number: c.number,
     iso_code: c.isoCode ?? "",
     size_type: c.description ?? c.sizeType ?? c.isoCode ?? "",
     status: c.status,
     is_status_from_sealine: c.statusFromCarrier,
     events_mirrored: c.eventsMirrored,
-    events: visibleEvents(c).map((e, i) => renderEvent(e, i, all)),
+    events: c.events.map((e, i) => renderEvent(e, i, all)),
   }));
 }
 
 /** `route_data`: the legs with their paths, and the current pin. `ais` is never sent. */
 export function renderRouteData(view: DocumentView) {
-  const doc = canonicalDocument(view);
   const segments = view.routeSegments ?? [];
   return {
     route:
       segments.length === 0
         ? null
-        : segments.map((s) => {
-            const v = s.vesselKey ? doc.vessels.find((x) => x.key === s.vesselKey) : undefined;
-            return {
-              path: s.path,
-              type: s.kind,
-              transport_type: s.modeOfTransport,
-              from: location(s.from, { timezone: true }),
-              to: location(s.to, { timezone: true }),
-              ...(v ? { vessel: vessel(v) } : {}),
-            };
-          }),
-    pin: view.pin ?? null,
+        : segments.map((s) => ({
+            path: s.path.map(pair),
+            type: s.kind,
+            transport_type: s.modeOfTransport,
+            from: location(s.from, { timezone: true }),
+            to: location(s.to, { timezone: true }),
+            ...(s.vessel ? { vessel: vessel(s.vessel) } : {}),
+          })),
+    pin: view.pin ? pair(view.pin) : null,
   };
 }
 
@@ -240,14 +250,13 @@ export function renderTrackingAnswer(
   context: AnswerContext,
   options: { route: boolean; singleContainer?: string },
 ) {
-  const doc = canonicalDocument(view);
-  const containers = renderContainers(doc);
+  const containers = renderContainers(view);
   const body: Record<string, unknown> = {
     metadata: renderMetadata(view, context),
     locations: renderLocations(view, { timezone: true }),
-    facilities: renderFacilities(doc),
+    facilities: renderFacilities(view),
     route: renderRoute(view),
-    vessels: renderVessels(doc),
+    vessels: renderVessels(view),
   };
   if (options.singleContainer !== undefined) {
     body.container = containers.find((c) => c.number === options.singleContainer) ?? containers[0] ?? null;
@@ -305,27 +314,26 @@ export function renderHistoryList(
  * only number, iso_code, status and events; locations have no `timezone`.
  */
 export function renderHistoryDocument(view: DocumentView, metadata: HistoryMetadataInput) {
-  const doc = canonicalDocument(view);
-  const all = idsOf(doc);
+  const all = idsOf(view);
   return {
     metadata: renderHistoryMetadata(metadata),
     locations: renderLocations(view, { timezone: false }),
-    facilities: renderFacilities(doc),
+    facilities: renderFacilities(view),
     route: renderRoute(view),
-    vessels: renderVessels(doc),
-    containers: doc.containers.map((c) => ({
+    vessels: renderVessels(view),
+    containers: view.containers.map((c) => ({
       number: c.number,
       iso_code: c.isoCode ?? "",
       status: c.status,
-      events: visibleEvents(c).map((e) => {
+      events: c.events.map((e) => {
         const date = utcDateTimeWithOffset(e.instant);
         return {
-          location: all.locations.get(e.locationKey)!,
+          location: locationId(e, all),
           description: e.description,
           status: e.statusCode ?? "UNK",
           ...(date !== null ? { date } : {}),
           actual: e.actual,
-          type: e.legType,
+          type: LEG_TYPE[e.legType],
           ...vesselField(e, all.vessels),
           voyage: e.voyage,
         };

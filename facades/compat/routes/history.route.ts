@@ -3,12 +3,7 @@ import type { FacadeDeps } from "../../facade";
 import { CompatHistoryDocument, CompatHistoryEntryDocument } from "../../generated/operations";
 import { compatRoute } from "../call";
 import { coreReferenceType, parseHistoryParams } from "../params";
-import {
-  canonicalDocument,
-  renderHistoryDocument,
-  renderHistoryList,
-  successMessage,
-} from "../render/tracking-answer";
+import { renderHistoryDocument, renderHistoryList, successMessage } from "../render/tracking-answer";
 
 /**
  * GET /history: the organisation's logged calls for a number, one entry per call answered with a
@@ -50,7 +45,7 @@ export function mountHistoryRoutes(router: Router, deps: FacadeDeps): void {
             updatedAt: entry.document.fetchedAt,
             usage,
           }),
-          successMessage(canonicalDocument(entry.document)),
+          successMessage(entry.document),
         );
       }
 

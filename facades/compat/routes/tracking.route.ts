@@ -9,7 +9,6 @@ import {
 import { type CompatCall, compatRoute } from "../call";
 import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingParams } from "../params";
 import {
-  canonicalDocument,
   renderRouteData,
   renderTrackingAnswer,
   successMessage,
@@ -175,7 +174,7 @@ export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
             route: params.route,
             singleContainer: operation.path === "/container" ? outcome.tracked.shipment.reference : undefined,
           }),
-          successMessage(canonicalDocument(view)),
+          successMessage(view),
         );
       }),
     );

@@ -66,7 +66,7 @@ export function renderShipmentSummary(s: ShipmentSummaryData): ShipmentSummary {
     origin: orNull(s.document?.origin),
     destination: orNull(s.document?.destination),
     eta: s.eta,
-    etaLocal: s.document?.route.pod.localDateTime ?? null,
+    etaLocal: s.document?.route.portOfDischarge.localDateTime ?? null,
     ata: s.ata,
     isActive: s.isActive,
     isDelayed: s.document ? s.document.isDelayed : null,

@@ -71,14 +71,12 @@ const output = shipmentSummaryShape.extend({
   nextEvent: milestone.describe("The next milestone expected"),
 });
 
-type EventData = EventFragment;
-
 const portCallOf = (p: RoutePointFragment) =>
   p.location || p.instant
     ? { place: p.location, at: p.instant, local: p.localDateTime, actual: p.actual }
     : null;
 
-const milestoneOf = (e: EventData | undefined) =>
+const milestoneOf = (e: EventFragment | null | undefined) =>
   e
     ? {
         eventCode: e.eventCode,
@@ -91,13 +89,6 @@ const milestoneOf = (e: EventData | undefined) =>
         voyage: e.voyage,
       }
     : null;
-
-/** Pure: the latest event that happened and the first one still expected, across every container. */
-export function lastAndNext(events: EventData[]): { last?: EventData; next?: EventData } {
-  const dated = events.filter((e) => e.instant !== null).sort((a, b) => a.instant!.localeCompare(b.instant!));
-  const happened = dated.filter((e) => e.actual);
-  return { last: happened.at(-1), next: dated.find((e) => !e.actual) };
-}
 
 export const getShipmentStatus = defineTool({
   name: "get_shipment_status",
@@ -112,7 +103,6 @@ export const getShipmentStatus = defineTool({
     const s = result.data.shipment;
     if (!s) return refusal("not_found", notTracked(reference));
     const doc = s.document;
-    const { last, next } = lastAndNext(doc?.containers.flatMap((c) => c.events) ?? []);
     return answer({
       ...renderShipmentSummary(s),
       carrierProvided: s.carrierProvided,
@@ -122,8 +112,8 @@ export const getShipmentStatus = defineTool({
       totalDays: doc?.totalDays ?? null,
       remainingDays: doc?.remainingDays ?? null,
       deliveredAt: doc?.deliveredAt ?? null,
-      portOfLoading: doc ? portCallOf(doc.route.pol) : null,
-      portOfDischarge: doc ? portCallOf(doc.route.pod) : null,
+      portOfLoading: doc ? portCallOf(doc.route.portOfLoading) : null,
+      portOfDischarge: doc ? portCallOf(doc.route.portOfDischarge) : null,
       position: doc?.position ?? null,
       containers: (doc?.containers ?? []).map((c) => ({
         number: c.number,
@@ -132,8 +122,8 @@ export const getShipmentStatus = defineTool({
         isoCode: c.isoCode,
       })),
       containerSummary: doc?.containerSummary || null,
-      lastEvent: milestoneOf(last),
-      nextEvent: milestoneOf(next),
+      lastEvent: milestoneOf(doc?.lastMilestone),
+      nextEvent: milestoneOf(doc?.nextMilestone),
     });
   },
 });

@@ -51,6 +51,9 @@ const output = z.object({
     .describe("Every ETA the carrier gave, oldest first"),
 });
 
+/** The tool has always said `sea` and `land`. */
+const LEG_TYPE = { SEA: "sea", LAND: "land" } as const;
+
 export const getShipmentTimeline = defineTool({
   name: "get_shipment_timeline",
   title: "Shipment timeline",
@@ -85,7 +88,7 @@ export const getShipmentTimeline = defineTool({
           place: e.location,
           facility: e.facility,
           modeOfTransport: e.modeOfTransport,
-          legType: e.legType,
+          legType: LEG_TYPE[e.legType],
           vessel: e.vessel,
           voyage: e.voyage,
           emptyIndicator: e.emptyIndicator,

@@ -1,23 +1,23 @@
-// visibleEvents: the core's one visibility rule, called here only until v1 selects typed events
-// instead of the `content` document (issue 17).
-import { type TrackedEvent, type TrackingDocument, visibleEvents } from "../../../src/domain/tracking/model";
-import type { DocumentViewFieldsFragment, TrackOutcomeFieldsFragment } from "../../generated/operations";
+import type {
+  DocumentViewFieldsFragment,
+  LegType,
+  LocationRole,
+  TrackingTablesFragment,
+  TrackOutcomeFieldsFragment,
+  VoyageLegFieldsFragment,
+  VoyageLegStatus,
+} from "../../generated/operations";
 
 /**
- * The v1 tracking document (spec v1 section 2.2) rendered from the canonical model. Pure: every
- * value comes from the core; this file only names and arranges fields. Table rows have fixed field
- * counts: voyage plan 9, containers 6, locations 11, facilities 7, ETA history 6, events 20 (24
- * when the event has a vessel), vessels 11. Their fields are documented in docs/decisions.md.
+ * The v1 tracking document (spec v1 section 2.2) rendered from the core's typed facts. Pure: every
+ * value comes from the core; this file only names, numbers and arranges fields. Integer ids are
+ * positions in the document's lists (1, 2, 3 ...). Table rows have fixed field counts: voyage plan 9,
+ * containers 6, locations 11, facilities 7, ETA history 6, events 20 (24 when the event has a
+ * vessel), vessels 11. Their fields are documented in docs/decisions.
  */
 export type DocumentView = DocumentViewFieldsFragment;
 
 type ShipmentView = Extract<TrackOutcomeFieldsFragment, { __typename: "TrackSuccess" }>["shipment"];
-
-/**
- * The canonical document the view carries as a JSON blob (`content`), as the core stored it. Read
- * here only until v1 selects typed fields instead (issue 17).
- */
-export const canonicalDocument = (view: Pick<DocumentView, "content">) => view.content as TrackingDocument;
 
 export const SHIPMENT_TYPE = {
   container: "Container",
@@ -25,44 +25,61 @@ export const SHIPMENT_TYPE = {
   booking: "Bill of Lading",
 } as const;
 
+/** v1 names the roles with the compat abbreviations. */
+const ROLE: Record<LocationRole, string> = {
+  PLACE_OF_RECEIPT: "prepol",
+  PORT_OF_LOADING: "pol",
+  TRANSSHIPMENT: "transshipment",
+  PORT_OF_DISCHARGE: "pod",
+  PLACE_OF_DELIVERY: "postpod",
+  OTHER: "other",
+};
+const LEG_TYPE: Record<LegType, string> = { SEA: "sea", LAND: "land" };
+const LEG_STATUS: Record<VoyageLegStatus, string> = {
+  PLANNED: "planned",
+  SAILING: "sailing",
+  COMPLETED: "completed",
+};
+
 const flag = (b: boolean) => (b ? 1 : 0);
 
-export function renderTables(doc: TrackingDocument) {
-  const locationIds = new Map(doc.locations.map((l, i) => [l.key, i + 1]));
-  const facilityIds = new Map(doc.facilities.map((f, i) => [f.key, i + 1]));
-  const vesselIds = new Map(doc.vessels.map((v, i) => [v.key, i + 1]));
-  const locode = (key: string | null) =>
-    key ? (doc.locations.find((l) => l.key === key)?.unLocode ?? null) : null;
-  const roles = new Map<string, string>();
-  const setRole = (key: string | null, role: string) => key && !roles.has(key) && roles.set(key, role);
-  setRole(doc.route.pol.locationKey, "pol");
-  setRole(doc.route.pod.locationKey, "pod");
-  setRole(doc.route.prepol.locationKey, "prepol");
-  setRole(doc.route.postpod.locationKey, "postpod");
-  for (const key of doc.transshipmentLocationKeys) setRole(key, "transshipment");
+/** Position ids (1, 2, 3 ...) by key. */
+const idsOf = (items: readonly { key: string }[]) => new Map(items.map((item, i) => [item.key, i + 1]));
 
-  const transportEvents = uniqueTransportEvents(doc);
-  const legs = voyageLegs(transportEvents);
+/** `route_json`: the journey's calls as a JSON text of [lat, lng] pairs. */
+export const routeJson = (view: Pick<TrackingTablesFragment, "routePoints">) =>
+  JSON.stringify(view.routePoints.map((p) => [p.lat, p.lng]));
+
+function voyagePlanRow(leg: VoyageLegFieldsFragment) {
+  return {
+    leg: leg.sequence,
+    vessel_name: leg.vessel?.name ?? null,
+    vessel_imo: leg.vessel?.imo ?? null,
+    voyage: leg.voyage,
+    origin_locode: leg.from?.unLocode ?? null,
+    destination_locode: leg.to?.unLocode ?? null,
+    departure_date: leg.departure.localDateTime,
+    arrival_date: leg.arrival?.localDateTime ?? null,
+    status: LEG_STATUS[leg.status],
+  };
+}
+
+export function renderTables(doc: TrackingTablesFragment) {
+  const locationIds = idsOf(doc.locations);
+  const facilityIds = idsOf(doc.facilities);
+  const vesselIds = idsOf(doc.vessels);
+  const locationId = (location: { key: string } | null) =>
+    location ? (locationIds.get(location.key) ?? null) : null;
 
   return {
-    voyage_plan_table: legs.map((leg, i) => ({
-      leg: i + 1,
-      vessel_name: leg.vesselKey ? (doc.vessels.find((v) => v.key === leg.vesselKey)?.name ?? null) : null,
-      vessel_imo: leg.vesselKey ? (doc.vessels.find((v) => v.key === leg.vesselKey)?.imo ?? null) : null,
-      voyage: leg.voyage,
-      origin_locode: locode(leg.from?.locationKey ?? null),
-      destination_locode: locode(leg.to?.locationKey ?? null),
-      departure_date: leg.from?.localDateTime ?? null,
-      arrival_date: leg.to?.localDateTime ?? null,
-      status: leg.to?.actual ? "completed" : leg.from?.actual ? "sailing" : "planned",
-    })),
+    voyage_plan_table: doc.voyageLegs.map(voyagePlanRow),
     containers_table: doc.containers.map((c) => ({
       container_number: c.number,
       iso_code: c.isoCode,
       size_type: c.sizeType,
       container_description: c.description,
       status: c.status,
-      last_event_date: [...c.events].reverse().find((e) => e.actual)?.localDateTime ?? null,
+      last_event_date: c.lastActualEvent?.localDateTime ?? null,
     })),
     locations_table: doc.locations.map((l, i) => ({
       id: i + 1,
@@ -74,7 +91,7 @@ export function renderTables(doc: TrackingDocument) {
       lat: l.lat,
       lng: l.lng,
       timezone: l.timeZone,
-      role: roles.get(l.key) ?? "other",
+      role: ROLE[l.role],
       sequence: i + 1,
     })),
     facilities_table: doc.facilities.map((f, i) => ({
@@ -84,59 +101,52 @@ export function renderTables(doc: TrackingDocument) {
       country_code: f.countryCode,
       smdg_code: f.smdgCode,
       bic_code: f.bicCode,
-      location_id: f.locode
-        ? (locationIds.get(doc.locations.find((l) => l.unLocode === f.locode)?.key ?? "") ?? null)
-        : null,
+      location_id: locationId(f.location),
     })),
-    eta_history_table: doc.etaHistory.map((r, i) => ({
+    eta_history_table: doc.etaHistory.map((r) => ({
       eta: r.localDateTime,
       eta_utc: r.eta,
       recorded_at: r.recordedAt,
       is_actual: flag(r.actual),
       source: "carrier",
-      change_hours:
-        i === 0 ? 0 : Math.round((Date.parse(r.eta) - Date.parse(doc.etaHistory[i - 1]!.eta)) / 3_600_000),
+      change_hours: r.changeHours,
     })),
     events_table: doc.containers.flatMap((c) =>
-      visibleEvents(c).map((e, i) => {
-        const location = doc.locations.find((l) => l.key === e.locationKey);
-        const facility = e.facilityKey ? doc.facilities.find((f) => f.key === e.facilityKey) : undefined;
-        const vessel = e.vesselKey ? doc.vessels.find((v) => v.key === e.vesselKey) : undefined;
-        return {
-          container_number: c.number,
-          order_id: i + 1,
-          event_type: e.kind,
-          event_code: e.eventCode,
-          status: e.statusCode,
-          description: e.description,
-          date: e.localDateTime,
-          date_utc_offset: e.utcOffset,
-          date_utc: e.instant,
-          is_actual: flag(e.actual),
-          transport_mode: e.modeOfTransport,
-          leg_type: e.legType,
-          location_id: locationIds.get(e.locationKey) ?? null,
-          locode: location?.unLocode ?? null,
-          location_name: location?.name ?? null,
-          facility_id: e.facilityKey ? (facilityIds.get(e.facilityKey) ?? null) : null,
-          facility_name: facility?.name ?? null,
-          is_additional: flag(e.isAdditional),
-          empty_indicator: e.emptyIndicator,
-          voyage: e.voyage,
-          // Four more fields only when a vessel carried the box: a truck leg has none.
-          ...(vessel
-            ? {
-                vessel_id: vesselIds.get(vessel.key) ?? null,
-                vessel_name: vessel.name,
-                vessel_imo: vessel.imo,
-                vessel_mmsi: vessel.mmsi,
-              }
-            : {}),
-        };
-      }),
+      c.events.map((e, i) => ({
+        container_number: c.number,
+        order_id: i + 1,
+        event_type: e.kind,
+        event_code: e.eventCode,
+        status: e.statusCode,
+        description: e.description,
+        date: e.localDateTime,
+        date_utc_offset: e.utcOffset,
+        date_utc: e.instant,
+        is_actual: flag(e.actual),
+        transport_mode: e.modeOfTransport,
+        leg_type: LEG_TYPE[e.legType],
+        location_id: locationId(e.location),
+        locode: e.location?.unLocode ?? null,
+        location_name: e.location?.name ?? null,
+        facility_id: e.facility ? (facilityIds.get(e.facility.key) ?? null) : null,
+        facility_name: e.facility?.name ?? null,
+        is_additional: flag(e.isAdditional),
+        empty_indicator: e.emptyIndicator,
+        voyage: e.voyage,
+        // Four more fields only when a vessel carried the box: a truck leg has none.
+        ...(e.vessel
+          ? {
+              vessel_id: vesselIds.get(e.vessel.key) ?? null,
+              vessel_name: e.vessel.name,
+              vessel_imo: e.vessel.imo,
+              vessel_mmsi: e.vessel.mmsi,
+            }
+          : {}),
+      })),
     ),
     vessels_table: doc.vessels.map((v, i) => {
-      const own = legs.filter((l) => l.vesselKey === v.key);
+      const first = v.voyageLegs[0];
+      const last = v.voyageLegs.at(-1);
       return {
         id: i + 1,
         name: v.name,
@@ -144,55 +154,14 @@ export function renderTables(doc: TrackingDocument) {
         mmsi: v.mmsi,
         call_sign: null,
         flag: null,
-        voyages: [...new Set(own.map((l) => l.voyage).filter((x): x is string => x !== null))],
-        from_locode: locode(own[0]?.from?.locationKey ?? null),
-        to_locode: locode(own.at(-1)?.to?.locationKey ?? null),
-        departure_date: own[0]?.from?.localDateTime ?? null,
-        arrival_date: own.at(-1)?.to?.localDateTime ?? null,
+        voyages: v.voyages,
+        from_locode: first?.from?.unLocode ?? null,
+        to_locode: last?.to?.unLocode ?? null,
+        departure_date: first?.departure.localDateTime ?? null,
+        arrival_date: last?.arrival?.localDateTime ?? null,
       };
     }),
   };
-}
-
-/** Transport events once (they are mirrored into every container on the call), in time order. */
-function uniqueTransportEvents(doc: TrackingDocument): TrackedEvent[] {
-  const seen = new Map<string, TrackedEvent>();
-  for (const e of doc.containers.flatMap((c) => c.events)) {
-    if (e.modeOfTransport !== "VESSEL" && e.modeOfTransport !== "BARGE") continue;
-    if (e.eventCode !== "DEPA" && e.eventCode !== "ARRI") continue;
-    const key = `${e.eventCode}|${e.locationKey}|${e.vesselKey ?? ""}|${e.voyage ?? ""}`;
-    if (!seen.has(key)) seen.set(key, e);
-  }
-  return [...seen.values()].sort((a, b) => (a.instant ?? "").localeCompare(b.instant ?? ""));
-}
-
-interface Leg {
-  vesselKey: string | null;
-  voyage: string | null;
-  from: TrackedEvent | undefined;
-  to: TrackedEvent | undefined;
-}
-
-/** A sea leg is a departure followed by the next arrival. */
-function voyageLegs(events: TrackedEvent[]): Leg[] {
-  const legs: Leg[] = [];
-  let open: TrackedEvent | undefined;
-  for (const e of events) {
-    if (e.eventCode === "DEPA") {
-      if (open) legs.push({ vesselKey: open.vesselKey, voyage: open.voyage, from: open, to: undefined });
-      open = e;
-    } else if (open) {
-      legs.push({
-        vesselKey: open.vesselKey ?? e.vesselKey,
-        voyage: open.voyage ?? e.voyage,
-        from: open,
-        to: e,
-      });
-      open = undefined;
-    }
-  }
-  if (open) legs.push({ vesselKey: open.vesselKey, voyage: open.voyage, from: open, to: undefined });
-  return legs;
 }
 
 /** The whole tracking document of spec section 2.2. */
@@ -204,34 +173,32 @@ export function renderTrackingDocument(input: {
   staleReason?: string | null;
 }) {
   const { view, shipment, carrier } = input;
-  const doc = canonicalDocument(view);
-  const delivered = doc.status === "DELIVERED";
   return {
-    reference_number: doc.reference,
+    reference_number: view.reference,
     origin: view.origin,
     destination: view.destination,
     sealine: carrier.scac,
     sealine_name: carrier.name,
     carrier: { sealine: carrier.scac, provided: carrier.provided },
-    number_of_containers: doc.containers.length,
-    eta: doc.route.pod.localDateTime,
+    number_of_containers: view.containers.length,
+    eta: view.route.portOfDischarge.localDateTime,
     last_updated_at: view.fetchedAt,
     created_at: shipment.createdAt,
     last_synced_at: view.lastSyncedAt,
-    is_active: flag(!delivered && doc.status !== "CANCELLED"),
+    is_active: flag(view.isActive),
     is_delayed: flag(view.isDelayed),
     is_failed_shipment: flag(shipment.failed),
-    closed_at: doc.deliveredAt,
-    shipment_type: SHIPMENT_TYPE[doc.referenceType],
+    closed_at: view.deliveredAt,
+    shipment_type: SHIPMENT_TYPE[view.referenceType],
     total_days: view.totalDays,
     remaining_days: view.remainingDays,
     latitude: view.position?.lat ?? null,
     longitude: view.position?.lng ?? null,
-    status: doc.status,
-    route_json: JSON.stringify(view.routePoints),
+    status: view.status,
+    route_json: routeJson(view),
     shipment_uid: shipment.id,
     container_summary: view.containerSummary,
     ...(input.staleReason ? { stale_reason: input.staleReason } : {}),
-    ...renderTables(doc),
+    ...renderTables(view),
   };
 }

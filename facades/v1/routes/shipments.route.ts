@@ -4,7 +4,7 @@ import {
   RetryFailedDocument,
   ShareShipmentDocument,
   ShipmentReadDocument,
-  type ShipmentSummaryFieldsFragment,
+  type ShipmentReadQuery,
   ShipmentsDeltaDocument,
   ShipmentsPageDocument,
   UnshareShipmentDocument,
@@ -15,7 +15,7 @@ import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from 
 import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary } from "../render/shipment-summary";
-import { canonicalDocument, renderTables } from "../render/tracking-document";
+import { renderTables, routeJson } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
 
@@ -204,9 +204,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: "include" },
       });
     }
-    const result = await deps.run(req, ShipmentReadDocument, {
-      id: String(req.params.id),
-    });
+    const full = query.data.include === "full";
+    const result = await deps.run(req, ShipmentReadDocument, { id: String(req.params.id), full });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shipment = result.data.shipment;
     if (!shipment) {
@@ -217,17 +216,18 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({
       success: true,
       data: {
-        ...renderShipmentSummary(shipment),
+        // The summary's document is always selected; only the tables depend on `full`.
+        ...renderShipmentSummary({ ...shipment, document: shipment.document ?? null }),
         // Terminal data (holds, availability) has no source yet: null until it exists.
         terminal: null,
         discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
-        ...(query.data.include === "full" ? renderFull(shipment) : {}),
+        ...(full ? renderFull(shipment) : {}),
       },
     });
   });
 }
 
-function renderFull(shipment: ShipmentSummaryFieldsFragment) {
+function renderFull(shipment: NonNullable<ShipmentReadQuery["shipment"]>) {
   const view = shipment.document;
   if (!view) {
     return {
@@ -239,7 +239,7 @@ function renderFull(shipment: ShipmentSummaryFieldsFragment) {
         : "Nothing is stored for this shipment yet; GET /api/v1/container/{number} or /bl/{number} fetches it.",
     };
   }
-  const tables = renderTables(canonicalDocument(view));
+  const tables = renderTables(view);
   return {
     document: {
       events_table: tables.events_table,
@@ -247,7 +247,7 @@ function renderFull(shipment: ShipmentSummaryFieldsFragment) {
       vessels_table: tables.vessels_table,
       locations_table: tables.locations_table,
       voyage_plan_table: tables.voyage_plan_table,
-      route_json: JSON.stringify(view.routePoints),
+      route_json: routeJson(view),
       last_position: view.position ? { latitude: view.position.lat, longitude: view.position.lng } : null,
     },
     cached_at: view.fetchedAt,

@@ -13,7 +13,7 @@ export function currentPin(
   segments: readonly RouteSegment[],
   fallback: GeoPoint | null,
   now: Date,
-): [number, number] | null {
+): GeoPoint | null {
   const dated = doc.containers
     .flatMap((c) => c.events)
     .filter((e): e is TrackedEvent & { instant: string } => e.instant !== null)
@@ -36,7 +36,7 @@ export function currentPin(
       return wrap(pointAlong(segment.path, fraction));
     }
   }
-  return fallback ? [fallback.lat, fallback.lng] : null;
+  return fallback;
 }
 
 /** The point a fraction of the way along a [lat, lng] path, by distance. */
@@ -67,6 +67,6 @@ export function pointAlong(path: readonly [number, number][], fraction: number):
 
 const round = (n: number) => Math.round(n * 1e5) / 1e5;
 
-function wrap([lat, lng]: [number, number]): [number, number] {
-  return [round(lat), round(((((lng + 180) % 360) + 360) % 360) - 180)];
+function wrap([lat, lng]: [number, number]): GeoPoint {
+  return { lat: round(lat), lng: round(((((lng + 180) % 360) + 360) % 360) - 180) };
 }

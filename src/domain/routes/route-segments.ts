@@ -1,4 +1,4 @@
-import type { TrackedEvent, TrackingDocument } from "../tracking/model";
+import type { ModeOfTransport, TrackedEvent, TrackingDocument } from "../tracking/model";
 import type { PlacedLocation } from "./placed-locations";
 import { type GeoPoint, haversineKm, seaRoute } from "./sea-route";
 
@@ -12,7 +12,7 @@ import { type GeoPoint, haversineKm, seaRoute } from "./sea-route";
 export interface RouteSegment {
   kind: "SEA" | "LAND";
   /** VESSEL on SEA legs; TRUCK, RAIL or BARGE on LAND legs (TRUCK when the events do not say). */
-  modeOfTransport: string;
+  modeOfTransport: ModeOfTransport;
   fromLocationKey: string;
   toLocationKey: string;
   /** The vessel that loaded or departed at the leg's start (SEA legs only). */
@@ -51,7 +51,7 @@ function departureAt(doc: TrackingDocument, locationKey: string): TrackedEvent |
   return events.find((e) => e.eventCode === "DEPA") ?? events.find((e) => e.eventCode === "LOAD");
 }
 
-function landModeBetween(doc: TrackingDocument, from: string, to: string): string {
+function landModeBetween(doc: TrackingDocument, from: string, to: string): ModeOfTransport {
   const event = allEvents(doc).find(
     (e) =>
       (e.locationKey === from || e.locationKey === to) &&

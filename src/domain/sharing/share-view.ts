@@ -71,7 +71,7 @@ export function sharedView(doc: TrackingDocument, carrierName: string, updatedAt
       status: c.status,
     })),
     milestones,
-    route: route.length > 0 ? route : routePoints(doc).map(([lat, lng]) => ({ lat, lng, name: "" })),
+    route: route.length > 0 ? route : routePoints(doc).map(({ lat, lng }) => ({ lat, lng, name: "" })),
     paths: routeSegments(doc, placeLocations(doc)).map((s) => ({ kind: s.kind, path: s.path })),
     updatedAt: updatedAt.toISOString(),
   };

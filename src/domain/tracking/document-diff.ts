@@ -1,4 +1,4 @@
-import type { ShipmentStatus, TrackingDocument } from "./model";
+import type { EventCode, ShipmentStatus, TrackingDocument } from "./model";
 
 /** What changed between two stored versions of a carrier document (input of the domain events). */
 export type DocumentChange =
@@ -7,8 +7,8 @@ export type DocumentChange =
   | { kind: "vessel_arrived"; ata: string }
   | { kind: "delivered"; at: string | null }
   | { kind: "container_added"; container: string }
-  | { kind: "event_added"; container: string; eventCode: string; locationKey: string; actual: boolean }
-  | { kind: "event_actualised"; container: string; eventCode: string; locationKey: string };
+  | { kind: "event_added"; container: string; eventCode: EventCode; locationKey: string; actual: boolean }
+  | { kind: "event_actualised"; container: string; eventCode: EventCode; locationKey: string };
 
 export function etaOf(doc: TrackingDocument): string | null {
   return doc.route.pod.instant;

@@ -13,10 +13,35 @@ export type ReferenceType = "container" | "bl" | "booking";
 export const SHIPMENT_STATUSES = ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-export type TrackedEventKind = "EQUIPMENT" | "TRANSPORT";
-export type ModeOfTransport = "VESSEL" | "TRUCK" | "RAIL" | "BARGE";
+export const EVENT_KINDS = ["EQUIPMENT", "TRANSPORT"] as const;
+export type TrackedEventKind = (typeof EVENT_KINDS)[number];
+export const MODES_OF_TRANSPORT = ["VESSEL", "TRUCK", "RAIL", "BARGE"] as const;
+export type ModeOfTransport = (typeof MODES_OF_TRANSPORT)[number];
+/** Stored lowercase: the documents already in the store say `sea` and `land`. */
 export type LegType = "sea" | "land";
-export type EmptyIndicator = "EMPTY" | "LADEN";
+export const EMPTY_INDICATORS = ["EMPTY", "LADEN"] as const;
+export type EmptyIndicator = (typeof EMPTY_INDICATORS)[number];
+
+/**
+ * Every DCSA Track & Trace 2.2 event code a document can hold: the transport codes (DEPA, ARRI) and
+ * the equipment codes. The carrier adapter refuses any other code, so a stored event has one of these.
+ */
+export const EVENT_CODES = [
+  "PICK",
+  "GTIN",
+  "GTOT",
+  "LOAD",
+  "DEPA",
+  "ARRI",
+  "DISC",
+  "DROP",
+  "STUF",
+  "STRP",
+  "INSP",
+  "RSEA",
+  "RMVD",
+] as const;
+export type EventCode = (typeof EVENT_CODES)[number];
 
 /**
  * DCSA event codes the compat surface shows. Other DCSA codes (DROP, STUF, STRP, INSP, RSEA, RMVD) are
@@ -92,7 +117,7 @@ export interface TrackedVessel {
 export interface TrackedEvent {
   kind: TrackedEventKind;
   /** The DCSA code as received (ARRI, LOAD, ... and also DROP, INSP ... which are not emitted). */
-  eventCode: string;
+  eventCode: EventCode;
   /** False for DCSA codes the compat vocabulary has no code for; renderers skip those events. */
   emitted: boolean;
   statusCode: CompatStatusCode | null;

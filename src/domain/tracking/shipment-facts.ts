@@ -1,4 +1,4 @@
-import type { TrackedLocation, TrackingDocument } from "./model";
+import type { GeoPoint, TrackedFacility, TrackedLocation, TrackingDocument } from "./model";
 
 /**
  * Facts derived from a stored document, the same on every surface. Pure: time comes in as `now`.
@@ -113,8 +113,11 @@ export function currentPosition(doc: TrackingDocument): { lat: number; lng: numb
   return null;
 }
 
-/** The ordered calls of the journey as [lat, lng] pairs (prepol, pol, transshipments, pod, postpod). */
-export function routePoints(doc: TrackingDocument): [number, number][] {
+/**
+ * The ordered calls of the journey with coordinates (place of receipt, port of loading,
+ * transshipments, port of discharge, place of delivery), a place repeated in a row taken once.
+ */
+export function routePoints(doc: TrackingDocument): GeoPoint[] {
   const keys = [
     doc.route.prepol.locationKey,
     doc.route.pol.locationKey,
@@ -122,15 +125,38 @@ export function routePoints(doc: TrackingDocument): [number, number][] {
     doc.route.pod.locationKey,
     doc.route.postpod.locationKey,
   ];
-  const points: [number, number][] = [];
+  const points: GeoPoint[] = [];
   let previous: string | null = null;
   for (const key of keys) {
     if (!key || key === previous) continue;
     const place = locationOf(doc, key);
-    if (place?.lat != null && place.lng != null) points.push([place.lat, place.lng]);
+    if (place?.lat != null && place.lng != null) points.push({ lat: place.lat, lng: place.lng });
     previous = key;
   }
   return points;
+}
+
+/**
+ * The vessel's arrival at the final port of discharge as wall-clock time there; null until it arrived
+ * (an arrival at a transshipment call does not count).
+ */
+export function arrivalLocalDateTime(doc: TrackingDocument): string | null {
+  return doc.ata !== null && doc.route.pod.actual === true ? doc.route.pod.localDateTime : null;
+}
+
+/** The location a facility is at: the one with the facility's UN/LOCODE. */
+export function facilityLocation(doc: TrackingDocument, facility: TrackedFacility): TrackedLocation | null {
+  if (facility.locode === null) return null;
+  return doc.locations.find((l) => l.unLocode === facility.locode) ?? null;
+}
+
+/**
+ * A facility's country: its ISO code, else the first two letters of its UN/LOCODE. The adapter leaves
+ * `countryCode` null for a user-assigned code (XZ, the high seas ...), which is not a country; this
+ * still names the code's country part, for a client that needs one.
+ */
+export function facilityCountryCode(facility: TrackedFacility): string | null {
+  return facility.countryCode ?? facility.locode?.slice(0, 2) ?? null;
 }
 
 /**

@@ -3,7 +3,38 @@
  */
 import "zod-openapi";
 import { z } from "zod";
-import { SHIPMENT_STATUSES } from "../../../../src/domain/tracking/model";
+import type { EventStatusCode, ShipmentStatus } from "../../../generated/operations";
+import { everyValueOf } from "./core-values";
+
+export const SHIPMENT_STATUSES = everyValueOf<ShipmentStatus>()([
+  "PLANNED",
+  "IN_TRANSIT",
+  "DELIVERED",
+  "CANCELLED",
+  "UNKNOWN",
+]);
+
+/** An event's status code, in the order of the compat vocabulary's table. */
+export const EVENT_STATUS_CODES = everyValueOf<EventStatusCode>()([
+  "CEP",
+  "CPS",
+  "CGI",
+  "CLL",
+  "VDL",
+  "VAT",
+  "CDT",
+  "TSD",
+  "CLT",
+  "VDT",
+  "VAD",
+  "CDD",
+  "CGO",
+  "CDC",
+  "CER",
+  "LTS",
+  "BTS",
+  "UNK",
+]);
 
 export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
 export const flag = z.union([z.literal(0), z.literal(1)]).meta({ description: "1 for yes, 0 for no." });

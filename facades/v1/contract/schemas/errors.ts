@@ -2,9 +2,23 @@
  * Errors (spec v1 sections 2.1, 4.1 rule 13, 7, 8).
  */
 import { z } from "zod";
-import { FEATURES, PLAN_ORDER } from "../../../../src/domain/accounts/plans";
 import { HTTP_STATUS_TEXT } from "../../../../src/http/outcomes";
+import type { Feature, PlanCode } from "../../../generated/operations";
 import { dateTime } from "./common";
+import { everyValueOf } from "./core-values";
+
+/** The plans from the smallest up. */
+const PLAN_ORDER = everyValueOf<PlanCode>()(["free", "starter", "professional", "business", "custom"]);
+const FEATURES = everyValueOf<Feature>()([
+  "webhooks",
+  "share_pages",
+  "mcp",
+  "customers",
+  "carrier_discovery",
+  "predictive_eta",
+  "port_congestion",
+  "disruptions",
+]);
 
 const planCode = z.enum(PLAN_ORDER).meta({ description: "A plan code." });
 const seconds = (description: string) => z.number().int().meta({ description });

@@ -40,7 +40,7 @@ export {
   VesselAnswer,
   VesselPosition,
 } from "./lookups";
-export { WebhookFireAnswer, WebhookFireBody } from "./sandbox-webhook-fire";
+export { WebhookFireAnswer, WebhookFireBody, webhookEventNamed } from "./sandbox-webhook-fire";
 export {
   RetryFailedAnswer,
   RetryFailedBody,

@@ -2,15 +2,29 @@
  * Sandbox webhook fire.
  */
 import { z } from "zod";
-import { SUBSCRIBABLE_EVENTS } from "../../../../src/domain/webhooks/events";
+import type { WebhookEvent } from "../../../generated/operations";
 import { nullable } from "./common";
+
+/** The core's webhook events under the names deliveries carry, in the order the contract lists them. */
+export const WEBHOOK_EVENT_NAMES = {
+  SHIPMENT_UPDATED: "shipment.updated",
+  SHIPMENT_VESSEL_ARRIVED: "shipment.vessel_arrived",
+  SHIPMENT_ARRIVED: "shipment.arrived",
+  ETA_CHANGED: "eta.changed",
+  DISCOVERY_RECOVERED: "discovery.recovered",
+  WEBHOOK_TEST: "webhook.test",
+} as const satisfies Record<WebhookEvent, string>;
+
+/** The core's value of an event name the contract accepts. */
+export const webhookEventNamed = (name: (typeof WEBHOOK_EVENT_NAMES)[WebhookEvent]): WebhookEvent =>
+  (Object.keys(WEBHOOK_EVENT_NAMES) as WebhookEvent[]).find((event) => WEBHOOK_EVENT_NAMES[event] === name)!;
 
 export const WebhookFireBody = z
   .object({
     url: z
       .string()
       .meta({ description: "A public https URL.", example: "https://example.com/hooks/quayside" }),
-    event: z.enum([...SUBSCRIBABLE_EVENTS, "webhook.test"]).meta({ example: "shipment.updated" }),
+    event: z.enum(WEBHOOK_EVENT_NAMES).meta({ example: "shipment.updated" }),
   })
   .meta({
     id: "WebhookFireRequest",

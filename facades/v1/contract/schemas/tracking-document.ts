@@ -2,8 +2,16 @@
  * The tracking document (spec v1 section 2.2).
  */
 import { z } from "zod";
-import { COMPAT_STATUS_CODES } from "../../../../src/domain/tracking/model";
-import { dateTime, flag, localDateTime, nullable, sandboxMode, shipmentType, status } from "./common";
+import {
+  dateTime,
+  EVENT_STATUS_CODES,
+  flag,
+  localDateTime,
+  nullable,
+  sandboxMode,
+  shipmentType,
+  status,
+} from "./common";
 
 const voyagePlanRow = z.object({
   leg: z.number().int(),
@@ -64,7 +72,7 @@ const eventRow = z.object({
   order_id: z.number().int(),
   event_type: z.enum(["EQUIPMENT", "TRANSPORT"]),
   event_code: z.string().meta({ example: "LOAD" }),
-  status: nullable(z.enum(COMPAT_STATUS_CODES)),
+  status: nullable(z.enum(EVENT_STATUS_CODES)),
   description: z.string(),
   date: nullable(localDateTime),
   date_utc_offset: nullable(z.string().meta({ example: "+08:00" })),

@@ -6,7 +6,7 @@ import {
   searchCarriers,
 } from "../../../domain/carriers/carrier-directory";
 import { builder } from "../../builder";
-import { ReferenceTypeEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { CarrierStatusEnum } from "./carrier-status";
 
 export const CarrierRef = builder.objectRef<Carrier>("Carrier").implement({

@@ -4,7 +4,7 @@ import type { ParsedReference } from "../../../domain/references/reference";
 import type { TrackingLookup } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
 import { publicError } from "../../errors";
-import { ReferenceTypeEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { TrackingLookupRef } from "./tracking-lookup";
 
 const TrackingHistoryRef = builder

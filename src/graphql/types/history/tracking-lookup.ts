@@ -3,7 +3,8 @@ import type { LookupOutcome, LookupSurface } from "../../../domain/history/track
 import type { TrackingLookup } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
 import { CarrierRef } from "../carriers/carrier";
-import { ReferenceTypeEnum, TrackingDocumentRef } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
+import { TrackingDocumentRef } from "../tracking/tracking-document";
 import { LookupOutcomeEnum } from "./lookup-outcome";
 import { LookupSurfaceEnum } from "./lookup-surface";
 

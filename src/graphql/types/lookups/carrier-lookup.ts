@@ -1,6 +1,6 @@
 import type { CarrierLookupOutcome } from "../../../domain/lookups/carrier-lookup.service";
 import { builder } from "../../builder";
-import { ReferenceTypeEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { CarrierLookupCandidateRef } from "./carrier-lookup-candidate";
 import { CarrierLookupSourceEnum, carrierLookupSourceOf } from "./carrier-lookup-source";
 import { LookupAllowanceRef } from "./lookup-allowance";

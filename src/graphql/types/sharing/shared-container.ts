@@ -1,6 +1,6 @@
 import type { SharedShipmentView } from "../../../domain/sharing/share-view";
 import { builder } from "../../builder";
-import { ShipmentStatusEnum } from "../tracking";
+import { ShipmentStatusEnum } from "../tracking/shipment-status";
 
 export const SharedContainerRef = builder
   .objectRef<SharedShipmentView["containers"][number]>("SharedContainer")

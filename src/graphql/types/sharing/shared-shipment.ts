@@ -1,8 +1,10 @@
 import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
 import { type SharedShipmentView, sharedView } from "../../../domain/sharing/share-view";
 import { builder } from "../../builder";
-import { ReferenceTypeEnum, ShipmentStatusEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
+import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { SharedContainerRef } from "./shared-container";
+import { SharedLegRef } from "./shared-leg";
 import { SharedMilestoneRef } from "./shared-milestone";
 import { SharedStopRef } from "./shared-stop";
 
@@ -30,9 +32,9 @@ const SharedShipmentRef = builder.objectRef<SharedShipmentView>("SharedShipment"
     }),
     route: t.field({ type: [SharedStopRef], extensions: { listSize: 10 }, resolve: (v) => v.route }),
     paths: t.field({
-      type: "JSON",
-      description:
-        "The legs as [lat, lng] paths: sea legs along real sea lanes (MARNET), land legs straight.",
+      type: [SharedLegRef],
+      extensions: { listSize: 6 },
+      description: "The journey's legs as drawn: sea legs along real sea lanes (MARNET), land legs straight.",
       resolve: (v) => v.paths,
     }),
   }),

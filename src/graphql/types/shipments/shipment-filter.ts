@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { builder } from "../../builder";
-import { ShipmentStatusEnum } from "../tracking";
+import { ShipmentStatusEnum } from "../tracking/shipment-status";
 
 export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
   description: "Which shipments to list. Every criterion is optional; they combine with AND.",

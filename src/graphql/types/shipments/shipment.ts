@@ -4,7 +4,9 @@ import { shipmentIdWhere, shipmentName } from "../../../domain/shipments/shipmen
 import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
 import { builder } from "../../builder";
 import { CarrierRef } from "../carriers/carrier";
-import { ReferenceTypeEnum, ShipmentStatusEnum, TrackingDocumentRef } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
+import { ShipmentStatusEnum } from "../tracking/shipment-status";
+import { TrackingDocumentRef } from "../tracking/tracking-document";
 import { DiscoveryStatusEnum } from "./discovery-status";
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
 import { builder } from "../../builder";
-import { TrackResultRef } from "../tracking";
+import { TrackResultRef } from "../tracking/track-result";
 
 export const TrackBatchItemRef = builder
   .objectRef<{ index: number; outcome: TrackOutcome }>("TrackBatchItem")

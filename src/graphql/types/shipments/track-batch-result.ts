@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { builder } from "../../builder";
 import { UPSTREAM_CALL_PER_ITEM } from "../../limits";
-import { TRACK_RESULT_MEMBERS } from "../tracking";
+import { TRACK_RESULT_MEMBERS } from "../tracking/track-result";
 import { TrackBatchRef } from "./track-batch";
 import { TrackItemInput } from "./track-item-input";
 

@@ -1,5 +1,5 @@
 import { builder } from "../../builder";
-import { ReferenceTypeEnum } from "../tracking";
+import { ReferenceTypeEnum } from "../tracking/reference-type";
 
 export const TrackItemInput = builder.inputType("TrackItemInput", {
   fields: (t) => ({

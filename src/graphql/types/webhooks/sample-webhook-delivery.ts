@@ -1,11 +1,8 @@
-import { z } from "zod";
-import { SUBSCRIBABLE_EVENTS, type WebhookEventName } from "../../../domain/webhooks/events";
 import type { SampleDelivery } from "../../../domain/webhooks/webhooks.service";
 import { builder } from "../../builder";
 import { publicError } from "../../errors";
 import { INTERNAL } from "../../schema-visibility";
-
-const SAMPLE_EVENTS = [...SUBSCRIBABLE_EVENTS, "webhook.test"] as const;
+import { WebhookEventEnum } from "./webhook-event";
 
 const SampleWebhookDeliveryRef = builder
   .objectRef<Extract<SampleDelivery, { kind: "sent" }>>("SampleWebhookDelivery")
@@ -39,12 +36,12 @@ builder.mutationField("sendSampleWebhook", (t) =>
     extensions: INTERNAL,
     args: {
       url: t.arg.string({ required: true }),
-      event: t.arg.string({ required: true, validate: z.enum(SAMPLE_EVENTS) }),
+      event: t.arg({ type: WebhookEventEnum, required: true }),
     },
     resolve: async (_root, { url, event }, ctx) => {
       const samples = ctx.services.sampleDeliveries;
       if (!samples) throw publicError("NOT_FOUND", "Sample deliveries are sent from the sandbox only.");
-      const sent = await samples.send(url, event as WebhookEventName);
+      const sent = await samples.send(url, event);
       if (sent.kind === "invalid_target") {
         throw publicError("BAD_USER_INPUT", sent.reason, { reason: "invalid_target", field: "url" });
       }

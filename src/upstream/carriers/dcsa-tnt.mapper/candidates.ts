@@ -1,7 +1,7 @@
 /**
  * Event -> candidate.
  */
-import type { EmptyIndicator } from "../../../domain/tracking/model";
+import type { EmptyIndicator, EventCode } from "../../../domain/tracking/model";
 import { type ParsedDateTime, parseDcsaDateTime } from "../dcsa-datetime";
 import type {
   DcsaEquipmentEvent,
@@ -190,15 +190,15 @@ export function candidateFrom(
     date = null;
   }
   let place: PlaceData | null;
-  let code: string;
+  let code: EventCode;
   let containerNumber: string | null = null;
   let isoEquipmentCode: string | null = null;
   let emptyIndicator: EmptyIndicator | null = null;
   if (e.eventType === "TRANSPORT") {
-    code = (e.transportEventTypeCode ?? e.eventTypeCode) as string;
+    code = (e.transportEventTypeCode ?? e.eventTypeCode) as EventCode;
     place = placeFromTransportCall(e.transportCall, run);
   } else {
-    code = (e.equipmentEventTypeCode ?? e.eventTypeCode) as string;
+    code = (e.equipmentEventTypeCode ?? e.eventTypeCode) as EventCode;
     const reference = clean(e.equipmentReference);
     containerNumber = reference === null ? null : normaliseContainerNumber(reference);
     isoEquipmentCode = clean(e.ISOEquipmentCode);

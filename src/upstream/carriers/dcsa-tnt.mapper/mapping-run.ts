@@ -4,6 +4,7 @@
  */
 import type {
   EmptyIndicator,
+  EventCode,
   ModeOfTransport,
   ReferenceType,
   TrackedEventKind,
@@ -90,7 +91,7 @@ export interface PlaceData {
 export interface Candidate {
   index: number;
   kind: TrackedEventKind;
-  code: string;
+  code: EventCode;
   classifier: Classifier;
   createdMs: number;
   date: ParsedDateTime | null;

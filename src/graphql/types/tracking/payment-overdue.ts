@@ -1,0 +1,12 @@
+import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
+import { builder } from "../../builder";
+
+export const PaymentOverdueRef = builder
+  .objectRef<Extract<TrackOutcome, { kind: "payment_overdue" }>>("PaymentOverdue")
+  .implement({
+    fields: (t) => ({
+      overdueDays: t.exposeInt("overdueDays"),
+      graceDays: t.exposeInt("graceDays"),
+      plan: t.exposeString("plan"),
+    }),
+  });
