@@ -54,7 +54,7 @@ function addBodies(into: ErrorBodies, status: number, bodies: readonly z.ZodType
 
 /**
  * Bodies the sandbox never answers: its daily allowances and the retry-failed lock are put back
- * after every request (docs/decisions.md, "Writes change nothing").
+ * after every request (docs/decisions/sandbox-openapi-postman.md, "Writes change nothing").
  */
 const NEVER_IN_SANDBOX: readonly z.ZodType[] = [
   S.LookupLimitErrorBody,
@@ -236,7 +236,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       title: "Quayside v1 API",
       version: "1.0.0",
       description:
-        "Container tracking by container, bill-of-lading or booking number. Every endpoint has a keyless copy under `/sandbox` answering fixed demo data (60 requests a minute per address). Field reference: docs/decisions.md.",
+        "Container tracking by container, bill-of-lading or booking number. Every endpoint has a keyless copy under `/sandbox` answering fixed demo data (60 requests a minute per address). Field reference: docs/decisions/README.md.",
       license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
     servers: [{ url: options.serverUrl ?? "/api/v1" }],

@@ -14,7 +14,7 @@ const output = z.object({
         kind: z
           .enum(KINDS)
           .describe("guide: README and docs/; graphql: the schema; openapi: the REST description"),
-        source: z.string().describe("The file, e.g. docs/decisions.md or schema.graphql"),
+        source: z.string().describe("The file, e.g. docs/decisions/README.md or schema.graphql"),
         anchor: z.string().describe("Heading anchor, type name or operation within the source"),
         excerpt: z.string().describe("The most relevant passage"),
         score: z.number().describe("Relevance; comparable within one answer only"),

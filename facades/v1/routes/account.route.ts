@@ -3,7 +3,10 @@ import { AccountUsageDocument } from "../../generated/operations";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
-/** GET /account/usage: plan, quota, slots and the billing cycle (field names in docs/decisions.md). */
+/**
+ * GET /account/usage: plan, quota, slots and the billing cycle (field names in
+ * docs/decisions/v1-shipments.md).
+ */
 export function mountAccountRoutes(api: V1Handlers, deps: FacadeDeps): void {
   api.on("accountUsage", async (req, res) => {
     const result = await deps.run(req, AccountUsageDocument);

@@ -32,8 +32,8 @@ export interface PlanDefinition {
   features: readonly Feature[];
 }
 
-// Slots, customer limits and feature sets are our decisions (docs/decisions.md); rate and lookup
-// numbers are the spec's.
+// Slots, customer limits and feature sets are our decisions (docs/decisions/plans-and-limits.md);
+// rate and lookup numbers are the spec's.
 export const PLANS: Readonly<Record<PlanCode, PlanDefinition>> = {
   free: {
     code: "free",
@@ -97,8 +97,8 @@ export const PLANS: Readonly<Record<PlanCode, PlanDefinition>> = {
 
 /**
  * Organisation-level bounds (spec v1 section 5.4: limits are "per key and per organisation"). The spec
- * names no number; these are our decisions (docs/decisions.md). Without them one request could mint
- * fifty keys, each with its own minute window and daily allowances.
+ * names no number; these are our decisions (docs/decisions/plans-and-limits.md). Without them one
+ * request could mint fifty keys, each with its own minute window and daily allowances.
  */
 export const ORGANIZATION_BOUNDS = {
   /** Live keys (neither revoked nor expired) a user may hold. */

@@ -54,7 +54,7 @@ export class ShipmentsService {
 
   /**
    * One page of the list and its `total`. The total is the organisation's row in
-   * `organization_shipment_counts`, kept by triggers on `shipments` (docs/decisions.md): one key
+   * `organization_shipment_counts`, kept by triggers on `shipments` (docs/decisions/v1-shipments.md): one key
    * read, where `count()` scanned every one of the organisation's shipments on each page.
    */
   async page(principal: Principal, page: number, pageSize: number) {

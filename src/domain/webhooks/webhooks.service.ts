@@ -21,7 +21,7 @@ type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Delivery rules (spec v1 section 6; the two limits are ours, in docs/decisions.md). */
+/** Delivery rules (spec v1 section 6; the two limits are ours, in docs/decisions/background-work.md). */
 export const ACK_TIMEOUT_MS = 10_000;
 export const FIRST_RETRY_MS = 30_000;
 export const MAX_RETRY_MS = 6 * 3_600_000;

@@ -2,7 +2,7 @@
  * The bodies the v1 API answers, as zod schemas. They are the OpenAPI document's components (never
  * written by hand) and the tests validate real answers against them, so a renderer that adds, drops
  * or retypes a field fails a test until these files say so too. Field meanings: spec v1 section 2
- * and docs/decisions.md.
+ * and docs/decisions/README.md.
  *
  * One file per part of the API; common.ts holds the field shapes they share.
  */

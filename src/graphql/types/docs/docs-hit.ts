@@ -6,7 +6,9 @@ export const DocsHitRef = builder.objectRef<DocHit>("DocsHit").implement({
   description: "A passage of the API documentation that matches a search.",
   fields: (t) => ({
     kind: t.field({ type: DocsHitKindEnum, resolve: (h) => h.kind }),
-    source: t.exposeString("source", { description: "The file, e.g. docs/decisions.md or schema.graphql." }),
+    source: t.exposeString("source", {
+      description: "The file, e.g. docs/decisions/README.md or schema.graphql.",
+    }),
     title: t.exposeString("title", { description: "Heading path, or the type or operation documented." }),
     anchor: t.exposeString("anchor", {
       description: "Heading anchor, type name or operation within the source.",
