@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
+import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
 import { minimumPlanFor } from "../accounts/plans";
@@ -77,7 +78,7 @@ export type TrackOutcome =
       /** A background search of the other candidates was queued (never for a job's own attempt). */
       discoveryQueued: boolean;
       /** Only for reason `plan` on the free plan: a paid account is never sold an upgrade here. */
-      upgrade: { feature: "carrier_discovery"; minPlan: string } | null;
+      upgrade: { feature: "carrier_discovery"; minPlan: PlanCode } | null;
       lookupId: number;
     }
   | {
@@ -95,7 +96,7 @@ export type TrackOutcome =
     }
   | { kind: "no_candidates"; referenceType: ReferenceType }
   | { kind: "shipment_limit_reached"; limit: number; used: number; cycleEnd: Date }
-  | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: string };
+  | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: PlanCode };
 
 export type DiscoveryEligibility =
   | { eligible: true; candidates: string[] }

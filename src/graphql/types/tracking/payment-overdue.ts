@@ -1,5 +1,6 @@
 import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
 import { builder } from "../../builder";
+import { PlanCodeEnum } from "../accounts/plan-code";
 
 export const PaymentOverdueRef = builder
   .objectRef<Extract<TrackOutcome, { kind: "payment_overdue" }>>("PaymentOverdue")
@@ -7,6 +8,6 @@ export const PaymentOverdueRef = builder
     fields: (t) => ({
       overdueDays: t.exposeInt("overdueDays"),
       graceDays: t.exposeInt("graceDays"),
-      plan: t.exposeString("plan"),
+      plan: t.field({ type: PlanCodeEnum, resolve: (o) => o.plan }),
     }),
   });

@@ -1,5 +1,6 @@
 import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
 import { builder } from "../../builder";
+import { PlanCodeEnum } from "../accounts/plan-code";
 import { DiscoveryIneligibilityEnum } from "../shipments/discovery-ineligibility";
 import { ReferenceTypeEnum } from "./reference-type";
 
@@ -31,7 +32,8 @@ export const ReferenceNotFoundRef = builder.objectRef<NotFound>("ReferenceNotFou
       description: "Why no discovery runs; null when it is eligible.",
       resolve: (o) => (o.discovery.eligible ? null : o.discovery.reason),
     }),
-    upgradeMinPlan: t.string({
+    upgradeMinPlan: t.field({
+      type: PlanCodeEnum,
       nullable: true,
       description:
         "Only for discoveryReason plan on the free plan: the cheapest plan with carrier discovery.",
