@@ -2,7 +2,8 @@
  * One truth, five surfaces: the same containers asked on GraphQL, v1, compat and MCP (one
  * organisation, one carrier simulator, one clock) and on the sandbox (its own frozen world) must agree
  * on the events shown (codes and times), status, ETA, arrival and position wherever a surface shows
- * them. The delivered box ends with a DROP at the consignee, a code no surface shows.
+ * them, and on the sea legs where a surface lists them (GraphQL and v1's voyage plan). The delivered box
+ * ends with a DROP at the consignee, a code no surface shows.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,6 +81,7 @@ const SHIPMENT = `query($reference: String!) {
     document {
       status ata position { lat lng }
       route { pod { localDateTime instant actual } }
+      voyageLegs { status from { unLocode } to { unLocode } vessel { name } voyage }
       containers { number status
         events { eventCode localDateTime instant actual }
         everything: events(includeHidden: true) { eventCode }
@@ -176,7 +178,22 @@ async function everySurface(reference: string) {
       ata: status.data.ata,
     },
   };
-  return { facts, instants, hidden: gqlBox.everything.map((e: { eventCode: string }) => e.eventCode) };
+  // The sea legs, where a surface shows them (MCP shows vessels and voyages per event, not legs).
+  const legs: Record<string, string[]> = {
+    graphql: s.document.voyageLegs.map(
+      (l: any) => `${l.from?.unLocode}>${l.to?.unLocode} ${l.vessel?.name} ${l.voyage} ${l.status}`,
+    ),
+    v1: d.voyage_plan_table.map(
+      (l: any) =>
+        `${l.origin_locode}>${l.destination_locode} ${l.vessel_name} ${l.voyage} ${String(l.status).toUpperCase()}`,
+    ),
+  };
+  return {
+    facts,
+    instants,
+    legs,
+    hidden: gqlBox.everything.map((e: { eventCode: string }) => e.eventCode),
+  };
 }
 
 /** Every surface's facts equal GraphQL's, shown per surface when they do not. */
@@ -187,7 +204,7 @@ function expectAgreement<T>(bySurface: Record<string, T>) {
 
 describe("a container delivered with a DROP at the consignee", () => {
   it("shows the same events, status, ETA, arrival and position everywhere, the DROP nowhere", async () => {
-    const { facts, instants, hidden } = await everySurface(DELIVERED_WITH_DROP);
+    const { facts, instants, legs, hidden } = await everySurface(DELIVERED_WITH_DROP);
     // The core keeps the DROP (delivery is decided from it) and shows it only when asked by name.
     expect(hidden).toContain("DROP");
     expect(facts.graphql!.status).toBe("DELIVERED");
@@ -196,12 +213,14 @@ describe("a container delivered with a DROP at the consignee", () => {
     for (const code of HIDDEN_CODES) expect(facts.graphql!.events.join()).not.toContain(code);
     expectAgreement(facts);
     expectAgreement(instants);
+    expect(legs.graphql!.length).toBeGreaterThan(0);
+    expectAgreement(legs);
   });
 });
 
 describe("a container transshipped at a hub", () => {
   it("shows the same events on both vessels, status, ETA, arrival and position everywhere", async () => {
-    const { facts, instants } = await everySurface(transshipped);
+    const { facts, instants, legs } = await everySurface(transshipped);
     const doc = await graphql(
       app,
       org.key,
@@ -213,6 +232,9 @@ describe("a container transshipped at a hub", () => {
     expect(facts.graphql!.events.filter((e) => e.startsWith("LOAD")).length).toBeGreaterThan(1);
     expectAgreement(facts);
     expectAgreement(instants);
+    // One leg on each side of the hub, the same on GraphQL and v1's voyage plan.
+    expect(legs.graphql!.length).toBeGreaterThan(1);
+    expectAgreement(legs);
   });
 });
 
