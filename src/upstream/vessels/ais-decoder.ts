@@ -1,5 +1,15 @@
-import AisStreamDecoder from "ais-stream-decoder";
+import aisStreamDecoderModule from "ais-stream-decoder";
 import type { AisSentence } from "./nmea";
+
+/**
+ * The package is CommonJS compiled from TypeScript (`exports.default = class ...`). Node's ES module
+ * loader, which `npm start` runs under, hands a default import the whole exports object; vitest and
+ * bundlers hand it `exports.default`. Take the class either way.
+ */
+const AisStreamDecoder =
+  (aisStreamDecoderModule as unknown as { default?: typeof aisStreamDecoderModule }).default ??
+  aisStreamDecoderModule;
+type StreamDecoder = InstanceType<typeof AisStreamDecoder>;
 
 /**
  * AIS payload decoding with ais-stream-decoder (message types 1-3, 5, 18, 24), behind types of our own.
@@ -104,7 +114,7 @@ export class AisPayloadDecoder {
   /** Messages of types we do not read, or payloads that did not decode. */
   undecoded = 0;
 
-  private create(): AisStreamDecoder {
+  private create(): StreamDecoder {
     const decoder = new AisStreamDecoder({ silent: true });
     decoder.on("data", (json: string) => {
       this.decoded.push(JSON.parse(json) as RawMessage);

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AisPayloadDecoder } from "../../../src/upstream/vessels/ais-decoder";
 import {
@@ -162,5 +164,27 @@ describe("AIS decoding (ais-stream-decoder behind our types)", () => {
     expect(etaInstant("02-30T00:00", reported)).toBeNull();
     expect(aisDestination("NLRTM", null, reported)).toEqual({ locode: "NLRTM", name: "Rotterdam", at: null });
     expect(aisDestination("ID_MERAK", null, reported)).toEqual({ locode: null, name: "ID_MERAK", at: null });
+  });
+});
+
+describe("under Node's own module loader", () => {
+  // vitest hands a CommonJS package's `exports.default` to a default import; Node's ES module loader,
+  // which `npm start` runs under (tsx registered by bin/quayside.mjs), hands over the exports object.
+  // Before the decoder took the class either way, QUAYSIDE_AIS_FEED made `npm start` exit at start-up.
+  it("decodes a recorded position the way npm start runs the code", () => {
+    const script = [
+      'const { AisPayloadDecoder } = await import("./src/upstream/vessels/ais-decoder.ts");',
+      'const { readSentence } = await import("./src/upstream/vessels/nmea.ts");',
+      `const reading = readSentence(${JSON.stringify(RECORDED_POSITION)});`,
+      "const message = new AisPayloadDecoder().decode([reading.sentence]);",
+      "console.log(JSON.stringify({ mmsi: message.mmsi, type: message.type }));",
+    ].join("\n");
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+      encoding: "utf8",
+    });
+    const inProcess = decodeAll([RECORDED_POSITION])[0]!;
+    expect(inProcess.mmsi).toBe("205278090");
+    expect(JSON.parse(out.trim())).toEqual({ mmsi: inProcess.mmsi, type: inProcess.type });
   });
 });
