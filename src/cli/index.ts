@@ -27,7 +27,9 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
   keys create --user USER_ID_OR_EMAIL [--name NAME] [--view-only] [--expires-at ISO_DATE]
   keys revoke KEY_ID
   keys list [--org ORG_ID_OR_NAME] [--user USER_ID_OR_EMAIL]
-  simulator [--port N] [--host HOST]      run the DCSA carrier simulator alone
+  simulator [--port N] [--host HOST] [--clock ISO]
+                                          run the DCSA carrier simulator alone (--clock: a
+                                          manual clock frozen there, moved by PUT /_admin/clock)
   ports import DIR                        import the UN/LOCODE release in DIR (ports, time zones, aliases)
 
 While \`quayside serve\` runs on a PGlite data folder, migrate and the orgs, users and keys commands
@@ -43,6 +45,12 @@ function print(out: Output, human: string, data: unknown): void {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
+  // The simulator is a program of its own with its own options (--clock): hand it the rest unread.
+  if (argv[0] === "simulator") {
+    const { runSimulatorCli } = await import("../../simulator/cli");
+    await runSimulatorCli(argv.slice(1));
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -71,11 +79,6 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 
   if (command === "serve") return serve();
-  if (command === "simulator") {
-    const { runSimulatorCli } = await import("../../simulator/cli");
-    await runSimulatorCli(argv.slice(1));
-    return 0;
-  }
 
   const config = loadConfig();
   const key = `${command} ${sub ?? ""}`.trim();

@@ -136,4 +136,38 @@ describe("quayside CLI", () => {
       rmSync(serveDir, { recursive: true, force: true });
     }
   });
+
+  it("simulator --clock runs the carrier simulator on a manual clock the admin API moves", {
+    timeout: 60_000,
+  }, async () => {
+    const child = spawn("node", [BIN, "simulator", "--port", "0", "--clock", "2026-11-20T12:00:00Z"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let output = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(output);
+          if (m) resolve(m[1]!);
+        });
+        child.stderr.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        child.once("exit", (code) => reject(new Error(`simulator exited early with ${code}: ${output}`)));
+      });
+      const state = async () => (await (await fetch(`${url}/_admin/state`)).json()) as { clock: unknown };
+      expect(JSON.stringify((await state()).clock)).toContain("2026-11-20T12:00:00");
+      const moved = await fetch(`${url}/_admin/clock`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ advanceMs: 3_600_000 }),
+      });
+      expect(moved.status).toBe(200);
+      expect(JSON.stringify((await state()).clock)).toContain("2026-11-20T13:00:00");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
 });

@@ -177,7 +177,7 @@ describe("under Node's own module loader", () => {
       'const { readSentence } = await import("./src/upstream/vessels/nmea.ts");',
       `const reading = readSentence(${JSON.stringify(RECORDED_POSITION)});`,
       "const message = new AisPayloadDecoder().decode([reading.sentence]);",
-      "console.log(JSON.stringify({ mmsi: message.mmsi, type: message.type }));",
+      "console.log(JSON.stringify({ mmsi: message.mmsi, kind: message.kind }));",
     ].join("\n");
     const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       cwd: fileURLToPath(new URL("../../..", import.meta.url)),
@@ -185,6 +185,6 @@ describe("under Node's own module loader", () => {
     });
     const inProcess = decodeAll([RECORDED_POSITION])[0]!;
     expect(inProcess.mmsi).toBe("205278090");
-    expect(JSON.parse(out.trim())).toEqual({ mmsi: inProcess.mmsi, type: inProcess.type });
+    expect(JSON.parse(out.trim())).toEqual({ mmsi: inProcess.mmsi, kind: inProcess.kind });
   });
 });
