@@ -4,8 +4,8 @@ import type { AdmissionGate } from "../src/http/gate";
 
 /**
  * What a facade gets from the composition root: only what translation needs. No services object,
- * no limiter, no database reaches a facade; what it may do is run persisted operations, ask the gate,
- * link to the deployment, read the time and write a log line.
+ * no limiter, no database and no clock reaches a facade; what it may do is run persisted operations,
+ * ask the gate, link to the deployment and write a log line.
  */
 export interface FacadeDeps {
   /** Runs persisted operations as the request's caller, recorded as this facade's surface. */
