@@ -285,9 +285,16 @@ describe("GraphQL shipment query", () => {
         events: body.data.shipment.document.containers.flatMap((c: { events: unknown[] }) => c.events).length,
       };
     };
+    // The statement counter is the process's: a background job (a refresh, a webhook tick) that runs
+    // during a request adds to it. Such work only ever adds, so the fewest statements of three runs
+    // is the request's own.
+    const fewest = async (id: string) => {
+      const runs = [await measure(id), await measure(id), await measure(id)];
+      return runs.reduce((a, b) => (b.statements < a.statements ? b : a));
+    };
     await measure(known[0]!); // the key's row is then cached in both measured requests
-    const single = await measure(known[0]!);
-    const many = await measure(bl);
+    const single = await fewest(known[0]!);
+    const many = await fewest(bl);
     expect(single.containers).toBe(1);
     expect(many.containers).toBe(containers.length);
     expect(many.events).toBeGreaterThan(single.events);
