@@ -2,12 +2,14 @@ import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
 import { discoveryStatusOf } from "../../../domain/shipments/carrier-discovery";
 import { shipmentIdWhere, shipmentName } from "../../../domain/shipments/shipment-id";
 import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
+import { storedSummary, summaryFactsOf } from "../../../domain/tracking/summary-facts";
 import { builder } from "../../builder";
 import { CarrierRef } from "../carriers/carrier";
 import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { TrackingDocumentRef } from "../tracking/tracking-document";
 import { DiscoveryStatusEnum } from "./discovery-status";
+import { ShipmentSummaryRef } from "./shipment-summary";
 
 const HOUR_MS = 3_600_000;
 
@@ -90,6 +92,19 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
       nullable: true,
       description:
         "When the service's own refresh job will next ask the carrier (the gap plus up to 10% spread); null when not scheduled (delivered, cancelled, failed or untracked).",
+    }),
+    summary: t.field({
+      type: ShipmentSummaryRef,
+      nullable: true,
+      description:
+        "The newest document's facts in brief, kept with the shipment when the document was stored; null before the carrier answered.",
+      resolve: async (s, _a, ctx) => {
+        const kept = storedSummary(s.summary);
+        if (kept || !s.documentId) return kept;
+        // A shipment written before summaries were kept: computed from its document once per read.
+        const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
+        return latest ? summaryFactsOf(latest.content) : null;
+      },
     }),
     document: t.loadable({
       type: TrackingDocumentRef,
