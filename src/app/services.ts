@@ -13,6 +13,7 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
@@ -137,7 +138,13 @@ export function createServices(input: {
     documents,
     slots,
     tracking,
-    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
+    shipments: new ShipmentsService({
+      prisma: db.prisma,
+      clock,
+      slots,
+      tracking,
+      reads: new ShipmentReads(db.prepared),
+    }),
     apiCalls: new ApiCallsService(db.prisma, clock),
     history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     webhooks,
