@@ -91,6 +91,7 @@ export function createServices(input: {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
   const limiter = new FixedWindowLimiter(counters, clock);
+  const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
   const documents = new DocumentStore(db.prisma, clock);
   const lookups = createLookupServices({
@@ -145,7 +146,7 @@ export function createServices(input: {
       tracking,
       reads: new ShipmentReads(db.prepared),
     }),
-    apiCalls: new ApiCallsService(db.prisma, clock),
+    apiCalls,
     history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
@@ -162,6 +163,10 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();
+      // Counted calls reach the database before the process ends: a count a client saw is kept.
+      await apiCalls.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");
+      });
       await counters.close();
     },
   };
