@@ -18,6 +18,7 @@ import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
 import { DocumentStore } from "../domain/tracking/document-store";
+import { LookupLog } from "../domain/tracking/lookup-log";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
@@ -93,7 +94,7 @@ export function createServices(input: {
   const limiter = new FixedWindowLimiter(counters, clock);
   const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
-  const documents = new DocumentStore(db.prisma, clock);
+  const documents = new DocumentStore(db.prisma, clock, db.prepared);
   const lookups = createLookupServices({
     config,
     prisma: db.prisma,
@@ -113,7 +114,11 @@ export function createServices(input: {
     metrics,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  const lookupLog = new LookupLog(db.prisma);
+  const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
+    lookups: lookupLog,
+    shipments: shipmentReads,
     prisma: db.prisma,
     clock,
     carriers: carrierGateway,
@@ -144,10 +149,15 @@ export function createServices(input: {
       clock,
       slots,
       tracking,
-      reads: new ShipmentReads(db.prepared),
+      reads: shipmentReads,
     }),
     apiCalls,
-    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    history: new TrackingHistoryService({
+      prisma: db.prisma,
+      documents,
+      directory: carriers,
+      log: lookupLog,
+    }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
     background: new BackgroundTracking({
@@ -163,6 +173,9 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();
+      await lookupLog.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Logged lookups could not be written to the database at shutdown");
+      });
       // Counted calls reach the database before the process ends: a count a client saw is kept.
       await apiCalls.close().catch((error: unknown) => {
         logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");

@@ -36,6 +36,14 @@ const BY_REFERENCE: PreparedStatement = {
  ORDER BY s.created_at DESC LIMIT 1`,
 };
 
+const LIVE_BY_REFERENCE: PreparedStatement = {
+  name: "shipment_live_by_reference",
+  text: `SELECT ${COLUMNS}
+ WHERE s.organization_id = $1 AND s.reference_type = $2::"ReferenceKind" AND s.reference_key = $3
+   AND s.deleted_at IS NULL
+ LIMIT 1`,
+};
+
 const PAGE: PreparedStatement = {
   name: "shipments_page",
   text: `SELECT ${COLUMNS}
@@ -131,6 +139,20 @@ export class ShipmentReads {
       number !== null
         ? await this.sql.query<RawShipment>(BY_NUMBER, [organizationId, number.toString()])
         : await this.sql.query<RawShipment>(BY_REFERENCE, [organizationId, normalizeIdentifier(id)]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** The organisation's live shipment of a reference (at most one: a partial unique index). */
+  async liveByReference(
+    organizationId: string,
+    referenceType: Shipment["referenceType"],
+    referenceKey: string,
+  ): Promise<ShipmentRow | null> {
+    const rows = await this.sql.query<RawShipment>(LIVE_BY_REFERENCE, [
+      organizationId,
+      referenceType,
+      referenceKey,
+    ]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 

@@ -54,3 +54,18 @@ export function storedSummary(value: unknown): SummaryFacts | null {
     ? (facts as SummaryFacts)
     : null;
 }
+
+/** Two summaries say the same (stored JSON comes back with its keys in another order). */
+export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
+  return (
+    a.origin === b.origin &&
+    a.destination === b.destination &&
+    a.isDelayed === b.isDelayed &&
+    a.totalDays === b.totalDays &&
+    a.remainingUntil === b.remainingUntil &&
+    a.arrivalLocalDateTime === b.arrivalLocalDateTime &&
+    a.ataLocalDateTime === b.ataLocalDateTime &&
+    a.containerNumbers.length === b.containerNumbers.length &&
+    a.containerNumbers.every((n, i) => n === b.containerNumbers[i])
+  );
+}
