@@ -20,10 +20,12 @@ import { DocumentStore } from "../domain/tracking/document-store";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -104,11 +106,15 @@ export function createServices(input: {
   });
   const slots = new SlotsService(db.prisma, clock);
   const metrics = input.metrics ?? new Metrics();
+  const webhookSender = new HttpWebhookSender(
+    guardedLookup({ allowPrivate: config.webhookAllowPrivateTargets }),
+  );
   const webhooks = new WebhooksService({
     prisma: db.prisma,
     clock,
     logger,
     metrics,
+    sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
   const trackingDeps: TrackingDeps = {
@@ -156,6 +162,7 @@ export function createServices(input: {
     async close() {
       await lookups.close();
       await counters.close();
+      webhookSender.close();
     },
   };
 }
