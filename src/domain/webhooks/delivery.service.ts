@@ -16,10 +16,15 @@ export const MAX_ATTEMPTS = 15;
  * A sender starts no attempt later than `LEASE_MS - ACK_TIMEOUT_MS - LEASE_MARGIN_MS` after its claim,
  * so its last attempt ends (at the 10 s deadline at worst) and is recorded well before the lease does.
  */
-export const LEASE_MS = 60_000;
-const LEASE_MARGIN_MS = 20_000;
+export const LEASE_MS = 30_000;
+const LEASE_MARGIN_MS = 10_000;
 /** Deliveries one claim takes per endpoint; an endpoint with more is claimed again at once. */
 export const CHAIN_LENGTH = 50;
+/**
+ * Outcomes a lane may have sent but not yet seen written before it waits: what a crash can make it
+ * send again (at-least-once) stays this small even when the database is slower than the receiver.
+ */
+export const MAX_UNRECORDED = 8;
 
 export function retryDelayMs(attemptsMade: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1));
@@ -178,6 +183,9 @@ export class WebhookDeliveryService {
         this.recorder.record(outcomeOf(delivery, claim.endpointId, answer, started, finished), lane),
       );
       sent++;
+      // Writes finish in the order they were handed over: waiting for the oldest bounds the backlog.
+      const oldest = writes[writes.length - MAX_UNRECORDED];
+      if (oldest) await oldest.catch(() => undefined);
     }
     writes.push(this.recorder.release(claim.endpointId, claim.token));
     const results = await Promise.allSettled(writes);
