@@ -22,10 +22,12 @@ import { LookupLog } from "../domain/tracking/lookup-log";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -107,11 +109,15 @@ export function createServices(input: {
   });
   const slots = new SlotsService(db.prisma, clock);
   const metrics = input.metrics ?? new Metrics();
+  const webhookSender = new HttpWebhookSender(
+    guardedLookup({ allowPrivate: config.webhookAllowPrivateTargets }),
+  );
   const webhooks = new WebhooksService({
     prisma: db.prisma,
     clock,
     logger,
     metrics,
+    sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
   const lookupLog = new LookupLog(db.prisma);
@@ -181,6 +187,7 @@ export function createServices(input: {
         logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");
       });
       await counters.close();
+      webhookSender.close();
     },
   };
 }
