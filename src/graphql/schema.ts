@@ -87,6 +87,7 @@ import "./types/tracking/carrier-unavailable";
 import "./types/tracking/carrier-undetectable";
 import "./types/tracking/carrier-used";
 import "./types/tracking/container";
+import "./types/tracking/carrier-failure-kind";
 import "./types/tracking/content-state";
 import "./types/tracking/document-change";
 import "./types/tracking/document-change-kind";

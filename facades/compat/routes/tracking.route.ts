@@ -8,6 +8,7 @@ import {
 } from "../../generated/operations";
 import { type CompatCall, compatRoute } from "../call";
 import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingParams } from "../params";
+import { carrierFailureWords } from "../render/carrier-failure";
 import {
   renderRouteData,
   renderTrackingAnswer,
@@ -101,7 +102,7 @@ function refusalDetail(
       return { detail: `Not a valid ${TYPE_NAME[outcome.referenceType] ?? "number"}: ${outcome.message}` };
     case "CarrierDown":
       return {
-        detail: `The carrier ${outcome.scac} could not be reached and nothing is stored for this number yet: ${outcome.reason}. Retry later, or track with another carrier.`,
+        detail: `Asking ${outcome.scac} failed (${carrierFailureWords(outcome.failure)}) and nothing is stored for this number yet. Retry later, or track with another carrier.`,
         data: { metadata: { sealine: outcome.scac } },
       };
     case "CarrierUnavailable": {
@@ -131,8 +132,8 @@ export function answerContext(tracked: Tracked, type: CompatType | null, usage: 
     number: tracked.shipment.reference,
     carrier: tracked.carrier,
     fromCache: tracked.fromCache,
-    stale: tracked.staleReason
-      ? { reason: tracked.staleReason, lastSyncedAt: tracked.staleLastSyncedAt }
+    stale: tracked.staleFailure
+      ? { reason: carrierFailureWords(tracked.staleFailure), lastSyncedAt: tracked.staleLastSyncedAt }
       : null,
     usage,
   };

@@ -60,7 +60,7 @@ export type TrackOutcome =
       carrier: CarrierUsed;
       fromCache: boolean;
       /** Present only when the carrier could not be reached and a stored document was served. */
-      stale: { reason: string; lastSyncedAt: Date | null } | null;
+      stale: Staleness | null;
       slotConsumed: boolean;
       changes: DocumentChange[];
       lookupId: number;
@@ -85,6 +85,7 @@ export type TrackOutcome =
       kind: "carrier_down";
       referenceType: ReferenceType;
       scac: string;
+      failure: CarrierFailureKind;
       reason: string;
       retryAfterSeconds: number;
     }
@@ -97,6 +98,13 @@ export type TrackOutcome =
   | { kind: "no_candidates"; referenceType: ReferenceType }
   | { kind: "shipment_limit_reached"; limit: number; used: number; cycleEnd: Date }
   | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: PlanCode };
+
+/** Why a stored document was served instead of the carrier's answer, and since when it is old. */
+export interface Staleness {
+  failure: CarrierFailureKind;
+  reason: string;
+  lastSyncedAt: Date | null;
+}
 
 export type DiscoveryEligibility =
   | { eligible: true; candidates: string[] }
@@ -172,12 +180,12 @@ export class TrackingService {
       return this.limitReached(org);
     }
 
-    const cached = await this.servableFromStore(principal, reference, input, plan.attempts, existing);
+    const cached = await this.servableFromStore(principal, reference, input, plan, existing);
     if (cached)
       return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
 
     const tried: string[] = [];
-    const failures: { scac: string; reason: string; retryAfterSeconds: number }[] = [];
+    const failures: ({ scac: string } & ReturnType<typeof describeFailure>)[] = [];
     for (const scac of plan.attempts) {
       const outcome = await this.ask(scac, reference);
       tried.push(plan.provided ? scac : `${scac} (auto)`);
@@ -236,6 +244,7 @@ export class TrackingService {
             plan.provided,
             true,
             {
+              failure: failure.failure,
               reason: failure.reason,
               lastSyncedAt: document?.lastSyncedAt ?? null,
             },
@@ -248,6 +257,7 @@ export class TrackingService {
         kind: "carrier_down",
         referenceType: reference.type,
         scac: first.scac,
+        failure: first.failure,
         reason: first.reason,
         retryAfterSeconds: first.retryAfterSeconds,
       };
@@ -332,11 +342,14 @@ export class TrackingService {
     principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
-    attempts: string[],
+    plan: { attempts: string[]; provided: boolean },
     existing: Shipment | null,
   ): Promise<StoredDocument | null> {
     if (input.freshness !== "serve-fresh") return null;
-    const scacs = existing?.carrierScac ? [existing.carrierScac, ...attempts] : attempts;
+    // A named carrier is the only one whose document may answer: what another carrier said about the
+    // number (cached by an earlier call without sealine) is not this carrier's answer.
+    const scacs =
+      existing?.carrierScac && !plan.provided ? [existing.carrierScac, ...plan.attempts] : plan.attempts;
     for (const scac of new Set(scacs)) {
       const document = await this.deps.documents.find(
         principal.organization.id,
@@ -386,7 +399,7 @@ export class TrackingService {
     stored: StoredDocument,
     provided: boolean,
     fromCache: boolean,
-    stale: { reason: string; lastSyncedAt: Date | null } | null,
+    stale: Staleness | null,
     changes: DocumentChange[],
   ): Promise<TrackOutcome> {
     const { prisma, clock, slots } = this.deps;
@@ -542,25 +555,60 @@ export function discoveryEligibility(org: Organization, remainingCandidates: str
   return { eligible: true, candidates: remainingCandidates };
 }
 
-function describeFailure(outcome: CarrierFailure) {
+/**
+ * Which way asking a carrier failed, in the terms a client is told. The adapter's technical detail
+ * (socket error codes, endpoint paths) never leaves the service.
+ */
+export type CarrierFailureKind =
+  | "no_answer"
+  | "connection_failed"
+  | "error_answer"
+  | "not_configured"
+  | "unreadable_answer"
+  | "rate_limited"
+  | "credentials_refused";
+
+/** The sentence (lower case, no full stop) each failure is described with in `reason`. */
+export const CARRIER_FAILURE_WORDS: Record<CarrierFailureKind, string> = {
+  no_answer: "the carrier could not be reached: it did not answer in time",
+  connection_failed:
+    "the carrier could not be reached: the connection failed or was closed before it answered",
+  error_answer: "the carrier could not be reached: it answered with an error",
+  not_configured: "the carrier could not be reached: no connection to it is configured on this service",
+  unreadable_answer: "the carrier's answer could not be read",
+  rate_limited: "the carrier is limiting our requests",
+  credentials_refused: "the carrier refused our credentials",
+};
+
+const UNREACHABLE_KIND: Record<
+  NonNullable<Extract<CarrierFailure, { kind: "unreachable" }>["cause"]>,
+  CarrierFailureKind
+> = {
+  timeout: "no_answer",
+  connection: "connection_failed",
+  status: "error_answer",
+  "not-configured": "not_configured",
+};
+
+export function describeFailure(outcome: CarrierFailure): {
+  failure: CarrierFailureKind;
+  reason: string;
+  retryAfterSeconds: number;
+} {
+  const described = (failure: CarrierFailureKind, retryAfterSeconds = CARRIER_DOWN_RETRY_AFTER_S) => ({
+    failure,
+    reason: CARRIER_FAILURE_WORDS[failure],
+    retryAfterSeconds,
+  });
   switch (outcome.kind) {
     case "unreachable":
-      return {
-        reason: `the carrier could not be reached (${outcome.reason})`,
-        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described(outcome.cause ? UNREACHABLE_KIND[outcome.cause] : "connection_failed");
     case "malformed":
-      return {
-        reason: `the carrier's answer could not be read (${outcome.reason})`,
-        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described("unreadable_answer");
     case "rate-limited":
-      return {
-        reason: "the carrier is limiting our requests",
-        retryAfterSeconds: outcome.retryAfterSeconds ?? CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described("rate_limited", outcome.retryAfterSeconds ?? CARRIER_DOWN_RETRY_AFTER_S);
     case "unauthorized":
-      return { reason: `the carrier refused our credentials (${outcome.reason})`, retryAfterSeconds: 3600 };
+      return described("credentials_refused", 3600);
   }
 }
 
