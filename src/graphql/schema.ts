@@ -85,6 +85,7 @@ import "./types/shipments/update-shipment-result";
 import "./types/tracking/carrier-down";
 import "./types/tracking/carrier-unavailable";
 import "./types/tracking/carrier-undetectable";
+import "./types/tracking/container-not-on-document";
 import "./types/tracking/carrier-used";
 import "./types/tracking/container";
 import "./types/tracking/carrier-failure-kind";

@@ -115,6 +115,10 @@ function refusalDetail(
     }
     case "CarrierUndetectable":
       return {};
+    case "ContainerNotOnDocument":
+      return {
+        detail: `${outcome.scac} answered for ${outcome.reference}, but container ${outcome.container} is not on it. Check the container number, or track ${outcome.reference} alone.`,
+      };
     case "ShipmentLimitReached":
       return {
         detail: `All ${outcome.limit} shipment slots of this billing cycle are used (the cycle ends ${outcome.cycleEnd}); numbers already tracked stay available.`,

@@ -110,6 +110,11 @@ function refusalOf(
     }
     case "ReferenceInvalid":
       return { message: outcome.message, data: { param: "number" } };
+    case "ContainerNotOnDocument":
+      return {
+        message: `${outcome.scac} answered for ${outcome.reference}, but container ${outcome.container} is not on it.`,
+        data: { sealine: outcome.scac, param: "number" },
+      };
     case "CarrierDown":
       return {
         message: `The carrier ${outcome.scac} could not be reached and nothing is stored yet: ${outcome.reason}. Retry in a moment.`,

@@ -8,7 +8,12 @@ import type { Principal } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
-import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
+import {
+  type ParsedReference,
+  parseReference,
+  type ReferenceType,
+  sameIdentifier,
+} from "../references/reference";
 import { type DiscoveryIneligibility, discoveryBarrier } from "../shipments/carrier-discovery";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
@@ -64,6 +69,11 @@ export type TrackOutcome =
       slotConsumed: boolean;
       changes: DocumentChange[];
       lookupId: number;
+      /**
+       * The container of a combined `<document>/<container>` value: `stored.content` then holds that
+       * container alone. Null otherwise.
+       */
+      container: string | null;
     }
   | { kind: "invalid_reference"; referenceType: ReferenceType; reason: string; message: string }
   | {
@@ -96,6 +106,16 @@ export type TrackOutcome =
       reason: "maintenance" | "disabled" | "unsupported_type";
     }
   | { kind: "no_candidates"; referenceType: ReferenceType }
+  /** A combined `<document>/<container>` value whose container the carrier does not list on the document. */
+  | {
+      kind: "container_not_on_document";
+      referenceType: ReferenceType;
+      reference: string;
+      container: string;
+      scac: string;
+      /** Whether the caller named the carrier that answered. */
+      carrierProvided: boolean;
+    }
   | { kind: "shipment_limit_reached"; limit: number; used: number; cycleEnd: Date }
   | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: PlanCode };
 
@@ -405,6 +425,20 @@ export class TrackingService {
     const { prisma, clock, slots } = this.deps;
     const org = principal.organization;
     const content = stored.content;
+    // A combined value asks about one box: a document without it is no answer about that box, and
+    // the caller is not billed for it (nothing is settled).
+    const only = reference.type !== "container" ? (reference.container?.number ?? null) : null;
+    const box = only === null ? null : content.containers.find((c) => sameIdentifier(c.number, only));
+    if (only !== null && !box) {
+      return {
+        kind: "container_not_on_document",
+        referenceType: reference.type,
+        reference: reference.number,
+        container: only,
+        scac: stored.document.carrierScac,
+        carrierProvided: provided,
+      };
+    }
     const now = clock.now();
     const facts = {
       carrierScac: stored.document.carrierScac,
@@ -461,7 +495,8 @@ export class TrackingService {
     return {
       kind: "tracked",
       shipment: result.shipment,
-      stored,
+      stored: box ? { ...stored, content: { ...content, containers: [box] } } : stored,
+      container: box ? box.number : null,
       carrier: {
         scac: stored.document.carrierScac,
         name: carrier?.name ?? stored.document.carrierScac,
