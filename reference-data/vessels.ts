@@ -1,4 +1,8 @@
 /**
+ * The vessel register shared by the service (its vessel identities: IMO number and MMSI of the ships a
+ * carrier names, src/domain/vessels/vessel-register.ts) and the carrier simulator (the ships of its
+ * world, simulator/world/fleet.ts). Data only.
+ *
  * Sixty container ships, six for each of the ten largest carriers: name, IMO number and flag as
  * registered (Equasis/GISIS, via github.com/interreg-speed/IMO-VESSEL-NAMES), nominal TEU of the ship
  * or its class from the trade press, and the operator's SCAC. MMSI is kept where a public source gives

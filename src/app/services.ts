@@ -20,6 +20,7 @@ import { DocumentStore } from "../domain/tracking/document-store";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { VesselRegister } from "../domain/vessels/vessel-register";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
@@ -121,6 +122,7 @@ export function createServices(input: {
     limiter,
     webhooks,
     metrics,
+    vessels: new VesselRegister(db.prisma),
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   return {

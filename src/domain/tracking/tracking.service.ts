@@ -15,6 +15,7 @@ import {
   sameIdentifier,
 } from "../references/reference";
 import { type DiscoveryIneligibility, discoveryBarrier } from "../shipments/carrier-discovery";
+import type { VesselRegister } from "../vessels/vessel-register";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
@@ -151,6 +152,8 @@ export interface TrackingDeps {
   limiter: FixedWindowLimiter;
   webhooks: WebhooksService;
   metrics?: Metrics;
+  /** Fills the IMO numbers and MMSIs a carrier left out of its answer, before it is stored. */
+  vessels?: VesselRegister;
   /**
    * Asked when no carrier can be placed for a reference. Only the sandbox sets it: its world knows
    * every reference, so an unplaceable one still resolves (spec v1 section 4.3).
@@ -210,12 +213,15 @@ export class TrackingService {
       const outcome = await this.ask(scac, reference);
       tried.push(plan.provided ? scac : `${scac} (auto)`);
       if (outcome.kind === "found") {
+        const document = this.deps.vessels
+          ? await this.deps.vessels.identify(outcome.document)
+          : outcome.document;
         const stored = await this.deps.documents.record(
           org.id,
           scac,
           reference.type,
           reference.normalized,
-          outcome.document,
+          document,
         );
         return this.settle(
           principal,
