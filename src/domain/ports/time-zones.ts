@@ -54,7 +54,8 @@ export function zoneCountriesFromTables(zoneTab: string, zone1970Tab: string): Z
 
 /**
  * The zone of one catalogue port. The coordinates decide, as long as the zone they fall in is one of
- * the port's country (a coarse geocode a few kilometres off can land across a border: Macau's falls in
+ * the port's country (by the country's own name for it when the zone is shared and the country has one
+ * zone: Asia/Ho_Chi_Minh, not Asia/Bangkok) (a coarse geocode a few kilometres off can land across a border: Macau's falls in
  * Zhuhai, Asia/Shanghai). Otherwise, or without coordinates, the country's zone when it has only one,
  * else the catalogue's own zone when it is one of the country's, else the coordinates' zone; null when
  * nothing fits.
@@ -67,8 +68,15 @@ export function zoneForPort(
   const fromPoint = port.lat !== null && port.lng !== null ? zoneOf(port.lat, port.lng) : null;
   const ofCountry = (zone: string | null) =>
     zone !== null && countries.countriesOf(zone).includes(port.countryCode);
-  if (ofCountry(fromPoint)) return fromPoint;
   const countryZones = countries.zonesOf(port.countryCode);
+  if (ofCountry(fromPoint)) {
+    // A zone several countries have shared since 1970 (Haiphong's point answers Asia/Bangkok): the
+    // country's own name for it when it has only one.
+    if (fromPoint !== null && !countryZones.includes(fromPoint) && countryZones.length === 1) {
+      return countryZones[0]!;
+    }
+    return fromPoint;
+  }
   if (countryZones.length === 1) return countryZones[0]!;
   if (ofCountry(port.listedZone)) return port.listedZone;
   return fromPoint;
