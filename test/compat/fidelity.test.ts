@@ -9,6 +9,7 @@ import { awaitingReleaseBox } from "../../simulator/world/awaiting-release";
 import { embeddedCatalog } from "../../src/domain/ports/port-directory";
 import { zoneCountriesFromTables } from "../../src/domain/ports/time-zones";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { openApiChecker } from "../support/openapi";
 import { billOfLadingWithBoxes, simulatedContainers } from "../support/references";
 import { refusalEnvelope, successEnvelope, trackingDataSchema } from "./compat-schema";
 import { compatGet, freshContainer, SIMULATOR_ENV } from "./support";
@@ -53,7 +54,7 @@ describe("item 1: vessels carry the MMSI the service's vessel references know", 
     let withVessel: { number: string; imo: number } | undefined;
     for (const number of known) {
       const { data } = await tracked({ number });
-      const vessel = data.vessels.find((v) => v.imo !== null);
+      const vessel = (data.vessels ?? []).find((v) => v.imo !== null);
       if (vessel) {
         // Nothing in this world's register gives an MSC ship's MMSI, and no AIS report arrived yet.
         expect(vessel.mmsi).toBeNull();
@@ -75,7 +76,7 @@ describe("item 1: vessels carry the MMSI the service's vessel references know", 
       },
     });
     const { data } = await tracked({ number, force_update: "true" });
-    const vessel = data.vessels.find((v) => v.imo === imo);
+    const vessel = (data.vessels ?? []).find((v) => v.imo === imo);
     expect(vessel).toMatchObject({ imo, mmsi: 355123000, call_sign: null, flag: null });
   });
 });
@@ -101,7 +102,7 @@ describe("item 3: time zones from the port's coordinates", () => {
           readFileSync(`${tables}/zone1970.tab`, "utf8"),
         )
       : null;
-    for (const location of data.locations) {
+    for (const location of data.locations ?? []) {
       expect(() => new Intl.DateTimeFormat("en", { timeZone: location.timezone })).not.toThrow();
       const port = location.locode ? embeddedCatalog().get(location.locode) : undefined;
       if (port?.timeZone) expect(location.timezone, location.locode ?? "").toBe(port.timeZone);
@@ -114,7 +115,7 @@ describe("item 3: time zones from the port's coordinates", () => {
     const history = await compatGet(app, org.key, "/history", { number: known[2], type: "CT" });
     const id = String(history.body.data.requests.at(-1).id);
     const byId = await compatGet(app, org.key, "/history", { number: known[2], type: "CT", id });
-    const zoneOf = new Map(data.locations.map((l) => [l.id, l.timezone]));
+    const zoneOf = new Map((data.locations ?? []).map((l) => [l.id, l.timezone]));
     const local = (utc: string, zone: string) =>
       new Intl.DateTimeFormat("sv-SE", {
         timeZone: zone,
@@ -196,6 +197,16 @@ describe("item 6: a combined <bill-of-lading>/<container> number", () => {
     expect(named.detail).toContain(stranger);
     const auto = await refused({ number: `${billOfLading}/${stranger}` }, "AUTO_CANT_FIND_INFO");
     expect(auto.detail).toContain(billOfLading);
+
+    // v1 answers the same refusal with its documented 404 not_found body.
+    const v1 = await fetch(
+      `${app.url}/api/v1/bl/${encodeURIComponent(`${billOfLading}/${stranger}`)}?sealine=MSCU`,
+      { headers: { authorization: `Bearer ${org.key}` } },
+    );
+    const document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
+    expect(await openApiChecker(document).check("GET", "/bl/{number}", v1.clone())).toEqual([]);
+    expect(v1.status).toBe(404);
+    expect((await v1.json()).data).toMatchObject({ error: "not_found", tried: ["MSCU"] });
   });
 });
 
