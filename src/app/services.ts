@@ -13,6 +13,7 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
@@ -91,6 +92,7 @@ export function createServices(input: {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
   const limiter = new FixedWindowLimiter(counters, clock);
+  const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
   const documents = new DocumentStore(db.prisma, clock);
   const lookups = createLookupServices({
@@ -139,8 +141,14 @@ export function createServices(input: {
     documents,
     slots,
     tracking,
-    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
-    apiCalls: new ApiCallsService(db.prisma, clock),
+    shipments: new ShipmentsService({
+      prisma: db.prisma,
+      clock,
+      slots,
+      tracking,
+      reads: new ShipmentReads(db.prepared),
+    }),
+    apiCalls,
     history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
@@ -157,6 +165,10 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();
+      // Counted calls reach the database before the process ends: a count a client saw is kept.
+      await apiCalls.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");
+      });
       await counters.close();
     },
   };

@@ -4,6 +4,7 @@ import type { ReferenceKind } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
 import type { EtaRevision, TrackingDocument } from "./model";
+import { summaryFactsOf } from "./summary-facts";
 
 export interface StoredDocument {
   document: CarrierDocument;
@@ -171,6 +172,7 @@ export class DocumentStore {
           content: withHistory as never,
           contentHash: hash,
           changes: changes as never,
+          summary: summaryFactsOf(withHistory) as never,
           fetchedAt: now,
         },
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
+import type { Organization, Prisma, PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
@@ -24,6 +24,7 @@ import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./documen
 import type { TrackingDocument } from "./model";
 import { nextRefreshAt } from "./shipment-facts";
 import type { SlotsService } from "./slots.service";
+import { type SummaryFacts, storedSummary, summaryFactsOf } from "./summary-facts";
 
 export type Surface = "v1" | "compat" | "graphql" | "mcp" | "job";
 
@@ -457,6 +458,8 @@ export class TrackingService {
       failureReason: null,
       triedCarriers: [],
       lastSyncedAt: stored.document.lastSyncedAt,
+      // The served version's summary, copied so that lists never open the document.
+      summary: storedSummary(stored.version.summary) ?? summaryFactsOf(content),
       updatedAt: now,
     };
     const result = await prisma.$transaction(async (tx) => {
@@ -683,7 +686,7 @@ async function upsertLiveShipment(
   tx: Tx,
   principal: Actor,
   reference: ParsedReference,
-  facts: Partial<Shipment>,
+  facts: Partial<Omit<Shipment, "summary">> & { summary?: SummaryFacts },
   now: Date,
 ): Promise<{ shipment: Shipment; before: Shipment | null }> {
   const where = {
@@ -695,7 +698,13 @@ async function upsertLiveShipment(
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`shipment:${principal.organization.id}:${reference.type}:${reference.normalized}`}))`;
   const live = await tx.shipment.findFirst({ where });
   if (live)
-    return { shipment: await tx.shipment.update({ where: { id: live.id }, data: facts }), before: live };
+    return {
+      shipment: await tx.shipment.update({
+        where: { id: live.id },
+        data: { ...facts, summary: facts.summary as Prisma.InputJsonObject | undefined },
+      }),
+      before: live,
+    };
   const created = await tx.shipment.create({
     data: {
       id: randomUUID(),
