@@ -17,6 +17,7 @@ import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEve
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
 import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
 import { vesselPositionAnswer } from "./vessel-positions";
+import { awaitingReleaseEvents } from "./world/awaiting-release";
 import { toUtcIso } from "./world/local-time";
 import { findSimulatedCarrier } from "./world/references";
 import { type Shipment, SimulatedWorld } from "./world/world";
@@ -316,6 +317,8 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     } else if (query.transportDocumentReference) {
       shipment = world.shipmentFor(carrier.scac, query.transportDocumentReference, "document", now);
     } else if (query.equipmentReference) {
+      const awaiting = awaitingReleaseEvents(carrier, query.equipmentReference, now);
+      if (awaiting) return sortEvents(filterEvents(awaiting, query), query.sort);
       shipment = world.shipmentFor(carrier.scac, query.equipmentReference, "equipment", now);
       // A box query is about the box: carriers answer with its moves and its ships, not the paperwork.
       includeShipmentEvents = false;

@@ -1,10 +1,13 @@
 import { type Request, type Response, Router } from "express";
 import { guard } from "../../src/http/gate";
 import type { FacadeDeps } from "../facade";
+import { compatRoute } from "./call";
 import { sendCompatAdmissionRefusal, sendCompatRefusal } from "./respond";
 import { mountHistoryRoutes } from "./routes/history.route";
 import { mountSealineRoutes } from "./routes/sealines.route";
 import { mountTrackingRoutes } from "./routes/tracking.route";
+
+const OPERATION_PATHS = ["/tracking", "/container", "/reference", "/route", "/info/sealines", "/history"];
 
 export function createCompatRouter(deps: FacadeDeps): Router {
   const router = Router();
@@ -17,6 +20,15 @@ export function createCompatRouter(deps: FacadeDeps): Router {
   mountSealineRoutes(router, deps);
   mountTrackingRoutes(router, deps);
   mountHistoryRoutes(router, deps);
+  // A path that is no operation is still answered in the envelope with HTTP 200 (the contract's only
+  // status besides 405), after admission like every operation, and counted like any refusal.
+  router.use(
+    compatRoute(deps, (call) =>
+      call.refuse("route_not_found", {
+        detail: `There is no operation ${call.req.path}; the operations are ${OPERATION_PATHS.join(", ")}.`,
+      }),
+    ),
+  );
   return router;
 }
 

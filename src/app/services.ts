@@ -22,6 +22,7 @@ import { LookupLog } from "../domain/tracking/lookup-log";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { VesselRegister } from "../domain/vessels/vessel-register";
 import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Clock } from "../lib/clock";
@@ -134,6 +135,7 @@ export function createServices(input: {
     limiter,
     webhooks,
     metrics,
+    vessels: new VesselRegister(db.prisma),
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   return {

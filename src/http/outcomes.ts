@@ -494,6 +494,10 @@ const TRACK_RESULT_ROWS = {
     },
   },
   CarrierUndetectable: { outcome: "carrier_undetectable" },
+  // The carrier answered for the document but not for that box: "no record" of what was asked.
+  ContainerNotOnDocument: {
+    outcome: { by: "carrierProvided", outcomes: { true: "not_found", false: "reference_not_found_auto" } },
+  },
   ShipmentLimitReached: { outcome: "shipment_limit_reached" },
   PaymentOverdue: { outcome: "payment_overdue" },
 } as const satisfies Record<string, MemberRow>;

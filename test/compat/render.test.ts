@@ -202,10 +202,10 @@ function view(): DocumentView {
       },
     ],
     route: {
-      placeOfReceipt: noPoint,
+      origin: noPoint,
       portOfLoading: { location: { key: "CNSHA" }, localDateTime: "2026-01-10 08:00:00", actual: true },
       portOfDischarge: { location: { key: "NLRTM" }, localDateTime: null, actual: null },
-      placeOfDelivery: { location: { key: "DEDUI" }, localDateTime: null, actual: null },
+      destination: { location: { key: "DEDUI" }, localDateTime: null, actual: null },
     },
     vessels: [{ key: "imo:9839430", name: "MSC GULSUN", imo: 9839430, mmsi: null }],
     containers: [

@@ -161,10 +161,11 @@ export function renderRoute(view: DocumentView) {
   });
   const { route } = view;
   return {
-    prepol: point(route.placeOfReceipt),
+    // SeaRates fills prepol and postpod with the port itself when the carrier names no inland place.
+    prepol: point(route.origin),
     pol: point(route.portOfLoading),
     pod: { ...point(route.portOfDischarge), predictive_eta: view.predictiveEta?.localDateTime ?? null },
-    postpod: point(route.placeOfDelivery),
+    postpod: point(route.destination),
   };
 }
 

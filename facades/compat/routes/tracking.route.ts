@@ -8,6 +8,7 @@ import {
 } from "../../generated/operations";
 import { type CompatCall, compatRoute } from "../call";
 import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingParams } from "../params";
+import { carrierFailureWords } from "../render/carrier-failure";
 import {
   renderRouteData,
   renderTrackingAnswer,
@@ -101,7 +102,7 @@ function refusalDetail(
       return { detail: `Not a valid ${TYPE_NAME[outcome.referenceType] ?? "number"}: ${outcome.message}` };
     case "CarrierDown":
       return {
-        detail: `The carrier ${outcome.scac} could not be reached and nothing is stored for this number yet: ${outcome.reason}. Retry later, or track with another carrier.`,
+        detail: `Asking ${outcome.scac} failed (${carrierFailureWords(outcome.failure)}) and nothing is stored for this number yet. Retry later, or track with another carrier.`,
         data: { metadata: { sealine: outcome.scac } },
       };
     case "CarrierUnavailable": {
@@ -114,6 +115,10 @@ function refusalDetail(
     }
     case "CarrierUndetectable":
       return {};
+    case "ContainerNotOnDocument":
+      return {
+        detail: `${outcome.scac} answered for ${outcome.reference}, but container ${outcome.container} is not on it. Check the container number, or track ${outcome.reference} alone.`,
+      };
     case "ShipmentLimitReached":
       return {
         detail: `All ${outcome.limit} shipment slots of this billing cycle are used (the cycle ends ${outcome.cycleEnd}); numbers already tracked stay available.`,
@@ -131,8 +136,8 @@ export function answerContext(tracked: Tracked, type: CompatType | null, usage: 
     number: tracked.shipment.reference,
     carrier: tracked.carrier,
     fromCache: tracked.fromCache,
-    stale: tracked.staleReason
-      ? { reason: tracked.staleReason, lastSyncedAt: tracked.staleLastSyncedAt }
+    stale: tracked.staleFailure
+      ? { reason: carrierFailureWords(tracked.staleFailure), lastSyncedAt: tracked.staleLastSyncedAt }
       : null,
     usage,
   };

@@ -110,6 +110,18 @@ function refusalOf(
     }
     case "ReferenceInvalid":
       return { message: outcome.message, data: { param: "number" } };
+    case "ContainerNotOnDocument":
+      // The 404 body of a number no carrier has a record of (the contract's TrackingNotFoundError):
+      // what was asked, a box on that document, is what the carrier does not know.
+      return {
+        message: `${outcome.scac} has no record of container ${outcome.container} on ${outcome.reference}.`,
+        data: {
+          tried: [outcome.carrierProvided ? outcome.scac : `${outcome.scac} (auto)`],
+          discovery: "not_eligible",
+          read_endpoint: "/api/v1/shipments/{id}",
+          hint: `${outcome.scac} answered for ${outcome.reference}, but container ${outcome.container} is not on it. Check the container number, or track ${outcome.reference} alone.`,
+        },
+      };
     case "CarrierDown":
       return {
         message: `The carrier ${outcome.scac} could not be reached and nothing is stored yet: ${outcome.reason}. Retry in a moment.`,

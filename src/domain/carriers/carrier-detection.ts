@@ -7,7 +7,10 @@
  * 2. bic (medium): the carrier whose owner prefix the container carries. A lessor's prefix (TEXU,
  *    TGHU, CAIU...) proves nothing and gives no candidate.
  * 3. bl-prefix (medium): the carrier whose B/L prefix the document number starts with.
- * 4. prefix-popularity (low): the largest carriers not yet listed, as a last resort.
+ * 4. prefix-popularity (low): the largest carriers not yet listed, as a last resort; never for a
+ *    lessor's box, which any line may be operating: without history it has no candidate, and the
+ *    caller is asked to name the carrier (compat AUTO_CANT_DETECT_SEALINE), as SeaRates asks for leased
+ *    boxes, instead of billing guesses at the three largest lines.
  * For a combined `<bill-of-lading>/<container>` value the B/L prefix is ranked above the container's
  * owner: the lookup is for the document, and boxes travel on other lines' bills under slot and vessel
  * sharing agreements, while a B/L prefix names the line that issued it.
@@ -78,6 +81,11 @@ function bicMatches(reference: ParsedReference, directory: readonly Carrier[]): 
   return directory.filter((carrier) => carrier.ownerPrefixes.includes(prefix));
 }
 
+/** A container (alone, not the box of a combined value) whose owner code is a lessor's. */
+function isLeasedBox(reference: ParsedReference): boolean {
+  return reference.type === "container" && LEASING_PREFIXES.has(reference.container.bicPrefix);
+}
+
 function blPrefixMatches(reference: ParsedReference, directory: readonly Carrier[]): Carrier[] {
   if (reference.type === "container") return [];
   const document = reference.normalized;
@@ -131,6 +139,7 @@ export function explainCarrierDetection(
   }
 
   // Guesses are not evidence: a carrier skipped here is not worth reporting as excluded.
+  if (isLeasedBox(reference)) return { candidates, excluded };
   const byPopularity = [...directory].sort((a, b) => a.popularity - b.popularity);
   let guesses = 0;
   for (const carrier of byPopularity) {

@@ -4,8 +4,8 @@ import { regionOfCountry } from "./regions";
 
 /**
  * The port catalogue, in memory. Two sources:
- * - embedded: the `sea-ports` package (about 1,600 ports keyed by UN/LOCODE with coordinates and IANA
- *   zone), used until an operator imports UN/LOCODE;
+ * - embedded: the `sea-ports` package (about 1,600 ports keyed by UN/LOCODE with coordinates), its zones
+ *   computed from the coordinates into embedded-time-zones.json, used until an operator imports UN/LOCODE;
  * - imported: the `ports` and `port_aliases` tables written by `quayside ports import` (every UN/LOCODE
  *   location with function 1), installed here by `PortsService` when the tables hold ports. While one is
  *   installed it is the source of search; lookups fall back to the embedded set for codes it lacks.
@@ -176,7 +176,6 @@ interface SeaPortsEntry {
   province?: string;
   country?: string;
   coordinates?: [number, number];
-  timezone?: string;
   unlocs?: string[];
 }
 
@@ -188,6 +187,9 @@ export function embeddedCatalog(): PortCatalog {
   if (embedded) return embedded;
   const require = createRequire(import.meta.url);
   const raw = require("sea-ports/lib/ports.json") as Record<string, SeaPortsEntry>;
+  // Zones computed from the coordinates by scripts/port-time-zones.ts: sea-ports' own are wrong for
+  // some ports (Oakland in America/Chicago).
+  const zones = require("./embedded-time-zones.json") as Record<string, string>;
   const rows: PortRow[] = [];
   const aliases: { alias: string; locode: string }[] = [];
   for (const [code, entry] of Object.entries(raw)) {
@@ -205,7 +207,7 @@ export function embeddedCatalog(): PortCatalog {
       // sea-ports stores [longitude, latitude].
       lat: entry.coordinates?.[1] ?? null,
       lng: entry.coordinates?.[0] ?? null,
-      timeZone: entry.timezone ?? null,
+      timeZone: zones[code] ?? null,
       functions: null,
     });
     for (const alias of entry.unlocs ?? []) if (alias !== code) aliases.push({ alias, locode: code });

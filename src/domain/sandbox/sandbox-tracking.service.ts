@@ -52,6 +52,7 @@ export class SandboxTrackingService extends TrackingService {
           kind: "carrier_down",
           referenceType: input.type ?? "container",
           scac: input.carrier?.toUpperCase() ?? this.deps.fallbackCarrier ?? "MAEU",
+          failure: "error_answer",
           reason: CARRIER_FAILURE_REASON,
           retryAfterSeconds: CARRIER_RETRY_AFTER_S,
         };

@@ -28,9 +28,23 @@ export type CarrierAnswer =
   | { kind: "not-found" }
   | CarrierFailure;
 
+/** Why a carrier could not be reached; absent means not known more precisely. */
+export type UnreachableCause =
+  /** No answer within the timeout. */
+  | "timeout"
+  /** The connection was refused, reset or closed before an answer. */
+  | "connection"
+  /** The carrier answered, with an error status (5xx after retries, a redirect, a dead cursor). */
+  | "status"
+  /** No endpoint is configured for the carrier. */
+  | "not-configured";
+
 export type CarrierFailure =
-  /** Connection refused or reset, timeout, 5xx after retries, or no endpoint configured. */
-  | { kind: "unreachable"; reason: string }
+  /**
+   * Connection refused or reset, timeout, 5xx after retries, or no endpoint configured. `reason` is
+   * the technical detail (for logs); `cause` says which of these it was, for the words a client sees.
+   */
+  | { kind: "unreachable"; reason: string; cause?: UnreachableCause }
   /** An answer that could not be read: not the carrier's format, or not a shipment's events. */
   | { kind: "malformed"; reason: string }
   /** The carrier is limiting our requests; `retryAfterSeconds` null when it did not say for how long. */

@@ -8,9 +8,15 @@ import type { Principal } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
-import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
+import {
+  type ParsedReference,
+  parseReference,
+  type ReferenceType,
+  sameIdentifier,
+} from "../references/reference";
 import { type DiscoveryIneligibility, discoveryBarrier } from "../shipments/carrier-discovery";
 import type { ShipmentReads } from "../shipments/shipment-reads";
+import type { VesselRegister } from "../vessels/vessel-register";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
@@ -63,11 +69,16 @@ export type TrackOutcome =
       carrier: CarrierUsed;
       fromCache: boolean;
       /** Present only when the carrier could not be reached and a stored document was served. */
-      stale: { reason: string; lastSyncedAt: Date | null } | null;
+      stale: Staleness | null;
       slotConsumed: boolean;
       changes: DocumentChange[];
       /** The lookup log's number for this call; a store-served lookup is written in the log's next batch. */
       lookupId: () => Promise<number>;
+      /**
+       * The container of a combined `<document>/<container>` value: `stored.content` then holds that
+       * container alone. Null otherwise.
+       */
+      container: string | null;
     }
   | { kind: "invalid_reference"; referenceType: ReferenceType; reason: string; message: string }
   | {
@@ -89,6 +100,7 @@ export type TrackOutcome =
       kind: "carrier_down";
       referenceType: ReferenceType;
       scac: string;
+      failure: CarrierFailureKind;
       reason: string;
       retryAfterSeconds: number;
     }
@@ -99,8 +111,25 @@ export type TrackOutcome =
       reason: "maintenance" | "disabled" | "unsupported_type";
     }
   | { kind: "no_candidates"; referenceType: ReferenceType }
+  /** A combined `<document>/<container>` value whose container the carrier does not list on the document. */
+  | {
+      kind: "container_not_on_document";
+      referenceType: ReferenceType;
+      reference: string;
+      container: string;
+      scac: string;
+      /** Whether the caller named the carrier that answered. */
+      carrierProvided: boolean;
+    }
   | { kind: "shipment_limit_reached"; limit: number; used: number; cycleEnd: Date }
   | { kind: "payment_overdue"; overdueDays: number; graceDays: number; plan: PlanCode };
+
+/** Why a stored document was served instead of the carrier's answer, and since when it is old. */
+export interface Staleness {
+  failure: CarrierFailureKind;
+  reason: string;
+  lastSyncedAt: Date | null;
+}
 
 export type DiscoveryEligibility =
   | { eligible: true; candidates: string[] }
@@ -131,6 +160,8 @@ export interface TrackingDeps {
   /** Where store-served lookups are logged off the request path. */
   lookups: LookupLog;
   metrics?: Metrics;
+  /** Fills the IMO numbers and MMSIs a carrier left out of its answer, before it is stored. */
+  vessels?: VesselRegister;
   /**
    * Asked when no carrier can be placed for a reference. Only the sandbox sets it: its world knows
    * every reference, so an unplaceable one still resolves (spec v1 section 4.3).
@@ -173,22 +204,25 @@ export class TrackingService {
       return this.limitReached(org);
     }
 
-    const cached = await this.servableFromStore(principal, reference, input, plan.attempts, existing);
+    const cached = await this.servableFromStore(principal, reference, input, plan, existing);
     if (cached)
       return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
 
     const tried: string[] = [];
-    const failures: { scac: string; reason: string; retryAfterSeconds: number }[] = [];
+    const failures: ({ scac: string } & ReturnType<typeof describeFailure>)[] = [];
     for (const scac of plan.attempts) {
       const outcome = await this.ask(scac, reference);
       tried.push(plan.provided ? scac : `${scac} (auto)`);
       if (outcome.kind === "found") {
+        const document = this.deps.vessels
+          ? await this.deps.vessels.identify(outcome.document)
+          : outcome.document;
         const stored = await this.deps.documents.record(
           org.id,
           scac,
           reference.type,
           reference.normalized,
-          outcome.document,
+          document,
         );
         return this.settle(
           principal,
@@ -237,6 +271,7 @@ export class TrackingService {
             plan.provided,
             true,
             {
+              failure: failure.failure,
               reason: failure.reason,
               lastSyncedAt: document?.lastSyncedAt ?? null,
             },
@@ -249,6 +284,7 @@ export class TrackingService {
         kind: "carrier_down",
         referenceType: reference.type,
         scac: first.scac,
+        failure: first.failure,
         reason: first.reason,
         retryAfterSeconds: first.retryAfterSeconds,
       };
@@ -333,11 +369,14 @@ export class TrackingService {
     principal: Actor,
     reference: ParsedReference,
     input: TrackInput,
-    attempts: string[],
+    plan: { attempts: string[]; provided: boolean },
     existing: Shipment | null,
   ): Promise<StoredDocument | null> {
     if (input.freshness !== "serve-fresh") return null;
-    const scacs = existing?.carrierScac ? [existing.carrierScac, ...attempts] : attempts;
+    // A named carrier is the only one whose document may answer: what another carrier said about the
+    // number (cached by an earlier call without sealine) is not this carrier's answer.
+    const scacs =
+      existing?.carrierScac && !plan.provided ? [existing.carrierScac, ...plan.attempts] : plan.attempts;
     for (const scac of new Set(scacs)) {
       const document = await this.deps.documents.find(
         principal.organization.id,
@@ -387,12 +426,26 @@ export class TrackingService {
     stored: StoredDocument,
     provided: boolean,
     fromCache: boolean,
-    stale: { reason: string; lastSyncedAt: Date | null } | null,
+    stale: Staleness | null,
     changes: DocumentChange[],
   ): Promise<TrackOutcome> {
     const { prisma, clock, slots } = this.deps;
     const org = principal.organization;
     const content = stored.content;
+    // A combined value asks about one box: a document without it is no answer about that box, and
+    // the caller is not billed for it (nothing is settled).
+    const only = reference.type !== "container" ? (reference.container?.number ?? null) : null;
+    const box = only === null ? null : content.containers.find((c) => sameIdentifier(c.number, only));
+    if (only !== null && !box) {
+      return {
+        kind: "container_not_on_document",
+        referenceType: reference.type,
+        reference: reference.number,
+        container: only,
+        scac: stored.document.carrierScac,
+        carrierProvided: provided,
+      };
+    }
     const now = clock.now();
     const facts = {
       carrierScac: stored.document.carrierScac,
@@ -412,7 +465,7 @@ export class TrackingService {
     if (fromCache && !stale && unchangedBy(existing, facts)) {
       // A stored answer that changes nothing about the shipment writes nothing on the request's
       // path: no transaction, no shipment write, and the lookup joins the log's next batch.
-      return this.tracked(stored, provided, fromCache, stale, changes, {
+      return this.tracked(stored, box, provided, fromCache, stale, changes, {
         shipment: existing!,
         slotConsumed: false,
         lookupId: this.deps.lookups.append(
@@ -465,22 +518,25 @@ export class TrackingService {
       return { shipment, slotConsumed, lookupId: async () => lookup.number };
     });
     if (!result) return this.limitReached(org);
-    return this.tracked(stored, provided, fromCache, stale, changes, result);
+    return this.tracked(stored, box, provided, fromCache, stale, changes, result);
   }
 
   private tracked(
     stored: StoredDocument,
+    box: TrackingDocument["containers"][number] | null | undefined,
     provided: boolean,
     fromCache: boolean,
-    stale: { reason: string; lastSyncedAt: Date | null } | null,
+    stale: Staleness | null,
     changes: DocumentChange[],
     result: { shipment: Shipment; slotConsumed: boolean; lookupId: () => Promise<number> },
   ): TrackOutcome {
+    const content = stored.content;
     const carrier = findCarrierByScac(stored.document.carrierScac, this.deps.directory);
     return {
       kind: "tracked",
       shipment: result.shipment,
-      stored,
+      stored: box ? { ...stored, content: { ...content, containers: [box] } } : stored,
+      container: box ? box.number : null,
       carrier: {
         scac: stored.document.carrierScac,
         name: carrier?.name ?? stored.document.carrierScac,
@@ -575,25 +631,60 @@ export function discoveryEligibility(org: Organization, remainingCandidates: str
   return { eligible: true, candidates: remainingCandidates };
 }
 
-function describeFailure(outcome: CarrierFailure) {
+/**
+ * Which way asking a carrier failed, in the terms a client is told. The adapter's technical detail
+ * (socket error codes, endpoint paths) never leaves the service.
+ */
+export type CarrierFailureKind =
+  | "no_answer"
+  | "connection_failed"
+  | "error_answer"
+  | "not_configured"
+  | "unreadable_answer"
+  | "rate_limited"
+  | "credentials_refused";
+
+/** The sentence (lower case, no full stop) each failure is described with in `reason`. */
+export const CARRIER_FAILURE_WORDS: Record<CarrierFailureKind, string> = {
+  no_answer: "the carrier could not be reached: it did not answer in time",
+  connection_failed:
+    "the carrier could not be reached: the connection failed or was closed before it answered",
+  error_answer: "the carrier could not be reached: it answered with an error",
+  not_configured: "the carrier could not be reached: no connection to it is configured on this service",
+  unreadable_answer: "the carrier's answer could not be read",
+  rate_limited: "the carrier is limiting our requests",
+  credentials_refused: "the carrier refused our credentials",
+};
+
+const UNREACHABLE_KIND: Record<
+  NonNullable<Extract<CarrierFailure, { kind: "unreachable" }>["cause"]>,
+  CarrierFailureKind
+> = {
+  timeout: "no_answer",
+  connection: "connection_failed",
+  status: "error_answer",
+  "not-configured": "not_configured",
+};
+
+export function describeFailure(outcome: CarrierFailure): {
+  failure: CarrierFailureKind;
+  reason: string;
+  retryAfterSeconds: number;
+} {
+  const described = (failure: CarrierFailureKind, retryAfterSeconds = CARRIER_DOWN_RETRY_AFTER_S) => ({
+    failure,
+    reason: CARRIER_FAILURE_WORDS[failure],
+    retryAfterSeconds,
+  });
   switch (outcome.kind) {
     case "unreachable":
-      return {
-        reason: `the carrier could not be reached (${outcome.reason})`,
-        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described(outcome.cause ? UNREACHABLE_KIND[outcome.cause] : "connection_failed");
     case "malformed":
-      return {
-        reason: `the carrier's answer could not be read (${outcome.reason})`,
-        retryAfterSeconds: CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described("unreadable_answer");
     case "rate-limited":
-      return {
-        reason: "the carrier is limiting our requests",
-        retryAfterSeconds: outcome.retryAfterSeconds ?? CARRIER_DOWN_RETRY_AFTER_S,
-      };
+      return described("rate_limited", outcome.retryAfterSeconds ?? CARRIER_DOWN_RETRY_AFTER_S);
     case "unauthorized":
-      return { reason: `the carrier refused our credentials (${outcome.reason})`, retryAfterSeconds: 3600 };
+      return described("credentials_refused", 3600);
   }
 }
 

@@ -149,7 +149,10 @@ class OAuth2Session implements AuthSession {
       body: form.toString(),
     });
     if (result.kind !== "response") {
-      return { ok: false, outcome: { kind: "unreachable", reason: `${where}: ${result.reason}` } };
+      const reason = `${where}: ${result.reason}`;
+      if (result.kind === "too-large") return { ok: false, outcome: { kind: "malformed", reason } };
+      const cause = result.kind === "timeout" ? "timeout" : "connection";
+      return { ok: false, outcome: { kind: "unreachable", reason, cause } };
     }
     if (result.status === 400 || result.status === 401 || result.status === 403) {
       return {
@@ -172,7 +175,7 @@ class OAuth2Session implements AuthSession {
     if (result.status < 200 || result.status > 299) {
       return {
         ok: false,
-        outcome: { kind: "unreachable", reason: `${where} answered HTTP ${result.status}` },
+        outcome: { kind: "unreachable", reason: `${where} answered HTTP ${result.status}`, cause: "status" },
       };
     }
     let parsed: z.infer<typeof tokenResponseSchema>;

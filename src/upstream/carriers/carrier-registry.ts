@@ -272,7 +272,11 @@ export function createCarrierGateway(
       const scac = query.scac.trim().toUpperCase();
       const adapter = adapters.get(scac);
       if (adapter === undefined) {
-        return { kind: "unreachable", reason: `no carrier ${scac} in the carrier registry` };
+        return {
+          kind: "unreachable",
+          reason: `no carrier ${scac} in the carrier registry`,
+          cause: "not-configured",
+        };
       }
       return adapter.fetchEvents({ ...query, scac }, signal);
     },
@@ -282,7 +286,7 @@ export function createCarrierGateway(
 function adapterFor(entry: CarrierRegistryEntry, options: CarrierGatewayOptions): CarrierAdapter {
   if (entry.baseUrl === null) {
     const reason = `${entry.scac} (${entry.name}) has no public endpoint configured; it runs against the simulator only (set QUAYSIDE_CARRIER_${entry.scac}_BASE_URL to use a real one)`;
-    return { fetchEvents: async () => ({ kind: "unreachable", reason }) };
+    return { fetchEvents: async () => ({ kind: "unreachable", reason, cause: "not-configured" }) };
   }
   return createDcsaTntAdapter({
     scac: entry.scac,

@@ -163,8 +163,9 @@ class DcsaTntAdapter implements CarrierAdapter {
         signal,
       );
       if (result.kind !== "response") {
-        const kind = result.kind === "too-large" ? "malformed" : "unreachable";
-        return { kind, reason: `${this.options.scac} events endpoint: ${result.reason}` };
+        const reason = `${this.options.scac} events endpoint: ${result.reason}`;
+        if (result.kind === "too-large") return { kind: "malformed", reason };
+        return { kind: "unreachable", reason, cause: result.kind === "timeout" ? "timeout" : "connection" };
       }
       if (result.status === 401 && !renewed && this.auth.rejected()) continue;
       return result;
@@ -192,13 +193,21 @@ class DcsaTntAdapter implements CarrierAdapter {
     // died under us: the answer so far is incomplete, and an incomplete journey is worse than none.
     if (status === 404 || status === 410 || status === 400 || status === 422) {
       if (page === 1) return { kind: "not-found" };
-      return { kind: "unreachable", reason: `${this.where(page)}: HTTP ${status} while paging` };
+      return {
+        kind: "unreachable",
+        reason: `${this.where(page)}: HTTP ${status} while paging`,
+        cause: "status",
+      };
     }
     const attempts = answer.attempts > 1 ? ` after ${answer.attempts} attempts` : "";
     if (status >= 300 && status <= 399) {
-      return { kind: "unreachable", reason: `${this.where(page)}: unexpected redirect (HTTP ${status})` };
+      return {
+        kind: "unreachable",
+        reason: `${this.where(page)}: unexpected redirect (HTTP ${status})`,
+        cause: "status",
+      };
     }
-    return { kind: "unreachable", reason: `${this.where(page)}: HTTP ${status}${attempts}` };
+    return { kind: "unreachable", reason: `${this.where(page)}: HTTP ${status}${attempts}`, cause: "status" };
   }
 
   private where(page: number): string {

@@ -1,5 +1,6 @@
 import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
 import { builder } from "../../builder";
+import { CarrierFailureKindEnum } from "./carrier-failure-kind";
 import { ReferenceTypeEnum } from "./reference-type";
 
 export const CarrierDownRef = builder
@@ -9,7 +10,8 @@ export const CarrierDownRef = builder
     fields: (t) => ({
       referenceType: t.field({ type: ReferenceTypeEnum, resolve: (o) => o.referenceType }),
       scac: t.exposeString("scac"),
-      reason: t.exposeString("reason"),
+      failure: t.field({ type: CarrierFailureKindEnum, resolve: (o) => o.failure }),
+      reason: t.exposeString("reason", { description: "The failure in words (lower case)." }),
       retryAfterSeconds: t.exposeInt("retryAfterSeconds"),
     }),
   });

@@ -1,3 +1,4 @@
+import { journeyEnds } from "../../../domain/tracking/journey-ends";
 import type { TrackingDocument } from "../../../domain/tracking/model";
 import { builder } from "../../builder";
 import { RoutePointRef } from "./route-point";
@@ -17,6 +18,18 @@ export const RouteRef = builder.objectRef<TrackingDocument>("Route").implement({
       type: RoutePointRef,
       description: "Where the carrier hands the cargo over, after the port of discharge.",
       resolve: (doc) => ({ item: doc.route.postpod, doc }),
+    }),
+    origin: t.field({
+      type: RoutePointRef,
+      description:
+        "Where the journey starts: the place of receipt, else the port of loading with the first actual event there (the compat `route.prepol`).",
+      resolve: (doc) => ({ item: journeyEnds(doc).origin, doc }),
+    }),
+    destination: t.field({
+      type: RoutePointRef,
+      description:
+        "Where the journey ends: the place of delivery, else the port of discharge with the first actual event there (the compat `route.postpod`).",
+      resolve: (doc) => ({ item: journeyEnds(doc).destination, doc }),
     }),
     prepol: t.field({
       type: RoutePointRef,

@@ -3,6 +3,7 @@ import { builder } from "../../builder";
 import { CarrierDownRef } from "./carrier-down";
 import { CarrierUnavailableRef } from "./carrier-unavailable";
 import { CarrierUndetectableRef } from "./carrier-undetectable";
+import { ContainerNotOnDocumentRef } from "./container-not-on-document";
 import { PaymentOverdueRef } from "./payment-overdue";
 import { ReferenceInvalidRef } from "./reference-invalid";
 import { ReferenceNotFoundRef } from "./reference-not-found";
@@ -21,6 +22,7 @@ export const TRACK_RESULT_MEMBERS = {
   no_candidates: CarrierUndetectableRef,
   shipment_limit_reached: ShipmentLimitReachedRef,
   payment_overdue: PaymentOverdueRef,
+  container_not_on_document: ContainerNotOnDocumentRef,
 } as const;
 
 export const TrackResultRef = builder.unionType("TrackResult", {

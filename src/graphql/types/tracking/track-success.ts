@@ -1,6 +1,7 @@
 import type { TrackOutcome } from "../../../domain/tracking/tracking.service";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
+import { CarrierFailureKindEnum } from "./carrier-failure-kind";
 import { CarrierUsedRef } from "./carrier-used";
 import { DocumentChangeRef } from "./document-change";
 import { TrackingDocumentRef } from "./tracking-document";
@@ -20,6 +21,12 @@ export const TrackSuccessRef = builder.objectRef<Tracked>("TrackSuccess").implem
       nullable: true,
       description: "Only when the carrier could not be reached and a stored document was served.",
       resolve: (o) => o.stale?.reason ?? null,
+    }),
+    staleFailure: t.field({
+      type: CarrierFailureKindEnum,
+      nullable: true,
+      description: "Only with staleReason: which way asking the carrier failed.",
+      resolve: (o) => o.stale?.failure ?? null,
     }),
     staleLastSyncedAt: t.field({
       type: "DateTime",
