@@ -3,6 +3,9 @@ import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import { DisruptionsService } from "../domain/disruptions/disruptions.service";
+import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
+import { FeedIngestion } from "../domain/disruptions/ingestion.service";
 import type { OpenApiSource } from "../domain/docs-search/doc-sources";
 import { TrackingHistoryService } from "../domain/history/tracking-history.service";
 import {
@@ -55,6 +58,10 @@ export interface Services {
   lookups: LookupServices;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
+  /** Published disruptions, their matches to shipments, their sources' health. */
+  disruptions: DisruptionsService;
+  /** Feed ingestion, when sources are configured (none: nothing is fetched). */
+  feedIngestion: FeedIngestion | null;
   close(): Promise<void>;
 }
 
@@ -86,6 +93,8 @@ export function createServices(input: {
   /** The sandbox sends sample deliveries of its own shipments. */
   sampleDeliveries?: SampleDeliveries;
   openApiDocument?: OpenApiSource;
+  /** News sources of the disruption feed and how to fetch them; absent: no ingestion. */
+  disruptionFeeds?: { sources: readonly FeedSourceConfig[]; fetcher: FeedFetcher };
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -123,6 +132,19 @@ export function createServices(input: {
     metrics,
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
+  const disruptions = new DisruptionsService(db.prisma, clock);
+  const feeds = input.disruptionFeeds;
+  const feedIngestion =
+    feeds && feeds.sources.length > 0
+      ? new FeedIngestion({
+          prisma: db.prisma,
+          clock,
+          fetcher: feeds.fetcher,
+          disruptions,
+          sources: feeds.sources,
+          intervalMs: config.disruptionFeeds.intervalMs,
+        })
+      : null;
   return {
     config,
     db,
@@ -153,6 +175,8 @@ export function createServices(input: {
     }),
     lookups,
     openApiDocument: input.openApiDocument,
+    disruptions,
+    feedIngestion,
     async close() {
       await lookups.close();
       await counters.close();

@@ -52,7 +52,7 @@ export const CATEGORY_WINDOWS: Readonly<Record<DisruptionCategory, { joinMs: num
   regulatory: { joinMs: 7 * DAY, silenceMs: 14 * DAY },
   weather: { joinMs: 72 * HOUR, silenceMs: 3 * DAY },
   security_geopolitical: { joinMs: 14 * DAY, silenceMs: 21 * DAY },
-  container_market: { joinMs: 7 * DAY, silenceMs: 7 * DAY },
+  container_market: { joinMs: 14 * DAY, silenceMs: 14 * DAY },
   labor: { joinMs: 72 * HOUR, silenceMs: 3 * DAY },
 };
 

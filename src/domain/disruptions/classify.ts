@@ -7,8 +7,8 @@
 import {
   ARMED_STRIKE_CUES,
   CATEGORY_LEXICON,
-  CHOKEPOINT_CONTEXT_WORDS,
   CATEGORY_PRECEDENCE,
+  CHOKEPOINT_CONTEXT_WORDS,
   DISRUPTION_CATEGORIES,
   type DisruptionCategory,
 } from "./categories";
@@ -19,7 +19,9 @@ import type { NormalisedItem } from "./normalise";
 export type Severity = 1 | 2 | 3 | 4;
 
 /** Whether a chokepoint is named in the title and in the summary. */
-function mentionedIn(mentioned: readonly EntityMention[]): { chokepoint: { title: boolean; summary: boolean } } {
+function mentionedIn(mentioned: readonly EntityMention[]): {
+  chokepoint: { title: boolean; summary: boolean };
+} {
   return {
     chokepoint: {
       title: mentioned.some((m) => m.kind === "chokepoint" && m.field === "title"),
@@ -28,12 +30,12 @@ function mentionedIn(mentioned: readonly EntityMention[]): { chokepoint: { title
   };
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function wholeWords(words: readonly string[]): RegExp {
-  const sorted = [...words].sort((a, b) => b.length - a.length).map(escape);
+  const sorted = [...words].sort((a, b) => b.length - a.length).map(escapeRegExp);
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.join("|")})(?![\\p{L}\\p{N}])`, "gu");
 }
 
@@ -46,7 +48,7 @@ const LEXICON_PATTERNS = Object.fromEntries(
 const CHOKEPOINT_CONTEXT = wholeWords(CHOKEPOINT_CONTEXT_WORDS);
 
 const ARMED_STRIKE = new RegExp(
-  `(?<![\\p{L}])(?:${ARMED_STRIKE_CUES.map(escape).join("|")})[ -]?strikes?(?![\\p{L}])`,
+  `(?<![\\p{L}])(?:${ARMED_STRIKE_CUES.map(escapeRegExp).join("|")})[ -]?strikes?(?![\\p{L}])`,
   "gu",
 );
 
@@ -80,9 +82,16 @@ export function categoryScores(
  * dropped). A source's prior (GDACS is weather) counts as a title hit. A surcharge caused by a named
  * chokepoint is about the chokepoint.
  */
-export function classify(item: NormalisedItem, mentions: readonly EntityMention[]): DisruptionCategory | null {
+export function classify(
+  item: NormalisedItem,
+  mentions: readonly EntityMention[],
+): DisruptionCategory | null {
   const named = mentionedIn(mentions);
-  const scores = categoryScores(item.foldedTitle, item.foldedSummary, named.chokepoint.title || named.chokepoint.summary);
+  const scores = categoryScores(
+    item.foldedTitle,
+    item.foldedSummary,
+    named.chokepoint.title || named.chokepoint.summary,
+  );
   if (item.categoryPrior) scores[item.categoryPrior] += 2;
   // A chokepoint named is itself a chokepoint word, once per field.
   scores.chokepoint += (named.chokepoint.title ? 2 : 0) + (named.chokepoint.summary ? 1 : 0);
@@ -191,7 +200,20 @@ const MODERATE_WORDS = wholeWords([
   "outage",
 ]);
 
-const HEDGES = wholeWords(["may", "could", "threatens", "threaten", "threat", "possible", "looms", "risk of", "warns", "if talks fail", "would", "ahead of"]);
+const HEDGES = wholeWords([
+  "may",
+  "could",
+  "threatens",
+  "threaten",
+  "threat",
+  "possible",
+  "looms",
+  "risk of",
+  "warns",
+  "if talks fail",
+  "would",
+  "ahead of",
+]);
 
 const RESOLUTION_PHRASES = wholeWords([
   "reopened",
@@ -228,7 +250,11 @@ const RESOLUTION_PHRASES = wholeWords([
 ]);
 
 /** GDACS alert levels as severities: Red critical, Orange high, Green moderate. */
-const ALERT_SEVERITY: Readonly<Record<"green" | "orange" | "red", Severity>> = { green: 2, orange: 3, red: 4 };
+const ALERT_SEVERITY: Readonly<Record<"green" | "orange" | "red", Severity>> = {
+  green: 2,
+  orange: 3,
+  red: 4,
+};
 
 export interface SeverityFacts {
   severity: Severity;

@@ -64,7 +64,7 @@ interface Matcher {
 
 let matchers: { insensitive: Matcher; sensitive: Matcher } | undefined;
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
@@ -76,7 +76,7 @@ function buildMatcher(entries: readonly GazetteerEntry[]): Matcher {
     byPhrase.set(e.phrase, list);
   }
   // Longest first, so at one position the alternation takes the longest phrase.
-  const phrases = [...byPhrase.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const phrases = [...byPhrase.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const regex = new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.join("|")})(?![\\p{L}\\p{N}])`, "gu");
   return { regex, byPhrase };
 }
@@ -150,7 +150,8 @@ function withoutOverlaps(candidates: Candidate[]): Candidate[] {
 }
 
 /** Words that make an item about shipping, so a bare ambiguous port name in it is the port. */
-const SHIPPING_CONTEXT = /(?<![\p{L}])(?:port|ports|terminals?|vessels?|ships?|shipping|cargo|containers?|berths?|docks?|dockworkers|carriers?|calls?)(?![\p{L}])/u;
+const SHIPPING_CONTEXT =
+  /(?<![\p{L}])(?:port|ports|terminals?|vessels?|ships?|shipping|cargo|containers?|berths?|docks?|dockworkers|carriers?|calls?)(?![\p{L}])/u;
 
 /**
  * A co-mentioned country that shows an ambiguous country name is something else: Georgia beside the
@@ -163,14 +164,19 @@ const COUNTRY_MISREADINGS: Readonly<Record<string, readonly string[]>> = { GE: [
  * Ambiguous names need a cue: a port name "port of"/"terminal" next to it or its country named too;
  * a country name (Georgia, Jordan, Chad) another country or a port named beside it.
  */
-export function extractEntities(title: string, summary: string): { entities: DisruptionEntities; mentions: EntityMention[] } {
+export function extractEntities(
+  title: string,
+  summary: string,
+): { entities: DisruptionEntities; mentions: EntityMention[] } {
   const fields = { title, summary };
   const candidates = withoutOverlaps([...scanField(title, "title"), ...scanField(summary, "summary")]).filter(
     (c) => c.entry.kind !== "blocker",
   );
   const firm = candidates.filter((c) => !c.entry.ambiguous);
   const firmCountries = new Set(firm.filter((c) => c.entry.kind === "country").flatMap((c) => c.entry.codes));
-  const firmPortCountries = new Set(firm.filter((c) => c.entry.kind === "port").map((c) => c.entry.countryCode));
+  const firmPortCountries = new Set(
+    firm.filter((c) => c.entry.kind === "port").map((c) => c.entry.countryCode),
+  );
   const allText = `${foldKeepingCase(title)} ${foldKeepingCase(summary)}`.toLowerCase();
   const mentions: EntityMention[] = [];
   for (const c of candidates) {
@@ -188,7 +194,7 @@ export function extractEntities(title: string, summary: string): { entities: Dis
         const excluded = COUNTRY_MISREADINGS[c.entry.codes[0] ?? ""] ?? [];
         const named = candidates.filter((o) => o.entry.kind === "country").flatMap((o) => o.entry.codes);
         const others = [...named, ...firmPortCountries].filter(
-          (code) => code !== undefined && !c.entry.codes.includes(code),
+          (code): code is string => code !== undefined && !c.entry.codes.includes(code),
         );
         if (others.length === 0 || others.some((code) => excluded.includes(code))) continue;
       }

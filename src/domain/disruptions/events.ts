@@ -72,7 +72,7 @@ const MAX_RECENT_TITLES = 8;
 /** Publishers that make a story corroborated: one more severity level. */
 export const CORROBORATING_PUBLISHERS = 3;
 
-export const JOIN_SIMILARITY = 0.45;
+export const JOIN_SIMILARITY = 0.35;
 export const JOIN_TITLE_DICE = 0.6;
 const WEIGHT_TEXT = 0.45;
 const WEIGHT_ENTITIES = 0.35;
@@ -112,7 +112,8 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const eventKeys = entityKeys(event.entities);
   const itemKeys = entityKeys(facts.entities);
   const sameCategory = event.categoryCounts[facts.category] ? 1 : 0;
-  const score = WEIGHT_TEXT * text + WEIGHT_ENTITIES * overlap(eventKeys, itemKeys) + WEIGHT_CATEGORY * sameCategory;
+  const score =
+    WEIGHT_TEXT * text + WEIGHT_ENTITIES * overlap(eventKeys, itemKeys) + WEIGHT_CATEGORY * sameCategory;
   const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
   const eventSpecific = specific(event.entities);
   const itemSpecific = specific(facts.entities);
@@ -124,14 +125,17 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     (facts.entities.countries.length === 0 ||
       event.entities.countries.length === 0 ||
       facts.entities.countries.some((c) => event.entities.countries.includes(c)));
-  const joinable = dice >= JOIN_TITLE_DICE || (score >= JOIN_SIMILARITY && (sharesSpecific || bothUnspecific));
+  const joinable =
+    dice >= JOIN_TITLE_DICE || (score >= JOIN_SIMILARITY && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
 }
 
 /** Whether an event can still take an item published at `at`. */
 export function withinWindow(event: DisruptionEvent, at: Date): boolean {
   const { joinMs } = CATEGORY_WINDOWS[event.category];
-  return at.getTime() - event.lastUpdated.getTime() <= joinMs && at.getTime() >= event.firstSeen.getTime() - joinMs;
+  return (
+    at.getTime() - event.lastUpdated.getTime() <= joinMs && at.getTime() >= event.firstSeen.getTime() - joinMs
+  );
 }
 
 /** The open (or recently resolved) event an item joins, or null to start a new one. */
@@ -154,7 +158,8 @@ function addTerms(into: Record<string, number>, terms: Record<string, number>): 
 /** Distinct publishers first, then authority (agencies, carriers), then the earliest. */
 export function chooseSources(candidates: readonly EventSource[]): EventSource[] {
   const byTime = [...candidates].sort(
-    (a, b) => Number(b.authoritative) - Number(a.authoritative) || a.publishedAt.getTime() - b.publishedAt.getTime(),
+    (a, b) =>
+      Number(b.authoritative) - Number(a.authoritative) || a.publishedAt.getTime() - b.publishedAt.getTime(),
   );
   const chosen: EventSource[] = [];
   const publishers = new Set<string>();
@@ -172,7 +177,10 @@ function publishedSeverity(itemSeverity: Severity, publishers: number): Severity
   return Math.min(4, itemSeverity + (publishers >= CORROBORATING_PUBLISHERS ? 1 : 0)) as Severity;
 }
 
-function majorityCategory(counts: Partial<Record<DisruptionCategory, number>>, fallback: DisruptionCategory): DisruptionCategory {
+function majorityCategory(
+  counts: Partial<Record<DisruptionCategory, number>>,
+  fallback: DisruptionCategory,
+): DisruptionCategory {
   let best = fallback;
   for (const [category, count] of Object.entries(counts) as [DisruptionCategory, number][]) {
     if (count > (counts[best] ?? 0)) best = category;
@@ -213,11 +221,16 @@ export function joinEvent(event: DisruptionEvent, facts: ItemFacts): DisruptionE
   const publishers = event.publishers.includes(facts.source.publisher)
     ? event.publishers
     : [...event.publishers, facts.source.publisher];
-  const categoryCounts = { ...event.categoryCounts, [facts.category]: (event.categoryCounts[facts.category] ?? 0) + 1 };
+  const categoryCounts = {
+    ...event.categoryCounts,
+    [facts.category]: (event.categoryCounts[facts.category] ?? 0) + 1,
+  };
   const signalCounts = { ...event.signalCounts };
   for (const s of facts.signals) signalCounts[s] = (signalCounts[s] ?? 0) + 1;
   // A report that something reopened says nothing about how bad it was.
-  const itemSeverity = (facts.resolution ? event.itemSeverity : Math.max(event.itemSeverity, facts.severity)) as Severity;
+  const itemSeverity = (
+    facts.resolution ? event.itemSeverity : Math.max(event.itemSeverity, facts.severity)
+  ) as Severity;
   const candidates =
     event.candidateSources.length < MAX_CANDIDATE_SOURCES ||
     !event.candidateSources.some((s) => s.publisher === facts.source.publisher)
@@ -300,7 +313,8 @@ export const SIGNAL_WORDS: Readonly<Record<string, readonly string[]>> = {
 
 function entityName(kind: "port" | "carrier" | "country" | "chokepoint", code: string): string {
   if (kind === "port") return findPortEntry(code)?.name.replace(/\s*\(.*\)$/, "") ?? code;
-  if (kind === "carrier") return CARRIERS.find((c) => c.scac === code)?.name.replace(/\s*\(.*\)$/, "") ?? code;
+  if (kind === "carrier")
+    return CARRIERS.find((c) => c.scac === code)?.name.replace(/\s*\(.*\)$/, "") ?? code;
   if (kind === "chokepoint") return findChokepoint(code)?.name ?? code;
   return countryName(code);
 }
@@ -341,11 +355,14 @@ export function written(event: DisruptionEvent): DisruptionEvent {
   const label = CATEGORY_LABELS[event.category].label;
   const headline = primary ? `${label}: ${primary} — ${phrase}` : `${label} — ${phrase}`;
   const names = namedEntities(event.entities);
-  const latest = [...event.candidateSources].sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())[0];
+  const latest = [...event.candidateSources].sort(
+    (a, b) => b.publishedAt.getTime() - a.publishedAt.getTime(),
+  )[0];
   const count = event.publishers.length;
   const affecting = names.length ? ` affecting ${names.join(", ")}` : "";
   const latestText = latest ? ` Latest: ${latest.publisher}, ${day(latest.publishedAt)}.` : "";
-  const resolvedText = event.status === "resolved" && event.resolvedAt ? ` Resolved ${day(event.resolvedAt)}.` : "";
+  const resolvedText =
+    event.status === "resolved" && event.resolvedAt ? ` Resolved ${day(event.resolvedAt)}.` : "";
   const summary = `${count} ${count === 1 ? "source" : "sources"} since ${day(event.firstSeen)} report ${CATEGORY_LABELS[event.category].noun}${affecting}.${latestText}${resolvedText}`;
   return { ...event, headline, summary };
 }

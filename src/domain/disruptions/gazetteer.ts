@@ -45,14 +45,28 @@ export interface Chokepoint {
  * fairway and a radius for the lane check. "Red Sea" is not one: it names the approach to two.
  */
 export const CHOKEPOINTS: readonly Chokepoint[] = [
-  { id: "suez_canal", name: "Suez Canal", lat: 30.6, lng: 32.33, radiusNm: 60, aliases: ["suez canal", "suez"] },
+  {
+    id: "suez_canal",
+    name: "Suez Canal",
+    lat: 30.6,
+    lng: 32.33,
+    radiusNm: 60,
+    aliases: ["suez canal", "suez"],
+  },
   {
     id: "bab_el_mandeb",
     name: "Bab el-Mandeb Strait",
     lat: 12.6,
     lng: 43.35,
     radiusNm: 60,
-    aliases: ["bab el-mandeb", "bab-el-mandeb", "bab el mandeb", "bab al-mandab", "bab al mandab", "gulf of aden"],
+    aliases: [
+      "bab el-mandeb",
+      "bab-el-mandeb",
+      "bab el mandeb",
+      "bab al-mandab",
+      "bab al mandab",
+      "gulf of aden",
+    ],
   },
   {
     id: "strait_of_hormuz",
@@ -103,8 +117,22 @@ export const CHOKEPOINTS: readonly Chokepoint[] = [
     radiusNm: 40,
     aliases: ["dover strait", "strait of dover", "english channel"],
   },
-  { id: "taiwan_strait", name: "Taiwan Strait", lat: 24.3, lng: 119.6, radiusNm: 90, aliases: ["taiwan strait"] },
-  { id: "korea_strait", name: "Korea Strait", lat: 34.4, lng: 129.3, radiusNm: 60, aliases: ["korea strait"] },
+  {
+    id: "taiwan_strait",
+    name: "Taiwan Strait",
+    lat: 24.3,
+    lng: 119.6,
+    radiusNm: 90,
+    aliases: ["taiwan strait"],
+  },
+  {
+    id: "korea_strait",
+    name: "Korea Strait",
+    lat: 34.4,
+    lng: 129.3,
+    radiusNm: 60,
+    aliases: ["korea strait"],
+  },
 ];
 
 export function findChokepoint(id: string): Chokepoint | undefined {
@@ -389,7 +417,8 @@ export function gazetteer(): readonly GazetteerEntry[] {
   for (const carrier of CARRIERS) {
     const codes = [carrier.scac];
     const name = plainName(carrier.name);
-    if (name.length > 3) entries.push(entry({ kind: "carrier", phrase: name, codes, caseSensitive: false, ambiguous: false }));
+    if (name.length > 3)
+      entries.push(entry({ kind: "carrier", phrase: name, codes, caseSensitive: false, ambiguous: false }));
     for (const scac of [carrier.scac, ...(carrier.alternativeScacs ?? [])]) {
       if (/^[A-Z]{4}$/.test(scac))
         entries.push(entry({ kind: "carrier", phrase: scac, codes, caseSensitive: true, ambiguous: false }));
@@ -432,7 +461,15 @@ export function gazetteer(): readonly GazetteerEntry[] {
   }
   for (const chokepoint of CHOKEPOINTS) {
     for (const alias of chokepoint.aliases) {
-      entries.push(entry({ kind: "chokepoint", phrase: alias, codes: [chokepoint.id], caseSensitive: false, ambiguous: false }));
+      entries.push(
+        entry({
+          kind: "chokepoint",
+          phrase: alias,
+          codes: [chokepoint.id],
+          caseSensitive: false,
+          ambiguous: false,
+        }),
+      );
     }
   }
   entries.push(RED_SEA);

@@ -36,7 +36,8 @@ export interface NormalisedItem extends FeedItem {
   identity: string;
 }
 
-const TRACKING_PARAMS = /^(utm_.*|fbclid|gclid|mc_cid|mc_eid|ref|ref_src|cmpid|itm_.*|_hsenc|_hsmi|mkt_tok)$/i;
+const TRACKING_PARAMS =
+  /^(utm_.*|fbclid|gclid|mc_cid|mc_eid|ref|ref_src|cmpid|itm_.*|_hsenc|_hsmi|mkt_tok)$/i;
 
 /** Collapses every run of whitespace (including non-breaking and zero-width spaces) into one space. */
 export function collapseWhitespace(text: string): string {
@@ -147,6 +148,7 @@ export function isDuplicate(
     (other) =>
       other.identity === item.identity ||
       (item.canonicalLink !== null && other.canonicalLink === item.canonicalLink) ||
-      (other.publisher === item.publisher && diceSimilarity(other.foldedTitle, item.foldedTitle) >= DUPLICATE_TITLE_DICE),
+      (other.publisher === item.publisher &&
+        diceSimilarity(other.foldedTitle, item.foldedTitle) >= DUPLICATE_TITLE_DICE),
   );
 }

@@ -3,9 +3,10 @@
  * classify, grade, then join the most similar open event or start one. The stored service and the
  * labelled-corpus test run the same functions; only where the events live differs.
  */
+
+import type { DisruptionCategory } from "./categories";
 import { classify, isResolution, itemSeverity } from "./classify";
 import { extractEntities } from "./entities";
-import type { DisruptionCategory } from "./categories";
 import {
   bestEvent,
   type DisruptionEvent,
@@ -79,7 +80,11 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
   };
 }
 
-function graded(item: NormalisedItem, draft: ReturnType<typeof draftFacts>, category: DisruptionCategory): ItemFacts {
+function graded(
+  item: NormalisedItem,
+  draft: ReturnType<typeof draftFacts>,
+  category: DisruptionCategory,
+): ItemFacts {
   const { severity, hedged } = itemSeverity(item, category, draft.entities);
   return { ...draft, category, severity, hedged };
 }
@@ -100,7 +105,8 @@ function inContext(
   draft: ReturnType<typeof draftFacts>,
   events: readonly DisruptionEvent[],
 ): ItemFacts | null {
-  const named = draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length;
+  const named =
+    draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length;
   if (named === 0) return null;
   let best: { facts: ItemFacts; score: number } | null = null;
   for (const event of events) {
@@ -142,7 +148,8 @@ export function ingestItem(
   if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
   const target = bestEvent(open, facts);
   if (!target) {
-    if (facts.resolution) return { state: { events: open, seen }, outcome: { kind: "unmatched_resolution", item, facts } };
+    if (facts.resolution)
+      return { state: { events: open, seen }, outcome: { kind: "unmatched_resolution", item, facts } };
     const event = startEvent(newId(), facts);
     return { state: { events: [...open, event], seen }, outcome: { kind: "created", item, facts, event } };
   }

@@ -47,7 +47,11 @@ function replay(): { item: LabelledItem; outcome: IngestOutcome }[] {
 }
 
 /** B-cubed precision and recall (Bagga & Baldwin 1998) over items with a gold event. */
-function bCubed(pairs: { gold: string; predicted: string }[]): { precision: number; recall: number; f1: number } {
+function bCubed(pairs: { gold: string; predicted: string }[]): {
+  precision: number;
+  recall: number;
+  f1: number;
+} {
   let precision = 0;
   let recall = 0;
   for (const a of pairs) {
@@ -75,7 +79,8 @@ describe("the labelled disruption corpus, replayed in time order", () => {
   });
 
   it("drops re-issued items (same guid, or the link with tracking parameters) as duplicates", () => {
-    for (const r of results.filter((r) => r.item.duplicateOf)) expect(r.outcome.kind, r.item.id).toBe("duplicate");
+    for (const r of results.filter((r) => r.item.duplicateOf))
+      expect(r.outcome.kind, r.item.id).toBe("duplicate");
     expect(originals.every((r) => r.outcome.kind !== "duplicate")).toBe(true);
   });
 
@@ -171,7 +176,14 @@ describe("the labelled disruption corpus, replayed in time order", () => {
       if (!("event" in r.outcome)) continue;
       for (const locode of lookalikes) {
         const types = matchTypes(
-          { portOfLoading: locode, portOfDischarge: locode, transshipmentPorts: [], carrierScac: null, countries: [], chokepoints: [] },
+          {
+            portOfLoading: locode,
+            portOfDischarge: locode,
+            transshipmentPorts: [],
+            carrierScac: null,
+            countries: [],
+            chokepoints: [],
+          },
           r.outcome.event.entities,
         );
         if (types.includes("pol") || types.includes("pod")) falseMatches++;
