@@ -95,6 +95,8 @@ export function createServices(input: {
   openApiDocument?: OpenApiSource;
   /** News sources of the disruption feed and how to fetch them; absent: no ingestion. */
   disruptionFeeds?: { sources: readonly FeedSourceConfig[]; fetcher: FeedFetcher };
+  /** Fixed ids for new disruption events, in order (the sandbox world); random otherwise. */
+  disruptionIds?: readonly string[];
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -132,7 +134,10 @@ export function createServices(input: {
     metrics,
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
-  const disruptions = new DisruptionsService(db.prisma, clock);
+  const fixedIds = input.disruptionIds ? [...input.disruptionIds] : null;
+  const disruptions = new DisruptionsService(db.prisma, clock, {
+    newId: fixedIds ? () => fixedIds.shift() ?? crypto.randomUUID() : undefined,
+  });
   const feeds = input.disruptionFeeds;
   const feedIngestion =
     feeds && feeds.sources.length > 0

@@ -1,6 +1,7 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ONLY_ROUTES, V1_ROUTES, type V1RouteName } from "../../facades/v1/contract/routes";
+import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
 import { DAY_MS, MINUTE_MS } from "../../src/domain/limits/fixed-window";
 import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule-gateway";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -62,6 +63,10 @@ const live = (): Record<V1RouteName, Sample> => ({
   updateShipment: { path: `/shipments/${known[0]}`, body: { customer: "ACME Imports" } },
   shareShipment: { path: `/shipments/${known[0]}/share` },
   unshareShipment: { path: `/shipments/${known[0]}/share` },
+  listDisruptions: { path: "/disruptions?severity=1&page_size=5" },
+  // No disruption is published in this test's database: the documented 404 is what is checked.
+  readDisruption: { path: "/disruptions/00000000-0000-4000-8000-000000000000" },
+  shipmentDisruptions: { path: `/shipments/${known[0]}/disruptions` },
   untrackShipment: { path: `/shipments/${known[0]}` },
 });
 
@@ -89,6 +94,8 @@ const sandbox = (receiverUrl: string): Record<SandboxRouteName, Sample> => ({
   unshareShipment: { path: "/shipments/SHP-1001/share" },
   untrackShipment: { path: "/shipments/SHP-1002" },
   listShipments: { path: "/shipments" },
+  readDisruption: { path: `/disruptions/${SANDBOX_DISRUPTION_IDS[0]}` },
+  shipmentDisruptions: { path: "/shipments/SHP-1000/disruptions" },
 });
 
 async function exercise(

@@ -185,10 +185,16 @@ export interface SourceDescriptor {
 export class DisruptionsService {
   private readonly exposures = new Map<string, ShipmentExposure>();
 
+  private readonly newId: () => string;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
-  ) {}
+    /** Ids of new events; random unless a world needs them fixed (the sandbox). */
+    options: { newId?: () => string } = {},
+  ) {
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
 
   /** Items of one source through the pipeline, in publication order; events touched are rematched. */
   async ingest(source: SourceDescriptor, items: readonly FeedItem[]): Promise<IngestReport> {
@@ -216,7 +222,7 @@ export class DisruptionsService {
   private async ingestOne(raw: FeedItem): Promise<{ kind: string; eventId: string | null }> {
     const normalised = normaliseItem(raw);
     return this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLUSTERING_LOCK}::bigint)`;
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLUSTERING_LOCK}::bigint)::text AS locked`;
       const seenRows = await tx.disruptionItem.findMany({
         where: {
           OR: [
@@ -237,7 +243,7 @@ export class DisruptionsService {
         where: { lastUpdated: { gte: new Date(normalised.publishedAt.getTime() - OPEN_EVENT_LOOKBACK_MS) } },
       });
       const state: PipelineState = { events: openRows.map(eventOf), seen: seenRows };
-      const step = ingestItem(state, raw, () => crypto.randomUUID());
+      const step = ingestItem(state, raw, this.newId);
       const { outcome } = step;
       if (outcome.kind === "duplicate") return { kind: "duplicate", eventId: null };
       let eventId: string | null = null;

@@ -4,6 +4,7 @@
  * the longest (so "Hamburg Süd" is the carrier, not the port of Hamburg, and "Panama Canal" the
  * chokepoint, not the country), and ambiguous names count only with a cue.
  */
+import { activeCatalog, foldText } from "../ports/port-directory";
 import { type EntityKind, type GazetteerEntry, gazetteer } from "./gazetteer";
 
 export interface DisruptionEntities {
@@ -102,11 +103,49 @@ interface Candidate {
 const PORT_CUE_BEFORE = /(?:port|ports|harbou?r|terminals?) (?:of |at |in )?(?:the )?$/;
 const PORT_CUE_AFTER = /^(?:'s)? ?(?:port|ports|harbou?r|terminals?|container terminal|dockworkers|docks)\b/;
 
+/** "Port of Xyz" names a port even when the press list lacks it: looked up in the port catalogue. */
+const PORT_OF = /(?<![\p{L}])[Pp]ort of ((?:[A-Z][\p{L}'-]+)(?: [A-Z][\p{L}'-]+){0,2})/gu;
+
+function catalogueMentions(kept: string, field: "title" | "summary"): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of kept.matchAll(PORT_OF)) {
+    const words = match[1]!.split(" ");
+    // The longest run of capitalised words that is a port's name ("Port of Long Beach Harbor": Long Beach).
+    for (let n = words.length; n >= 1; n--) {
+      const name = words.slice(0, n).join(" ");
+      const wanted = foldText(name);
+      const port = activeCatalog()
+        .search(name, 10)
+        .find(
+          (p) => foldText(p.name.replace(/\s*\(.*\)$/, "")) === wanted || foldText(p.city ?? "") === wanted,
+        );
+      if (!port) continue;
+      const start = match.index + match[0].length - match[1]!.length;
+      found.push({
+        start,
+        end: start + name.length,
+        field,
+        entry: {
+          kind: "port",
+          phrase: wanted,
+          codes: [port.locode],
+          caseSensitive: true,
+          ambiguous: false,
+          confidence: 0.9,
+          countryCode: port.countryCode,
+        },
+      });
+      break;
+    }
+  }
+  return found;
+}
+
 function scanField(text: string, field: "title" | "summary"): Candidate[] {
   const { insensitive, sensitive } = compiledMatchers();
   const kept = foldKeepingCase(text);
   const lower = kept.toLowerCase();
-  const found: Candidate[] = [];
+  const found: Candidate[] = catalogueMentions(kept, field);
   for (const match of lower.matchAll(insensitive.regex)) {
     for (const e of insensitive.byPhrase.get(match[0]) ?? []) {
       found.push({ start: match.index, end: match.index + match[0].length, entry: e, field });
