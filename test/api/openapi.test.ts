@@ -15,6 +15,7 @@ let document: any;
 let checker: ReturnType<typeof openApiChecker>;
 let known: string[];
 let unknown: string[];
+let disruptionId: string;
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -33,6 +34,33 @@ beforeAll(async () => {
     unknown: 1,
     start: 420_000,
   }));
+  await app.services.disruptions.ingest(
+    { id: "harbour-wire", publisher: "Harbour Wire", kind: "news", authoritative: false },
+    [
+      {
+        sourceId: "harbour-wire",
+        publisher: "Harbour Wire",
+        guid: "openapi-sample",
+        link: "https://news.example/typhoon-shanghai",
+        title: "Typhoon closes the Port of Shanghai",
+        summary: "Terminals suspended operations as the storm approached.",
+        publishedAt: new Date(),
+      },
+    ],
+  );
+  disruptionId = (
+    await app.services.disruptions.list({
+      severity: 1,
+      category: null,
+      port: null,
+      carrier: null,
+      country: null,
+      status: "active",
+      since: null,
+      page: 1,
+      pageSize: 1,
+    })
+  ).items[0]!.id;
   document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
   checker = openApiChecker(document);
 }, 120_000);
@@ -64,8 +92,7 @@ const live = (): Record<V1RouteName, Sample> => ({
   shareShipment: { path: `/shipments/${known[0]}/share` },
   unshareShipment: { path: `/shipments/${known[0]}/share` },
   listDisruptions: { path: "/disruptions?severity=1&page_size=5" },
-  // No disruption is published in this test's database: the documented 404 is what is checked.
-  readDisruption: { path: "/disruptions/00000000-0000-4000-8000-000000000000" },
+  readDisruption: { path: `/disruptions/${disruptionId}` },
   shipmentDisruptions: { path: `/shipments/${known[0]}/disruptions` },
   untrackShipment: { path: `/shipments/${known[0]}` },
 });
@@ -249,6 +276,14 @@ describe("the OpenAPI 3.1 document", () => {
       ["Error", "POST", "/track", "/track", org.key, { shipments: [] }],
       ["Error", "PATCH", "/shipments/{id}", "/shipments/SHP-1", org.key, { reference_number: "X" }],
       ["Error", "GET", "/vessel/track", "/vessel/track?imo=1", org.key],
+      ["Error", "GET", "/disruptions", "/disruptions?severity=9", org.key],
+      [
+        "DisruptionNotFoundError",
+        "GET",
+        "/disruptions/{id}",
+        "/disruptions/00000000-0000-4000-8000-000000000000",
+        org.key,
+      ],
       ["RateLimitError", "GET", "/carriers", "/carriers", rateSpent.key],
       [
         "LookupLimitError",

@@ -1,4 +1,5 @@
 import { builder } from "../../builder";
+import { LIST_SIZE } from "../../limits";
 
 export const DisruptionAffectedRef = builder
   .objectRef<{ count: number; references: string[] }>("DisruptionAffected")
@@ -7,6 +8,7 @@ export const DisruptionAffectedRef = builder
     fields: (t) => ({
       count: t.exposeInt("count"),
       references: t.exposeStringList("references", {
+        extensions: LIST_SIZE(5),
         description:
           "Up to five: the most exposed first (port of discharge before a country), then the soonest arrival.",
       }),

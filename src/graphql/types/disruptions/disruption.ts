@@ -1,6 +1,7 @@
 import { disruptionAccess } from "../../../domain/disruptions/access";
 import type { DisruptionRecord } from "../../../domain/disruptions/disruptions.service";
 import { builder } from "../../builder";
+import { LIST_SIZE } from "../../limits";
 import { DisruptionAffectedRef } from "./disruption-affected";
 import { DisruptionCategoryEnum } from "./disruption-category";
 import { DisruptionEntitiesRef } from "./disruption-entities";
@@ -23,6 +24,7 @@ export const DisruptionRef = builder.objectRef<DisruptionRecord>("Disruption").i
     entities: t.field({ type: DisruptionEntitiesRef, resolve: (d) => d.entities }),
     sources: t.field({
       type: [DisruptionSourceRef],
+      extensions: LIST_SIZE(4),
       description: "Up to four: distinct publishers first, then agencies and carriers, then the earliest.",
       resolve: (d) => d.sources,
     }),

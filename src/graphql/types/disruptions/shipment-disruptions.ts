@@ -1,6 +1,7 @@
 import type { DisruptionRecord } from "../../../domain/disruptions/disruptions.service";
 import type { MatchType } from "../../../domain/disruptions/matching";
 import { builder } from "../../builder";
+import { LIST_SIZE } from "../../limits";
 import { ShipmentDisruptionRef } from "./shipment-disruption";
 
 export const ShipmentDisruptionsRef = builder
@@ -14,6 +15,6 @@ export const ShipmentDisruptionsRef = builder
     fields: (t) => ({
       shipmentId: t.exposeString("shipmentId", { description: "SHP-<digits>." }),
       reference: t.exposeString("reference"),
-      items: t.field({ type: [ShipmentDisruptionRef], resolve: (s) => s.items }),
+      items: t.field({ type: [ShipmentDisruptionRef], extensions: LIST_SIZE(10), resolve: (s) => s.items }),
     }),
   });
