@@ -175,7 +175,8 @@ export const disruptionsQuery = z.object({
 });
 
 const disruptionIdParam = z.object({
-  id: z.string().meta({ description: "A disruption id.", example: "3f2c8a5e-6d0b-4f57-9a1e-0c8d2b6f4a10" }),
+  // The example is the sandbox world's first disruption, so the Postman collection's request answers.
+  id: z.string().meta({ description: "A disruption id.", example: "00000000-0000-4000-8000-000000000001" }),
 });
 
 const DISRUPTION_GATES = { 403: [S.PlanRequiredErrorBody, S.FeatureDisabledErrorBody] } as const;
