@@ -4,13 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
-import { exposureOf } from "../../src/domain/disruptions/exposure";
 import type { FeedItem } from "../../src/domain/disruptions/normalise";
 import { findPort } from "../../src/domain/ports/port-directory";
-import type { TrackingDocument } from "../../src/domain/tracking/model";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { trackActiveShipment } from "../support/disruptions";
 import { openApiChecker } from "../support/openapi";
-import { simulatedContainers } from "../support/references";
 
 let app: TestApp;
 let business: OrgWithKey;
@@ -45,26 +43,9 @@ beforeAll(async () => {
   });
   business = await app.fixtures.organization({ plan: "business" });
   other = await app.fixtures.organization({ plan: "business" });
-  const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
-    known: 1,
-    start: 430_000,
-  });
-  reference = known[0]!;
-  const tracked = await fetch(`${app.url}/api/v1/container/${reference}`, {
-    headers: { authorization: `Bearer ${business.key}` },
-  });
-  expect(tracked.status).toBe(200);
-  const stored = await app.services.db.prisma.shipment.findFirstOrThrow({
-    where: { organizationId: business.organizationId, reference },
-    select: {
-      carrierScac: true,
-      document: { select: { versions: { orderBy: { version: "desc" }, take: 1 } } },
-    },
-  });
-  const exposure = exposureOf(
-    stored.document!.versions[0]!.content as unknown as TrackingDocument,
-    stored.carrierScac,
-  );
+  const active = await trackActiveShipment(app, business, 430_000);
+  reference = active.reference;
+  const exposure = active.exposure;
   const podLocode = exposure.portOfDischarge!;
   dischargeName = (findPort(podLocode)?.name ?? podLocode).replace(/\s*\(.*\)$/, "");
   const source = (publisher: string) => ({ id: publisher, publisher, kind: "news", authoritative: false });

@@ -38,6 +38,8 @@ export interface DisruptionFilter {
   since: Date | null;
   page: number;
   pageSize: number;
+  /** Only disruptions touching a shipment of this organisation (MCP `get_route_news` with `mine`). */
+  touchingOrganizationId?: string | null;
 }
 
 /** The longest window an item may join an event in (chokepoint and security: 14 days), plus slack. */
@@ -415,6 +417,9 @@ export class DisruptionsService {
       ...(filter.carrier ? { carriers: { has: filter.carrier } } : {}),
       ...(filter.country ? { countries: { has: filter.country } } : {}),
       ...(filter.since ? { lastUpdated: { gte: filter.since } } : {}),
+      ...(filter.touchingOrganizationId
+        ? { matches: { some: { organizationId: filter.touchingOrganizationId } } }
+        : {}),
     };
     const [total, rows] = await Promise.all([
       this.prisma.disruption.count({ where }),

@@ -67,14 +67,22 @@ builder.queryFields((t) => ({
       since: t.arg.string({ required: false, description: "ISO 8601: updated at or after." }),
       page: t.arg.int({ required: false, description: "From 1 (default 1)." }),
       pageSize: t.arg.int({ required: false, description: "1 to 100 (default 25)." }),
+      touchingMyShipments: t.arg.boolean({
+        required: false,
+        description: "Only disruptions touching at least one active shipment of the organisation.",
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const checked = checkDisruptionFilter(args);
       if (!checked.ok) return tag("invalid", { param: checked.param, message: checked.message });
       const access = disruptionAccess(ctx.principal!);
       if (access.kind !== "on") return tag(access.kind, access);
-      const { total, items } = await ctx.services.disruptions.list(checked.filter);
-      return tag("page", { filter: checked.filter, total, items });
+      const filter = {
+        ...checked.filter,
+        touchingOrganizationId: args.touchingMyShipments ? ctx.principal!.organization.id : null,
+      };
+      const { total, items } = await ctx.services.disruptions.list(filter);
+      return tag("page", { filter, total, items });
     },
   }),
   disruption: t.field({
