@@ -16,10 +16,12 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
 import { DocumentStore } from "../domain/tracking/document-store";
+import { LookupLog } from "../domain/tracking/lookup-log";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
@@ -101,8 +103,9 @@ export function createServices(input: {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
   const limiter = new FixedWindowLimiter(counters, clock);
+  const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
-  const documents = new DocumentStore(db.prisma, clock);
+  const documents = new DocumentStore(db.prisma, clock, db.prepared);
   const lookups = createLookupServices({
     config,
     prisma: db.prisma,
@@ -122,7 +125,11 @@ export function createServices(input: {
     metrics,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  const lookupLog = new LookupLog(db.prisma);
+  const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
+    lookups: lookupLog,
+    shipments: shipmentReads,
     prisma: db.prisma,
     clock,
     carriers: carrierGateway,
@@ -164,9 +171,20 @@ export function createServices(input: {
     documents,
     slots,
     tracking,
-    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
-    apiCalls: new ApiCallsService(db.prisma, clock),
-    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    shipments: new ShipmentsService({
+      prisma: db.prisma,
+      clock,
+      slots,
+      tracking,
+      reads: shipmentReads,
+    }),
+    apiCalls,
+    history: new TrackingHistoryService({
+      prisma: db.prisma,
+      documents,
+      directory: carriers,
+      log: lookupLog,
+    }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
     background: new BackgroundTracking({
@@ -184,6 +202,13 @@ export function createServices(input: {
     feedIngestion,
     async close() {
       await lookups.close();
+      await lookupLog.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Logged lookups could not be written to the database at shutdown");
+      });
+      // Counted calls reach the database before the process ends: a count a client saw is kept.
+      await apiCalls.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");
+      });
       await counters.close();
     },
   };
