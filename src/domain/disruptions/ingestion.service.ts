@@ -32,7 +32,7 @@ export class FeedIngestion {
 
   /** Writes the configured sources (new ones due now); sources no longer configured are disabled. */
   async syncSources(): Promise<void> {
-    const { prisma, sources } = this.deps;
+    const { prisma, sources, clock } = this.deps;
     for (const s of sources) {
       await prisma.disruptionSource.upsert({
         where: { id: s.id },
@@ -42,6 +42,8 @@ export class FeedIngestion {
           url: s.url,
           kind: s.kind,
           authoritative: s.authoritative,
+          // Due at once on the service's clock (a simulated clock may be far from the database's).
+          nextFetchAt: clock.now(),
         },
         update: {
           publisher: s.publisher,
