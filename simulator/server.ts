@@ -7,6 +7,7 @@
  * unreachable (ECONNRESET / socket hang up), which is what a dead upstream looks like, unlike a 503 that
  * a load balancer in front of it would send.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CARRIERS, type Carrier } from "../reference-data/carriers";
@@ -15,6 +16,7 @@ import { authorize, type SimulatorAuth, TokenIssuer, tokenRequest } from "./auth
 import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
+import { FEED_PUBLISHERS, feedXml, isFeedPublisher } from "./feeds";
 import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
 import { vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseEvents } from "./world/awaiting-release";
@@ -482,6 +484,24 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     });
   }
 
+  /** GET /feeds/<publisher>.xml: the world's news as RSS (simulator/feeds.ts). */
+  function answerFeed(req: IncomingMessage, res: ServerResponse, file: string): void {
+    const publisher = file.replace(/\.xml$/, "");
+    if (!file.endsWith(".xml") || !isFeedPublisher(publisher)) {
+      sendDcsaError(
+        req,
+        res,
+        404,
+        "notFound",
+        `No feed ${file}; feeds: ${FEED_PUBLISHERS.map((p) => `${p}.xml`).join(", ")}.`,
+      );
+      return;
+    }
+    const body = feedXml(publisher, clock.now().getTime(), publicBase(req));
+    res.writeHead(200, { "content-type": "application/rss+xml; charset=utf-8" });
+    res.end(body);
+  }
+
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://simulator.invalid");
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -492,7 +512,9 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
           ? handleAdmin(req, res, segments)
           : segments[0] === "vessels" && segments[1] === "position"
             ? Promise.resolve(answerVesselPosition(req, res, url))
-            : handleCarrier(req, res, url, segments);
+            : segments[0] === "feeds" && segments.length === 2
+              ? Promise.resolve(answerFeed(req, res, segments[1]!))
+              : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);

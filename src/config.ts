@@ -106,6 +106,20 @@ const environmentSchema = z.object({
     .max(64)
     .default(DCSA_TNT_DEFAULTS.maxConcurrency),
   QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
+  // Disruption feeds: `auto` (the embedded simulator's feeds when it runs, else the real ones), `real`,
+  // `simulator`, `off`, or the path of a JSON file listing sources.
+  QUAYSIDE_DISRUPTION_FEEDS: z.string().default("auto"),
+  QUAYSIDE_DISRUPTION_FEED_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(15 * 60_000),
+  QUAYSIDE_DISRUPTION_FEED_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  QUAYSIDE_DISRUPTION_FEED_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(5 * 1_048_576),
   QUAYSIDE_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   QUAYSIDE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
@@ -191,6 +205,8 @@ export interface AppConfig {
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
   webhookAllowPrivateTargets: boolean;
+  /** Disruption feed ingestion (docs/decisions/disruptions.md, "Sources"). */
+  disruptionFeeds: { sources: string; intervalMs: number; timeoutMs: number; maxBytes: number };
   /** Background workers of this process: refresh, discovery, webhook delivery. */
   workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
   graphql: {
@@ -315,6 +331,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         .map((pair) => pair.trim().split("=") as [string, "active" | "maintenance" | "disabled"]),
     ),
     webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    disruptionFeeds: {
+      sources: e.QUAYSIDE_DISRUPTION_FEEDS,
+      intervalMs: e.QUAYSIDE_DISRUPTION_FEED_INTERVAL_MS,
+      timeoutMs: e.QUAYSIDE_DISRUPTION_FEED_TIMEOUT_MS,
+      maxBytes: e.QUAYSIDE_DISRUPTION_FEED_MAX_BYTES,
+    },
     workers: {
       enabled: e.QUAYSIDE_WORKERS === "on",
       intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,

@@ -3,7 +3,9 @@ import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
+import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
+import { getRouteNews } from "./tools/get-route-news.tool";
 import { getShipmentStatus } from "./tools/get-shipment-status.tool";
 import { getShipmentTimeline } from "./tools/get-shipment-timeline.tool";
 import { getTeam } from "./tools/get-team.tool";
@@ -17,7 +19,7 @@ import { trackVessel } from "./tools/track-vessel.tool";
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.2.0";
+export const MCP_SERVER_VERSION = "1.3.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -27,6 +29,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getRefreshSchedule,
   getVesselSchedules,
   trackVessel,
+  getRouteNews,
+  getDisruptionDetail,
   checkCarrierSupport,
   searchApiDocs,
   listCustomers,
@@ -38,6 +42,7 @@ const INSTRUCTIONS = [
   "Every tool is read-only: nothing is tracked, changed or billed; shipment tools read stored data and never ask a carrier.",
   "Look a shipment up by container number (e.g. MSCU1234566), bill of lading, booking or SHP id.",
   "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
+  "get_route_news lists active disruptions touching a shipment, any of yours, or all; get_disruption_detail reads one with its sources.",
 ].join(" ");
 
 /**

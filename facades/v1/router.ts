@@ -7,6 +7,7 @@ import { sendV1Refusal } from "./respond";
 import { mountAccountRoutes } from "./routes/account.route";
 import { mountBulkRoutes } from "./routes/bulk.route";
 import { mountCarrierRoutes } from "./routes/carriers.route";
+import { mountDisruptionRoutes } from "./routes/disruptions.route";
 import { mountLookupRoutes } from "./routes/lookups.route";
 import { mountPortRoutes } from "./routes/ports.route";
 import { mountScheduleRoutes } from "./routes/schedules.route";
@@ -26,6 +27,7 @@ export function createV1Handlers(deps: FacadeDeps): V1Handlers {
   mountBulkRoutes(api, deps);
   mountAccountRoutes(api, deps);
   mountShipmentRoutes(api, deps);
+  mountDisruptionRoutes(api, deps);
   return api;
 }
 

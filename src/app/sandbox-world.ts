@@ -19,6 +19,7 @@ import type { Logger } from "../observability/logger";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
 import { createServices, type Services } from "./services";
 
 /**
@@ -195,6 +196,7 @@ export class SandboxWorld {
       createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
       // The world answers its own sample deliveries, once it exists (no request reaches it before).
       sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
+      disruptionIds: SANDBOX_DISRUPTION_IDS,
     });
     phase("database");
     await startLookupWork({
@@ -244,6 +246,8 @@ export class SandboxWorld {
     for (const pick of chosen) await track(pick.reference);
     const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
     phase("tracked");
+    await seedSandboxDisruptions(services, organization.id, clock.now());
+    phase("disruptions");
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");

@@ -15,6 +15,8 @@ import { Metrics } from "../observability/metrics";
 import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
+import { createFeedFetcher } from "../upstream/feeds/feed.adapter";
+import { disruptionFeedSources } from "./disruption-feeds";
 import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { createServices, type Services } from "./services";
@@ -67,6 +69,15 @@ export async function startServer(
     metrics: new Metrics({ defaultMetrics: true }),
     carrierGateway,
     openApiDocument,
+    disruptionFeeds: {
+      sources: disruptionFeedSources(config, simulator?.url),
+      fetcher: createFeedFetcher({
+        timeoutMs: config.disruptionFeeds.timeoutMs,
+        maxBytes: config.disruptionFeeds.maxBytes,
+        userAgent: "Quayside disruption monitor (+https://github.com/quayside; feed reader)",
+        clock,
+      }),
+    },
     lookupUpstreams: createLookupUpstreams({
       config,
       prisma: db.prisma,
@@ -113,11 +124,13 @@ export async function startServer(
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
   resolveApp(built.app);
+  await services.feedIngestion?.syncSources();
   const workers = createWorkers(services);
   if (config.workers.enabled) {
     workers.refresh.start();
     workers.discovery.start();
     workers.webhooks.start();
+    workers.disruptions.start();
   }
 
   let stopping: Promise<void> | undefined;

@@ -3,6 +3,9 @@ import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import { DisruptionsService } from "../domain/disruptions/disruptions.service";
+import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
+import { FeedIngestion } from "../domain/disruptions/ingestion.service";
 import type { OpenApiSource } from "../domain/docs-search/doc-sources";
 import { TrackingHistoryService } from "../domain/history/tracking-history.service";
 import {
@@ -60,6 +63,10 @@ export interface Services {
   lookups: LookupServices;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
+  /** Published disruptions, their matches to shipments, their sources' health. */
+  disruptions: DisruptionsService;
+  /** Feed ingestion, when sources are configured (none: nothing is fetched). */
+  feedIngestion: FeedIngestion | null;
   close(): Promise<void>;
 }
 
@@ -91,6 +98,10 @@ export function createServices(input: {
   /** The sandbox sends sample deliveries of its own shipments. */
   sampleDeliveries?: SampleDeliveries;
   openApiDocument?: OpenApiSource;
+  /** News sources of the disruption feed and how to fetch them; absent: no ingestion. */
+  disruptionFeeds?: { sources: readonly FeedSourceConfig[]; fetcher: FeedFetcher };
+  /** Fixed ids for new disruption events, in order (the sandbox world); random otherwise. */
+  disruptionIds?: readonly string[];
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -138,6 +149,22 @@ export function createServices(input: {
     vessels: new VesselRegister(db.prisma),
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
+  const fixedIds = input.disruptionIds ? [...input.disruptionIds] : null;
+  const disruptions = new DisruptionsService(db.prisma, clock, {
+    newId: fixedIds ? () => fixedIds.shift() ?? crypto.randomUUID() : undefined,
+  });
+  const feeds = input.disruptionFeeds;
+  const feedIngestion =
+    feeds && feeds.sources.length > 0
+      ? new FeedIngestion({
+          prisma: db.prisma,
+          clock,
+          fetcher: feeds.fetcher,
+          disruptions,
+          sources: feeds.sources,
+          intervalMs: config.disruptionFeeds.intervalMs,
+        })
+      : null;
   return {
     config,
     db,
@@ -179,6 +206,8 @@ export function createServices(input: {
     }),
     lookups,
     openApiDocument: input.openApiDocument,
+    disruptions,
+    feedIngestion,
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {

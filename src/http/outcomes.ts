@@ -43,6 +43,7 @@ export type OutcomeCode =
   | "lookup_limit_exceeded"
   | "carrier_lookup_limit_exceeded"
   | "shipment_not_found"
+  | "disruption_not_found"
   | "vessel_not_found"
   | "lookup_provider_unavailable"
   | "route_not_found"
@@ -377,6 +378,13 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "No shipment of this organisation with that id.",
   },
+  disruption_not_found: {
+    v1: { status: 404, error: "disruption_not_found" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "No published disruption has this id.",
+  },
   vessel_not_found: {
     v1: { status: 404, error: "vessel_not_found" },
     compat: { message: "WRONG_PARAMETERS" },
@@ -544,6 +552,24 @@ export const UNION_MEMBER_ROWS = {
     LookupLimitExceeded: { outcome: "carrier_lookup_limit_exceeded" },
   },
   SailingSchedulesOutcome: { SailingSchedules: { answer: 200 }, ...LOOKUP_REFUSAL_ROWS },
+  DisruptionsOutcome: {
+    DisruptionPage: { answer: 200 },
+    DisruptionFilterInvalid: { outcome: "bad_request" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
+  DisruptionOutcome: {
+    Disruption: { answer: 200 },
+    DisruptionNotFound: { outcome: "disruption_not_found" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
+  ShipmentDisruptionsOutcome: {
+    ShipmentDisruptions: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
   VesselTrackOutcome: {
     VesselTrack: { answer: 200 },
     VesselNotFound: { outcome: "vessel_not_found" },

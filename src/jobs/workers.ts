@@ -4,17 +4,22 @@ import { WebhookDispatcher } from "./webhook-dispatcher";
 
 const REFRESH_BATCH = 25;
 const DISCOVERY_BATCH = 10;
+const REMATCH_BATCH = 50;
+/** How often the disruption worker looks for due feeds (each feed has its own, longer interval). */
+const DISRUPTION_TICK_MS = 30_000;
 
 export interface Workers {
   refresh: PeriodicWorker;
   discovery: PeriodicWorker;
   webhooks: WebhookDispatcher;
+  /** Due disruption feeds fetched and ingested, silent events resolved, changed shipments rematched. */
+  disruptions: PeriodicWorker;
   stop(): Promise<void>;
 }
 
 /** The background workers of one process; every process may run them (rows are claimed, not shared). */
 export function createWorkers(services: Services): Workers {
-  const { background, webhooks, logger, metrics, config } = services;
+  const { background, webhooks, logger, metrics, config, disruptions, feedIngestion } = services;
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
@@ -34,12 +39,23 @@ export function createWorkers(services: Services): Workers {
     logger,
   );
   const webhookWorker = new WebhookDispatcher(webhooks, config.workers.webhookIntervalMs, logger, metrics);
+  const disruptionWorker = new PeriodicWorker(
+    "disruptions",
+    Math.min(DISRUPTION_TICK_MS, config.disruptionFeeds.intervalMs),
+    async () => {
+      if (feedIngestion) await feedIngestion.tick();
+      else await disruptions.resolveSilent();
+      return { full: (await disruptions.rematchChangedShipments(REMATCH_BATCH)) === REMATCH_BATCH };
+    },
+    logger,
+  );
   return {
     refresh,
     discovery,
     webhooks: webhookWorker,
+    disruptions: disruptionWorker,
     async stop() {
-      await Promise.all([refresh.stop(), discovery.stop(), webhookWorker.stop()]);
+      await Promise.all([refresh.stop(), discovery.stop(), webhookWorker.stop(), disruptionWorker.stop()]);
     },
   };
 }

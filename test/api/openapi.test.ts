@@ -1,6 +1,7 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ONLY_ROUTES, V1_ROUTES, type V1RouteName } from "../../facades/v1/contract/routes";
+import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
 import { DAY_MS, MINUTE_MS } from "../../src/domain/limits/fixed-window";
 import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule-gateway";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -14,6 +15,7 @@ let document: any;
 let checker: ReturnType<typeof openApiChecker>;
 let known: string[];
 let unknown: string[];
+let disruptionId: string;
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -32,6 +34,33 @@ beforeAll(async () => {
     unknown: 1,
     start: 420_000,
   }));
+  await app.services.disruptions.ingest(
+    { id: "harbour-wire", publisher: "Harbour Wire", kind: "news", authoritative: false },
+    [
+      {
+        sourceId: "harbour-wire",
+        publisher: "Harbour Wire",
+        guid: "openapi-sample",
+        link: "https://news.example/typhoon-shanghai",
+        title: "Typhoon closes the Port of Shanghai",
+        summary: "Terminals suspended operations as the storm approached.",
+        publishedAt: new Date(),
+      },
+    ],
+  );
+  disruptionId = (
+    await app.services.disruptions.list({
+      severity: 1,
+      category: null,
+      port: null,
+      carrier: null,
+      country: null,
+      status: "active",
+      since: null,
+      page: 1,
+      pageSize: 1,
+    })
+  ).items[0]!.id;
   document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
   checker = openApiChecker(document);
 }, 120_000);
@@ -62,6 +91,9 @@ const live = (): Record<V1RouteName, Sample> => ({
   updateShipment: { path: `/shipments/${known[0]}`, body: { customer: "ACME Imports" } },
   shareShipment: { path: `/shipments/${known[0]}/share` },
   unshareShipment: { path: `/shipments/${known[0]}/share` },
+  listDisruptions: { path: "/disruptions?severity=1&page_size=5" },
+  readDisruption: { path: `/disruptions/${disruptionId}` },
+  shipmentDisruptions: { path: `/shipments/${known[0]}/disruptions` },
   untrackShipment: { path: `/shipments/${known[0]}` },
 });
 
@@ -89,6 +121,8 @@ const sandbox = (receiverUrl: string): Record<SandboxRouteName, Sample> => ({
   unshareShipment: { path: "/shipments/SHP-1001/share" },
   untrackShipment: { path: "/shipments/SHP-1002" },
   listShipments: { path: "/shipments" },
+  readDisruption: { path: `/disruptions/${SANDBOX_DISRUPTION_IDS[0]}` },
+  shipmentDisruptions: { path: "/shipments/SHP-1000/disruptions" },
 });
 
 async function exercise(
@@ -242,6 +276,14 @@ describe("the OpenAPI 3.1 document", () => {
       ["Error", "POST", "/track", "/track", org.key, { shipments: [] }],
       ["Error", "PATCH", "/shipments/{id}", "/shipments/SHP-1", org.key, { reference_number: "X" }],
       ["Error", "GET", "/vessel/track", "/vessel/track?imo=1", org.key],
+      ["Error", "GET", "/disruptions", "/disruptions?severity=9", org.key],
+      [
+        "DisruptionNotFoundError",
+        "GET",
+        "/disruptions/{id}",
+        "/disruptions/00000000-0000-4000-8000-000000000000",
+        org.key,
+      ],
       ["RateLimitError", "GET", "/carriers", "/carriers", rateSpent.key],
       [
         "LookupLimitError",

@@ -17,6 +17,8 @@ const EXPECTED_TOOLS = [
   "get_refresh_schedule",
   "get_vessel_schedules",
   "track_vessel",
+  "get_route_news",
+  "get_disruption_detail",
   "check_carrier_support",
   "search_api_docs",
   "list_customers",

@@ -22,6 +22,8 @@ export async function startTestApp(
     PORT: "0",
     QUAYSIDE_DEMO: "false",
     QUAYSIDE_SIMULATOR: "off",
+    // Tests never read the real news feeds; a test that ingests names its sources.
+    QUAYSIDE_DISRUPTION_FEEDS: "off",
     QUAYSIDE_LOG_LEVEL: "info",
     ...databaseEnvironment(target),
     ...options.env,

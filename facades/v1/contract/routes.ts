@@ -129,6 +129,58 @@ export const schedulesQuery = z.object({
     .meta({ description: "Default departure.", example: "departure" }),
 });
 
+const pageNumber = (name: string) =>
+  z
+    .string({ error: `${name} must be a whole number.` })
+    .regex(/^\d{1,7}$/, `${name} must be a whole number.`);
+
+/** GET /disruptions: every filter is checked again by the core (GraphQL callers have no zod). */
+export const disruptionsQuery = z.object({
+  severity: z
+    .string()
+    .regex(/^[1-4]$/, "severity must be a whole number from 1 to 4 (the minimum).")
+    .optional()
+    .meta({ description: "Minimum severity, 1 to 4 (default 1).", example: "3" }),
+  category: z
+    .enum(S.DISRUPTION_CATEGORIES, {
+      error: `category must be one of ${S.DISRUPTION_CATEGORIES.join(", ")}.`,
+    })
+    .optional()
+    .meta({ example: "weather" }),
+  port: z
+    .string()
+    .regex(/^[A-Za-z]{2}[A-Za-z2-9]{3}$/, "port must be a UN/LOCODE, e.g. CNSHA.")
+    .optional()
+    .meta({ description: "UN/LOCODE.", example: "CNSHA" }),
+  carrier: z
+    .string()
+    .regex(/^[A-Za-z]{4}$/, "carrier must be a 4-letter SCAC, e.g. MAEU.")
+    .optional()
+    .meta({ description: "4-letter SCAC.", example: "MAEU" }),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "country must be an ISO 3166 alpha-2 code, e.g. CN.")
+    .optional()
+    .meta({ description: "ISO 3166 alpha-2.", example: "CN" }),
+  status: z
+    .enum(["active", "resolved"], { error: "status must be active or resolved." })
+    .optional()
+    .meta({ description: "Default active.", example: "active" }),
+  since: z.string().optional().meta({
+    description: "ISO 8601 date or date-time: updated at or after.",
+    example: "2026-11-01T00:00:00Z",
+  }),
+  page: pageNumber("page").optional().meta({ description: "From 1.", example: "1" }),
+  page_size: pageNumber("page_size").optional().meta({ description: "1 to 100, default 25.", example: "25" }),
+});
+
+const disruptionIdParam = z.object({
+  // The example is the sandbox world's first disruption, so the Postman collection's request answers.
+  id: z.string().meta({ description: "A disruption id.", example: "00000000-0000-4000-8000-000000000001" }),
+});
+
+const DISRUPTION_GATES = { 403: [S.PlanRequiredErrorBody, S.FeatureDisabledErrorBody] } as const;
+
 const idParam = z.object({
   id: z
     .string()
@@ -349,6 +401,42 @@ export const V1_ROUTES = {
     query: readShipmentQuery,
     responses: { 200: { description: "The shipment.", schema: S.ShipmentAnswer } },
     errors: { 400: [S.ErrorBody], 404: [S.ErrorBody] },
+  },
+  listDisruptions: {
+    method: "get",
+    path: "/disruptions",
+    operationId: "listDisruptions",
+    tag: "Disruptions",
+    summary: "Published disruptions, most severe first",
+    description:
+      "Filters combine with AND. A bad filter value is 400 `invalid_parameter` naming it in `data.param`, checked before the plan; a plan without disruptions is 403 `plan_required`, never a partial list.",
+    query: disruptionsQuery,
+    responses: { 200: { description: "A page of disruptions.", schema: S.DisruptionPage } },
+    errors: { 400: [S.ErrorBody], ...DISRUPTION_GATES },
+  },
+  readDisruption: {
+    method: "get",
+    path: "/disruptions/{id}",
+    operationId: "readDisruption",
+    tag: "Disruptions",
+    summary: "One disruption",
+    params: disruptionIdParam,
+    responses: { 200: { description: "The disruption, as a list item.", schema: S.DisruptionAnswer } },
+    errors: { 404: [S.DisruptionNotFoundErrorBody], ...DISRUPTION_GATES },
+  },
+  shipmentDisruptions: {
+    method: "get",
+    path: "/shipments/{id}/disruptions",
+    operationId: "shipmentDisruptions",
+    tag: "Disruptions",
+    summary: "Active disruptions touching one shipment",
+    description:
+      "At most ten, most severe first, each with `match_types`. Another account's shipment is 404, never 403.",
+    params: idParam,
+    responses: {
+      200: { description: "The disruptions and how each touches it.", schema: S.ShipmentDisruptionsAnswer },
+    },
+    errors: { 404: [S.ErrorBody], ...DISRUPTION_GATES },
   },
 } as const satisfies Record<string, RouteContract>;
 

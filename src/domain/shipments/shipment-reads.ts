@@ -19,6 +19,7 @@ const COLUMNS = `s.id, s.number::text AS number, s.organization_id, s.added_by_u
        s.updated_at AT TIME ZONE 'UTC' AS updated_at, s.deleted_at AT TIME ZONE 'UTC' AS deleted_at,
        s.customer_id, s.next_refresh_at AT TIME ZONE 'UTC' AS next_refresh_at, s.discovery_status,
        s.discovery_updated_at AT TIME ZONE 'UTC' AS discovery_updated_at, s.summary,
+       s.disruptions_matched_at AT TIME ZONE 'UTC' AS disruptions_matched_at,
        c.name AS customer_name
   FROM shipments s LEFT JOIN customers c ON c.id = s.customer_id`;
 
@@ -90,6 +91,7 @@ interface RawShipment {
   discovery_status: string | null;
   discovery_updated_at: Date | null;
   summary: Shipment["summary"];
+  disruptions_matched_at: Date | null;
   customer_name: string | null;
 }
 
@@ -120,6 +122,7 @@ function toRow(r: RawShipment): ShipmentRow {
     discoveryStatus: r.discovery_status,
     discoveryUpdatedAt: r.discovery_updated_at,
     summary: r.summary,
+    disruptionsMatchedAt: r.disruptions_matched_at,
     customerName: r.customer_name,
   };
 }

@@ -241,6 +241,12 @@ export const VesselNotFoundErrorBody = errorBody(
   { id: "VesselNotFoundError", description: "No position source knows this vessel." },
 );
 
+export const DisruptionNotFoundErrorBody = errorBody(
+  404,
+  z.strictObject({ error: z.literal("disruption_not_found") }),
+  { id: "DisruptionNotFoundError", description: "No published disruption has this id (or it is hidden)." },
+);
+
 export const PlanRequiredErrorBody = errorBody(
   403,
   z.strictObject({ error: z.literal("plan_required"), feature: z.enum(FEATURES), min_plan: planCode }),

@@ -10,11 +10,19 @@
 export { UsageAnswer } from "./account";
 export { BulkAnswer, BulkItem, BulkTrackBody } from "./bulk";
 export {
+  DISRUPTION_CATEGORIES,
+  Disruption,
+  DisruptionAnswer,
+  DisruptionPage,
+  ShipmentDisruptionsAnswer,
+} from "./disruptions";
+export {
   AuthThrottledErrorBody,
   CarrierLookupLimitErrorBody,
   CarrierUnavailableErrorBody,
   CarrierUnreachableErrorBody,
   CustomerLimitErrorBody,
+  DisruptionNotFoundErrorBody,
   ErrorBody,
   FeatureDisabledErrorBody,
   LookupLimitErrorBody,

@@ -1,0 +1,144 @@
+/**
+ * The sandbox world's disruptions: a fixed set of news items about the world's own shipments (the
+ * port of discharge of the first one in transit, a port of another, a chokepoint its routes pass),
+ * run through the real pipeline at start-up with fixed ids, so every sandbox disruption endpoint
+ * answers 200 with data that touches the sandbox's shipments.
+ */
+import { exposureOf } from "../domain/disruptions/exposure";
+import { findChokepoint } from "../domain/disruptions/gazetteer";
+import type { FeedItem } from "../domain/disruptions/normalise";
+import { findPort } from "../domain/ports/port-directory";
+import type { TrackingDocument } from "../domain/tracking/model";
+import type { Services } from "./services";
+
+/** The events' ids, in the order the pipeline creates them (fixed: the sandbox is deterministic). */
+export const SANDBOX_DISRUPTION_IDS = [1, 2, 3, 4, 5, 6, 7, 8].map(
+  (n) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+);
+
+const HOUR = 3_600_000;
+
+function portName(locode: string): string {
+  return (findPort(locode)?.name ?? locode).replace(/\s*\(.*\)$/, "");
+}
+
+export async function seedSandboxDisruptions(
+  services: Services,
+  organizationId: string,
+  now: Date,
+): Promise<void> {
+  const rows = await services.db.prisma.shipment.findMany({
+    where: { organizationId, status: "IN_TRANSIT", deletedAt: null, documentId: { not: null } },
+    orderBy: { number: "asc" },
+    select: { carrierScac: true, document: { select: { id: true, latestVersion: true } } },
+  });
+  const exposures = [];
+  for (const row of rows) {
+    if (!row.document) continue;
+    const version = await services.db.prisma.documentVersion.findUnique({
+      where: { documentId_version: { documentId: row.document.id, version: row.document.latestVersion } },
+      select: { content: true },
+    });
+    if (version) exposures.push(exposureOf(version.content as unknown as TrackingDocument, row.carrierScac));
+  }
+  const first = exposures[0];
+  const second = exposures[1] ?? first;
+  const discharge = first?.portOfDischarge ?? "NLRTM";
+  const other = second?.transshipmentPorts[0] ?? second?.portOfLoading ?? "SGSIN";
+  const lane = exposures.flatMap((e) => e.chokepoints)[0] ?? "suez_canal";
+  const laneName = findChokepoint(lane)?.name ?? "Suez Canal";
+  const at = (hoursBefore: number) => new Date(now.getTime() - hoursBefore * HOUR);
+  const item = (
+    publisher: string,
+    hoursBefore: number,
+    title: string,
+    summary: string,
+    n: number,
+  ): FeedItem => ({
+    sourceId: `sandbox-${publisher.toLowerCase().replace(/\W+/g, "-")}`,
+    publisher,
+    guid: `sandbox-${n}`,
+    link: `https://news.example/sandbox/${n}`,
+    title,
+    summary,
+    publishedAt: at(hoursBefore),
+  });
+  const d = portName(discharge);
+  const o = portName(other);
+  const items: FeedItem[] = [
+    item(
+      "Harbour Wire",
+      30,
+      `Typhoon closes the Port of ${d}`,
+      `Terminals at the Port of ${d} suspended operations as the storm approached.`,
+      1,
+    ),
+    item(
+      "Quay Ledger",
+      26,
+      `Port of ${d} stays shut as typhoon winds persist`,
+      "Vessels wait at anchor while cranes are secured.",
+      2,
+    ),
+    item(
+      "Box Trade Daily",
+      20,
+      `Carriers warn of delays after typhoon closure at Port of ${d}`,
+      "Lines expect knock-on delays of two to three days.",
+      3,
+    ),
+    item(
+      "Harbour Wire",
+      28,
+      `Dockworkers strike at the Port of ${o}`,
+      `A walkout by dockworkers halted container handling at the Port of ${o}.`,
+      4,
+    ),
+    item(
+      "Quay Ledger",
+      22,
+      `Strike at Port of ${o} enters second day`,
+      "The union and employers remain apart.",
+      5,
+    ),
+    item(
+      "Box Trade Daily",
+      40,
+      `${laneName} transits slowed by draft restrictions`,
+      `Operators report restricted transits through the ${laneName} this week.`,
+      6,
+    ),
+    item(
+      "Freight Index Weekly",
+      36,
+      "Asia-Europe spot rates climb for a third week",
+      "Index compilers report higher spot rates on the main east-west lanes.",
+      7,
+    ),
+    item(
+      "Harbour Wire",
+      60,
+      "Port of Rotterdam congestion delays container pickups",
+      "Yard congestion at the Port of Rotterdam is delaying pickups.",
+      8,
+    ),
+    item(
+      "Harbour Wire",
+      34,
+      "Port of Rotterdam congestion eased; operations back to normal",
+      "Yard space at the Port of Rotterdam is back to normal levels.",
+      9,
+    ),
+  ];
+  for (const publisher of [...new Set(items.map((i) => i.publisher))]) {
+    await services.disruptions.ingest(
+      {
+        id: `sandbox-${publisher.toLowerCase().replace(/\W+/g, "-")}`,
+        publisher,
+        kind: "news",
+        authoritative: false,
+      },
+      items.filter((i) => i.publisher === publisher),
+    );
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * Classification into the nine categories and the item's own severity, both pure rules over the
+ * folded text and the extracted entities. Keyword scores (title hits weigh 2, summary hits 1) choose
+ * the category; ties go by precedence. Severity follows a rubric: what happened (closed, attacked,
+ * delayed, announced) against how much it matters (a chokepoint or one of the largest ports).
+ */
+import {
+  ARMED_STRIKE_CUES,
+  CATEGORY_LEXICON,
+  CATEGORY_PRECEDENCE,
+  CHOKEPOINT_CONTEXT_WORDS,
+  DISRUPTION_CATEGORIES,
+  type DisruptionCategory,
+} from "./categories";
+import type { DisruptionEntities, EntityMention } from "./entities";
+import { isMajorPort } from "./gazetteer";
+import type { NormalisedItem } from "./normalise";
+
+export type Severity = 1 | 2 | 3 | 4;
+
+/** Whether a chokepoint is named in the title and in the summary. */
+function mentionedIn(mentioned: readonly EntityMention[]): {
+  chokepoint: { title: boolean; summary: boolean };
+} {
+  return {
+    chokepoint: {
+      title: mentioned.some((m) => m.kind === "chokepoint" && m.field === "title"),
+      summary: mentioned.some((m) => m.kind === "chokepoint" && m.field === "summary"),
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function wholeWords(words: readonly string[]): RegExp {
+  const sorted = [...words].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.join("|")})(?![\\p{L}\\p{N}])`, "gu");
+}
+
+const CONTEXT_WORDS = new Set(CHOKEPOINT_CONTEXT_WORDS);
+
+const LEXICON_PATTERNS = Object.fromEntries(
+  DISRUPTION_CATEGORIES.map((c) => [c, wholeWords(CATEGORY_LEXICON[c].filter((w) => !CONTEXT_WORDS.has(w)))]),
+) as Record<DisruptionCategory, RegExp>;
+
+const CHOKEPOINT_CONTEXT = wholeWords(CHOKEPOINT_CONTEXT_WORDS);
+
+const ARMED_STRIKE = new RegExp(
+  `(?<![\\p{L}])(?:${ARMED_STRIKE_CUES.map(escapeRegExp).join("|")})[ -]?strikes?(?![\\p{L}])`,
+  "gu",
+);
+
+function hits(pattern: RegExp, text: string): number {
+  return [...text.matchAll(pattern)].length;
+}
+
+/** The score of every category for a folded title and summary. */
+export function categoryScores(
+  foldedTitle: string,
+  foldedSummary: string,
+  chokepointNamed = false,
+): Record<DisruptionCategory, number> {
+  const scores = {} as Record<DisruptionCategory, number>;
+  for (const category of DISRUPTION_CATEGORIES) {
+    scores[category] =
+      2 * hits(LEXICON_PATTERNS[category], foldedTitle) + hits(LEXICON_PATTERNS[category], foldedSummary);
+  }
+  if (chokepointNamed) {
+    scores.chokepoint += 2 * hits(CHOKEPOINT_CONTEXT, foldedTitle) + hits(CHOKEPOINT_CONTEXT, foldedSummary);
+  }
+  // "missile strike", "air strikes": each is a security word, and not the walkout the lexicon counted.
+  const armed = 2 * hits(ARMED_STRIKE, foldedTitle) + hits(ARMED_STRIKE, foldedSummary);
+  scores.labor = Math.max(0, scores.labor - armed);
+  scores.security_geopolitical += armed;
+  return scores;
+}
+
+/**
+ * The category of an item, or null when no word of any category is in it (not a disruption: it is
+ * dropped). A source's prior (GDACS is weather) counts as a title hit. A surcharge caused by a named
+ * chokepoint is about the chokepoint.
+ */
+export function classify(
+  item: NormalisedItem,
+  mentions: readonly EntityMention[],
+): DisruptionCategory | null {
+  const named = mentionedIn(mentions);
+  const scores = categoryScores(
+    item.foldedTitle,
+    item.foldedSummary,
+    named.chokepoint.title || named.chokepoint.summary,
+  );
+  if (item.categoryPrior) scores[item.categoryPrior] += 2;
+  // A chokepoint named is itself a chokepoint word, once per field.
+  scores.chokepoint += (named.chokepoint.title ? 2 : 0) + (named.chokepoint.summary ? 1 : 0);
+  let best: DisruptionCategory | null = null;
+  for (const category of CATEGORY_PRECEDENCE) {
+    if (scores[category] > 0 && (best === null || scores[category] > scores[best])) best = category;
+  }
+  return best;
+}
+
+const CRITICAL_VERBS = wholeWords([
+  "closed",
+  "closes",
+  "closure",
+  "close",
+  "shut",
+  "shuts",
+  "shutdown",
+  "halted",
+  "halts",
+  "halt",
+  "blocked",
+  "blocks",
+  "blocking",
+  "blockage",
+  "suspended",
+  "suspends",
+  "suspend",
+  "pause",
+  "pauses",
+  "paused",
+  "attack",
+  "attacks",
+  "attacked",
+  "seize",
+  "seized",
+  "seizes",
+  "seizure",
+  "hijacked",
+  "hijacking",
+  "collapse",
+  "collapsed",
+  "walkout",
+  "strike",
+  "strikes",
+  "lockout",
+  "locked out",
+  "stoppage",
+  "stranded",
+  "aground",
+]);
+
+const MODERATE_WORDS = wholeWords([
+  "delay",
+  "delays",
+  "delayed",
+  "restrict",
+  "restricts",
+  "restriction",
+  "restrictions",
+  "restricted",
+  "surcharge",
+  "surcharges",
+  "congestion",
+  "congested",
+  "cut",
+  "cuts",
+  "reduce",
+  "reduces",
+  "reduced",
+  "limit",
+  "limits",
+  "disruption",
+  "disruptions",
+  "disrupted",
+  "diversion",
+  "divert",
+  "diverted",
+  "diverting",
+  "reroute",
+  "rerouted",
+  "rerouting",
+  "falls",
+  "fall",
+  "drop",
+  "dropped",
+  "climb",
+  "climbs",
+  "rise",
+  "rises",
+  "rose",
+  "queue",
+  "backlog",
+  "surge",
+  "surges",
+  "spike",
+  "jump",
+  "jumps",
+  "tariff",
+  "tariffs",
+  "warning",
+  "blank sailings",
+  "omit",
+  "omits",
+  "slower",
+  "outage",
+]);
+
+const HEDGES = wholeWords([
+  "may",
+  "could",
+  "threatens",
+  "threaten",
+  "threat",
+  "possible",
+  "looms",
+  "risk of",
+  "warns",
+  "if talks fail",
+  "would",
+  "ahead of",
+]);
+
+const RESOLUTION_PHRASES = wholeWords([
+  "reopened",
+  "reopens",
+  "reopen",
+  "resumes operations",
+  "resumed operations",
+  "operations resume",
+  "operations resumed",
+  "resumes",
+  "resumed",
+  "strike ends",
+  "strike ended",
+  "ends strike",
+  "end strike",
+  "end the strike",
+  "called off",
+  "suspend the strike",
+  "suspends strike",
+  "strike suspended",
+  "lifted",
+  "lifts",
+  "ceasefire holds",
+  "restriction eased",
+  "restrictions eased",
+  "eases",
+  "eased",
+  "refloated",
+  "back to normal",
+  "returns to normal",
+  "tentative agreement",
+  "deal reached",
+  "all clear",
+]);
+
+/** GDACS alert levels as severities: Red critical, Orange high, Green moderate. */
+const ALERT_SEVERITY: Readonly<Record<"green" | "orange" | "red", Severity>> = {
+  green: 2,
+  orange: 3,
+  red: 4,
+};
+
+export interface SeverityFacts {
+  severity: Severity;
+  hedged: boolean;
+}
+
+/**
+ * The item's own severity (before corroboration): 4 when a closure, halt or attack touches a
+ * chokepoint or one of the largest ports; 3 for the same elsewhere; 2 for delays, restrictions,
+ * surcharges; 1 for announcements and commentary. A hedged item ("may", "threatens") is one lower.
+ */
+export function itemSeverity(
+  item: NormalisedItem,
+  category: DisruptionCategory,
+  entities: DisruptionEntities,
+): SeverityFacts {
+  const text = `${item.foldedTitle} . ${item.foldedSummary}`;
+  const hedged = hits(HEDGES, item.foldedTitle) + hits(HEDGES, item.foldedSummary) > 0;
+  if (item.alertLevel) return { severity: ALERT_SEVERITY[item.alertLevel], hedged: false };
+  const major = entities.chokepoints.length > 0 || entities.ports.some(isMajorPort);
+  let severity: Severity;
+  if (hits(CRITICAL_VERBS, text) > 0 && !isResolution(item)) {
+    severity = major ? 4 : 3;
+  } else if (hits(MODERATE_WORDS, text) > 0 || isResolution(item)) {
+    severity = 2;
+  } else {
+    severity = 1;
+  }
+  // Market, trade and regulatory news moves costs, not boxes: never above moderate.
+  if (category === "container_market" || category === "tariff_trade" || category === "regulatory") {
+    severity = Math.min(severity, 2) as Severity;
+  }
+  if (hedged) severity = Math.max(1, severity - 1) as Severity;
+  return { severity, hedged };
+}
+
+/** Whether the item reports the end of a disruption (reopened, strike ends, restriction lifted). */
+export function isResolution(item: NormalisedItem): boolean {
+  return hits(RESOLUTION_PHRASES, item.foldedTitle) > 0;
+}

@@ -1,0 +1,368 @@
+/**
+ * A disruption event: the cluster of items that report one real-world disruption, with the facts the
+ * service publishes about it. Incremental clustering (Azzopardi & Staff 2012: news arrives as a
+ * stream and the number of events is unknown) joins each item to the most similar open event of its
+ * time window or starts a new one. Headline and summary are written here from the event's facts;
+ * the items' bodies are never kept.
+ */
+import { CARRIERS } from "../carriers/carrier-directory";
+import { findPortEntry } from "../ports/port-directory";
+import { CATEGORY_LABELS, CATEGORY_WINDOWS, type DisruptionCategory } from "./categories";
+import type { Severity } from "./classify";
+import { type DisruptionEntities, entityKeys, mergeEntities } from "./entities";
+import { countryNameOf, findChokepoint } from "./gazetteer";
+import { diceSimilarity } from "./normalise";
+
+export type DisruptionStatus = "active" | "resolved";
+
+/** One report kept as a citation: who published it, its headline and its link. Never its body. */
+export interface EventSource {
+  publisher: string;
+  title: string;
+  link: string | null;
+  publishedAt: Date;
+  authoritative: boolean;
+}
+
+/** What the pipeline learnt from one item: the input of clustering. */
+export interface ItemFacts {
+  category: DisruptionCategory;
+  severity: Severity;
+  hedged: boolean;
+  resolution: boolean;
+  entities: DisruptionEntities;
+  /** Weighted content words of the title (twice) and summary, for the similarity of texts. */
+  terms: Record<string, number>;
+  /** Families of what happened ("closure", "attack", "strike"), for the headline. */
+  signals: string[];
+  foldedTitle: string;
+  source: EventSource;
+}
+
+export interface DisruptionEvent {
+  id: string;
+  category: DisruptionCategory;
+  /** Published severity: the items' highest, +1 with three or more publishers (cap 4). */
+  severity: Severity;
+  /** The highest severity of one item, before corroboration. */
+  itemSeverity: Severity;
+  status: DisruptionStatus;
+  entities: DisruptionEntities;
+  firstSeen: Date;
+  lastUpdated: Date;
+  resolvedAt: Date | null;
+  headline: string;
+  summary: string;
+  /** Up to four, distinct publishers first, then authority, then the earliest. */
+  sources: EventSource[];
+  /** Clustering state: every distinct publisher, item count, term centroid, recent titles. */
+  publishers: string[];
+  itemCount: number;
+  categoryCounts: Partial<Record<DisruptionCategory, number>>;
+  signalCounts: Record<string, number>;
+  terms: Record<string, number>;
+  recentTitles: string[];
+  /** Candidate sources (first reports of each publisher and a few more), from which `sources` is chosen. */
+  candidateSources: EventSource[];
+}
+
+export const MAX_SOURCES = 4;
+const MAX_CANDIDATE_SOURCES = 16;
+const MAX_RECENT_TITLES = 8;
+/** Publishers that make a story corroborated: one more severity level. */
+export const CORROBORATING_PUBLISHERS = 3;
+
+export const JOIN_SIMILARITY = 0.35;
+export const JOIN_TITLE_DICE = 0.6;
+const WEIGHT_TEXT = 0.45;
+const WEIGHT_ENTITIES = 0.35;
+const WEIGHT_CATEGORY = 0.2;
+
+function cosine(a: Record<string, number>, b: Record<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [term, w] of Object.entries(a)) {
+    na += w * w;
+    const other = b[term];
+    if (other) dot += w * other;
+  }
+  for (const w of Object.values(b)) nb += w * w;
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/**
+ * Overlap of an item's entities with an event's (shared / the smaller set): an event gathers names
+ * as it grows, and Jaccard would make a long-running event ever harder to join.
+ */
+function overlap(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const setB = new Set(b);
+  const shared = a.filter((x) => setB.has(x)).length;
+  return shared / Math.min(a.length, b.length);
+}
+
+function specific(entities: DisruptionEntities): string[] {
+  return entityKeys(entities).filter((k) => !k.startsWith("country:"));
+}
+
+/** How alike an item and an event are, 0 to 1, and whether the item may join it at all. */
+export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: number; joinable: boolean } {
+  const text = cosine(event.terms, facts.terms);
+  const eventKeys = entityKeys(event.entities);
+  const itemKeys = entityKeys(facts.entities);
+  const sameCategory = event.categoryCounts[facts.category] ? 1 : 0;
+  const score =
+    WEIGHT_TEXT * text + WEIGHT_ENTITIES * overlap(eventKeys, itemKeys) + WEIGHT_CATEGORY * sameCategory;
+  const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
+  const eventSpecific = specific(event.entities);
+  const itemSpecific = specific(facts.entities);
+  const sharesSpecific = itemSpecific.some((k) => eventSpecific.includes(k));
+  // News naming no port, chokepoint or carrier (tariffs, rates) clusters by country, category and words.
+  const bothUnspecific =
+    (eventSpecific.length === 0 || itemSpecific.length === 0) &&
+    sameCategory === 1 &&
+    (facts.entities.countries.length === 0 ||
+      event.entities.countries.length === 0 ||
+      facts.entities.countries.some((c) => event.entities.countries.includes(c)));
+  const joinable =
+    dice >= JOIN_TITLE_DICE || (score >= JOIN_SIMILARITY && (sharesSpecific || bothUnspecific));
+  return { score: Math.max(score, dice), joinable };
+}
+
+/** Whether an event can still take an item published at `at`. */
+export function withinWindow(event: DisruptionEvent, at: Date): boolean {
+  const { joinMs } = CATEGORY_WINDOWS[event.category];
+  return (
+    at.getTime() - event.lastUpdated.getTime() <= joinMs && at.getTime() >= event.firstSeen.getTime() - joinMs
+  );
+}
+
+/** The open (or recently resolved) event an item joins, or null to start a new one. */
+export function bestEvent(events: readonly DisruptionEvent[], facts: ItemFacts): DisruptionEvent | null {
+  let best: { event: DisruptionEvent; score: number } | null = null;
+  for (const event of events) {
+    if (!withinWindow(event, facts.source.publishedAt)) continue;
+    const { score, joinable } = similarity(event, facts);
+    if (joinable && (!best || score > best.score)) best = { event, score };
+  }
+  return best?.event ?? null;
+}
+
+function addTerms(into: Record<string, number>, terms: Record<string, number>): Record<string, number> {
+  const out = { ...into };
+  for (const [term, w] of Object.entries(terms)) out[term] = (out[term] ?? 0) + w;
+  return out;
+}
+
+/** Distinct publishers first, then authority (agencies, carriers), then the earliest. */
+export function chooseSources(candidates: readonly EventSource[]): EventSource[] {
+  const byTime = [...candidates].sort(
+    (a, b) =>
+      Number(b.authoritative) - Number(a.authoritative) || a.publishedAt.getTime() - b.publishedAt.getTime(),
+  );
+  const chosen: EventSource[] = [];
+  const publishers = new Set<string>();
+  for (const s of byTime) {
+    if (chosen.length < MAX_SOURCES && !publishers.has(s.publisher)) {
+      chosen.push(s);
+      publishers.add(s.publisher);
+    }
+  }
+  for (const s of byTime) if (chosen.length < MAX_SOURCES && !chosen.includes(s)) chosen.push(s);
+  return chosen;
+}
+
+function publishedSeverity(itemSeverity: Severity, publishers: number): Severity {
+  return Math.min(4, itemSeverity + (publishers >= CORROBORATING_PUBLISHERS ? 1 : 0)) as Severity;
+}
+
+function majorityCategory(
+  counts: Partial<Record<DisruptionCategory, number>>,
+  fallback: DisruptionCategory,
+): DisruptionCategory {
+  let best = fallback;
+  for (const [category, count] of Object.entries(counts) as [DisruptionCategory, number][]) {
+    if (count > (counts[best] ?? 0)) best = category;
+  }
+  return best;
+}
+
+/** A new event from its first item. */
+export function startEvent(id: string, facts: ItemFacts): DisruptionEvent {
+  const at = facts.source.publishedAt;
+  const event: DisruptionEvent = {
+    id,
+    category: facts.category,
+    severity: facts.severity,
+    itemSeverity: facts.severity,
+    status: facts.resolution ? "resolved" : "active",
+    entities: facts.entities,
+    firstSeen: at,
+    lastUpdated: at,
+    resolvedAt: facts.resolution ? at : null,
+    headline: "",
+    summary: "",
+    sources: [facts.source],
+    publishers: [facts.source.publisher],
+    itemCount: 1,
+    categoryCounts: { [facts.category]: 1 },
+    signalCounts: Object.fromEntries(facts.signals.map((s) => [s, 1])),
+    terms: facts.terms,
+    recentTitles: [facts.foldedTitle],
+    candidateSources: [facts.source],
+  };
+  return written(event);
+}
+
+/** The event with one more item: entities, severity, sources and status brought up to date. */
+export function joinEvent(event: DisruptionEvent, facts: ItemFacts): DisruptionEvent {
+  const at = facts.source.publishedAt;
+  const publishers = event.publishers.includes(facts.source.publisher)
+    ? event.publishers
+    : [...event.publishers, facts.source.publisher];
+  const categoryCounts = {
+    ...event.categoryCounts,
+    [facts.category]: (event.categoryCounts[facts.category] ?? 0) + 1,
+  };
+  const signalCounts = { ...event.signalCounts };
+  for (const s of facts.signals) signalCounts[s] = (signalCounts[s] ?? 0) + 1;
+  // A report that something reopened says nothing about how bad it was.
+  const itemSeverity = (
+    facts.resolution ? event.itemSeverity : Math.max(event.itemSeverity, facts.severity)
+  ) as Severity;
+  const candidates =
+    event.candidateSources.length < MAX_CANDIDATE_SOURCES ||
+    !event.candidateSources.some((s) => s.publisher === facts.source.publisher)
+      ? [...event.candidateSources, facts.source].slice(-MAX_CANDIDATE_SOURCES * 2)
+      : event.candidateSources;
+  const lastUpdated = at > event.lastUpdated ? at : event.lastUpdated;
+  const resolvedNow = facts.resolution && event.status === "active";
+  const next: DisruptionEvent = {
+    ...event,
+    category: majorityCategory(categoryCounts, event.category),
+    itemSeverity,
+    severity: publishedSeverity(itemSeverity, publishers.length),
+    status: resolvedNow ? "resolved" : event.status,
+    resolvedAt: resolvedNow ? at : event.resolvedAt,
+    entities: mergeEntities(event.entities, facts.entities),
+    lastUpdated,
+    publishers,
+    itemCount: event.itemCount + 1,
+    categoryCounts,
+    signalCounts,
+    terms: addTerms(event.terms, facts.terms),
+    recentTitles: [...event.recentTitles, facts.foldedTitle].slice(-MAX_RECENT_TITLES),
+    candidateSources: candidates,
+    sources: chooseSources(candidates),
+  };
+  return written(next);
+}
+
+/** Resolved by silence: no report for the category's window (3 days for a storm, 21 for a chokepoint). */
+export function resolveIfSilent(event: DisruptionEvent, now: Date): DisruptionEvent {
+  if (event.status !== "active") return event;
+  const { silenceMs } = CATEGORY_WINDOWS[event.category];
+  const due = event.lastUpdated.getTime() + silenceMs;
+  if (now.getTime() < due) return event;
+  return written({ ...event, status: "resolved", resolvedAt: new Date(due) });
+}
+
+// ---- Headline and summary, written by the service from the event's facts ----
+
+const SIGNAL_PHRASES: readonly { signal: string; phrase: string }[] = [
+  { signal: "attack", phrase: "attacks on merchant shipping" },
+  { signal: "seizure", phrase: "vessel seized" },
+  { signal: "blockage", phrase: "passage blocked" },
+  { signal: "closure", phrase: "operations halted" },
+  { signal: "collapse", phrase: "structure collapse closes access" },
+  { signal: "lockout", phrase: "lockout halts work" },
+  { signal: "strike", phrase: "strike action" },
+  { signal: "storm", phrase: "storm disrupts operations" },
+  { signal: "suspension", phrase: "services suspended" },
+  { signal: "cyberattack", phrase: "systems hit by a cyberattack" },
+  { signal: "restriction", phrase: "restrictions in force" },
+  { signal: "diversion", phrase: "vessels diverted" },
+  { signal: "delay", phrase: "delays reported" },
+  { signal: "tariff", phrase: "tariff change" },
+  { signal: "rates", phrase: "freight rates move" },
+  { signal: "regulation", phrase: "new rules" },
+  { signal: "network", phrase: "network change" },
+];
+
+/** Families of what happened, from an item's folded text. */
+export const SIGNAL_WORDS: Readonly<Record<string, readonly string[]>> = {
+  attack: ["attack", "attacks", "attacked", "missile", "missiles", "drone", "drones"],
+  seizure: ["seized", "seizure", "hijacked", "hijack"],
+  blockage: ["blocked", "blockage", "aground", "grounded", "stuck"],
+  closure: ["closed", "closure", "shut", "halted", "halts", "closes"],
+  collapse: ["collapse", "collapsed"],
+  lockout: ["lockout", "locked out"],
+  strike: ["strike", "strikes", "walkout", "stoppage"],
+  storm: ["typhoon", "hurricane", "cyclone", "storm"],
+  suspension: ["suspended", "suspends", "pause", "pauses", "paused"],
+  cyberattack: ["cyberattack", "ransomware", "malware"],
+  restriction: ["restriction", "restrictions", "restricted", "draft", "slots"],
+  diversion: ["diverted", "diversion", "reroute", "rerouting", "cape of good hope"],
+  delay: ["delay", "delays", "congestion", "backlog", "queue"],
+  tariff: ["tariff", "tariffs", "duties"],
+  rates: ["rates", "rate", "index", "surcharge"],
+  regulation: ["regulation", "rules", "ets", "emissions"],
+  network: ["alliance", "network", "cooperation", "service"],
+};
+
+function entityName(kind: "port" | "carrier" | "country" | "chokepoint", code: string): string {
+  if (kind === "port") return findPortEntry(code)?.name.replace(/\s*\(.*\)$/, "") ?? code;
+  if (kind === "carrier")
+    return CARRIERS.find((c) => c.scac === code)?.name.replace(/\s*\(.*\)$/, "") ?? code;
+  if (kind === "chokepoint") return findChokepoint(code)?.name ?? code;
+  return countryName(code);
+}
+
+function countryName(code: string): string {
+  return countryNameOf(code);
+}
+
+/** The entity a headline leads with: a chokepoint, else a port, a carrier, a country. */
+function primaryEntity(e: DisruptionEntities): string | null {
+  if (e.chokepoints[0]) return entityName("chokepoint", e.chokepoints[0]);
+  if (e.ports[0]) return entityName("port", e.ports[0]);
+  if (e.carriers[0]) return entityName("carrier", e.carriers[0]);
+  if (e.countries[0]) return entityName("country", e.countries[0]);
+  return null;
+}
+
+function namedEntities(e: DisruptionEntities, limit = 5): string[] {
+  return [
+    ...e.chokepoints.map((c) => entityName("chokepoint", c)),
+    ...e.ports.map((c) => entityName("port", c)),
+    ...e.carriers.map((c) => entityName("carrier", c)),
+    ...e.countries.map((c) => entityName("country", c)),
+  ].slice(0, limit);
+}
+
+function day(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The event with its headline and summary written from its facts (no source text is copied). */
+export function written(event: DisruptionEvent): DisruptionEvent {
+  const ranked = SIGNAL_PHRASES.filter((p) => (event.signalCounts[p.signal] ?? 0) > 0).sort(
+    (a, b) => (event.signalCounts[b.signal] ?? 0) - (event.signalCounts[a.signal] ?? 0),
+  );
+  const phrase = ranked[0]?.phrase ?? CATEGORY_LABELS[event.category].noun;
+  const primary = primaryEntity(event.entities);
+  const label = CATEGORY_LABELS[event.category].label;
+  const headline = primary ? `${label}: ${primary} — ${phrase}` : `${label} — ${phrase}`;
+  const names = namedEntities(event.entities);
+  const latest = [...event.candidateSources].sort(
+    (a, b) => b.publishedAt.getTime() - a.publishedAt.getTime(),
+  )[0];
+  const count = event.publishers.length;
+  const affecting = names.length ? ` affecting ${names.join(", ")}` : "";
+  const latestText = latest ? ` Latest: ${latest.publisher}, ${day(latest.publishedAt)}.` : "";
+  const resolvedText =
+    event.status === "resolved" && event.resolvedAt ? ` Resolved ${day(event.resolvedAt)}.` : "";
+  const summary = `${count} ${count === 1 ? "source" : "sources"} since ${day(event.firstSeen)} report ${CATEGORY_LABELS[event.category].noun}${affecting}.${latestText}${resolvedText}`;
+  return { ...event, headline, summary };
+}

@@ -1,0 +1,166 @@
+/**
+ * The disruption pipeline over one item, pure: normalise, drop duplicates, extract entities,
+ * classify, grade, then join the most similar open event or start one. The stored service and the
+ * labelled-corpus test run the same functions; only where the events live differs.
+ */
+
+import type { DisruptionCategory } from "./categories";
+import { classify, isResolution, itemSeverity } from "./classify";
+import { extractEntities } from "./entities";
+import {
+  bestEvent,
+  type DisruptionEvent,
+  type ItemFacts,
+  joinEvent,
+  resolveIfSilent,
+  SIGNAL_WORDS,
+  similarity,
+  startEvent,
+  withinWindow,
+} from "./events";
+import { type FeedItem, isDuplicate, type NormalisedItem, normaliseItem } from "./normalise";
+
+const STOPWORDS = new Set(
+  `a an and are as at be been by for from has have in into is it its of on or over says said
+  that the their this to was were will with after amid new more than up out off about after against
+  all also but can could may not no per since so some still they two three week weeks day days
+  which while who would year years report reports reported`.split(/\s+/),
+);
+
+/** Crude stemming: enough to make "strikes" and "strike", "closed" and "closure" meet often. */
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
+/** Content words of the title (counted twice) and summary, log-weighted. */
+export function contentTerms(foldedTitle: string, foldedSummary: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (text: string, weight: number) => {
+    for (const word of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+      if (word.length < 3 || STOPWORDS.has(word) || /^\d+$/.test(word)) continue;
+      const term = stem(word);
+      counts[term] = (counts[term] ?? 0) + weight;
+    }
+  };
+  add(foldedTitle, 2);
+  add(foldedSummary, 1);
+  for (const term of Object.keys(counts)) counts[term] = 1 + Math.log(counts[term]!);
+  return counts;
+}
+
+function signalsOf(item: NormalisedItem): string[] {
+  const text = ` ${item.foldedTitle} ${item.foldedSummary} `.replace(/[^\p{L}\p{N}]+/gu, " ");
+  return Object.entries(SIGNAL_WORDS)
+    .filter(([, words]) => words.some((w) => text.includes(` ${w} `)))
+    .map(([signal]) => signal);
+}
+
+/** What an item says, its category null when no word of any category is in it. */
+export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "severity" | "hedged"> & {
+  category: ItemFacts["category"] | null;
+} {
+  const { entities, mentions } = extractEntities(item.title, item.summary);
+  return {
+    category: classify(item, mentions),
+    resolution: isResolution(item),
+    entities,
+    terms: contentTerms(item.foldedTitle, item.foldedSummary),
+    signals: signalsOf(item),
+    foldedTitle: item.foldedTitle,
+    source: {
+      publisher: item.publisher,
+      title: item.title,
+      link: item.canonicalLink ?? item.link,
+      publishedAt: item.publishedAt,
+      authoritative: item.authoritative ?? false,
+    },
+  };
+}
+
+function graded(
+  item: NormalisedItem,
+  draft: ReturnType<typeof draftFacts>,
+  category: DisruptionCategory,
+): ItemFacts {
+  const { severity, hedged } = itemSeverity(item, category, draft.entities);
+  return { ...draft, category, severity, hedged };
+}
+
+/** What an item says, or null when it is no disruption news at all (no category word). */
+export function itemFacts(item: NormalisedItem): ItemFacts | null {
+  const draft = draftFacts(item);
+  return draft.category ? graded(item, draft, draft.category) : null;
+}
+
+/**
+ * An item without a category word of its own ("Yangshan stays shut as Bebinca moves inland") is read
+ * in the context of the open events: if it names a port, chokepoint or carrier of one it would join,
+ * it is a report of that event and takes its category. Otherwise it is no disruption news.
+ */
+function inContext(
+  item: NormalisedItem,
+  draft: ReturnType<typeof draftFacts>,
+  events: readonly DisruptionEvent[],
+): ItemFacts | null {
+  const named =
+    draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length;
+  if (named === 0) return null;
+  let best: { facts: ItemFacts; score: number } | null = null;
+  for (const event of events) {
+    if (!withinWindow(event, item.publishedAt)) continue;
+    const facts = graded(item, draft, event.category);
+    const { score, joinable } = similarity(event, facts);
+    if (joinable && (!best || score > best.score)) best = { facts, score };
+  }
+  return best?.facts ?? null;
+}
+
+export type IngestOutcome =
+  | { kind: "duplicate"; item: NormalisedItem }
+  | { kind: "irrelevant"; item: NormalisedItem }
+  | { kind: "unmatched_resolution"; item: NormalisedItem; facts: ItemFacts }
+  | { kind: "joined" | "created"; item: NormalisedItem; facts: ItemFacts; event: DisruptionEvent };
+
+/** The events known and the items already seen (their identities), as the pipeline reads them. */
+export interface PipelineState {
+  events: DisruptionEvent[];
+  seen: Pick<NormalisedItem, "identity" | "canonicalLink" | "publisher" | "foldedTitle">[];
+}
+
+/**
+ * One item through the pipeline against the state. Returns the new state and what happened; the
+ * state given is not changed. A report that something reopened, matching no open event, starts none.
+ */
+export function ingestItem(
+  state: PipelineState,
+  raw: FeedItem,
+  newId: () => string,
+): { state: PipelineState; outcome: IngestOutcome } {
+  const item = normaliseItem(raw);
+  if (isDuplicate(item, state.seen)) return { state, outcome: { kind: "duplicate", item } };
+  const seen = [...state.seen, item];
+  const open = state.events.map((e) => resolveIfSilent(e, item.publishedAt));
+  const draft = draftFacts(item);
+  const facts = draft.category ? graded(item, draft, draft.category) : inContext(item, draft, open);
+  if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
+  const target = bestEvent(open, facts);
+  if (!target) {
+    if (facts.resolution)
+      return { state: { events: open, seen }, outcome: { kind: "unmatched_resolution", item, facts } };
+    const event = startEvent(newId(), facts);
+    return { state: { events: [...open, event], seen }, outcome: { kind: "created", item, facts, event } };
+  }
+  const event = joinEvent(target, facts);
+  return {
+    state: { events: open.map((e) => (e.id === event.id ? event : e)), seen },
+    outcome: { kind: "joined", item, facts, event },
+  };
+}
+
+/** Every event resolved that has been silent for its category's window by `now`. */
+export function sweepSilentEvents(events: readonly DisruptionEvent[], now: Date): DisruptionEvent[] {
+  return events.map((e) => resolveIfSilent(e, now));
+}

@@ -1,0 +1,283 @@
+/**
+ * Disruptions on v1 and its sandbox copy (spec v1 section 2.12, section 4.1 rule 10): every filter
+ * and error rule, matching to a tracked shipment, `affected`, tenant isolation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
+import type { FeedItem } from "../../src/domain/disruptions/normalise";
+import { findPort } from "../../src/domain/ports/port-directory";
+import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { trackActiveShipment } from "../support/disruptions";
+import { openApiChecker } from "../support/openapi";
+
+let app: TestApp;
+let business: OrgWithKey;
+let other: OrgWithKey;
+let reference: string;
+let dischargeName: string;
+let checker: ReturnType<typeof openApiChecker>;
+
+async function get(path: string, key?: string) {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
+  const body = (await res.json()) as Record<string, any>;
+  return { res, body };
+}
+
+function item(publisher: string, hoursAgo: number, title: string, summary: string): FeedItem {
+  return {
+    sourceId: publisher,
+    publisher,
+    guid: `${publisher}-${title}`,
+    link: `https://news.example/${encodeURIComponent(publisher)}/${encodeURIComponent(title)}`,
+    title,
+    summary,
+    publishedAt: new Date(Date.now() - hoursAgo * 3_600_000),
+  };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0", QUAYSIDE_CARRIER_ATTEMPTS: "1" },
+  });
+  business = await app.fixtures.organization({ plan: "business" });
+  other = await app.fixtures.organization({ plan: "business" });
+  const active = await trackActiveShipment(app, business, 430_000);
+  reference = active.reference;
+  const exposure = active.exposure;
+  const podLocode = exposure.portOfDischarge!;
+  dischargeName = (findPort(podLocode)?.name ?? podLocode).replace(/\s*\(.*\)$/, "");
+  const source = (publisher: string) => ({ id: publisher, publisher, kind: "news", authoritative: false });
+  // A storm at the shipment's port of discharge, reported by three publishers (corroborated: +1).
+  for (const [publisher, hours] of [
+    ["Harbour Wire", 10],
+    ["Quay Ledger", 8],
+    ["Box Trade Daily", 6],
+  ] as const) {
+    await app.services.disruptions.ingest(source(publisher), [
+      item(
+        publisher,
+        hours,
+        `Storm closes the Port of ${dischargeName}`,
+        `Terminals at the Port of ${dischargeName} suspended operations.`,
+      ),
+    ]);
+  }
+  // Unrelated: freight rates (no entities), and a resolved labour dispute at Felixstowe.
+  await app.services.disruptions.ingest(source("Freight Index Weekly"), [
+    item(
+      "Freight Index Weekly",
+      5,
+      "Asia-Europe spot rates climb for a third week",
+      "Index compilers report higher spot rates.",
+    ),
+  ]);
+  await app.services.disruptions.ingest(source("Harbour Wire"), [
+    item(
+      "Harbour Wire",
+      30,
+      "Dockworkers strike at the Port of Felixstowe",
+      "A walkout halted container handling at the Port of Felixstowe.",
+    ),
+    item(
+      "Harbour Wire",
+      20,
+      "Felixstowe strike ends; terminals reopened",
+      "Dockworkers at the Port of Felixstowe returned to work.",
+    ),
+  ]);
+  checker = openApiChecker((await (await fetch(`${app.url}/api/v1/openapi.json`)).json()) as never);
+}, 180_000);
+afterAll(() => app?.stop());
+
+describe("GET /disruptions", () => {
+  it("lists active disruptions most severe first, with service-written headlines, sources and affected", async () => {
+    const { res, body } = await get("/disruptions", business.key);
+    expect(res.status).toBe(200);
+    const again = await fetch(`${app.url}/api/v1/disruptions`, {
+      headers: { authorization: `Bearer ${business.key}` },
+    });
+    expect(await checker.check("get", "/disruptions", again)).toEqual([]);
+    expect(body).toMatchObject({ success: true, page: 1, page_size: 25 });
+    const storm = body.data[0];
+    expect(storm.category).toBe("weather");
+    expect(storm.severity).toBe(4);
+    expect(storm.status).toBe("active");
+    expect(storm.headline).toContain(dischargeName);
+    expect(storm.sources).toHaveLength(3);
+    expect(new Set(storm.sources.map((s: any) => s.publisher)).size).toBe(3);
+    expect(storm.affected).toEqual({ count: 1, references: [reference] });
+    const severities = body.data.map((d: any) => d.severity);
+    expect(severities).toEqual([...severities].sort((a: number, b: number) => b - a));
+    expect(body.data.every((d: any) => d.status === "active")).toBe(true);
+  });
+
+  it("filters by minimum severity, category, port, country and status, combined with AND", async () => {
+    const severe = await get("/disruptions?severity=4", business.key);
+    expect(severe.body.data.every((d: any) => d.severity >= 4)).toBe(true);
+    expect(severe.body.total).toBeGreaterThan(0);
+    const market = await get("/disruptions?category=container_market", business.key);
+    expect(market.body.data.map((d: any) => d.category)).toEqual(["container_market"]);
+    const storm = (await get("/disruptions?severity=4", business.key)).body.data[0];
+    const port = storm.entities.ports[0];
+    const byPort = await get(`/disruptions?port=${port.toLowerCase()}`, business.key);
+    expect(byPort.body.data.map((d: any) => d.id)).toEqual([storm.id]);
+    const none = await get(`/disruptions?port=${port}&category=labor`, business.key);
+    expect(none.body).toMatchObject({ total: 0, data: [] });
+    const resolved = await get("/disruptions?status=resolved", business.key);
+    expect(resolved.body.data.map((d: any) => d.category)).toEqual(["labor"]);
+    expect(resolved.body.data[0].entities.ports).toEqual(["GBFXT"]);
+    expect(resolved.body.data[0].resolved_at).not.toBeNull();
+    const future = await get("/disruptions?since=2999-01-01T00:00:00Z", business.key);
+    expect(future.body.total).toBe(0);
+    const paged = await get("/disruptions?page=2&page_size=1", business.key);
+    expect(paged.body).toMatchObject({ page: 2, page_size: 1 });
+    expect(paged.body.data).toHaveLength(1);
+  });
+
+  it.each([
+    ["severity=0", "severity"],
+    ["severity=5", "severity"],
+    ["severity=high", "severity"],
+    ["category=fire", "category"],
+    ["port=SHANGHAI", "port"],
+    ["carrier=MAE", "carrier"],
+    ["country=CHN", "country"],
+    ["status=open", "status"],
+    ["since=yesterday", "since"],
+    ["page=0", "page"],
+    ["page_size=0", "page_size"],
+    ["page_size=101", "page_size"],
+  ])("refuses %s with 400 invalid_parameter naming %s, before the plan", async (query, param) => {
+    for (const key of [business.key, (await starterKey()).key]) {
+      const { res, body } = await get(`/disruptions?${query}`, key);
+      expect(res.status).toBe(400);
+      expect(body.data).toEqual({ error: "invalid_parameter", param });
+    }
+  });
+});
+
+let starter: OrgWithKey | undefined;
+async function starterKey(): Promise<OrgWithKey> {
+  starter ??= await app.fixtures.organization({ plan: "starter" });
+  return starter;
+}
+
+describe("plan gating and the feature switch", () => {
+  it("answers 403 plan_required on a plan without disruptions, never a partial list", async () => {
+    const { key } = await starterKey();
+    for (const path of ["/disruptions", `/disruptions/${SANDBOX_DISRUPTION_IDS[0]}`]) {
+      const { res, body } = await get(path, key);
+      expect(res.status).toBe(403);
+      expect(body.data).toEqual({ error: "plan_required", feature: "disruptions", min_plan: "business" });
+      expect(body).not.toHaveProperty("total");
+    }
+  });
+
+  it("answers 403 feature_disabled when the organisation switched disruptions off", async () => {
+    const org = await app.services.accounts.createOrganization({
+      name: "Switched off",
+      plan: "business",
+      developerMode: true,
+      features: { disruptions: false },
+    });
+    const user = await app.services.accounts.createUser({
+      organizationId: org.id,
+      email: "off@example.com",
+      role: "owner",
+    });
+    const { rawKey } = await app.services.accounts.createApiKey({ userId: user.id });
+    const { res, body } = await get("/disruptions", rawKey);
+    expect(res.status).toBe(403);
+    expect(body.data).toEqual({ error: "feature_disabled", feature: "disruptions" });
+  });
+});
+
+describe("GET /disruptions/{id}", () => {
+  it("answers one disruption in the list item's shape", async () => {
+    const listed = (await get("/disruptions?severity=4", business.key)).body.data[0];
+    const { res, body } = await get(`/disruptions/${listed.id}`, business.key);
+    expect(res.status).toBe(200);
+    expect(body.data).toEqual(listed);
+  });
+
+  it.each(["00000000-0000-4000-8000-999999999999", "not-an-id"])(
+    "answers 404 disruption_not_found for %s",
+    async (id) => {
+      const { res, body } = await get(`/disruptions/${id}`, business.key);
+      expect(res.status).toBe(404);
+      expect(body.data).toEqual({ error: "disruption_not_found" });
+    },
+  );
+
+  it("counts only the caller's own shipments in affected", async () => {
+    const listed = (await get("/disruptions?severity=4", other.key)).body.data[0];
+    expect(listed.affected).toEqual({ count: 0, references: [] });
+  });
+});
+
+describe("GET /shipments/{id}/disruptions", () => {
+  it("lists the active disruptions touching the shipment with match_types", async () => {
+    const { res, body } = await get(`/shipments/${reference}/disruptions`, business.key);
+    expect(res.status).toBe(200);
+    expect(body.reference).toBe(reference);
+    expect(body.shipment_id).toMatch(/^SHP-\d+$/);
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0].match_types).toContain("pod");
+    expect(body.data[0].category).toBe("weather");
+  });
+
+  it("answers 404 (never 403) for another account's shipment, and for an unknown one", async () => {
+    for (const [key, id] of [
+      [other.key, reference],
+      [business.key, "SHP-999999"],
+      [(await starterKey()).key, reference],
+    ] as const) {
+      const { res, body } = await get(`/shipments/${id}/disruptions`, key);
+      expect(res.status).toBe(404);
+      expect(body.data.error).toBe("shipment_not_found");
+    }
+  });
+});
+
+describe("the sandbox copies", () => {
+  const sandbox = async (path: string) => {
+    const res = await fetch(`${app.url}/api/v1/sandbox${path}`);
+    return { res, body: (await res.json()) as Record<string, any> };
+  };
+
+  it("answer 200 with the sandbox world's disruptions, touching its shipments", async () => {
+    const list = await sandbox("/disruptions");
+    expect(list.res.status).toBe(200);
+    expect(list.body.mode).toBe("sandbox");
+    expect(list.body.total).toBeGreaterThanOrEqual(3);
+    expect(SANDBOX_DISRUPTION_IDS).toContain(list.body.data[0].id);
+    const one = await sandbox(`/disruptions/${list.body.data[0].id}`);
+    expect(one.res.status).toBe(200);
+    expect(one.body.data.id).toBe(list.body.data[0].id);
+    const touching = await sandbox("/shipments/SHP-1000/disruptions");
+    expect(touching.res.status).toBe(200);
+    expect(touching.body.data.length).toBeGreaterThan(0);
+    expect(touching.body.data[0].match_types.length).toBeGreaterThan(0);
+    const resolved = await sandbox("/disruptions?status=resolved");
+    expect(resolved.body.total).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.each([
+    ["severity=9", "severity"],
+    ["category=fire", "category"],
+    ["page_size=101", "page_size"],
+    ["status=open", "status"],
+  ])("refuses %s with the live 400 body", async (query, param) => {
+    const { res, body } = await sandbox(`/disruptions?${query}`);
+    expect(res.status).toBe(400);
+    expect(body.data).toEqual({ error: "invalid_parameter", param });
+  });
+
+  it("answers 404 disruption_not_found for an unknown id, as live", async () => {
+    const { res, body } = await sandbox("/disruptions/00000000-0000-4000-8000-999999999999");
+    expect(res.status).toBe(404);
+    expect(body.data).toEqual({ error: "disruption_not_found" });
+  });
+});
