@@ -16,7 +16,7 @@ import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
 import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
-import { vesselPositionAnswer } from "./vessel-positions";
+import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { toUtcIso } from "./world/local-time";
 import { findSimulatedCarrier } from "./world/references";
 import { type Shipment, SimulatedWorld } from "./world/world";
@@ -457,6 +457,15 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, answer.status, answer.body);
   }
 
+  function answerPortArea(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== "GET") {
+      send(res, 405, { error: "Use GET." }, { Allow: "GET" });
+      return;
+    }
+    const answer = portAreaAnswer(url.searchParams, clock.now().getTime());
+    send(res, answer.status, answer.body);
+  }
+
   function index(req: IncomingMessage, res: ServerResponse): void {
     const base = publicBase(req);
     send(res, 200, {
@@ -471,6 +480,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       })),
       vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,
       vesselPositionByNameUrl: `${base}/vessels/position?name={NAME}`,
+      portAreaUrl: `${base}/vessels/area?port={UNLOCODE}`,
       admin: {
         state: `${base}/_admin/state`,
         faults: `${base}/_admin/faults/{SCAC}`,
@@ -489,7 +499,9 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
           ? handleAdmin(req, res, segments)
           : segments[0] === "vessels" && segments[1] === "position"
             ? Promise.resolve(answerVesselPosition(req, res, url))
-            : handleCarrier(req, res, url, segments);
+            : segments[0] === "vessels" && segments[1] === "area"
+              ? Promise.resolve(answerPortArea(req, res, url))
+              : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);
