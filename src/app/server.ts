@@ -118,6 +118,7 @@ export async function startServer(
     workers.refresh.start();
     workers.discovery.start();
     workers.webhooks.start();
+    workers.congestion.start();
   }
 
   let stopping: Promise<void> | undefined;

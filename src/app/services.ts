@@ -3,6 +3,7 @@ import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import { CongestionService } from "../domain/congestion/congestion.service";
 import type { OpenApiSource } from "../domain/docs-search/doc-sources";
 import { TrackingHistoryService } from "../domain/history/tracking-history.service";
 import {
@@ -53,6 +54,8 @@ export interface Services {
   background: BackgroundTracking;
   /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
   lookups: LookupServices;
+  /** Port congestion: sampling, daily signals, scoring, the board and readings. */
+  congestion: CongestionService;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
   close(): Promise<void>;
@@ -152,6 +155,14 @@ export function createServices(input: {
       directory: carriers,
     }),
     lookups,
+    congestion: new CongestionService({
+      prisma: db.prisma,
+      clock,
+      logger,
+      areaSources: input.lookupUpstreams?.portAreaSources ?? [],
+      sampleEveryMs: config.congestion.sampleEveryMs,
+      extraPorts: config.congestion.extraPorts,
+    }),
     openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();

@@ -4,17 +4,20 @@ import { PeriodicWorker } from "./periodic-worker";
 const REFRESH_BATCH = 25;
 const DISCOVERY_BATCH = 10;
 const DELIVERY_BATCH = 50;
+const CONGESTION_BATCH = 10;
 
 export interface Workers {
   refresh: PeriodicWorker;
   discovery: PeriodicWorker;
   webhooks: PeriodicWorker;
+  /** Samples watched ports' AIS areas and scores ports whose reading is due. */
+  congestion: PeriodicWorker;
   stop(): Promise<void>;
 }
 
 /** The background workers of one process; every process may run them (rows are claimed, not shared). */
 export function createWorkers(services: Services): Workers {
-  const { background, webhooks, logger, metrics, config } = services;
+  const { background, webhooks, congestion, logger, metrics, config } = services;
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
@@ -43,12 +46,28 @@ export function createWorkers(services: Services): Workers {
     },
     logger,
   );
+  let watched = false;
+  const congestionWorker = new PeriodicWorker(
+    "congestion",
+    config.workers.intervalMs,
+    async () => {
+      if (!watched) {
+        await congestion.ensureWatched();
+        watched = true;
+      }
+      const sampled = await congestion.sampleDue(CONGESTION_BATCH);
+      const scored = await congestion.scoreDue(CONGESTION_BATCH);
+      return { full: sampled === CONGESTION_BATCH || scored === CONGESTION_BATCH };
+    },
+    logger,
+  );
   return {
     refresh,
     discovery,
     webhooks: webhookWorker,
+    congestion: congestionWorker,
     async stop() {
-      await Promise.all([refresh.stop(), discovery.stop(), webhookWorker.stop()]);
+      await Promise.all([refresh.stop(), discovery.stop(), webhookWorker.stop(), congestionWorker.stop()]);
     },
   };
 }
