@@ -3,6 +3,7 @@ import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
+import { getPortConditions } from "./tools/get-port-conditions.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getShipmentStatus } from "./tools/get-shipment-status.tool";
 import { getShipmentTimeline } from "./tools/get-shipment-timeline.tool";
@@ -17,7 +18,7 @@ import { trackVessel } from "./tools/track-vessel.tool";
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.2.0";
+export const MCP_SERVER_VERSION = "1.3.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -27,6 +28,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getRefreshSchedule,
   getVesselSchedules,
   trackVessel,
+  getPortConditions,
   checkCarrierSupport,
   searchApiDocs,
   listCustomers,
@@ -38,6 +40,7 @@ const INSTRUCTIONS = [
   "Every tool is read-only: nothing is tracked, changed or billed; shipment tools read stored data and never ask a carrier.",
   "Look a shipment up by container number (e.g. MSCU1234566), bill of lading, booking or SHP id.",
   "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
+  "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
 ].join(" ");
 
 /**

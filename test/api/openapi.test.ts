@@ -50,6 +50,8 @@ const live = (): Record<V1RouteName, Sample> => ({
   carriers: { path: "/carriers?search=maersk" },
   carrierLookup: { path: `/carriers/lookup?number=${known[1]}` },
   ports: { path: "/ports?search=rotterdam" },
+  portCongestionBoard: { path: "/ports/congestion" },
+  portCongestion: { path: "/ports/CNSHA/congestion" },
   vesselTrack: { path: "/vessel/track?imo=9811000&mmsi=353136000" },
   schedules: { path: "/voyage/schedules?origin=CNSHA&destination=NLRTM&date=2026-12-01" },
   trackContainer: { path: `/container/${known[0]}` },

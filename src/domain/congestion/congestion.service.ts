@@ -10,7 +10,10 @@
  */
 import type { Logger } from "pino";
 import type { PrismaClient } from "../../generated/prisma/client";
+import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
+import { minimumPlanFor } from "../accounts/plans";
+import { featureAccess, type Principal } from "../accounts/principal";
 import { findPort } from "../ports/port-directory";
 import { rankedPortCodes } from "../ports/port-traffic";
 import type { TrackingDocument } from "../tracking/model";
@@ -85,6 +88,29 @@ interface ShipmentSignals {
   /** Ports with a tracked arrival due within 72 h. */
   arrivingSoon: Set<string>;
   loadedAt: number;
+}
+
+/**
+ * Whether the caller may read congestion (spec v1 rule 9): the plan must include it (`plan_required`,
+ * naming the cheapest plan that does), then the organisation's switch must be on (`feature_disabled`).
+ * A plan lacking the feature cannot switch it on, so the plan answers first.
+ */
+export type CongestionAccess =
+  | { kind: "on" }
+  | { kind: "plan_required"; feature: "port_congestion"; minPlan: PlanCode }
+  | { kind: "feature_disabled"; feature: "port_congestion" };
+
+export function congestionAccess(principal: Principal): CongestionAccess {
+  const access = featureAccess(principal.organization, "port_congestion");
+  if (access === "plan_required") {
+    return {
+      kind: "plan_required",
+      feature: "port_congestion",
+      minPlan: minimumPlanFor("port_congestion").code,
+    };
+  }
+  if (access === "feature_disabled") return { kind: "feature_disabled", feature: "port_congestion" };
+  return { kind: "on" };
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -3,8 +3,9 @@
  * functions; congestion.service.ts loads their inputs and stores the result):
  *
  * - anchorage wait: median hours of the waits over 3 h (Oceanbolt: only congested vessels count) that
- *   began in the last 7 days or are still running, a running wait counted at its length so far, so a
- *   closed port reads high while its ships wait rather than only once they berth;
+ *   began in the last 7 days or are still running, a running wait counted at its length so far; when
+ *   10 or more ships are waiting at once and the median of their running waits is higher, that one (a
+ *   closed port reads high while its queue forms, not only once ships berth);
  * - dwell: median days from discharge (DISC) to gate-out (GTOT) at the port of discharge of tracked
  *   boxes gated out in the last 7 days;
  * - ETA slip: median hours of the actual arrival (ATA) against the first ETA seen, tracked shipments
@@ -19,6 +20,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Oceanbolt's rule: a vessel counts as waiting after 3 hours at anchor. */
 export const WAITING_AFTER_MS = 3 * HOUR_MS;
+/** Ships waiting at once that make a queue whose running waits can set the anchorage-wait signal. */
+export const QUEUE_SIZE = 10;
 
 export interface WaitRecord {
   anchoredAt: Date;
@@ -105,7 +108,12 @@ export function daySignals(input: {
   }
   const mean = perDay.length >= 7 ? perDay.reduce((a, b) => a + b, 0) / perDay.length : 0;
   const variance = mean > 0 ? perDay.reduce((sum, n) => sum + (n - mean) ** 2, 0) / perDay.length : 0;
-  const waitMedian = median(lengths);
+  // A queue that is forming shows through the waits still running before anyone berths: when their
+  // median is higher than the week's, it is the wait a ship arriving now faces.
+  const weekMedian = median(lengths);
+  // Only a real queue counts this way (10 ships or more): one ship held at a quiet port is not one.
+  const runningMedian = ongoing.length >= QUEUE_SIZE ? median(ongoing) : null;
+  const waitMedian = weekMedian === null ? null : Math.max(weekMedian, runningMedian ?? 0);
   const inWindow = (observations: readonly ShipmentObservation[] | undefined, days: number) =>
     (observations ?? []).filter((o) => o.at < end && o.at >= end - days * DAY_MS);
   const dwells = inWindow(input.shipments?.dwellDays, 7);

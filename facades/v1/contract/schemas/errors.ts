@@ -241,6 +241,12 @@ export const VesselNotFoundErrorBody = errorBody(
   { id: "VesselNotFoundError", description: "No position source knows this vessel." },
 );
 
+export const PortNotFoundErrorBody = errorBody(
+  404,
+  z.strictObject({ error: z.literal("port_not_found"), locode: z.string() }),
+  { id: "PortNotFoundError", description: "No port of the catalogue has this code." },
+);
+
 export const PlanRequiredErrorBody = errorBody(
   403,
   z.strictObject({ error: z.literal("plan_required"), feature: z.enum(FEATURES), min_plan: planCode }),

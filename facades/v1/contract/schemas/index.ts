@@ -10,6 +10,14 @@
 export { UsageAnswer } from "./account";
 export { BulkAnswer, BulkItem, BulkTrackBody } from "./bulk";
 export {
+  CongestionBoardAnswer,
+  CongestionBoardItem,
+  CongestionComponent,
+  CongestionHistoryItem,
+  CongestionReading,
+  CongestionReadingAnswer,
+} from "./congestion";
+export {
   AuthThrottledErrorBody,
   CarrierLookupLimitErrorBody,
   CarrierUnavailableErrorBody,
@@ -20,6 +28,7 @@ export {
   LookupLimitErrorBody,
   PaymentOverdueErrorBody,
   PlanRequiredErrorBody,
+  PortNotFoundErrorBody,
   ProviderUnavailableErrorBody,
   RateLimitErrorBody,
   RetryTooSoonErrorBody,
