@@ -225,6 +225,12 @@ describe("the OpenAPI 3.1 document", () => {
         nameKey: `c${i}`,
       })),
     });
+    // A plan with port congestion whose organisation switched it off.
+    const congestionOff = await plan("business");
+    await prisma.organization.update({
+      where: { id: congestionOff.organizationId },
+      data: { featureSwitches: { port_congestion: false } },
+    });
     for (const o of [free, switchedOff, full]) {
       expect((await request("GET", `/container/${known[2]}`, o.key)).status).toBe(200);
     }
@@ -261,6 +267,18 @@ describe("the OpenAPI 3.1 document", () => {
       ],
       ["RetryTooSoonError", "POST", "/shipments/retry-failed", "/shipments/retry-failed", retried.key, {}],
       ["VesselNotFoundError", "GET", "/vessel/track", "/vessel/track?imo=9000003&mmsi=999999999", org.key],
+      ["Error", "GET", "/ports/{locode}/congestion", "/ports/X/congestion", org.key],
+      ["PortNotFoundError", "GET", "/ports/{locode}/congestion", "/ports/ZZZZZ/congestion", org.key],
+      ["PlanRequiredError", "GET", "/ports/congestion", "/ports/congestion", free.key],
+      ["PlanRequiredError", "GET", "/ports/{locode}/congestion", "/ports/CNSHA/congestion", free.key],
+      ["FeatureDisabledError", "GET", "/ports/congestion", "/ports/congestion", congestionOff.key],
+      [
+        "FeatureDisabledError",
+        "GET",
+        "/ports/{locode}/congestion",
+        "/ports/CNSHA/congestion",
+        congestionOff.key,
+      ],
       ["TrackingNotFoundError", "GET", "/container/{number}", `/container/${unknown[0]}`, free.key],
       [
         "PlanRequiredError",
