@@ -18,7 +18,9 @@ export type PrismaWorkName =
   | "key-lookup+shipments-page"
   | "key-lookup+shipments-delta"
   | "key-lookup+compat-track"
-  | "key-lookup+live-track";
+  | "key-lookup+live-track"
+  | "key-lookup+congestion-board"
+  | "key-lookup+congestion-reading";
 
 export type BaselineKind = "node-http" | "express-static" | "express-prisma";
 
@@ -156,6 +158,53 @@ const facadeTargets: readonly TargetCheck[] = [
   },
 ];
 
+/**
+ * Congestion readings as the scoring job leaves them: the 60 watched ports' newest readings, and 90 days
+ * of history for Shanghai (the per-port read). Scores are spread deterministically over the buckets.
+ */
+async function seedCongestion({ db }: SeedContext): Promise<void> {
+  const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const reading = (locode: string, i: number, dayOffset: number) => ({
+    locode,
+    day: new Date(today - dayOffset * 86_400_000),
+    latest: dayOffset === 0,
+    name: locode,
+    country: locode.slice(0, 2),
+    lat: (i % 120) - 60,
+    lng: ((i * 37) % 360) - 180,
+    score: (i * 17 + dayOffset * 3) % 101,
+    bucket: "normal",
+    tier: "B",
+    trend7d: (i % 9) - 4,
+    vesselsWaiting: i % 30,
+    medianAnchorageWaitH: 6 + (i % 20),
+    longestWaitDays: 1 + (i % 5),
+    components: [
+      {
+        name: "anchorage_wait",
+        raw: 12,
+        unit: "h",
+        baseline_median: 9,
+        baseline_mad: 2,
+        z: 1,
+        weight: 0.35,
+        n: 40,
+        window_days: 7,
+      },
+    ],
+    computedAt: new Date(),
+  });
+  const { rankedPortCodes } = await import("../src/domain/ports/port-traffic");
+  const ports = rankedPortCodes();
+  await db.prisma.portCongestionReading.createMany({
+    data: [
+      ...ports.map((locode, i) => reading(locode, i, 0)),
+      ...Array.from({ length: 89 }, (_, d) => reading("CNSHA", 0, d + 1)),
+    ],
+    skipDuplicates: true,
+  });
+}
+
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: "v1-carriers",
@@ -219,6 +268,36 @@ export const SCENARIOS: readonly Scenario[] = [
         source: `${ISSUE}: p99 under 15 ms at 50 connections on PostgreSQL`,
       },
     ],
+  },
+  {
+    id: "v1-congestion-board",
+    name: "v1 congestion board",
+    what: "GET /api/v1/ports/congestion: key lookup and rate window, the plan's feature check, the PortCongestionBoard operation (one query over the 60 newest readings), v1 envelope",
+    request: { method: "GET", path: "/api/v1/ports/congestion" },
+    seed: seedCongestion,
+    prismaWork: "key-lookup+congestion-board",
+    checkAnswer: (status, body) => {
+      const parsed = json(body) as { success?: boolean; data?: unknown[] } | undefined;
+      if (status !== 200) return `HTTP ${status}`;
+      return parsed?.success === true && Array.isArray(parsed.data) && parsed.data.length > 0
+        ? undefined
+        : "expected { success: true, data: [board items...] }";
+    },
+    targets: facadeTargets,
+  },
+  {
+    id: "v1-port-congestion",
+    name: "v1 port congestion",
+    what: "GET /api/v1/ports/CNSHA/congestion: key lookup and rate window, the plan's feature check, the PortCongestion operation (the port's readings of the last 90 days in one query), v1 envelope",
+    request: { method: "GET", path: "/api/v1/ports/CNSHA/congestion" },
+    route: "/api/v1/ports/:locode/congestion",
+    seed: seedCongestion,
+    prismaWork: "key-lookup+congestion-reading",
+    checkAnswer: (status, body) =>
+      v1Success(status, body, (data) =>
+        Array.isArray((data as { history?: unknown[] })?.history) ? undefined : "expected data.history",
+      ),
+    targets: facadeTargets,
   },
   {
     id: "v1-shipment",

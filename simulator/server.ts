@@ -18,7 +18,7 @@ import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEve
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
 import { FEED_PUBLISHERS, feedXml, isFeedPublisher } from "./feeds";
 import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
-import { vesselPositionAnswer } from "./vessel-positions";
+import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseEvents } from "./world/awaiting-release";
 import { toUtcIso } from "./world/local-time";
 import { findSimulatedCarrier } from "./world/references";
@@ -462,6 +462,15 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, answer.status, answer.body);
   }
 
+  function answerPortArea(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== "GET") {
+      send(res, 405, { error: "Use GET." }, { Allow: "GET" });
+      return;
+    }
+    const answer = portAreaAnswer(url.searchParams, clock.now().getTime());
+    send(res, answer.status, answer.body);
+  }
+
   function index(req: IncomingMessage, res: ServerResponse): void {
     const base = publicBase(req);
     send(res, 200, {
@@ -476,6 +485,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       })),
       vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,
       vesselPositionByNameUrl: `${base}/vessels/position?name={NAME}`,
+      portAreaUrl: `${base}/vessels/area?port={UNLOCODE}`,
       admin: {
         state: `${base}/_admin/state`,
         faults: `${base}/_admin/faults/{SCAC}`,
@@ -512,9 +522,11 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
           ? handleAdmin(req, res, segments)
           : segments[0] === "vessels" && segments[1] === "position"
             ? Promise.resolve(answerVesselPosition(req, res, url))
-            : segments[0] === "feeds" && segments.length === 2
-              ? Promise.resolve(answerFeed(req, res, segments[1]!))
-              : handleCarrier(req, res, url, segments);
+            : segments[0] === "vessels" && segments[1] === "area"
+              ? Promise.resolve(answerPortArea(req, res, url))
+              : segments[0] === "feeds" && segments.length === 2
+                ? Promise.resolve(answerFeed(req, res, segments[1]!))
+                : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);

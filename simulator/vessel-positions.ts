@@ -7,6 +7,8 @@
  */
 import { findVessel, vesselFix } from "./world/fleet";
 import { toLocalIso, toUtcIso } from "./world/local-time";
+import { portTrafficAt } from "./world/port-traffic";
+import { findPort } from "./world/ports";
 import { VESSELS, type Vessel } from "./world/vessels";
 
 export type VesselPositionAnswer =
@@ -87,6 +89,37 @@ export function vesselPositionAnswer(params: URLSearchParams, nowMs: number): Ve
         locationName: fix.nextCall.port.name,
         arrivalDateTime: toLocalIso(fix.nextCall.arrivesAt, fix.nextCall.port.timeZone),
       },
+    },
+  };
+}
+
+/**
+ * `GET /vessels/area?port=LOCODE`: every container ship at anchor off a port or alongside it at the
+ * simulator's clock, as an AIS receiver covering the port area reports them (world/port-traffic.ts).
+ * Each carries the port as its AIS destination. 404 for a port the world does not have.
+ */
+export function portAreaAnswer(params: URLSearchParams, nowMs: number): VesselPositionAnswer {
+  const code = params.get("port")?.trim() ?? "";
+  if (!/^[A-Za-z]{2}[A-Za-z0-9]{3}$/.test(code)) {
+    return { status: 400, body: { error: "port is a 5-character UN/LOCODE" } };
+  }
+  const port = findPort(code);
+  if (!port) return { status: 404, body: { error: "No such port in the simulated world." } };
+  return {
+    status: 200,
+    body: {
+      port: { UNLocationCode: port.unLocode, locationName: port.name },
+      positionDateTime: toUtcIso(nowMs),
+      vessels: portTrafficAt(port, nowMs).map((vessel) => ({
+        MMSINumber: vessel.mmsi,
+        vesselIMONumber: vessel.imo,
+        vesselName: vessel.name,
+        latitude: vessel.lat,
+        longitude: vessel.lng,
+        speedOverGround: 0,
+        navigationalStatus: vessel.status === "at-anchor" ? "At anchor" : "Moored",
+        destination: vessel.destination,
+      })),
     },
   };
 }

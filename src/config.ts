@@ -122,6 +122,10 @@ const environmentSchema = z.object({
     .default(5 * 1_048_576),
   QUAYSIDE_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   QUAYSIDE_WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
+  /** Minutes between two samplings of a watched port's AIS area (congestion anchorage waits). */
+  QUAYSIDE_CONGESTION_SAMPLE_MINUTES: z.coerce.number().int().min(1).max(360).default(60),
+  /** Ports watched for congestion besides the 60 largest container ports (comma-separated codes). */
+  QUAYSIDE_CONGESTION_PORTS: z.string().default(""),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
@@ -209,6 +213,8 @@ export interface AppConfig {
   disruptionFeeds: { sources: string; intervalMs: number; timeoutMs: number; maxBytes: number };
   /** Background workers of this process: refresh, discovery, webhook delivery. */
   workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
+  /** Port congestion: how often watched ports are sampled, and ports watched beyond the largest 60. */
+  congestion: { sampleEveryMs: number; extraPorts: string[] };
   graphql: {
     maxDepth: number;
     maxCost: number;
@@ -341,6 +347,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       enabled: e.QUAYSIDE_WORKERS === "on",
       intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,
       webhookIntervalMs: e.QUAYSIDE_WEBHOOK_INTERVAL_MS,
+    },
+    congestion: {
+      sampleEveryMs: e.QUAYSIDE_CONGESTION_SAMPLE_MINUTES * 60_000,
+      extraPorts: commaList(e.QUAYSIDE_CONGESTION_PORTS).map((code) => code.toUpperCase()),
     },
     graphql: {
       maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH,

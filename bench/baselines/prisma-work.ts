@@ -141,6 +141,20 @@ export const PRISMA_WORK: Readonly<Record<PrismaWorkName, PrismaWork>> = {
     );
     return true;
   },
+  // PortCongestionBoard: the newest reading of every scored port.
+  "key-lookup+congestion-board": async ({ accounts, services }, rawKey) => {
+    const authentication = await accounts.authenticate(rawKey);
+    if (!authentication.ok) return false;
+    await services.congestion.board();
+    return true;
+  },
+  // PortCongestion: one port's readings of the last 90 days.
+  "key-lookup+congestion-reading": async ({ accounts, services }, rawKey, req) => {
+    const authentication = await accounts.authenticate(rawKey);
+    if (!authentication.ok) return false;
+    await services.congestion.reading(String(req.params.locode));
+    return true;
+  },
   // CompatTrack: the core's track serving the stored document, then the call counted with the usage.
   "key-lookup+compat-track": async ({ accounts, apiCalls, slots, services }, rawKey, req) => {
     const authentication = await accounts.authenticate(rawKey);

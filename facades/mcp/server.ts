@@ -4,6 +4,7 @@ import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
+import { getPortConditions } from "./tools/get-port-conditions.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
 import { getShipmentStatus } from "./tools/get-shipment-status.tool";
@@ -31,6 +32,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   trackVessel,
   getRouteNews,
   getDisruptionDetail,
+  getPortConditions,
   checkCarrierSupport,
   searchApiDocs,
   listCustomers,
@@ -43,6 +45,7 @@ const INSTRUCTIONS = [
   "Look a shipment up by container number (e.g. MSCU1234566), bill of lading, booking or SHP id.",
   "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
   "get_route_news lists active disruptions touching a shipment, any of yours, or all; get_disruption_detail reads one with its sources.",
+  "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
 ].join(" ");
 
 /**

@@ -7,6 +7,7 @@ import { sendV1Refusal } from "./respond";
 import { mountAccountRoutes } from "./routes/account.route";
 import { mountBulkRoutes } from "./routes/bulk.route";
 import { mountCarrierRoutes } from "./routes/carriers.route";
+import { mountCongestionRoutes } from "./routes/congestion.route";
 import { mountDisruptionRoutes } from "./routes/disruptions.route";
 import { mountLookupRoutes } from "./routes/lookups.route";
 import { mountPortRoutes } from "./routes/ports.route";
@@ -21,6 +22,7 @@ export function createV1Handlers(deps: FacadeDeps): V1Handlers {
   mountCarrierRoutes(api, deps);
   mountLookupRoutes(api, deps);
   mountPortRoutes(api, deps);
+  mountCongestionRoutes(api, deps);
   mountVesselRoutes(api, deps);
   mountScheduleRoutes(api, deps);
   mountTrackingRoutes(api, deps);

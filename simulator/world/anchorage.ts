@@ -9,7 +9,7 @@
  * waiting ship's time is lognormal around the port's median.
  */
 
-import { chokepointEpisodeAt, episodesBetween } from "./episodes";
+import { chokepointEpisodeAt, EPISODE_PASSAGES, EPISODE_PORTS, episodesBetween } from "./episodes";
 import type { Passage } from "./geo";
 import { unitHash } from "./hash";
 import type { Port, Region } from "./ports";
@@ -77,6 +77,7 @@ export function normalAnchorageWaitMs(port: Port, callKey: string): number {
  */
 export function berthAfterEpisodes(port: Port, anchoredAt: number, window: number, callKey: string): number {
   let berth = Math.max(anchoredAt, window);
+  if (!EPISODE_PORTS.has(port.unLocode)) return Math.round(berth / 60_000) * 60_000;
   const coin = unitHash("episode-queue", port.unLocode, callKey);
   for (const episode of episodesBetween(anchoredAt - QUEUE_CLEARING_MS, anchoredAt + 1)) {
     if (!episode.ports.includes(port.unLocode)) continue;
@@ -102,6 +103,7 @@ export function berthAfterEpisodes(port: Port, anchoredAt: number, window: numbe
 export function passageDelayMs(passages: readonly Passage[], reachedAt: number): number {
   let delay = 0;
   for (const passage of passages) {
+    if (!EPISODE_PASSAGES.has(passage)) continue;
     const episode = chokepointEpisodeAt(passage, reachedAt);
     if (episode) delay += episode.facts.transitDelayHours * HOUR;
   }

@@ -75,6 +75,15 @@ const CANALS = [
   { chokepoint: "suez", name: "Suez Canal", cause: "a grounded ship blocks the southbound convoy" },
 ] as const;
 
+/** Every port an episode can ever touch: others skip the calendar altogether. */
+export const EPISODE_PORTS: ReadonlySet<string> = new Set([
+  "CNSHA",
+  "CNNGB",
+  ...STRIKE_PORTS.map((p) => p.code),
+]);
+/** Every passage an episode can ever restrict. */
+export const EPISODE_PASSAGES: ReadonlySet<Passage> = new Set(CANALS.map((c) => c.chokepoint));
+
 /** The three episodes of every cycle, in calendar order. */
 const TEMPLATES: readonly Template[] = [
   {

@@ -332,3 +332,15 @@ export function shipmentFor(
 export function eventsFor(shipment: Shipment, now: Date, query: EventQuery = {}): DcsaEvent[] {
   return defaultWorld.eventsFor(shipment, now, query);
 }
+
+/** The world's dated episodes (ground truth for tests and the disruption feed): see episodes.ts. */
+export {
+  chokepointEpisodeAt,
+  type Episode,
+  type EpisodeFacts,
+  type EpisodeKind,
+  episodesActiveAt,
+  episodesBetween,
+  episodesOfCycle,
+  portEpisodeAt,
+} from "./episodes";

@@ -4,6 +4,7 @@
  */
 import type { Logger } from "pino";
 import type { AppConfig } from "../config";
+import type { PortAreaSource } from "../domain/congestion/port-area-source";
 import type { LookupServices, LookupUpstreams } from "../domain/lookups/lookups";
 import type { VesselPositionProvider } from "../domain/vessels/vessel-position-provider";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -11,7 +12,9 @@ import type { Clock } from "../lib/clock";
 import type { CarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { createScheduleSources } from "../upstream/schedules/schedule-gateway";
 import { AisFeedIngester, parseAisFeed } from "../upstream/vessels/ais-feed.ingester";
+import { AisPortAreaProvider } from "../upstream/vessels/ais-port-area.provider";
 import { AisPositionsProvider } from "../upstream/vessels/ais-positions.provider";
+import { SimulatorPortAreaAdapter } from "../upstream/vessels/simulator-port-area.adapter";
 import { SimulatorPositionsAdapter } from "../upstream/vessels/simulator-positions.adapter";
 
 /**
@@ -28,7 +31,11 @@ export function createLookupUpstreams(input: {
 }): LookupUpstreams {
   const { config } = input;
   const vesselProviders: VesselPositionProvider[] = [];
-  if (config.aisFeed) vesselProviders.push(new AisPositionsProvider(input.prisma));
+  const portAreaSources: PortAreaSource[] = [];
+  if (config.aisFeed) {
+    vesselProviders.push(new AisPositionsProvider(input.prisma));
+    portAreaSources.push(new AisPortAreaProvider(input.prisma, input.clock));
+  }
   if (input.simulatorUrl) {
     vesselProviders.push(
       new SimulatorPositionsAdapter(input.simulatorUrl, {
@@ -37,9 +44,17 @@ export function createLookupUpstreams(input: {
         attempts: config.carrierCalls.attempts,
       }),
     );
+    portAreaSources.push(
+      new SimulatorPortAreaAdapter(input.simulatorUrl, {
+        clock: input.clock,
+        timeoutMs: config.carrierCalls.timeoutMs,
+        attempts: config.carrierCalls.attempts,
+      }),
+    );
   }
   return {
     vesselProviders,
+    portAreaSources,
     scheduleSources: createScheduleSources({
       scacs: config.scheduleCarriers,
       registry: input.registry,

@@ -248,6 +248,9 @@ export class SandboxWorld {
     phase("tracked");
     await seedSandboxDisruptions(services, organization.id, clock.now());
     phase("disruptions");
+    await watchCongestion(services, clock);
+    clock.set(SANDBOX_NOW);
+    phase("congestion");
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
@@ -261,6 +264,28 @@ export class SandboxWorld {
       input.sampleSender,
     );
     return sandbox;
+  }
+}
+
+/** Ports the sandbox world watches for congestion (its board), and for how long before the frozen moment. */
+export const SANDBOX_CONGESTION_PORTS = ["CNSHA", "SGSIN", "NLRTM"] as const;
+const CONGESTION_WATCH_DAYS = 10;
+const CONGESTION_SAMPLE_MS = 6 * 3_600_000;
+
+/**
+ * The world's port life as the live service would have seen it: the simulator's port areas sampled
+ * every 6 hours for 10 days before the frozen moment, each day scored, so the sandbox board and
+ * readings are the scorer's own output over the same deterministic world.
+ */
+async function watchCongestion(services: Services, clock: ManualClock): Promise<void> {
+  const end = Date.parse(SANDBOX_NOW);
+  for (let t = end - CONGESTION_WATCH_DAYS * 86_400_000; t <= end; t += CONGESTION_SAMPLE_MS) {
+    clock.set(new Date(t));
+    for (const port of SANDBOX_CONGESTION_PORTS) await services.congestion.samplePort(port);
+    const hour = new Date(t).getUTCHours();
+    if (hour === 18 || t + CONGESTION_SAMPLE_MS > end) {
+      for (const port of SANDBOX_CONGESTION_PORTS) await services.congestion.scorePortNow(port);
+    }
   }
 }
 

@@ -131,6 +131,7 @@ export async function startServer(
     workers.discovery.start();
     workers.webhooks.start();
     workers.disruptions.start();
+    workers.congestion.start();
   }
 
   let stopping: Promise<void> | undefined;

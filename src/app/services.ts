@@ -3,6 +3,7 @@ import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import { CongestionService } from "../domain/congestion/congestion.service";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
 import { FeedIngestion } from "../domain/disruptions/ingestion.service";
@@ -61,6 +62,8 @@ export interface Services {
   background: BackgroundTracking;
   /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
   lookups: LookupServices;
+  /** Port congestion: sampling, daily signals, scoring, the board and readings. */
+  congestion: CongestionService;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
   /** Published disruptions, their matches to shipments, their sources' health. */
@@ -205,6 +208,14 @@ export function createServices(input: {
       directory: carriers,
     }),
     lookups,
+    congestion: new CongestionService({
+      prisma: db.prisma,
+      clock,
+      logger,
+      areaSources: input.lookupUpstreams?.portAreaSources ?? [],
+      sampleEveryMs: config.congestion.sampleEveryMs,
+      extraPorts: config.congestion.extraPorts,
+    }),
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,

@@ -45,6 +45,7 @@ export type OutcomeCode =
   | "shipment_not_found"
   | "disruption_not_found"
   | "vessel_not_found"
+  | "port_not_found"
   | "lookup_provider_unavailable"
   | "route_not_found"
   | "method_not_allowed"
@@ -392,6 +393,13 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "No position source knows this vessel. Check the IMO and MMSI numbers.",
   },
+  port_not_found: {
+    v1: { status: 404, error: "port_not_found" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "NOT_FOUND" },
+    mcp: { isError: true, jsonRpcCode: -32004 },
+    sentence: "No port has this code. Search ports with GET /ports?search=.",
+  },
   lookup_provider_unavailable: {
     v1: { status: 502, error: "provider_unavailable" },
     compat: { message: "UNEXPECTED_ERROR" },
@@ -567,6 +575,19 @@ export const UNION_MEMBER_ROWS = {
   ShipmentDisruptionsOutcome: {
     ShipmentDisruptions: { answer: 200 },
     ShipmentNotFound: { outcome: "shipment_not_found" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
+  PortCongestionBoardOutcome: {
+    PortCongestionBoard: { answer: 200 },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
+  PortCongestionOutcome: {
+    PortCongestion: { answer: 200 },
+    // A known port without signal: a real answer, with null score fields (docs/decisions/congestion.md).
+    PortNotScored: { answer: 200 },
+    PortNotFound: { outcome: "port_not_found" },
     PlanRequired: { outcome: "plan_required" },
     FeatureDisabled: { outcome: "feature_disabled" },
   },

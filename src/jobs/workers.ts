@@ -7,6 +7,7 @@ const DISCOVERY_BATCH = 10;
 const REMATCH_BATCH = 50;
 /** How often the disruption worker looks for due feeds (each feed has its own, longer interval). */
 const DISRUPTION_TICK_MS = 30_000;
+const CONGESTION_BATCH = 10;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -14,12 +15,14 @@ export interface Workers {
   webhooks: WebhookDispatcher;
   /** Due disruption feeds fetched and ingested, silent events resolved, changed shipments rematched. */
   disruptions: PeriodicWorker;
+  /** Samples watched ports' AIS areas and scores ports whose reading is due. */
+  congestion: PeriodicWorker;
   stop(): Promise<void>;
 }
 
 /** The background workers of one process; every process may run them (rows are claimed, not shared). */
 export function createWorkers(services: Services): Workers {
-  const { background, webhooks, logger, metrics, config, disruptions, feedIngestion } = services;
+  const { background, webhooks, congestion, logger, metrics, config, disruptions, feedIngestion } = services;
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
@@ -49,13 +52,35 @@ export function createWorkers(services: Services): Workers {
     },
     logger,
   );
+  let watched = false;
+  const congestionWorker = new PeriodicWorker(
+    "congestion",
+    config.workers.intervalMs,
+    async () => {
+      if (!watched) {
+        await congestion.ensureWatched();
+        watched = true;
+      }
+      const sampled = await congestion.sampleDue(CONGESTION_BATCH);
+      const scored = await congestion.scoreDue(CONGESTION_BATCH);
+      return { full: sampled === CONGESTION_BATCH || scored === CONGESTION_BATCH };
+    },
+    logger,
+  );
   return {
     refresh,
     discovery,
     webhooks: webhookWorker,
     disruptions: disruptionWorker,
+    congestion: congestionWorker,
     async stop() {
-      await Promise.all([refresh.stop(), discovery.stop(), webhookWorker.stop(), disruptionWorker.stop()]);
+      await Promise.all([
+        refresh.stop(),
+        discovery.stop(),
+        webhookWorker.stop(),
+        disruptionWorker.stop(),
+        congestionWorker.stop(),
+      ]);
     },
   };
 }

@@ -79,6 +79,8 @@ const live = (): Record<V1RouteName, Sample> => ({
   carriers: { path: "/carriers?search=maersk" },
   carrierLookup: { path: `/carriers/lookup?number=${known[1]}` },
   ports: { path: "/ports?search=rotterdam" },
+  portCongestionBoard: { path: "/ports/congestion" },
+  portCongestion: { path: "/ports/CNSHA/congestion" },
   vesselTrack: { path: "/vessel/track?imo=9811000&mmsi=353136000" },
   schedules: { path: "/voyage/schedules?origin=CNSHA&destination=NLRTM&date=2026-12-01" },
   trackContainer: { path: `/container/${known[0]}` },
@@ -257,6 +259,12 @@ describe("the OpenAPI 3.1 document", () => {
         nameKey: `c${i}`,
       })),
     });
+    // A plan with port congestion whose organisation switched it off.
+    const congestionOff = await plan("business");
+    await prisma.organization.update({
+      where: { id: congestionOff.organizationId },
+      data: { featureSwitches: { port_congestion: false } },
+    });
     for (const o of [free, switchedOff, full]) {
       expect((await request("GET", `/container/${known[2]}`, o.key)).status).toBe(200);
     }
@@ -301,6 +309,18 @@ describe("the OpenAPI 3.1 document", () => {
       ],
       ["RetryTooSoonError", "POST", "/shipments/retry-failed", "/shipments/retry-failed", retried.key, {}],
       ["VesselNotFoundError", "GET", "/vessel/track", "/vessel/track?imo=9000003&mmsi=999999999", org.key],
+      ["Error", "GET", "/ports/{locode}/congestion", "/ports/X/congestion", org.key],
+      ["PortNotFoundError", "GET", "/ports/{locode}/congestion", "/ports/ZZZZZ/congestion", org.key],
+      ["PlanRequiredError", "GET", "/ports/congestion", "/ports/congestion", free.key],
+      ["PlanRequiredError", "GET", "/ports/{locode}/congestion", "/ports/CNSHA/congestion", free.key],
+      ["FeatureDisabledError", "GET", "/ports/congestion", "/ports/congestion", congestionOff.key],
+      [
+        "FeatureDisabledError",
+        "GET",
+        "/ports/{locode}/congestion",
+        "/ports/CNSHA/congestion",
+        congestionOff.key,
+      ],
       ["TrackingNotFoundError", "GET", "/container/{number}", `/container/${unknown[0]}`, free.key],
       [
         "PlanRequiredError",

@@ -19,6 +19,7 @@ const EXPECTED_TOOLS = [
   "track_vessel",
   "get_route_news",
   "get_disruption_detail",
+  "get_port_conditions",
   "check_carrier_support",
   "search_api_docs",
   "list_customers",
@@ -67,6 +68,40 @@ beforeAll(async () => {
     body: JSON.stringify({ customer: "Acme Imports" }),
   });
   expect(patched.status).toBe(200);
+  // A reading as the congestion job writes it (scoring itself is tested in test/unit/congestion and
+  // test/integration/congestion-episode.test.ts); Rotterdam stays unscored.
+  await app.services.db.prisma.portCongestionReading.create({
+    data: {
+      locode: "CNSHA",
+      day: new Date(`${today()}T00:00:00Z`),
+      latest: true,
+      name: "Shanghai",
+      country: "China",
+      lat: 31.23,
+      lng: 121.47,
+      score: 82,
+      bucket: "high",
+      tier: "B",
+      trend7d: 21,
+      vesselsWaiting: 34,
+      medianAnchorageWaitH: 27.5,
+      longestWaitDays: 2.4,
+      components: [
+        {
+          name: "anchorage_wait",
+          raw: 27.5,
+          unit: "h",
+          baseline_median: 9,
+          baseline_mad: 1.5,
+          z: 5,
+          weight: 0.35,
+          n: 61,
+          window_days: 7,
+        },
+      ],
+      computedAt: app.services.clock.now(),
+    },
+  });
   client = await httpClient(app, org.key);
   tools = (await client.listTools()).tools;
 });
@@ -96,6 +131,8 @@ const calls = (): [string, Record<string, unknown>][] => [
   ["get_vessel_schedules", { origin: "sgsin", destination: "NLRTM", date: today(), weeks: 2 }],
   ["track_vessel", { vessel: "9811000" }],
   ["track_vessel", { vessel: "cma cgm jacques saadé" }],
+  ["get_port_conditions", { port: "CNSHA" }],
+  ["get_port_conditions", { port: "Rotterdam" }],
   ["check_carrier_support", { carrier: "MAEU" }],
   ["check_carrier_support", { carrier: "zz-no-such-line" }],
   ["search_api_docs", { query: "shipment slots per billing cycle" }],
@@ -145,6 +182,39 @@ describe("tools/list", () => {
     const changelog = readFileSync(new URL("../../docs/mcp-changelog.md", import.meta.url), "utf8");
     expect(changelog).toContain(`## ${MCP_SERVER_VERSION}`);
     for (const name of EXPECTED_TOOLS) expect(changelog).toContain(`\`${name}\``);
+  });
+});
+
+describe("get_port_conditions", () => {
+  it("answers a port's reading by code or name, an unscored port as such, an unknown one as not found", async () => {
+    const byName = await callTool(client, "get_port_conditions", { port: "Shanghai" });
+    expect(byName.isError).toBeFalsy();
+    expect(byName.structuredContent).toMatchObject({
+      locode: "CNSHA",
+      scored: true,
+      congestion: {
+        score: 82,
+        bucket: "high",
+        trend_7d: 21,
+        vessels_waiting: 34,
+        median_anchorage_wait_h: 27.5,
+      },
+      components: [{ name: "anchorage_wait", words: expect.stringContaining("above its normal") }],
+    });
+    const unscored = await callTool(client, "get_port_conditions", { port: "NLRTM" });
+    expect(unscored.structuredContent).toMatchObject({ scored: false, congestion: null, components: [] });
+    const unknown = await callTool(client, "get_port_conditions", { port: "ZZZZZ" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/No port/);
+  });
+
+  it("refuses a plan without port congestion, naming the plan", async () => {
+    const starter = await app.fixtures.organization({ plan: "starter" });
+    const mcp = await httpClient(app, starter.key);
+    const refused = await callTool(mcp, "get_port_conditions", { port: "CNSHA" });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/professional plan/);
+    await mcp.close();
   });
 });
 

@@ -67,6 +67,23 @@ const output = shipmentSummaryShape.extend({
     }),
   ),
   containerSummary: z.string().nullable().describe("Counts of boxes by type, e.g. 2 x 40' High Cube Dry"),
+  portOfDischargeCongestion: z
+    .object({
+      locode: z.string(),
+      score: z.number().int().describe("0 (fluid) to 100 (critical), against the port's own normal"),
+      bucket: z.string().describe("fluid, normal, moderate, high or critical"),
+      trend_7d: z.number().describe("Points since 7 days before; positive is worse"),
+      vessels_waiting: z.number().int().describe("Vessels at anchor for more than 3 hours for the port now"),
+      median_anchorage_wait_h: z
+        .number()
+        .nullable()
+        .describe("Median anchorage wait, hours; null when nobody waited"),
+      computed_at: z.string().describe("When the reading was computed"),
+    })
+    .nullable()
+    .describe(
+      "Congestion at the port of discharge (see get_port_conditions); null when the port is not scored or the plan does not include port congestion",
+    ),
   lastEvent: milestone.describe("The latest milestone that happened"),
   nextEvent: milestone.describe("The next milestone expected"),
 });
@@ -122,6 +139,17 @@ export const getShipmentStatus = defineTool({
         isoCode: c.isoCode,
       })),
       containerSummary: doc?.containerSummary || null,
+      portOfDischargeCongestion: doc?.route.portOfDischargeCongestion
+        ? {
+            locode: doc.route.portOfDischargeCongestion.locode,
+            score: doc.route.portOfDischargeCongestion.score,
+            bucket: doc.route.portOfDischargeCongestion.bucket,
+            trend_7d: doc.route.portOfDischargeCongestion.trend7d,
+            vessels_waiting: doc.route.portOfDischargeCongestion.vesselsWaiting,
+            median_anchorage_wait_h: doc.route.portOfDischargeCongestion.medianAnchorageWaitH,
+            computed_at: doc.route.portOfDischargeCongestion.computedAt,
+          }
+        : null,
       lastEvent: milestoneOf(doc?.lastMilestone),
       nextEvent: milestoneOf(doc?.nextMilestone),
     });

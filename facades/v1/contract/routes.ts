@@ -95,6 +95,13 @@ export const carrierLookupQuery = z.object({
   }),
 });
 
+export const locodeParam = z.object({
+  locode: z
+    .string()
+    .regex(/^[A-Za-z]{2}[A-Za-z0-9]{3}$/, "locode must be a 5-character UN/LOCODE, e.g. CNSHA")
+    .meta({ description: "UN/LOCODE or carrier alias, e.g. CNSHA.", example: "CNSHA" }),
+});
+
 export const portsQuery = z.object({
   search: z
     .string({ error: "search is required (at least 2 characters)." })
@@ -231,6 +238,35 @@ export const V1_ROUTES = {
     query: portsQuery,
     responses: { 200: { description: "Matching ports.", schema: S.PortsAnswer } },
     errors: { 400: [S.ErrorBody] },
+  },
+  portCongestionBoard: {
+    method: "get",
+    path: "/ports/congestion",
+    operationId: "portCongestionBoard",
+    tag: "Lookups",
+    summary: "The congestion board of every scored port",
+    description:
+      "Needs the port-congestion feature and plan (spec v1 rule 9). No upstream call, no slot. Readings are computed ahead of requests and differ in freshness: check `computed_at`.",
+    responses: {
+      200: { description: "Every scored port, most congested first.", schema: S.CongestionBoardAnswer },
+    },
+    errors: { 403: [S.PlanRequiredErrorBody, S.FeatureDisabledErrorBody] },
+  },
+  portCongestion: {
+    method: "get",
+    path: "/ports/{locode}/congestion",
+    operationId: "portCongestion",
+    tag: "Lookups",
+    summary: "One port's congestion reading with its 90-day history",
+    description:
+      "Needs the port-congestion feature and plan (spec v1 rule 9). No upstream call, no slot. A known port without signal answers 200 with null score fields.",
+    params: locodeParam,
+    responses: { 200: { description: "The reading.", schema: S.CongestionReadingAnswer } },
+    errors: {
+      400: [S.ErrorBody],
+      403: [S.PlanRequiredErrorBody, S.FeatureDisabledErrorBody],
+      404: [S.PortNotFoundErrorBody],
+    },
   },
   vesselTrack: {
     method: "get",

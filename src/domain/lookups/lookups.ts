@@ -3,6 +3,7 @@ import type { AppConfig } from "../../config";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Carrier } from "../carriers/carrier-directory";
+import type { PortAreaSource } from "../congestion/port-area-source";
 import type { FixedWindowLimiter } from "../limits/fixed-window";
 import { PortsService } from "../ports/ports.service";
 import type { ScheduleSource } from "../schedules/schedule-source";
@@ -29,6 +30,8 @@ export interface LookupServices {
 export interface LookupUpstreams {
   vesselProviders: VesselPositionProvider[];
   scheduleSources: ScheduleSource[];
+  /** Who is at anchor off a port or alongside it: the congestion sampler's sources, in order. */
+  portAreaSources?: PortAreaSource[];
 }
 
 export function createLookupServices(input: {

@@ -102,3 +102,8 @@ export function busyness(locode: string, functions: string | null | undefined): 
   const rank = throughputRank(locode);
   return rank === undefined ? functionBreadth(functions) : 1000 - rank;
 }
+
+/** The 60 largest container ports by their first (carrier) code, largest first. */
+export function rankedPortCodes(): string[] {
+  return THROUGHPUT_RANKS.map((codes) => codes[0]!);
+}

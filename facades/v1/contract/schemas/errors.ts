@@ -247,6 +247,12 @@ export const DisruptionNotFoundErrorBody = errorBody(
   { id: "DisruptionNotFoundError", description: "No published disruption has this id (or it is hidden)." },
 );
 
+export const PortNotFoundErrorBody = errorBody(
+  404,
+  z.strictObject({ error: z.literal("port_not_found"), locode: z.string() }),
+  { id: "PortNotFoundError", description: "No port of the catalogue has this code." },
+);
+
 export const PlanRequiredErrorBody = errorBody(
   403,
   z.strictObject({ error: z.literal("plan_required"), feature: z.enum(FEATURES), min_plan: planCode }),

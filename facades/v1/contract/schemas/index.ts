@@ -10,6 +10,14 @@
 export { UsageAnswer } from "./account";
 export { BulkAnswer, BulkItem, BulkTrackBody } from "./bulk";
 export {
+  CongestionBoardAnswer,
+  CongestionBoardItem,
+  CongestionComponent,
+  CongestionHistoryItem,
+  CongestionReading,
+  CongestionReadingAnswer,
+} from "./congestion";
+export {
   DISRUPTION_CATEGORIES,
   Disruption,
   DisruptionAnswer,
@@ -28,6 +36,7 @@ export {
   LookupLimitErrorBody,
   PaymentOverdueErrorBody,
   PlanRequiredErrorBody,
+  PortNotFoundErrorBody,
   ProviderUnavailableErrorBody,
   RateLimitErrorBody,
   RetryTooSoonErrorBody,

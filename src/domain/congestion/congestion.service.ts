@@ -1,0 +1,515 @@
+/**
+ * Port congestion: sampling the ports' AIS areas, turning what was seen and what tracked shipments
+ * say into daily signals, scoring them into daily readings ahead of requests, and reading the board
+ * and a port's reading (docs/decisions/congestion.md).
+ *
+ * Work is shared like the rest of the background work: `port_congestion_schedule` holds one row per
+ * watched port with when it is next sampled and next scored; every process claims due rows with FOR
+ * UPDATE SKIP LOCKED and a lease, so two processes never sample or score the same port at once and a
+ * restart loses nothing. A board read is one query over the rows flagged `latest`.
+ */
+import type { Logger } from "pino";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { PlanCode } from "../../generated/prisma/enums";
+import type { Clock } from "../../lib/clock";
+import { minimumPlanFor } from "../accounts/plans";
+import { featureAccess, type Principal } from "../accounts/principal";
+import { findPort } from "../ports/port-directory";
+import { rankedPortCodes } from "../ports/port-traffic";
+import type { TrackingDocument } from "../tracking/model";
+import { recordSighting } from "./anchorage-sampler";
+import type { PortAreaSource } from "./port-area-source";
+import {
+  BASELINE_DAYS,
+  BASELINE_GAP_DAYS,
+  type ComponentInput,
+  type ComponentReading,
+  scorePort,
+  shiftDay,
+  trend7d,
+} from "./scoring";
+import { type DaySignals, daySignals, type PortShipmentObservations, shipmentObservations } from "./signals";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const LEASE_MS = 15 * 60_000;
+/** Every watched port is scored daily; a port with tracked arrivals in the next 72 h hourly. */
+export const SCORE_EVERY_MS = DAY_MS;
+export const SCORE_SOON_EVERY_MS = HOUR_MS;
+const SOON_MS = 72 * HOUR_MS;
+/** Tracked shipments' documents older than the baseline plus the gap add nothing. */
+const SHIPMENT_LOOKBACK_MS = (BASELINE_DAYS + BASELINE_GAP_DAYS + 14) * DAY_MS;
+
+export interface CongestionHistoryItem {
+  date: string;
+  score: number;
+  bucket: string;
+  tier: string;
+  vessels_waiting: number;
+  median_anchorage_wait_h: number | null;
+}
+
+export interface BoardItem {
+  locode: string;
+  name: string;
+  country: string;
+  score: number;
+  bucket: string;
+  tier: string;
+  trend7d: number;
+  vesselsWaiting: number;
+  medianAnchorageWaitH: number | null;
+  longestWaitDays: number | null;
+  computedAt: Date;
+  lat: number;
+  lng: number;
+  components: ComponentReading[];
+}
+
+export interface PortReading extends BoardItem {
+  history: CongestionHistoryItem[];
+}
+
+export type ReadingOutcome =
+  | { kind: "scored"; reading: PortReading }
+  /** A port Quayside knows but holds no signal for: never shown as a score of 0. */
+  | {
+      kind: "not-scored";
+      locode: string;
+      name: string;
+      country: string;
+      lat: number | null;
+      lng: number | null;
+    }
+  | { kind: "unknown-port" };
+
+interface ShipmentSignals {
+  byPort: Map<string, PortShipmentObservations>;
+  /** Ports with a tracked arrival due within 72 h. */
+  arrivingSoon: Set<string>;
+  loadedAt: number;
+}
+
+/**
+ * Whether the caller may read congestion (spec v1 rule 9): the plan must include it (`plan_required`,
+ * naming the cheapest plan that does), then the organisation's switch must be on (`feature_disabled`).
+ * A plan lacking the feature cannot switch it on, so the plan answers first.
+ */
+export type CongestionAccess =
+  | { kind: "on" }
+  | { kind: "plan_required"; feature: "port_congestion"; minPlan: PlanCode }
+  | { kind: "feature_disabled"; feature: "port_congestion" };
+
+export function congestionAccess(principal: Principal): CongestionAccess {
+  const access = featureAccess(principal.organization, "port_congestion");
+  if (access === "plan_required") {
+    return {
+      kind: "plan_required",
+      feature: "port_congestion",
+      minPlan: minimumPlanFor("port_congestion").code,
+    };
+  }
+  if (access === "feature_disabled") return { kind: "feature_disabled", feature: "port_congestion" };
+  return { kind: "on" };
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+export class CongestionService {
+  private shipmentCache: ShipmentSignals | undefined;
+
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      logger: Logger;
+      /** Asked in order; the first that knows the port answers. */
+      areaSources: readonly PortAreaSource[];
+      /** How often each watched port's area is sampled. */
+      sampleEveryMs: number;
+      /** Ports watched besides the 60 largest container ports. */
+      extraPorts?: readonly string[];
+    },
+  ) {}
+
+  /** The watched ports (largest container ports, configured extras) get a schedule row each. */
+  async ensureWatched(): Promise<number> {
+    const now = this.deps.clock.now();
+    const codes = [...new Set([...rankedPortCodes(), ...(this.deps.extraPorts ?? [])])]
+      .map((code) => findPort(code)?.locode)
+      .filter((code): code is string => code !== undefined);
+    const created = await this.deps.prisma.portCongestionSchedule.createMany({
+      data: codes.map((locode) => ({ locode, nextSampleAt: now, nextScoreAt: now })),
+      skipDuplicates: true,
+    });
+    return created.count;
+  }
+
+  /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns how many. */
+  async sampleDue(limit = 20): Promise<number> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ locode: string }[]>`
+      UPDATE port_congestion_schedule SET next_sample_at = ${new Date(now.getTime() + LEASE_MS)}
+       WHERE locode IN (
+         SELECT locode FROM port_congestion_schedule
+          WHERE next_sample_at <= ${now}
+          ORDER BY next_sample_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING locode`;
+    for (const { locode } of claimed) {
+      await this.samplePort(locode);
+      await prisma.portCongestionSchedule.update({
+        where: { locode },
+        data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
+      });
+    }
+    return claimed.length;
+  }
+
+  /** One sighting of a port's area from the first source that knows the port. */
+  async samplePort(locode: string): Promise<boolean> {
+    for (const source of this.deps.areaSources) {
+      const outcome = await source.vesselsAt(locode);
+      if (outcome.kind === "unknown-port") continue;
+      if (outcome.kind === "unavailable") {
+        this.deps.logger.warn(
+          { locode, source: source.name, reason: outcome.reason },
+          "Port area not sampled",
+        );
+        continue;
+      }
+      await recordSighting(this.deps.prisma, locode, outcome.vessels, outcome.at);
+      return true;
+    }
+    return false;
+  }
+
+  /** Scores ports whose scoring is due (at most `limit`); returns how many. */
+  async scoreDue(limit = 20): Promise<number> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ locode: string }[]>`
+      UPDATE port_congestion_schedule SET next_score_at = ${new Date(now.getTime() + LEASE_MS)}
+       WHERE locode IN (
+         SELECT locode FROM port_congestion_schedule
+          WHERE next_score_at <= ${now}
+          ORDER BY next_score_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING locode`;
+    if (claimed.length === 0) return 0;
+    const shipments = await this.shipmentSignals(now.getTime());
+    for (const { locode } of claimed) {
+      await this.scorePortNow(locode, shipments);
+      const every = shipments.arrivingSoon.has(locode) ? SCORE_SOON_EVERY_MS : SCORE_EVERY_MS;
+      await prisma.portCongestionSchedule.update({
+        where: { locode },
+        data: { nextScoreAt: new Date(now.getTime() + every), lastScoredAt: now },
+      });
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Computes today's signals (and closes yesterday's at midnight), then today's reading. A port with no
+   * readable component is not scored: it leaves the board.
+   */
+  async scorePortNow(locode: string, shipments?: ShipmentSignals): Promise<BoardItem | null> {
+    const now = this.deps.clock.now().getTime();
+    const signals = shipments ?? (await this.shipmentSignals(now));
+    const today = dayOf(now);
+    const yesterday = shiftDay(today, -1);
+    const stored = await this.deps.prisma.portCongestionSignal.findUnique({
+      where: { locode_day: { locode, day: new Date(dayStart(yesterday)) } },
+      select: { computedAt: true },
+    });
+    if (!stored || stored.computedAt.getTime() < dayStart(today)) {
+      await this.storeSignals(locode, yesterday, dayStart(today), signals);
+    }
+    await this.storeSignals(locode, today, now, signals);
+    return this.scoreDay(locode, today, now);
+  }
+
+  private async storeSignals(
+    locode: string,
+    day: string,
+    end: number,
+    shipments: ShipmentSignals,
+  ): Promise<void> {
+    const { prisma } = this.deps;
+    const since = new Date(end - 14 * DAY_MS);
+    const [waits, arrivals, first] = await Promise.all([
+      prisma.portAnchorageWait.findMany({
+        where: {
+          locode,
+          anchoredAt: { lt: new Date(end) },
+          OR: [{ berthedAt: null }, { berthedAt: { gte: new Date(end - 7 * DAY_MS) } }],
+        },
+        select: { anchoredAt: true, lastSeenAt: true, berthedAt: true },
+      }),
+      prisma.portArrival.findMany({
+        where: { locode, arrivedAt: { gte: since, lt: new Date(end) } },
+        select: { arrivedAt: true },
+      }),
+      prisma.portArrival.findFirst({
+        where: { locode },
+        orderBy: { arrivedAt: "asc" },
+        select: { arrivedAt: true },
+      }),
+    ]);
+    const signals = daySignals({
+      end,
+      waits,
+      arrivals: arrivals.map((a) => a.arrivedAt),
+      shipments: shipments.byPort.get(locode),
+      stillOpenAfter: end - 6 * HOUR_MS,
+      watchedSince: first?.arrivedAt.getTime(),
+    });
+    const data = { ...signals, computedAt: new Date(end) };
+    await prisma.portCongestionSignal.upsert({
+      where: { locode_day: { locode, day: new Date(dayStart(day)) } },
+      create: { locode, day: new Date(dayStart(day)), ...data },
+      update: data,
+    });
+  }
+
+  /** Scores one stored day against the 90 days before the last 7 and writes the reading. */
+  async scoreDay(locode: string, day: string, now: number): Promise<BoardItem | null> {
+    const { prisma } = this.deps;
+    const port = findPort(locode);
+    const first = shiftDay(day, -(BASELINE_DAYS + BASELINE_GAP_DAYS));
+    const baselineEnd = shiftDay(day, -BASELINE_GAP_DAYS);
+    const rows = await prisma.portCongestionSignal.findMany({
+      where: { locode, day: { gte: new Date(dayStart(first)), lte: new Date(dayStart(day)) } },
+      orderBy: { day: "asc" },
+    });
+    const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
+    const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
+    if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
+    const values = (pick: (r: (typeof rows)[number]) => number | null) =>
+      baseline.map(pick).filter((v): v is number => v !== null);
+    const components: ComponentInput[] = [
+      {
+        name: "anchorage_wait",
+        raw: todayRow.anchorageWaitH,
+        n: todayRow.anchorageN,
+        baseline: values((r) => r.anchorageWaitH),
+      },
+      { name: "dwell", raw: todayRow.dwellD, n: todayRow.dwellN, baseline: values((r) => r.dwellD) },
+      { name: "eta_slip", raw: todayRow.etaSlipH, n: todayRow.etaSlipN, baseline: values((r) => r.etaSlipH) },
+      {
+        name: "schedule_deviation",
+        raw: todayRow.scheduleDeviationH,
+        n: todayRow.scheduleDeviationN,
+        baseline: values((r) => r.scheduleDeviationH),
+      },
+      { name: "bunching", raw: todayRow.bunching, n: todayRow.arrivals, baseline: values((r) => r.bunching) },
+    ];
+    const hasData = (r: (typeof rows)[number]) =>
+      [r.anchorageWaitH, r.dwellD, r.etaSlipH, r.scheduleDeviationH, r.bunching].some((v) => v !== null);
+    const scored = scorePort({
+      components,
+      medianWaitHours: todayRow.anchorageWaitH,
+      dwellDays: todayRow.dwellD,
+      baselineDaysWithData: baseline.filter(hasData).length,
+      observations7d: Math.max(todayRow.arrivals, todayRow.anchorageN),
+      newestInputAgeHours: todayRow.newestInputAt
+        ? (now - todayRow.newestInputAt.getTime()) / HOUR_MS
+        : Infinity,
+    });
+    if (!scored) return this.unscore(locode);
+    const earlier = await prisma.portCongestionReading.findMany({
+      where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },
+      select: { day: true, score: true },
+    });
+    const trend = trend7d(
+      scored.score,
+      earlier.map((r) => ({ day: dayOf(r.day.getTime()), score: r.score })),
+      day,
+    );
+    const item: BoardItem = {
+      locode: port.locode,
+      name: port.name,
+      country: port.country ?? port.countryCode,
+      score: scored.score,
+      bucket: scored.bucket,
+      tier: scored.tier,
+      trend7d: trend,
+      vesselsWaiting: todayRow.vesselsWaiting,
+      medianAnchorageWaitH: todayRow.anchorageWaitH,
+      longestWaitDays:
+        todayRow.longestWaitH === null ? null : Math.round((todayRow.longestWaitH / 24) * 10) / 10,
+      computedAt: new Date(now),
+      lat: port.lat,
+      lng: port.lng,
+      components: scored.components,
+    };
+    const reading = {
+      latest: true,
+      name: item.name,
+      country: item.country,
+      lat: item.lat,
+      lng: item.lng,
+      score: item.score,
+      bucket: item.bucket,
+      tier: item.tier,
+      trend7d: item.trend7d,
+      vesselsWaiting: item.vesselsWaiting,
+      medianAnchorageWaitH: item.medianAnchorageWaitH,
+      longestWaitDays: item.longestWaitDays,
+      components: item.components as unknown as object[],
+      computedAt: item.computedAt,
+    };
+    await prisma.$transaction([
+      prisma.portCongestionReading.updateMany({
+        where: { locode: port.locode, latest: true, day: { not: new Date(dayStart(day)) } },
+        data: { latest: false },
+      }),
+      prisma.portCongestionReading.upsert({
+        where: { locode_day: { locode: port.locode, day: new Date(dayStart(day)) } },
+        create: { locode: port.locode, day: new Date(dayStart(day)), ...reading },
+        update: reading,
+      }),
+    ]);
+    return item;
+  }
+
+  /** A port with no readable signal leaves the board (its past readings stay in its history). */
+  private async unscore(locode: string): Promise<null> {
+    await this.deps.prisma.portCongestionReading.updateMany({
+      where: { locode, latest: true },
+      data: { latest: false },
+    });
+    return null;
+  }
+
+  /** Tracked shipments' dwell and ETA slip per port of discharge, and ports with arrivals soon. */
+  async shipmentSignals(now: number): Promise<ShipmentSignals> {
+    if (
+      this.shipmentCache &&
+      now - this.shipmentCache.loadedAt < 10 * 60_000 &&
+      now >= this.shipmentCache.loadedAt
+    ) {
+      return this.shipmentCache;
+    }
+    const rows = await this.deps.prisma.$queryRaw<
+      { carrier_scac: string; reference_key: string; content: unknown }[]
+    >`
+      SELECT d.carrier_scac, d.reference_key, v.content
+        FROM carrier_documents d
+        JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+       WHERE d.latest_version > 0 AND d.last_synced_at >= ${new Date(now - SHIPMENT_LOOKBACK_MS)}`;
+    const byPort = new Map<string, PortShipmentObservations>();
+    const arrivingSoon = new Set<string>();
+    // Organisations tracking the same reference each hold a copy: a shipment counts once.
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const identity = `${row.carrier_scac}:${row.reference_key}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      const document = row.content as TrackingDocument;
+      const observed = shipmentObservations(document);
+      if (!observed) continue;
+      const locode = findPort(observed.locode)?.locode ?? observed.locode;
+      const entry = byPort.get(locode) ?? { dwellDays: [], etaSlipHours: [] };
+      entry.dwellDays.push(...observed.dwellDays);
+      entry.etaSlipHours.push(...observed.etaSlipHours);
+      byPort.set(locode, entry);
+      const eta = document.etaHistory.at(-1)?.eta;
+      if (!document.ata && eta && Date.parse(eta) >= now && Date.parse(eta) <= now + SOON_MS)
+        arrivingSoon.add(locode);
+    }
+    this.shipmentCache = { byPort, arrivingSoon, loadedAt: now };
+    return this.shipmentCache;
+  }
+
+  /** The board: every scored port's newest reading, most congested first. One query. */
+  async board(): Promise<BoardItem[]> {
+    const rows = await this.deps.prisma.portCongestionReading.findMany({
+      where: { latest: true },
+      orderBy: [{ score: "desc" }, { locode: "asc" }],
+    });
+    return rows.map(toBoardItem);
+  }
+
+  /** One port's newest reading with its 90-day history; a known port without signal is not scored. */
+  async reading(code: string): Promise<ReadingOutcome> {
+    const port = findPort(code);
+    if (!port) return { kind: "unknown-port" };
+    const now = this.deps.clock.now().getTime();
+    const rows = await this.deps.prisma.portCongestionReading.findMany({
+      where: { locode: port.locode, day: { gt: new Date(dayStart(shiftDay(dayOf(now), -BASELINE_DAYS))) } },
+      orderBy: { day: "asc" },
+    });
+    const latest = rows.find((r) => r.latest);
+    if (!latest) {
+      return {
+        kind: "not-scored",
+        locode: port.locode,
+        name: port.name,
+        country: port.country ?? port.countryCode,
+        lat: port.lat,
+        lng: port.lng,
+      };
+    }
+    return {
+      kind: "scored",
+      reading: {
+        ...toBoardItem(latest),
+        history: rows.map((r) => ({
+          date: dayOf(r.day.getTime()),
+          score: r.score,
+          bucket: r.bucket,
+          tier: r.tier,
+          vessels_waiting: r.vesselsWaiting,
+          median_anchorage_wait_h: r.medianAnchorageWaitH,
+        })),
+      },
+    };
+  }
+
+  /** A port's stored signals of one day (what the reading was computed from). */
+  async signalsFor(locode: string, day: string): Promise<DaySignals | null> {
+    const row = await this.deps.prisma.portCongestionSignal.findUnique({
+      where: { locode_day: { locode, day: new Date(dayStart(day)) } },
+    });
+    return row;
+  }
+}
+
+function toBoardItem(row: {
+  locode: string;
+  name: string;
+  country: string;
+  score: number;
+  bucket: string;
+  tier: string;
+  trend7d: number;
+  vesselsWaiting: number;
+  medianAnchorageWaitH: number | null;
+  longestWaitDays: number | null;
+  computedAt: Date;
+  lat: number;
+  lng: number;
+  components: unknown;
+}): BoardItem {
+  return {
+    locode: row.locode,
+    name: row.name,
+    country: row.country,
+    score: row.score,
+    bucket: row.bucket,
+    tier: row.tier,
+    trend7d: row.trend7d,
+    vesselsWaiting: row.vesselsWaiting,
+    medianAnchorageWaitH: row.medianAnchorageWaitH,
+    longestWaitDays: row.longestWaitDays,
+    computedAt: row.computedAt,
+    lat: row.lat,
+    lng: row.lng,
+    components: row.components as ComponentReading[],
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The congestion score of one port on one day, from its components' raw values and their daily history:
+ * pure arithmetic (docs/decisions/congestion.md, reference: wave2-anchors section 1.2).
+ *
+ * - Each component's raw value is compared with the 90 days before the last 7 (so an episode does not
+ *   become its own normal) by a robust z-score: median and MAD, the MAD floored per component so a quiet
+ *   port with a MAD of 0 does not read "critical" after one late ship, clipped to [-3, +5].
+ * - The weighted mean of the present components maps to 0-100 around 50 (z = +2 gives 75).
+ * - Absolute guardrails on the anchorage wait keep chronically congested ports from reading "normal"
+ *   and a wait that doubled from 1 h to 2 h from reading "critical".
+ * - The tier says how much data stands behind it; a tier-C score is shrunk toward 50.
+ */
+
+export const COMPONENTS = ["anchorage_wait", "dwell", "eta_slip", "schedule_deviation", "bunching"] as const;
+export type ComponentName = (typeof COMPONENTS)[number];
+
+export const COMPONENT_SPECS: Readonly<
+  Record<ComponentName, { weight: number; madFloor: number; unit: string; windowDays: number }>
+> = {
+  anchorage_wait: { weight: 0.35, madFloor: 2, unit: "h", windowDays: 7 },
+  dwell: { weight: 0.25, madFloor: 0.25, unit: "d", windowDays: 7 },
+  eta_slip: { weight: 0.15, madFloor: 6, unit: "h", windowDays: 14 },
+  schedule_deviation: { weight: 0.15, madFloor: 6, unit: "h", windowDays: 14 },
+  bunching: { weight: 0.1, madFloor: 0.25, unit: "ratio", windowDays: 14 },
+};
+
+/** MAD to standard deviation for normally distributed data. */
+const MAD_SCALE = 1.4826;
+export const Z_MIN = -3;
+export const Z_MAX = 5;
+export const BASELINE_DAYS = 90;
+/** The most recent days left out of the baseline. */
+export const BASELINE_GAP_DAYS = 7;
+
+export type Bucket = "fluid" | "normal" | "moderate" | "high" | "critical";
+export type Tier = "A" | "B" | "C";
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Median absolute deviation from the median. */
+export function mad(values: readonly number[]): number | null {
+  const m = median(values);
+  if (m === null) return null;
+  return median(values.map((value) => Math.abs(value - m)));
+}
+
+/** Robust z of a raw value against a baseline's median and MAD, the MAD floored, clipped to [-3, +5]. */
+export function robustZ(raw: number, baselineMedian: number, baselineMad: number, madFloor: number): number {
+  const z = (raw - baselineMedian) / (MAD_SCALE * Math.max(baselineMad, madFloor));
+  return Math.min(Z_MAX, Math.max(Z_MIN, z));
+}
+
+export function bucketOf(score: number): Bucket {
+  if (score >= 90) return "critical";
+  if (score >= 75) return "high";
+  if (score >= 60) return "moderate";
+  if (score >= 30) return "normal";
+  return "fluid";
+}
+
+export interface ComponentInput {
+  name: ComponentName;
+  /** Today's raw value over the component's window; null when nothing was observed in it. */
+  raw: number | null;
+  /** Observations behind today's raw value. */
+  n: number;
+  /** The component's daily raw values over the baseline period (days with no observation left out). */
+  baseline: readonly number[];
+}
+
+export interface ComponentReading {
+  name: ComponentName;
+  raw: number;
+  unit: string;
+  baseline_median: number;
+  baseline_mad: number;
+  z: number;
+  weight: number;
+  n: number;
+  window_days: number;
+}
+
+export interface ScoreInput {
+  components: readonly ComponentInput[];
+  /** Median anchorage wait (h) of the last 7 days, for the guardrails; null when nobody waited. */
+  medianWaitHours: number | null;
+  /** Median import dwell (days) of the last 7 days, for the cap; null when none. */
+  dwellDays: number | null;
+  /** Days of the 90-day baseline with at least one observation of any component. */
+  baselineDaysWithData: number;
+  /** Arrivals and anchorage observations in the last 7 days. */
+  observations7d: number;
+  /** Age of the newest input in hours. */
+  newestInputAgeHours: number;
+}
+
+export interface Score {
+  score: number;
+  bucket: Bucket;
+  tier: Tier;
+  components: ComponentReading[];
+}
+
+/** Reads one component against its baseline; null when it has no raw value or no baseline. */
+export function readComponent(input: ComponentInput): ComponentReading | null {
+  const spec = COMPONENT_SPECS[input.name];
+  const m = median(input.baseline);
+  const s = mad(input.baseline);
+  if (input.raw === null || m === null || s === null) return null;
+  return {
+    name: input.name,
+    raw: input.raw,
+    unit: spec.unit,
+    baseline_median: m,
+    baseline_mad: s,
+    z: robustZ(input.raw, m, s, spec.madFloor),
+    weight: spec.weight,
+    n: input.n,
+    window_days: spec.windowDays,
+  };
+}
+
+/** Weighted mean of the present components' z, weights renormalised over them; null when none. */
+export function compositeZ(components: readonly ComponentReading[]): number | null {
+  const weight = components.reduce((sum, c) => sum + c.weight, 0);
+  if (weight === 0) return null;
+  return components.reduce((sum, c) => sum + c.weight * c.z, 0) / weight;
+}
+
+export function rawScore(z: number): number {
+  return Math.round(Math.min(100, Math.max(0, 50 + 12.5 * z)));
+}
+
+/** Absolute floors on long waits and a cap on short waits with short dwell. */
+export function applyGuardrails(
+  score: number,
+  medianWaitHours: number | null,
+  dwellDays: number | null,
+): number {
+  let guarded = score;
+  if (medianWaitHours !== null) {
+    if (medianWaitHours >= 168) guarded = Math.max(guarded, 90);
+    else if (medianWaitHours >= 72) guarded = Math.max(guarded, 75);
+    else if (medianWaitHours >= 36) guarded = Math.max(guarded, 60);
+  }
+  // A port where the wait doubled from 1 h to 2 h is not congested: nobody waits 6 h.
+  if ((medianWaitHours ?? 0) < 6 && (dwellDays ?? 0) < 3) guarded = Math.min(guarded, 74);
+  return guarded;
+}
+
+export function tierOf(input: ScoreInput, present: readonly ComponentReading[]): Tier {
+  const names = new Set(present.map((c) => c.name));
+  const core = names.has("anchorage_wait") || names.has("dwell");
+  if (
+    input.baselineDaysWithData >= 60 &&
+    present.length >= 3 &&
+    core &&
+    input.observations7d >= 10 &&
+    input.newestInputAgeHours <= 24
+  ) {
+    return "A";
+  }
+  if (
+    input.baselineDaysWithData >= 30 &&
+    present.length >= 2 &&
+    core &&
+    input.observations7d >= 3 &&
+    input.newestInputAgeHours <= 72
+  ) {
+    return "B";
+  }
+  return "C";
+}
+
+/** Empirical-Bayes shrinkage of a tier-C score toward 50 by the number of observations. */
+export function shrink(score: number, observations7d: number): number {
+  const n = Math.max(0, observations7d);
+  return Math.round(50 + ((score - 50) * n) / (n + 5));
+}
+
+/** The day's score, or null when no component can be read (the port is not scored). */
+export function scorePort(input: ScoreInput): Score | null {
+  const components = input.components.map(readComponent).filter((c): c is ComponentReading => c !== null);
+  const z = compositeZ(components);
+  if (z === null) return null;
+  const tier = tierOf(input, components);
+  let score = rawScore(z);
+  if (tier === "C") score = shrink(score, input.observations7d);
+  // Guardrails are absolute facts about waits, so they hold whatever the tier.
+  score = applyGuardrails(score, input.medianWaitHours, input.dwellDays);
+  return { score, bucket: bucketOf(score), tier, components };
+}
+
+/**
+ * Points the score moved in 7 days (positive: worse): against the reading 7 days before, else the
+ * oldest reading within the last 7 days, else 0.
+ */
+export function trend7d(
+  today: number,
+  history: readonly { day: string; score: number }[],
+  day: string,
+): number {
+  const weekAgo = shiftDay(day, -7);
+  const exact = history.find((h) => h.day === weekAgo);
+  if (exact) return today - exact.score;
+  const within = history
+    .filter((h) => h.day > weekAgo && h.day < day)
+    .sort((a, b) => a.day.localeCompare(b.day));
+  return within[0] ? today - within[0].score : 0;
+}
+
+/** `YYYY-MM-DD` plus `days`. */
+export function shiftDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,174 @@
+/**
+ * A port's raw congestion signals on one day, each over its component's window ending that day (pure
+ * functions; congestion.service.ts loads their inputs and stores the result):
+ *
+ * - anchorage wait: median hours of the waits over 3 h (Oceanbolt: only congested vessels count) that
+ *   began in the last 7 days or are still running, a running wait counted at its length so far; when
+ *   10 or more ships are waiting at once and the median of their running waits is higher, that one (a
+ *   closed port reads high while its queue forms, not only once ships berth);
+ * - dwell: median days from discharge (DISC) to gate-out (GTOT) at the port of discharge of tracked
+ *   boxes gated out in the last 7 days;
+ * - ETA slip: median hours of the actual arrival (ATA) against the first ETA seen, tracked shipments
+ *   that arrived in the last 14 days;
+ * - bunching: the index of dispersion (variance / mean) of daily arrivals in the port's area over 14
+ *   days (1 = Poisson), over the days the port was watched (at least 7).
+ */
+import type { TrackingDocument } from "../tracking/model";
+import { median } from "./scoring";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Oceanbolt's rule: a vessel counts as waiting after 3 hours at anchor. */
+export const WAITING_AFTER_MS = 3 * HOUR_MS;
+/** Ships waiting at once that make a queue whose running waits can set the anchorage-wait signal. */
+export const QUEUE_SIZE = 10;
+
+export interface WaitRecord {
+  anchoredAt: Date;
+  lastSeenAt: Date;
+  berthedAt: Date | null;
+}
+
+export interface DaySignals {
+  anchorageWaitH: number | null;
+  anchorageN: number;
+  dwellD: number | null;
+  dwellN: number;
+  etaSlipH: number | null;
+  etaSlipN: number;
+  scheduleDeviationH: number | null;
+  scheduleDeviationN: number;
+  bunching: number | null;
+  /** Arrivals in the 7 days ending at the day's end. */
+  arrivals: number;
+  vesselsWaiting: number;
+  longestWaitH: number | null;
+  newestInputAt: Date | null;
+}
+
+export interface ShipmentObservation {
+  /** When it was observed: gate-out for a dwell, the arrival for a slip. */
+  at: number;
+  value: number;
+}
+
+export interface PortShipmentObservations {
+  dwellDays: ShipmentObservation[];
+  etaSlipHours: ShipmentObservation[];
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The signals as of `end` (the day's end, or now for today). `stillOpenAfter`: a wait not closed
+ * whose vessel was last seen after it is still running at `end`.
+ */
+export function daySignals(input: {
+  end: number;
+  waits: readonly WaitRecord[];
+  arrivals: readonly Date[];
+  shipments: PortShipmentObservations | undefined;
+  stillOpenAfter: number;
+  /** When the port's area was first sampled (its first arrival seen). */
+  watchedSince?: number;
+}): DaySignals {
+  const { end } = input;
+  const weekStart = end - 7 * DAY_MS;
+  const lengths: number[] = [];
+  const ongoing: number[] = [];
+  const completed: number[] = [];
+  let newest: number | null = null;
+  for (const wait of input.waits) {
+    const anchoredAt = wait.anchoredAt.getTime();
+    if (anchoredAt >= end) continue;
+    const closedAt = wait.berthedAt?.getTime() ?? null;
+    const running =
+      (closedAt === null && wait.lastSeenAt.getTime() >= input.stillOpenAfter) || (closedAt ?? 0) > end;
+    const until = running ? end : Math.min(closedAt ?? wait.lastSeenAt.getTime(), end);
+    // Waits that began in the window, and any still running: a queue that has cleared stops counting
+    // a week after the ships joined it, not a week after the last of them berthed.
+    if (!running && anchoredAt < weekStart) continue;
+    const length = until - anchoredAt;
+    newest = Math.max(newest ?? 0, Math.min(wait.lastSeenAt.getTime(), end));
+    if (length <= WAITING_AFTER_MS) continue;
+    lengths.push(length / HOUR_MS);
+    (running ? ongoing : completed).push(length / HOUR_MS);
+  }
+  // Days before the port was first watched are unknown, not quiet: dispersion only over watched days.
+  const watchedDays = Math.min(14, Math.floor((end - (input.watchedSince ?? end)) / DAY_MS));
+  const perDay = Array.from({ length: Math.max(0, watchedDays) }, () => 0);
+  let arrivals7d = 0;
+  for (const arrival of input.arrivals) {
+    const at = arrival.getTime();
+    if (at >= end || at < end - 14 * DAY_MS) continue;
+    const bin = Math.floor((end - 1 - at) / DAY_MS);
+    if (bin < perDay.length) perDay[bin]! += 1;
+    if (at >= weekStart) arrivals7d++;
+    newest = Math.max(newest ?? 0, at);
+  }
+  const mean = perDay.length >= 7 ? perDay.reduce((a, b) => a + b, 0) / perDay.length : 0;
+  const variance = mean > 0 ? perDay.reduce((sum, n) => sum + (n - mean) ** 2, 0) / perDay.length : 0;
+  // A queue that is forming shows through the waits still running before anyone berths: when their
+  // median is higher than the week's, it is the wait a ship arriving now faces.
+  const weekMedian = median(lengths);
+  // Only a real queue counts this way (10 ships or more): one ship held at a quiet port is not one.
+  const runningMedian = ongoing.length >= QUEUE_SIZE ? median(ongoing) : null;
+  const waitMedian = weekMedian === null ? null : Math.max(weekMedian, runningMedian ?? 0);
+  const inWindow = (observations: readonly ShipmentObservation[] | undefined, days: number) =>
+    (observations ?? []).filter((o) => o.at < end && o.at >= end - days * DAY_MS);
+  const dwells = inWindow(input.shipments?.dwellDays, 7);
+  const slips = inWindow(input.shipments?.etaSlipHours, 14);
+  for (const o of [...dwells, ...slips]) newest = Math.max(newest ?? 0, o.at);
+  const dwellMedian = median(dwells.map((o) => o.value));
+  const slipMedian = median(slips.map((o) => o.value));
+  const longest =
+    ongoing.length > 0 ? Math.max(...ongoing) : completed.length > 0 ? Math.max(...completed) : null;
+  return {
+    anchorageWaitH: waitMedian === null ? null : round1(waitMedian),
+    anchorageN: lengths.length,
+    dwellD: dwellMedian === null ? null : Math.round(dwellMedian * 100) / 100,
+    dwellN: dwells.length,
+    etaSlipH: slipMedian === null ? null : round1(slipMedian),
+    etaSlipN: slips.length,
+    // Needs the Commercial Schedules proforma per call: not collected yet (docs/decisions/congestion.md).
+    scheduleDeviationH: null,
+    scheduleDeviationN: 0,
+    bunching: mean > 0 ? Math.round((variance / mean) * 1000) / 1000 : null,
+    arrivals: arrivals7d,
+    vesselsWaiting: ongoing.length,
+    longestWaitH: longest === null ? null : round1(longest),
+    newestInputAt: newest === null ? null : new Date(newest),
+  };
+}
+
+/**
+ * What one tracked shipment's latest document says about its port of discharge: the boxes' dwell
+ * (discharge to gate-out there) and the arrival against the first ETA seen. Null without a POD code.
+ */
+export function shipmentObservations(
+  document: TrackingDocument,
+): { locode: string; dwellDays: ShipmentObservation[]; etaSlipHours: ShipmentObservation[] } | null {
+  const podKey = document.route.pod.locationKey;
+  const pod = document.locations.find((location) => location.key === podKey);
+  if (!podKey || !pod?.unLocode) return null;
+  const dwellDays: ShipmentObservation[] = [];
+  for (const container of document.containers) {
+    const at = (code: string) =>
+      container.events.find((e) => e.eventCode === code && e.actual && e.locationKey === podKey && e.instant)
+        ?.instant;
+    const discharged = at("DISC");
+    const gatedOut = at("GTOT");
+    if (!discharged || !gatedOut) continue;
+    const days = (Date.parse(gatedOut) - Date.parse(discharged)) / DAY_MS;
+    if (days >= 0) dwellDays.push({ at: Date.parse(gatedOut), value: days });
+  }
+  const etaSlipHours: ShipmentObservation[] = [];
+  const first = document.etaHistory.find((revision) => !revision.actual);
+  if (document.ata && first) {
+    etaSlipHours.push({
+      at: Date.parse(document.ata),
+      value: (Date.parse(document.ata) - Date.parse(first.eta)) / HOUR_MS,
+    });
+  }
+  return { locode: pod.unLocode, dwellDays, etaSlipHours };
+}

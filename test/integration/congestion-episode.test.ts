@@ -1,0 +1,126 @@
+/**
+ * The congestion score against the simulated world's ground truth (issue 19, Done when): the service
+ * samples the simulator's port areas over HTTP every 3 simulated hours for six weeks around the world's
+ * typhoon at Shanghai and Ningbo, computes daily signals and scores each day, and the readings must
+ * show the typhoon at Shanghai within two days, trend up, recover within a week of the reopening, and
+ * leave the ports without an episode below `high`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { episodesBetween } from "../../simulator/world/world";
+import type { BoardItem } from "../../src/domain/congestion/congestion.service";
+import { CongestionService } from "../../src/domain/congestion/congestion.service";
+import { ManualClock } from "../../src/lib/clock";
+import { SimulatorPortAreaAdapter } from "../../src/upstream/vessels/simulator-port-area.adapter";
+import { startTestApp, type TestApp } from "../support/app";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const FROM = Date.parse("2026-09-12T00:00:00Z");
+const TO = Date.parse("2026-10-25T00:00:00Z");
+const PORTS = ["CNSHA", "CNNGB", "SGSIN", "KRPUS"];
+/** Ports with no episode in the window. */
+const QUIET = ["SGSIN", "KRPUS"];
+
+const clock = new ManualClock(new Date(FROM));
+let simulator: RunningSimulator;
+let app: TestApp;
+let congestion: CongestionService;
+/** Each port's reading per day, as scored at 21:00 UTC. */
+const readings = new Map<string, Map<string, BoardItem | null>>();
+const typhoon = episodesBetween(FROM, TO).find((e) => e.kind === "typhoon" && e.ports.includes("CNSHA"))!;
+/** Shanghai's reading scored at the last sampling before two days into the typhoon. */
+let twoDaysIn: BoardItem | null = null;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, clock });
+  app = await startTestApp({ clock, env: { QUAYSIDE_WORKERS: "off" } });
+  congestion = new CongestionService({
+    prisma: app.services.db.prisma,
+    clock,
+    logger: app.services.logger,
+    areaSources: [new SimulatorPortAreaAdapter(simulator.url, { clock })],
+    sampleEveryMs: 3 * HOUR,
+  });
+  for (const port of PORTS) readings.set(port, new Map());
+  for (let t = FROM; t < TO; t += 3 * HOUR) {
+    clock.set(new Date(t));
+    for (const port of PORTS) expect(await congestion.samplePort(port)).toBe(true);
+    const twoDays = typhoon.start.getTime() + 2 * DAY;
+    if (t <= twoDays && t + 3 * HOUR > twoDays) twoDaysIn = await congestion.scorePortNow("CNSHA");
+    if (new Date(t).getUTCHours() === 21) {
+      for (const port of PORTS) {
+        readings.get(port)!.set(new Date(t).toISOString().slice(0, 10), await congestion.scorePortNow(port));
+      }
+    }
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+});
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+describe("the world's typhoon at Shanghai", () => {
+  it("is in the window (ground truth)", () => {
+    expect(typhoon).toBeDefined();
+    expect(typhoon.start.getTime()).toBeGreaterThan(FROM + 28 * DAY);
+    expect(typhoon.end.getTime() + 7 * DAY).toBeLessThan(TO);
+  });
+
+  it("reads high or critical within two simulated days of the start, trending up", () => {
+    expect(twoDaysIn).toBeTruthy();
+    expect(["high", "critical"]).toContain(twoDaysIn!.bucket);
+    expect(twoDaysIn!.trend7d).toBeGreaterThan(0);
+    expect(twoDaysIn!.vesselsWaiting).toBeGreaterThan(10);
+    expect(twoDaysIn!.medianAnchorageWaitH).toBeGreaterThan(12);
+  });
+
+  it("is back to normal or below within a week of the end", () => {
+    const week = readings.get("CNSHA")!.get(day(typhoon.end.getTime() + 7 * DAY));
+    expect(week).toBeTruthy();
+    expect(["fluid", "normal"]).toContain(week!.bucket);
+  });
+
+  it("keeps its baseline out of the last 7 days, so the episode does not become its own normal", async () => {
+    const during = readings.get("CNSHA")!.get(day(typhoon.end.getTime() + 2 * DAY))!;
+    const before = readings.get("CNSHA")!.get(day(typhoon.start.getTime() - DAY))!;
+    const wait = (r: BoardItem) => r.components.find((c) => c.name === "anchorage_wait")!;
+    // Five days into the episode's aftermath the raw wait is still far above a baseline that has
+    // not moved: the baseline ends 7 days before the day scored.
+    expect(wait(during).baseline_median).toBeCloseTo(wait(before).baseline_median, 0);
+    expect(wait(during).raw).toBeGreaterThan(wait(during).baseline_median);
+  });
+
+  it("leaves the ports without an episode below high", () => {
+    for (const port of QUIET) {
+      const scores = [...readings.get(port)!.entries()].filter(([, r]) => r !== null);
+      expect(scores.length, port).toBeGreaterThan(25);
+      for (const [date, reading] of scores) expect(reading!.score, `${port} ${date}`).toBeLessThan(75);
+    }
+  });
+
+  it("never shows a wait of 0: null when nobody waited", () => {
+    for (const perDay of readings.values()) {
+      for (const reading of perDay.values()) {
+        if (!reading) continue;
+        expect(reading.medianAnchorageWaitH).not.toBe(0);
+        expect(reading.longestWaitDays).not.toBe(0);
+      }
+    }
+  });
+
+  it("serves the board from the newest readings, one row per port, and a port's 90-day history", async () => {
+    const board = await congestion.board();
+    expect(board.map((b) => b.locode).sort()).toEqual([...PORTS].sort());
+    const reading = await congestion.reading("CNSHA");
+    expect(reading.kind).toBe("scored");
+    if (reading.kind !== "scored") return;
+    expect(reading.reading.history.length).toBeLessThanOrEqual(90);
+    const dates = reading.reading.history.map((h) => h.date);
+    expect([...dates].sort()).toEqual(dates);
+    expect(reading.reading.history.some((h) => h.bucket === "high" || h.bucket === "critical")).toBe(true);
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * The congestion arithmetic (src/domain/congestion/scoring.ts): robust z with floored MAD, clipping,
+ * renormalised weights, bucket edges, guardrails, tiers and tier-C shrinkage, and monotonicity.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  applyGuardrails,
+  bucketOf,
+  type ComponentInput,
+  compositeZ,
+  readComponent,
+  robustZ,
+  type ScoreInput,
+  scorePort,
+  shrink,
+  trend7d,
+} from "../../../src/domain/congestion/scoring";
+
+const flat = (value: number, days = 90) => Array.from({ length: days }, () => value);
+
+function input(components: ComponentInput[], overrides: Partial<ScoreInput> = {}): ScoreInput {
+  return {
+    components,
+    medianWaitHours: 10,
+    dwellDays: 4,
+    baselineDaysWithData: 90,
+    observations7d: 20,
+    newestInputAgeHours: 2,
+    ...overrides,
+  };
+}
+
+describe("robust z-score", () => {
+  it("floors a MAD of zero, so one late ship at a quiet port is not critical", () => {
+    // Wait baseline exactly 10 h every day: MAD 0, floored to 2 h -> scale 2.9652 h.
+    expect(robustZ(13, 10, 0, 2)).toBeCloseTo(3 / (1.4826 * 2), 6);
+    const reading = readComponent({ name: "anchorage_wait", raw: 13, n: 1, baseline: flat(10) });
+    expect(reading).toMatchObject({
+      baseline_median: 10,
+      baseline_mad: 0,
+      weight: 0.35,
+      unit: "h",
+      window_days: 7,
+    });
+    expect(reading?.z).toBeCloseTo(1.0117, 3);
+  });
+
+  it("clips z to [-3, +5]", () => {
+    expect(robustZ(1000, 10, 1, 2)).toBe(5);
+    expect(robustZ(-1000, 10, 1, 2)).toBe(-3);
+  });
+
+  it("leaves out a component with no raw value or no baseline", () => {
+    expect(readComponent({ name: "dwell", raw: null, n: 0, baseline: flat(4) })).toBeNull();
+    expect(readComponent({ name: "dwell", raw: 4, n: 3, baseline: [] })).toBeNull();
+  });
+});
+
+describe("composite score", () => {
+  it("renormalises the weights over the components present", () => {
+    const wait = readComponent({
+      name: "anchorage_wait",
+      raw: 10 + 2 * 1.4826 * 2,
+      n: 9,
+      baseline: flat(10),
+    })!;
+    expect(wait.z).toBeCloseTo(2, 6);
+    // Alone, the wait's z is the composite: 50 + 12.5 * 2 = 75.
+    expect(compositeZ([wait])).toBeCloseTo(2, 6);
+    const dwell = readComponent({ name: "dwell", raw: 4, n: 9, baseline: flat(4) })!;
+    expect(compositeZ([wait, dwell])).toBeCloseTo((0.35 * 2) / 0.6, 6);
+    expect(compositeZ([])).toBeNull();
+  });
+
+  it("is not scored without any readable component", () => {
+    expect(scorePort(input([{ name: "dwell", raw: null, n: 0, baseline: flat(4) }]))).toBeNull();
+  });
+
+  it("maps z = 0 to 50 and z = +2 to 75 with every component present", () => {
+    const all = (shift: number): ComponentInput[] => [
+      { name: "anchorage_wait", raw: 10 + shift * 1.4826 * 2, n: 12, baseline: flat(10) },
+      { name: "dwell", raw: 4 + shift * 1.4826 * 0.25, n: 12, baseline: flat(4) },
+      { name: "eta_slip", raw: 12 + shift * 1.4826 * 6, n: 12, baseline: flat(12) },
+      { name: "schedule_deviation", raw: 20 + shift * 1.4826 * 6, n: 12, baseline: flat(20) },
+      { name: "bunching", raw: 1 + shift * 1.4826 * 0.25, n: 12, baseline: flat(1) },
+    ];
+    expect(scorePort(input(all(0)))).toMatchObject({ score: 50, bucket: "normal", tier: "A" });
+    // Waits above 6 h lift the cap; the 10 h median keeps guardrails out of the way.
+    expect(scorePort(input(all(2)))?.score).toBe(75);
+  });
+});
+
+describe("buckets", () => {
+  it.each([
+    [0, "fluid"],
+    [29, "fluid"],
+    [30, "normal"],
+    [59, "normal"],
+    [60, "moderate"],
+    [74, "moderate"],
+    [75, "high"],
+    [89, "high"],
+    [90, "critical"],
+    [100, "critical"],
+  ] as const)("score %i is %s", (score, bucket) => {
+    expect(bucketOf(score)).toBe(bucket);
+  });
+});
+
+describe("guardrails", () => {
+  it("lifts chronic long waits whatever the port's own normal", () => {
+    expect(applyGuardrails(50, 36, 4)).toBe(60);
+    expect(applyGuardrails(50, 72, 4)).toBe(75);
+    expect(applyGuardrails(50, 168, 4)).toBe(90);
+    expect(applyGuardrails(95, 168, 4)).toBe(95);
+    expect(applyGuardrails(50, 35.9, 4)).toBe(50);
+  });
+
+  it("caps a port where nobody waits 6 h and boxes leave within 3 days at 74", () => {
+    expect(applyGuardrails(100, 2, 1)).toBe(74);
+    expect(applyGuardrails(100, null, null)).toBe(74);
+    expect(applyGuardrails(100, 2, 3)).toBe(100);
+    expect(applyGuardrails(100, 6, 1)).toBe(100);
+  });
+});
+
+describe("tiers", () => {
+  const three: ComponentInput[] = [
+    { name: "anchorage_wait", raw: 10, n: 12, baseline: flat(10) },
+    { name: "eta_slip", raw: 12, n: 12, baseline: flat(12) },
+    { name: "bunching", raw: 1, n: 12, baseline: flat(1) },
+  ];
+
+  it("gives A with 60 baseline days, 3 components with wait or dwell, 10 observations, fresh input", () => {
+    expect(scorePort(input(three, { baselineDaysWithData: 60, observations7d: 10 }))?.tier).toBe("A");
+    expect(scorePort(input(three, { baselineDaysWithData: 59, observations7d: 10 }))?.tier).toBe("B");
+    expect(scorePort(input(three, { observations7d: 9 }))?.tier).toBe("B");
+    expect(scorePort(input(three, { newestInputAgeHours: 25 }))?.tier).toBe("B");
+  });
+
+  it("gives B with 30 days, 2 components, 3 observations, input within 72 h; else C", () => {
+    const two = three.slice(0, 2);
+    expect(
+      scorePort(input(two, { baselineDaysWithData: 30, observations7d: 3, newestInputAgeHours: 72 }))?.tier,
+    ).toBe("B");
+    expect(scorePort(input(two, { observations7d: 2 }))?.tier).toBe("C");
+    expect(scorePort(input(two, { newestInputAgeHours: 73 }))?.tier).toBe("C");
+    // Without wait or dwell among them, never above C.
+    expect(scorePort(input(three.slice(1)))?.tier).toBe("C");
+  });
+
+  it("shrinks a tier-C score toward 50 by n/(n+5)", () => {
+    expect(shrink(100, 0)).toBe(50);
+    expect(shrink(100, 5)).toBe(75);
+    expect(shrink(0, 15)).toBe(13);
+    const stray: ComponentInput[] = [{ name: "anchorage_wait", raw: 60, n: 1, baseline: flat(10, 20) }];
+    // One stray ship: z clipped at 5 -> 100, shrunk with n = 1 to 58; the 60 h wait lifts it to 60.
+    expect(
+      scorePort(input(stray, { baselineDaysWithData: 20, observations7d: 1, medianWaitHours: 60 })),
+    ).toMatchObject({
+      tier: "C",
+      score: 60,
+    });
+  });
+});
+
+describe("trend_7d", () => {
+  it("compares with 7 days before, else the oldest reading of the week, else 0", () => {
+    const history = [
+      { day: "2026-10-01", score: 40 },
+      { day: "2026-10-04", score: 55 },
+      { day: "2026-10-06", score: 60 },
+    ];
+    expect(trend7d(80, history, "2026-10-08")).toBe(40);
+    expect(trend7d(80, history.slice(1), "2026-10-08")).toBe(25);
+    expect(trend7d(80, [], "2026-10-08")).toBe(0);
+  });
+});
+
+describe("monotonicity", () => {
+  it("never lowers the score when one component's raw value rises, all else equal", () => {
+    const names = ["anchorage_wait", "dwell", "eta_slip", "schedule_deviation", "bunching"] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.array(fc.double({ min: 0, max: 200, noNaN: true }), { minLength: 5, maxLength: 5 }),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.integer({ min: 0, max: 40 }),
+        (which, raws, bump, observations) => {
+          const base = (raw: readonly number[]): ComponentInput[] =>
+            names.map((name, i) => ({ name, raw: raw[i]!, n: 5, baseline: [8, 10, 11, 12, 9, 10] }));
+          const higher = raws.map((raw, i) => (names[i] === which ? raw + bump : raw));
+          const waits = (r: readonly number[]) => ({ medianWaitHours: r[0]!, dwellDays: r[1]! });
+          const before = scorePort(input(base(raws), { observations7d: observations, ...waits(raws) }))!;
+          const after = scorePort(input(base(higher), { observations7d: observations, ...waits(higher) }))!;
+          expect(after.score).toBeGreaterThanOrEqual(before.score);
+        },
+      ),
+    );
+  });
+});
