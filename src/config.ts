@@ -63,6 +63,7 @@ const environmentSchema = z.object({
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  QUAYSIDE_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(5_000),
   QUAYSIDE_MAX_CONNECTIONS: z.coerce.number().int().min(2).max(1_000_000).optional(),
   QUAYSIDE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   QUAYSIDE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
@@ -160,6 +161,11 @@ export interface AppConfig {
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /**
+   * After SIGTERM, how long the listener keeps serving while `/readyz` answers 503, so a load balancer
+   * stops sending before connections are refused. SIGINT (Ctrl-C at a terminal) skips it.
+   */
+  shutdownDrainMs: number;
   /**
    * What one process grants its HTTP clients. `maxConnections` open sockets at most (beyond it the
    * idlest socket is closed to make room); headers must arrive within `headersTimeoutMs`, the whole
@@ -288,6 +294,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: e.QUAYSIDE_SHUTDOWN_DRAIN_MS,
     http: {
       maxConnections: e.QUAYSIDE_MAX_CONNECTIONS ?? defaultMaxConnections(),
       headersTimeoutMs: e.QUAYSIDE_HEADERS_TIMEOUT_MS,

@@ -7,11 +7,13 @@ import type { AppConfig } from "../config";
 import { openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
-import { guardConnections, serverOptions } from "../http/connections";
+import { guardConnections, type RequestInFlight, serverOptions } from "../http/connections";
+import { drainHttpServer } from "../http/drain";
 import { createWorkers, type Workers } from "../jobs/workers";
 import { type Clock, systemClock } from "../lib/clock";
 import { createLogger, type Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { StartupPhases } from "../observability/startup-phases";
 import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
@@ -27,8 +29,18 @@ export interface RunningServer {
   workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
   simulator: RunningSimulator | null;
-  /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
-  stop(): Promise<void>;
+  /**
+   * Readiness fails, the listener keeps serving for `drainMs` (default 0: tests and scripts; the CLI
+   * passes `QUAYSIDE_SHUTDOWN_DRAIN_MS` on SIGTERM), then closes; in-flight requests get
+   * `QUAYSIDE_SHUTDOWN_GRACE_MS`, bulk tracking wraps up before it ends, and whatever is left is cut.
+   * Then the workers and the database close. The report names what was cut.
+   */
+  stop(options?: { drainMs?: number }): Promise<ShutdownReport>;
+}
+
+export interface ShutdownReport {
+  /** Requests cut when the grace ended (each also logged). Empty: every request was answered. */
+  cut: RequestInFlight[];
 }
 
 /** The composition root: configuration in, a listening service out. */
@@ -38,8 +50,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  const startup = new StartupPhases();
   const db = await openDatabase(config.database, { holder: "quayside serve" });
+  startup.mark("database");
   const migrations = await applyMigrations(db);
+  startup.mark("migrations");
   if (migrations.applied.length > 0)
     logger.info({ applied: migrations.applied }, "Database migrations applied");
 
@@ -48,6 +63,7 @@ export async function startServer(
     config.simulator.mode === "embedded"
       ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock })
       : null;
+  startup.mark("simulator");
   const registry = loadCarrierRegistry({
     file: config.carrierRegistryFile,
     env: config.environment,
@@ -59,7 +75,10 @@ export async function startServer(
     maxConcurrency: config.carrierCalls.concurrency,
     retry: { maxAttempts: config.carrierCalls.attempts },
   });
+  // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
+  const wrapUp = new AbortController();
   const services = createServices({
+    wrapUp: wrapUp.signal,
     config,
     db,
     clock,
@@ -75,6 +94,7 @@ export async function startServer(
       clock,
     }),
   });
+  startup.mark("services");
   // While this process holds the PGlite folder, CLI account commands run in here (src/operator).
   const operator = db.folderLock
     ? await startOperatorEndpoint({
@@ -87,6 +107,7 @@ export async function startServer(
           ),
       })
     : null;
+  startup.mark("operator");
   // The port catalogue, and the AIS feed ingester when QUAYSIDE_AIS_FEED is set.
   const lookupWork = await startLookupWork({
     config,
@@ -95,7 +116,9 @@ export async function startServer(
     clock,
     logger,
   });
+  startup.mark("lookups");
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
+  startup.mark("demo");
 
   // Listen first so that links in answers carry the real port (PORT=0 picks one); requests that
   // arrive before the app is built wait for it.
@@ -107,24 +130,33 @@ export async function startServer(
     serverOptions(config.http),
     (req, res) => void appReady.then((app) => app(req, res)),
   );
-  guardConnections(server, config.http, logger);
+  const connections = guardConnections(server, config.http, logger);
   await listen(server, config.port, config.host);
+  startup.mark("listen");
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
   resolveApp(built.app);
+  startup.mark("app");
   const workers = createWorkers(services);
   if (config.workers.enabled) {
     workers.refresh.start();
     workers.discovery.start();
     workers.webhooks.start();
   }
+  logger.info(startup.summary(), "Started");
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
+  let stopping: Promise<ShutdownReport> | undefined;
+  const stop = (options: { drainMs?: number } = {}) => {
     stopping ??= (async () => {
       built.startDraining();
-      await closeServer(server, config.shutdownGraceMs);
+      const drained = await drainHttpServer({
+        server,
+        guard: connections,
+        timings: { drainMs: options.drainMs ?? 0, graceMs: config.shutdownGraceMs },
+        logger,
+        onWrapUp: () => wrapUp.abort(),
+      });
       await workers.stop();
       await operator?.close();
       await built.close();
@@ -132,6 +164,7 @@ export async function startServer(
       await services.close();
       await simulator?.close();
       await db.close();
+      return { cut: drained.cut };
     })();
     return stopping;
   };
@@ -147,24 +180,5 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
     server.listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", reject);
-  });
-}
-
-/**
- * Stops new connections, closes idle keep-alive ones, and waits for in-flight requests; after the
- * grace period whatever is left is cut so the process can exit.
- */
-function closeServer(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, graceMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }

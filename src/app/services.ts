@@ -86,6 +86,8 @@ export function createServices(input: {
   /** The sandbox sends sample deliveries of its own shipments. */
   sampleDeliveries?: SampleDeliveries;
   openApiDocument?: OpenApiSource;
+  /** Aborted shortly before the shutdown grace ends (the live server's; absent in the sandbox). */
+  wrapUp?: AbortSignal;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const counters = createCounterStore(config, clock, logger);
@@ -121,6 +123,7 @@ export function createServices(input: {
     limiter,
     webhooks,
     metrics,
+    wrapUp: input.wrapUp,
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   return {

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { ShutdownReport } from "../app/server";
 import { type AppConfig, loadConfig } from "../config";
 import { DataFolderHeldError } from "../db/data-folder-lock";
 import { type Database, openDatabase } from "../db/database";
@@ -207,14 +208,22 @@ async function serve(): Promise<number> {
   );
   process.stdout.write(`${lines.join("\n")}\n`);
 
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, "Draining in-flight requests");
-      server.stop().then(resolve, resolve);
+  const report = await new Promise<ShutdownReport | null>((resolve) => {
+    // SIGTERM comes from an orchestrator behind a load balancer: keep serving while readiness fails.
+    // SIGINT is Ctrl-C at a terminal, where nobody probes readiness: no drain period.
+    const shutdown = (signal: "SIGTERM" | "SIGINT") => {
+      const drainMs = signal === "SIGTERM" ? config.shutdownDrainMs : 0;
+      log.info({ signal, drainMs, graceMs: config.shutdownGraceMs }, "Shutting down: readiness now fails");
+      server.stop({ drainMs }).then(resolve, (error: unknown) => {
+        log.error({ err: error }, "Shutdown failed");
+        resolve(null);
+      });
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
-  log.info("Stopped cleanly");
+  if (report && report.cut.length === 0) log.info("Stopped cleanly");
+  else if (report)
+    log.warn({ cut: report.cut.length }, "Stopped after cutting requests the grace did not cover");
   return 0;
 }
