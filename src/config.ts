@@ -32,6 +32,7 @@ const environmentSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === "" ? undefined : v)),
+  QUAYSIDE_MIN_INSTANCES: z.coerce.number().int().min(1).max(1_000).default(1),
   QUAYSIDE_PUBLIC_URL: z.string().url().optional(),
   QUAYSIDE_DEMO_KEY: z
     .string()
@@ -147,6 +148,11 @@ export interface AppConfig {
   host: string;
   database: DatabaseTarget;
   redisUrl: string | undefined;
+  /**
+   * The fewest API instances that share `REDIS_URL`. While Redis is unreachable each instance grants
+   * 1/N of every window, N the instances alive when Redis last answered, never fewer than this.
+   */
+  minInstances: number;
   publicUrl: string | undefined;
   demo: { enabled: boolean; key: string | undefined };
   compatPrefix: string;
@@ -283,6 +289,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     host: e.HOST,
     database,
     redisUrl: e.REDIS_URL,
+    minInstances: e.QUAYSIDE_MIN_INSTANCES,
     publicUrl: e.QUAYSIDE_PUBLIC_URL,
     demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
     compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,

@@ -96,11 +96,16 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   });
   app.get("/readyz", async (_req, res) => {
     if (draining) return void res.status(503).json({ status: "draining" });
+    // With Redis, its state too: unreachable is "degraded" but still 200, since every instance
+    // keeps serving on its insurance window and failing readiness everywhere would take them all out.
+    const counters = await services.counters.health?.();
+    const shared = counters ? { counters: counters.mode, instances: counters.instances } : {};
     try {
       await services.db.sql.query("SELECT 1");
-      res.json({ status: "ready", database: services.db.kind });
+      const status = counters?.mode === "insurance" ? "degraded" : "ready";
+      res.json({ status, database: services.db.kind, ...shared });
     } catch {
-      res.status(503).json({ status: "unavailable", database: services.db.kind });
+      res.status(503).json({ status: "unavailable", database: services.db.kind, ...shared });
     }
   });
   const metricsRefusal = metricsAccess(config.metrics);
