@@ -4,7 +4,7 @@ import type { Express } from "express";
 import { openApiDocument } from "../../facades/v1/openapi";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import type { AppConfig } from "../config";
-import { openDatabase } from "../db/database";
+import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
 import { guardConnections, type RequestInFlight, serverOptions } from "../http/connections";
@@ -46,12 +46,17 @@ export interface ShutdownReport {
 /** The composition root: configuration in, a listening service out. */
 export async function startServer(
   config: AppConfig,
-  options: { clock?: Clock; logger?: Logger } = {},
+  options: {
+    clock?: Clock;
+    logger?: Logger;
+    /** The database already being opened (the CLI starts it while this module graph still loads). */
+    database?: Promise<Database>;
+  } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const startup = new StartupPhases();
-  const db = await openDatabase(config.database, { holder: "quayside serve" });
+  const db = await (options.database ?? openDatabase(config.database, { holder: "quayside serve" }));
   startup.mark("database");
   const migrations = await applyMigrations(db);
   startup.mark("migrations");
@@ -145,6 +150,12 @@ export async function startServer(
     workers.webhooks.start();
   }
   logger.info(startup.summary(), "Started");
+  // What the first requests do not need loads now, after the instance already answers.
+  setImmediate(() => {
+    built
+      .warm()
+      .catch((error: unknown) => logger.error({ err: error }, "Loading the deferred handlers failed"));
+  });
 
   let stopping: Promise<ShutdownReport> | undefined;
   const stop = (options: { drainMs?: number } = {}) => {

@@ -192,9 +192,16 @@ async function importPortCatalogue(config: AppConfig, out: Output, dir: string |
 
 async function serve(): Promise<number> {
   const config = loadConfig();
+  // The database opens while the server's modules load: the two biggest parts of a restart overlap
+  // (PGlite's start runs in WebAssembly, module loading mostly in the loader's thread).
+  const database = openOrFindHolder(config, "quayside serve").then((db) => {
+    if (db instanceof DataFolderHeldError) throw db;
+    return db;
+  });
+  database.catch(() => undefined); // handled where startServer awaits it
   // Loaded here, not at the top: account commands then start without the whole server's modules.
   const { startServer } = await import("../app/server");
-  const server = await startServer(config);
+  const server = await startServer(config, { database });
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];
   const demo = demoAnnouncement(server.demo);
