@@ -119,14 +119,14 @@ export const INSTANCE_HEARTBEAT_MS = 5_000;
 export const INSTANCE_ALIVE_MS = 15_000;
 
 /**
- * Redis with an in-memory insurance store (rate-limiter-flexible's `insuranceLimiter` idea): when
- * Redis cannot be reached, each instance keeps limiting on its own instead of letting everything
- * through (counters failing open let 140 of 140 requests through a window of 120 on two instances)
- * or refusing everything. Its share is 1/N of every window, N the instances alive when Redis last
- * answered (never fewer than `minimumInstances`): each increment counts N times, so every limit,
- * allowance and `X-RateLimit-Remaining` keeps its meaning and the instances together stay within
- * it. The exact shared window returns with the first call Redis answers; what the instances counted
- * meanwhile stays in their own memory.
+ * Redis with an in-memory insurance store (the insurance limiter of rate-limiter-flexible's
+ * "Insurance Strategy"): when Redis cannot be reached, each instance keeps limiting on its own
+ * instead of letting everything through (counters failing open let 140 of 140 requests through a
+ * window of 120 on two instances) or refusing everything. Its share is 1/N of every window, N the
+ * instances alive when Redis last answered (never fewer than `minimumInstances`): each increment
+ * counts N times, so every limit, allowance and `X-RateLimit-Remaining` keeps its meaning and the
+ * instances together stay within it. The exact shared window returns with the first call Redis
+ * answers; what the instances counted meanwhile stays in their own memory.
  */
 export class InsuredCounterStore implements CounterStore {
   readonly kind = "redis" as const;
