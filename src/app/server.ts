@@ -152,9 +152,11 @@ export async function startServer(
   logger.info(startup.summary(), "Started");
   // What the first requests do not need loads now, after the instance already answers.
   setImmediate(() => {
-    built
-      .warm()
-      .catch((error: unknown) => logger.error({ err: error }, "Loading the deferred handlers failed"));
+    const warming = performance.now();
+    built.warm().then(
+      () => logger.info({ ms: Math.round(performance.now() - warming) }, "Deferred handlers loaded"),
+      (error: unknown) => logger.error({ err: error }, "Loading the deferred handlers failed"),
+    );
   });
 
   let stopping: Promise<ShutdownReport> | undefined;
