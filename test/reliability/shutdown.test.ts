@@ -166,8 +166,12 @@ describe("SIGTERM drains before it stops", () => {
       (res) => ({ status: res.status }),
       (error: Error) => ({ error }),
     );
-    // The fast carrier's items are saved well within this; the slow carrier's are still waiting.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // SIGTERM once the fast carrier's items are saved; the slow carrier's are still waiting.
+    for (const number of fast) {
+      while ((await fetch(`${service.url}/api/v1/shipments/${number}`, { headers: auth })).status !== 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
     const signalledAt = performance.now();
     service.child.kill("SIGTERM");
 
