@@ -73,7 +73,7 @@ export function vesselPositionAnswer(params: URLSearchParams, nowMs: number): Ve
       speedOverGround: fix.speed,
       courseOverGround: fix.course,
       trueHeading: fix.heading,
-      navigationalStatus: fix.atSea ? "Under way using engine" : "Moored",
+      navigationalStatus: fix.atAnchor ? "At anchor" : fix.atSea ? "Under way using engine" : "Moored",
       draught: fix.draught,
       positionDateTime: toUtcIso(nowMs),
       service: fix.rotation.service.name,

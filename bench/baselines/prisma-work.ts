@@ -3,7 +3,7 @@ import { loadConfig } from "../../src/config";
 import type { Database } from "../../src/db/database";
 import type { AccountsService } from "../../src/domain/accounts/accounts.service";
 import { SlotsService } from "../../src/domain/tracking/slots.service";
-import { ApiCallsService } from "../../src/domain/usage/api-calls.service";
+import type { ApiCallsService } from "../../src/domain/usage/api-calls.service";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
@@ -61,7 +61,7 @@ export function prismaWorkContext(db: Database, env: Record<string, string> = {}
     // 5 s): a baseline that looked every key up while the service reuses it would measure the cache,
     // not our core.
     accounts: services.accounts,
-    apiCalls: new ApiCallsService(prisma, systemClock),
+    apiCalls: services.apiCalls,
     slots: new SlotsService(prisma, systemClock),
     services,
   };

@@ -15,6 +15,7 @@
  *   position is where its own home slot puts it, not on the stand-in sailing.
  */
 import type { Carrier } from "../../reference-data/carriers";
+import { berthAfterEpisodes, normalAnchorageWaitMs, passageDelayMs } from "./anchorage";
 import { profileOf } from "./carrier-profiles";
 import {
   bearingDegrees,
@@ -219,16 +220,106 @@ export interface VesselFix {
   rotation: Rotation;
   lat: number;
   lng: number;
-  /** Knots; 0 alongside. */
+  /** Knots; 0 at anchor and alongside. */
   speed: number;
   course: number;
   heading: number;
   draught: number;
+  /** Not alongside: sailing or at anchor. */
   atSea: boolean;
+  /** Lying at anchor off `nextCall`, waiting for its berth (since `anchoredSince`). */
+  atAnchor: boolean;
+  anchoredSince: number | undefined;
   /** The call last left and when. */
   lastCall: { port: Port; departedAt: number };
-  /** The call sailed to (or lying at) and when it arrives (arrived). */
+  /** The call sailed to (or lying at) and when it berths (berthed). */
   nextCall: { port: Port; arrivesAt: number };
+}
+
+/** What a ship does during one stretch of a loop sailing, in absolute times. */
+type Piece =
+  | { kind: "sea"; segment: SeaSegment; start: number; end: number; from: Port; to: Port; berthAt: number }
+  | {
+      kind: "anchor";
+      segment: SeaSegment;
+      start: number;
+      end: number;
+      from: Port;
+      to: Port;
+      departedAt: number;
+    }
+  | { kind: "berth"; call: RotationCall; start: number; end: number; previous: Port; departedAt: number };
+
+interface SailingPieces {
+  pieces: Piece[];
+  /** How late the ship leaves call 0 at the end of the round trip (carried into the next one). */
+  lateness: number;
+}
+
+/** The most a ship speeds up to make good lost time: a fifth of a leg's sailing time. */
+const RECOVERY_SHARE = 0.2;
+/** The most a late ship cuts from a port stay: a quarter. */
+const STAY_CUT_SHARE = 0.25;
+
+/**
+ * One round trip of a ship from `base` (when it is due to leave call 0) with `carried` lateness: normal
+ * anchorage waits carved out of each leg (the ship sails a little faster and anchors before its berth
+ * window), the episodes' closures and strikes holding it at anchor, canal restrictions slowing the leg,
+ * and lateness made good by sailing faster and shortening stays.
+ */
+function sailingPieces(rotation: Rotation, vessel: Vessel, base: number, carried: number): SailingPieces {
+  const { calls, service } = rotation;
+  const pieces: Piece[] = [];
+  let lateness = carried;
+  let berthAt = base;
+  let departedAt = base + carried;
+  for (const segment of rotation.segments) {
+    if (segment.kind === "sea") {
+      const from = calls[segment.from]!;
+      const to = segment.to === -1 ? calls[0]! : calls[segment.to]!;
+      const depart = base + segment.start + lateness;
+      const window = base + segment.end;
+      const callKey = `${service.name}:${vessel.imo}:${to.index}:${Math.round(window / HOUR)}`;
+      const duration = segment.end - segment.start;
+      const wait = Math.min(normalAnchorageWaitMs(to.port, callKey), duration / 2);
+      const planned = duration - wait;
+      const sail =
+        Math.max((1 - RECOVERY_SHARE) * planned, planned - lateness) +
+        passageDelayMs(legPassages(service, segment.from), depart + planned / 2);
+      const anchored = depart + sail;
+      berthAt = berthAfterEpisodes(to.port, anchored, Math.max(window, anchored), callKey);
+      departedAt = depart;
+      pieces.push({
+        kind: "sea",
+        segment,
+        start: depart,
+        end: anchored,
+        from: from.port,
+        to: to.port,
+        berthAt,
+      });
+      if (berthAt > anchored) {
+        pieces.push({
+          kind: "anchor",
+          segment,
+          start: anchored,
+          end: berthAt,
+          from: from.port,
+          to: to.port,
+          departedAt,
+        });
+      }
+    } else {
+      const call = calls[segment.call]!;
+      const previous = calls[(segment.call - 1 + calls.length) % calls.length]!;
+      const stay = segment.end - segment.start;
+      const late = Math.max(0, berthAt - (base + segment.start));
+      const leave = berthAt + Math.max((1 - STAY_CUT_SHARE) * stay, stay - late);
+      pieces.push({ kind: "berth", call, start: berthAt, end: leave, previous: previous.port, departedAt });
+      lateness = Math.max(0, leave - (base + segment.end));
+    }
+  }
+  return { pieces, lateness };
 }
 
 /** Where a ship is at a moment, on its home slot's sailings. */
@@ -240,17 +331,16 @@ export function vesselFix(vessel: Vessel, nowMs: number): VesselFix | undefined 
   const sinceFirst = nowMs - rotation.firstDeparture - slot * WEEK;
   const phase = ((sinceFirst % rotation.roundTripMs) + rotation.roundTripMs) % rotation.roundTripMs;
   const cycleStart = nowMs - phase;
-  const segment = rotation.segments.find((s) => phase >= s.start && phase < s.end) ?? rotation.segments[0]!;
-  const calls = rotation.calls;
+  // The round trip before this one starts on time; its lateness carries into this one.
+  const previous = sailingPieces(rotation, vessel, cycleStart - rotation.roundTripMs, 0);
+  const current = sailingPieces(rotation, vessel, cycleStart, previous.lateness);
+  const within = (p: Piece) => nowMs >= p.start && nowMs < p.end;
+  const piece = current.pieces.find(within) ?? previous.pieces.find(within) ?? current.pieces[0]!;
   const draught =
     Math.round((10 + 5.5 * Math.min(1, vessel.teu / 24_000) + unitHash("draught", vessel.imo) * 0.8) * 10) /
     10;
-  if (segment.kind === "port") {
-    const call = calls[segment.call]!;
-    const previous = calls[(segment.call - 1 + calls.length) % calls.length]!;
-    const arrivedAt = cycleStart + segment.start;
-    const departedAt = cycleStart + previous.depart;
-    const spot = call.terminal ?? call.port;
+  if (piece.kind === "berth") {
+    const spot = piece.call.terminal ?? piece.call.port;
     return {
       vessel,
       rotation,
@@ -258,37 +348,68 @@ export function vesselFix(vessel: Vessel, nowMs: number): VesselFix | undefined 
       lng: spot.lng,
       speed: 0,
       course: 0,
-      heading: Math.round(unitHash("berth-heading", vessel.imo, call.port.unLocode) * 359),
+      heading: Math.round(unitHash("berth-heading", vessel.imo, piece.call.port.unLocode) * 359),
       draught,
       atSea: false,
-      lastCall: { port: previous.port, departedAt },
-      nextCall: { port: call.port, arrivesAt: arrivedAt },
+      atAnchor: false,
+      anchoredSince: undefined,
+      lastCall: { port: piece.previous, departedAt: piece.departedAt },
+      nextCall: { port: piece.call.port, arrivesAt: piece.start },
     };
   }
-  const fraction = (phase - segment.start) / (segment.end - segment.start);
+  const { segment } = piece;
   const total = segment.cumulativeKm[segment.cumulativeKm.length - 1] ?? 0;
-  const along = fraction * total;
-  let p = 1;
-  while (p < segment.cumulativeKm.length - 1 && segment.cumulativeKm[p]! < along) p++;
-  const a = segment.points[p - 1]!;
-  const b = segment.points[p]!;
-  const legKm = segment.cumulativeKm[p]! - segment.cumulativeKm[p - 1]!;
-  const here = greatCirclePoint(a, b, legKm > 0 ? (along - segment.cumulativeKm[p - 1]!) / legKm : 0);
-  const course = Math.round(bearingDegrees(here, b) * 10) / 10;
+  if (piece.kind === "anchor") {
+    // The anchorage lies on the approach, about 8 nautical miles out.
+    const spot = pointAlong(segment, Math.max(0, total - Math.min(15, total * 0.1)));
+    return {
+      vessel,
+      rotation,
+      lat: Math.round(spot.here.lat * 1e5) / 1e5,
+      lng: Math.round(spot.here.lng * 1e5) / 1e5,
+      speed: 0,
+      course: 0,
+      heading: Math.round(unitHash("anchor-heading", vessel.imo, Math.floor(nowMs / (6 * HOUR))) * 359),
+      draught,
+      atSea: true,
+      atAnchor: true,
+      anchoredSince: piece.start,
+      lastCall: { port: piece.from, departedAt: piece.departedAt },
+      nextCall: { port: piece.to, arrivesAt: piece.end },
+    };
+  }
+  const fraction = (nowMs - piece.start) / (piece.end - piece.start);
+  const { here, towards } = pointAlong(segment, fraction * total);
+  const course = Math.round(bearingDegrees(here, towards) * 10) / 10;
   const jitter = unitHash("sog", vessel.imo, Math.floor(nowMs / HOUR)) - 0.5;
-  const to = segment.to === -1 ? calls[0]! : calls[segment.to]!;
+  const knots = total / 1.852 / ((piece.end - piece.start) / HOUR);
   return {
     vessel,
     rotation,
     lat: Math.round(here.lat * 1e5) / 1e5,
     lng: Math.round(here.lng * 1e5) / 1e5,
-    speed: Math.round((rotation.speedKnots + jitter) * 10) / 10,
+    speed: Math.round((knots + jitter) * 10) / 10,
     course,
     heading: Math.round((course + jitter * 4 + 360) % 360),
     draught,
     atSea: true,
-    lastCall: { port: calls[segment.from]!.port, departedAt: cycleStart + segment.start },
-    nextCall: { port: to.port, arrivesAt: cycleStart + segment.end },
+    atAnchor: false,
+    anchoredSince: undefined,
+    lastCall: { port: piece.from, departedAt: piece.start },
+    nextCall: { port: piece.to, arrivesAt: piece.berthAt },
+  };
+}
+
+/** The point `along` km into a sea segment's path, and the waypoint it heads for. */
+function pointAlong(segment: SeaSegment, along: number): { here: LatLng; towards: LatLng } {
+  let p = 1;
+  while (p < segment.cumulativeKm.length - 1 && segment.cumulativeKm[p]! < along) p++;
+  const a = segment.points[p - 1]!;
+  const b = segment.points[p]!;
+  const legKm = segment.cumulativeKm[p]! - segment.cumulativeKm[p - 1]!;
+  return {
+    here: greatCirclePoint(a, b, legKm > 0 ? (along - segment.cumulativeKm[p - 1]!) / legKm : 0),
+    towards: b,
   };
 }
 

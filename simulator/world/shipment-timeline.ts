@@ -4,7 +4,12 @@
  * planned sailing time: first with part of the delay, then with all of it, so repeated queries show the
  * estimate move as the clock passes. Both revisions fall before the planned arrival, so once the ship is
  * due every estimate already carries the full delay.
+ *
+ * The world's episodes (episodes.ts) add to a leg's delay: a ship due at a port a typhoon has closed or
+ * a strike has slowed waits at anchor as the queue model says (anchorage.ts), and a leg through a
+ * restricted canal takes its extra days. Legs that meet no episode keep the plan's own delay.
  */
+import { berthAfterEpisodes, passageDelayMs } from "./anchorage";
 import type { Milestone, Shift, ShipmentPlan } from "./shipment-plan";
 
 const HOUR = 3_600_000;
@@ -56,34 +61,51 @@ export interface Revision {
 
 export interface Timeline {
   bookedAt: number;
+  /** Each leg's real arrival delay: the plan's own plus what the episodes it met added. */
+  arrivalDelays: readonly number[];
   actual: LegShifts;
   /** Absolute times of the ETA revisions of each leg (only legs whose arrival differs from plan). */
   revisions: readonly Revision[];
 }
 
+/** The plan's delays with what the world's episodes add, leg by leg (a late leg moves the next). */
+function episodeDelays(plan: ShipmentPlan, bookedAt: number): number[] {
+  const delays = plan.legs.map((leg) => leg.arrivalDelay);
+  plan.legs.forEach((leg, index) => {
+    const departure = bookedAt + leg.departureRel + (legShifts(plan, delays).departure[index] ?? 0);
+    const sailing = leg.arrivalRel - leg.departureRel;
+    const passages = leg.service.passages.slice(leg.loadSequence, leg.dischargeSequence).flat();
+    const slowed = passageDelayMs(passages, departure + sailing / 2);
+    const arrival = departure + sailing + (delays[index] ?? 0) + slowed;
+    const callKey = `${leg.service.name}:${leg.vessels[0]?.imo ?? ""}:${leg.dischargeSequence}:${Math.round(arrival / HOUR)}`;
+    const held = berthAfterEpisodes(leg.dischargePort, arrival, arrival, callKey) - arrival;
+    delays[index] = (delays[index] ?? 0) + slowed + (held > HOUR ? held : 0);
+  });
+  return delays;
+}
+
 export function buildTimeline(plan: ShipmentPlan, bookedAt: number): Timeline {
-  const actual = legShifts(
-    plan,
-    plan.legs.map((leg) => leg.arrivalDelay),
-  );
+  const arrivalDelays = episodeDelays(plan, bookedAt);
+  const actual = legShifts(plan, arrivalDelays);
   const revisions: Revision[] = [];
   plan.legs.forEach((leg, index) => {
-    if (leg.arrivalDelay === 0) return;
+    if (arrivalDelays[index] === 0) return;
     const departure = bookedAt + leg.departureRel + (actual.departure[index] ?? 0);
     const sailing = leg.arrivalRel - leg.departureRel;
     revisions.push({ leg: index, at: departure + 0.35 * sailing });
     revisions.push({ leg: index, at: departure + 0.8 * sailing });
   });
-  return { bookedAt, actual, revisions };
+  return { bookedAt, arrivalDelays, actual, revisions };
 }
 
 /** Arrival delays as the carrier has published them at `now`. */
 export function knownDelays(plan: ShipmentPlan, timeline: Timeline, now: number): number[] {
   return plan.legs.map((leg, index) => {
+    const delay = timeline.arrivalDelays[index] ?? 0;
     const [first, second] = timeline.revisions.filter((revision) => revision.leg === index);
     if (!first || !second || now < first.at) return 0;
-    if (now < second.at) return Math.round((leg.arrivalDelay * leg.firstRevisionShare) / HOUR) * HOUR;
-    return leg.arrivalDelay;
+    if (now < second.at) return Math.round((delay * leg.firstRevisionShare) / HOUR) * HOUR;
+    return delay;
   });
 }
 

@@ -15,17 +15,21 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
 import { DocumentStore } from "../domain/tracking/document-store";
+import { LookupLog } from "../domain/tracking/lookup-log";
 import { SlotsService } from "../domain/tracking/slots.service";
 import { type TrackingDeps, TrackingService } from "../domain/tracking/tracking.service";
 import { ApiCallsService } from "../domain/usage/api-calls.service";
+import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -114,8 +118,9 @@ export function createServices(input: {
   const metrics = input.metrics ?? new Metrics();
   const counters = createCounterStore(config, clock, logger, metrics);
   const limiter = new FixedWindowLimiter(counters, clock);
+  const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
-  const documents = new DocumentStore(db.prisma, clock);
+  const documents = new DocumentStore(db.prisma, clock, db.prepared);
   const lookups = createLookupServices({
     config,
     prisma: db.prisma,
@@ -127,14 +132,22 @@ export function createServices(input: {
     upstreams: input.lookupUpstreams,
   });
   const slots = new SlotsService(db.prisma, clock);
+  const webhookSender = new HttpWebhookSender(
+    guardedLookup({ allowPrivate: config.webhookAllowPrivateTargets }),
+  );
   const webhooks = new WebhooksService({
     prisma: db.prisma,
     clock,
     logger,
     metrics,
+    sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  const lookupLog = new LookupLog(db.prisma);
+  const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
+    lookups: lookupLog,
+    shipments: shipmentReads,
     prisma: db.prisma,
     clock,
     carriers: carrierGateway,
@@ -161,9 +174,20 @@ export function createServices(input: {
     documents,
     slots,
     tracking,
-    shipments: new ShipmentsService({ prisma: db.prisma, clock, slots, tracking }),
-    apiCalls: new ApiCallsService(db.prisma, clock),
-    history: new TrackingHistoryService({ prisma: db.prisma, documents, directory: carriers }),
+    shipments: new ShipmentsService({
+      prisma: db.prisma,
+      clock,
+      slots,
+      tracking,
+      reads: shipmentReads,
+    }),
+    apiCalls,
+    history: new TrackingHistoryService({
+      prisma: db.prisma,
+      documents,
+      directory: carriers,
+      log: lookupLog,
+    }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
     background: new BackgroundTracking({
@@ -179,7 +203,15 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     async close() {
       await lookups.close();
+      await lookupLog.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Logged lookups could not be written to the database at shutdown");
+      });
+      // Counted calls reach the database before the process ends: a count a client saw is kept.
+      await apiCalls.close().catch((error: unknown) => {
+        logger.error({ err: error }, "Counted API calls could not be written to the database at shutdown");
+      });
       await counters.close();
+      webhookSender.close();
     },
   };
 }

@@ -17,10 +17,29 @@ export interface SqlRunner {
   exec(text: string): Promise<void>;
 }
 
+/**
+ * The hot reads' way to the database, beside Prisma: a statement named once and prepared by the
+ * server on each connection (node-pg named statements on PostgreSQL; PGlite's own parameterised query
+ * on the embedded database), so a read costs a round trip and no query planning in the process.
+ * Prisma 6.19 compiles every call to a plan in WebAssembly, which was the largest single cost of a
+ * stored read. Prisma stays the schema, migration and write layer.
+ */
+export interface PreparedSql {
+  query<Row>(statement: PreparedStatement, params: readonly unknown[]): Promise<Row[]>;
+}
+
+/** A statement with a name unique in the process: the server keeps its plan per connection. */
+export interface PreparedStatement {
+  name: string;
+  text: string;
+}
+
 export interface Database {
   kind: DatabaseTarget["kind"];
   prisma: PrismaClient;
   sql: SqlRunner;
+  /** Named, prepared statements for the hot reads (counted with Prisma's in `statements`). */
+  prepared: PreparedSql;
   /** The embedded instance, when there is one: the job queue must share it (one opener per folder). */
   pglite?: PGlite;
   /** This process's hold on the PGlite data folder (none in memory or on PostgreSQL). */
@@ -87,11 +106,18 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
     },
   };
   let lockQueue: Promise<unknown> = Promise.resolve();
+  const prepared: PreparedSql = {
+    async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
+      statements.count++;
+      return (await pglite.query<Row>(statement.text, [...params])).rows;
+    },
+  };
   return {
     kind: "pglite",
     prisma,
     statements,
     sql,
+    prepared,
     pglite,
     folderLock,
     // One process owns the folder, so an in-process queue is the lock.
@@ -137,11 +163,19 @@ async function openPostgres(url: string): Promise<Database> {
       await client.query(text);
     },
   });
+  const prepared: PreparedSql = {
+    async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
+      statements.count++;
+      const result = await pool.query({ name: statement.name, text: statement.text, values: [...params] });
+      return result.rows as Row[];
+    },
+  };
   return {
     kind: "postgres",
     prisma,
     statements,
     sql: wrap(pool),
+    prepared,
     url,
     async withAdvisoryLock<T>(lockId: number, fn: (sql: SqlRunner) => Promise<T>) {
       const client = await pool.connect();

@@ -1,14 +1,14 @@
 import type { Services } from "../app/services";
 import { PeriodicWorker } from "./periodic-worker";
+import { WebhookDispatcher } from "./webhook-dispatcher";
 
 const REFRESH_BATCH = 25;
 const DISCOVERY_BATCH = 10;
-const DELIVERY_BATCH = 50;
 
 export interface Workers {
   refresh: PeriodicWorker;
   discovery: PeriodicWorker;
-  webhooks: PeriodicWorker;
+  webhooks: WebhookDispatcher;
   stop(): Promise<void>;
 }
 
@@ -33,16 +33,7 @@ export function createWorkers(services: Services): Workers {
     async () => ({ full: (await background.discoverQueued(DISCOVERY_BATCH)) === DISCOVERY_BATCH }),
     logger,
   );
-  const webhookWorker = new PeriodicWorker(
-    "webhooks",
-    config.workers.webhookIntervalMs,
-    async () => {
-      const sent = await webhooks.deliverDue(DELIVERY_BATCH);
-      metrics.queueDepth.set({ queue: "webhook_deliveries" }, await webhooks.pendingCount());
-      return { full: sent === DELIVERY_BATCH };
-    },
-    logger,
-  );
+  const webhookWorker = new WebhookDispatcher(webhooks, config.workers.webhookIntervalMs, logger, metrics);
   return {
     refresh,
     discovery,

@@ -272,7 +272,7 @@ describe("at-least-once across a crash", () => {
 
       const second = await start("on");
       try {
-        for (let i = 0; i < 50 && receiver.received.length === 0; i++)
+        for (let i = 0; i < 150 && receiver.received.length === 0; i++)
           await new Promise((r) => setTimeout(r, 200));
         expect(receiver.received).toHaveLength(1);
         expect(JSON.parse(receiver.received[0]!.body).event).toBe("webhook.test");

@@ -1,6 +1,10 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS } from "../../src/domain/webhooks/webhooks.service";
+import {
+  DISABLE_AFTER_FAILING_MS,
+  DISABLE_AFTER_FAILURES,
+  MAX_ATTEMPTS,
+} from "../../src/domain/webhooks/webhooks.service";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { startReceiver } from "../support/receiver";
@@ -175,26 +179,76 @@ describe("delivery", () => {
     }
   });
 
-  it("disables an endpoint that keeps failing, sends it nothing, and re-enabling clears the count and resumes", async () => {
+  const endpointState = async (id: string) => {
+    const state = await graphql(
+      app,
+      org.key,
+      "{ webhookEndpoints { id enabled disabledReason consecutiveFailures failingSince } }",
+    );
+    return (
+      state.body.data!.webhookEndpoints as {
+        id: string;
+        enabled: boolean;
+        disabledReason: string | null;
+        consecutiveFailures: number;
+        failingSince: string | null;
+      }[]
+    ).find((e) => e.id === id)!;
+  };
+
+  it("a 20-second outage with 30 deliveries due does not disable the endpoint, and all 30 arrive after it", async () => {
+    let healthy = false;
+    const receiver = await startReceiver(() => (healthy ? 200 : 503));
+    try {
+      const { endpoint } = await createEndpoint(receiver.url);
+      for (let i = 0; i < 30; i++) await sendTest(endpoint.id);
+      await deliver();
+      clock.advance(10_000);
+      await deliver();
+      expect(receiver.calls()).toBe(30); // 30 failed attempts in a row, more than DISABLE_AFTER_FAILURES
+      const during = await endpointState(endpoint.id);
+      expect(during).toMatchObject({ enabled: true, consecutiveFailures: 30, disabledReason: null });
+      expect(during.failingSince).toBe(new Date(clock.now().getTime() - 10_000).toISOString());
+
+      clock.advance(10_000); // the receiver is back after 20 s; the retries are due 30 s after the failure
+      healthy = true;
+      clock.advance(10_001);
+      await deliver();
+      expect(receiver.received).toHaveLength(30);
+      expect(await endpointState(endpoint.id)).toMatchObject({
+        enabled: true,
+        consecutiveFailures: 0,
+        failingSince: null,
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("disables an endpoint once it has failed continuously for 3 days, sends it nothing, and re-enabling clears the streak and resumes", async () => {
     let healthy = false;
     const receiver = await startReceiver(() => (healthy ? 204 : 500));
     try {
       const { endpoint } = await createEndpoint(receiver.url);
-      for (let i = 0; i < 5; i++) await sendTest(endpoint.id);
-      for (let round = 0; round < 10 && receiver.calls() < DISABLE_AFTER_FAILURES; round++) {
-        clock.advance(7 * 3_600_000);
+      const firstFailure = clock.now().getTime();
+      // A change every 6 hours, each retried on its schedule: the endpoint never answers.
+      let sends = 0;
+      let disabledAfterMs = -1;
+      for (let step = 0; step <= 16 && disabledAfterMs < 0; step++) {
+        await sendTest(endpoint.id);
+        sends++;
         await deliver();
+        const state = await endpointState(endpoint.id);
+        if (!state.enabled) disabledAfterMs = clock.now().getTime() - firstFailure;
+        else clock.advance(6 * 3_600_000);
       }
-      const state = await graphql(
-        app,
-        org.key,
-        "{ webhookEndpoints { id enabled disabledReason consecutiveFailures } }",
+      expect(disabledAfterMs).toBe(DISABLE_AFTER_FAILING_MS);
+      const disabled = await endpointState(endpoint.id);
+      expect(disabled.disabledReason).toMatch(
+        /^failing continuously since .* \(3\.0 days, \d+ failed attempts in a row\)$/,
       );
-      const mine = (
-        state.body.data!.webhookEndpoints as { id: string; enabled: boolean; consecutiveFailures: number }[]
-      ).find((e) => e.id === endpoint.id)!;
-      expect(mine.enabled).toBe(false);
-      expect(mine.consecutiveFailures).toBe(DISABLE_AFTER_FAILURES);
+      expect(disabled.consecutiveFailures).toBe(receiver.calls());
+      expect(disabled.consecutiveFailures).toBeGreaterThanOrEqual(DISABLE_AFTER_FAILURES);
       const callsWhenDisabled = receiver.calls();
       clock.advance(7 * 3_600_000);
       await deliver();
@@ -204,18 +258,19 @@ describe("delivery", () => {
       const enabled = await graphql(
         app,
         org.key,
-        "mutation($id: ID!) { setWebhookEndpointEnabled(id: $id, enabled: true) { enabled consecutiveFailures } }",
+        "mutation($id: ID!) { setWebhookEndpointEnabled(id: $id, enabled: true) { enabled consecutiveFailures failingSince } }",
         {
           id: endpoint.id,
         },
       );
       expect(enabled.body.data).toEqual({
-        setWebhookEndpointEnabled: { enabled: true, consecutiveFailures: 0 },
+        setWebhookEndpointEnabled: { enabled: true, consecutiveFailures: 0, failingSince: null },
       });
       clock.advance(7 * 3_600_000);
       await deliver();
-      expect(receiver.received.length).toBe(5);
-      expect(MAX_ATTEMPTS).toBeGreaterThan(DISABLE_AFTER_FAILURES / 5);
+      // No delivery reached its last attempt (one a step): every change arrives.
+      expect(receiver.received.length).toBe(sends);
+      expect(sends).toBeLessThan(MAX_ATTEMPTS);
     } finally {
       await receiver.close();
     }

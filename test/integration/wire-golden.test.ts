@@ -53,7 +53,12 @@ let org: OrgWithKey;
 let mcp: Client;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: TRACKING_ENV, clock: new ManualClock(NOW) });
+  // No background work: a discovery job picking up a failed shipment mid-recording would make its
+  // answer say "running" on a busy machine and "queued" on an idle one.
+  app = await startTestApp({
+    env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off" },
+    clock: new ManualClock(NOW),
+  });
   org = await app.fixtures.organization({ plan: "professional" });
   mcp = await httpClient(app, org.key);
 }, 120_000);

@@ -98,7 +98,7 @@ describe("GET /api/v1/vessel/track", () => {
     for (const field of ["lat", "lon", "speed", "draught", "course_over_ground", "true_heading"]) {
       expect(typeof data[field], field).toBe("number");
     }
-    expect(data.navigation_status).toMatch(/^(Under way using engine|Moored)$/);
+    expect(data.navigation_status).toMatch(/^(Under way using engine|At anchor|Moored)$/);
     for (const field of ["timestamp", "atd", "eta"]) expect(data[field], field).toMatch(LOCAL_STYLE);
     expect(Date.parse(`${data.atd}Z`)).toBeLessThan(Date.now() + DAY_MS);
   });

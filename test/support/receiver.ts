@@ -34,3 +34,37 @@ export async function startReceiver(answer: (n: number) => number = () => 200) {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/**
+ * A receiver that answers 200 after `delayMs`, recording when each delivery arrived and, per path (one
+ * path per endpoint), how many requests were open at once at most.
+ */
+export async function startTimedReceiver(delayMs: (path: string) => number) {
+  const arrivals: { path: string; deliveryId: string; at: number }[] = [];
+  const open = new Map<string, number>();
+  const mostOpen = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? "/";
+    open.set(path, (open.get(path) ?? 0) + 1);
+    mostOpen.set(path, Math.max(mostOpen.get(path) ?? 0, open.get(path)!));
+    arrivals.push({ path, deliveryId: String(req.headers["x-service-delivery"]), at: Date.now() });
+    req.resume();
+    req.on("end", () =>
+      setTimeout(() => {
+        open.set(path, open.get(path)! - 1);
+        res.writeHead(200).end();
+      }, delayMs(path)),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    arrivals,
+    mostOpen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -3,10 +3,10 @@ import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
 export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
-  const doc = s.document;
+  const doc = s.summary;
   return {
     name: s.name,
-    number_of_containers: doc?.containers.length ?? 0,
+    number_of_containers: doc?.containerNumbers.length ?? 0,
     shipment_type: SHIPMENT_TYPE[s.referenceType],
     reference_number: s.reference,
     sealine_name: s.carrier?.name ?? null,
@@ -16,7 +16,7 @@ export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
     destination: doc?.destination ?? "",
     total_days: doc?.totalDays ?? 0,
     remaining_days: doc?.remainingDays ?? 0,
-    eta: doc?.route.portOfDischarge.localDateTime ?? null,
+    eta: doc?.arrivalLocalDateTime ?? null,
     created_at: s.createdAt,
     last_synced_at: s.lastSyncedAt,
     is_active: s.isActive ? 1 : 0,

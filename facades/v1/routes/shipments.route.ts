@@ -216,8 +216,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({
       success: true,
       data: {
-        // The summary's document is always selected; only the tables depend on `full`.
-        ...renderShipmentSummary({ ...shipment, document: shipment.document ?? null }),
+        ...renderShipmentSummary(shipment),
         // Terminal data (holds, availability) has no source yet: null until it exists.
         terminal: null,
         discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,

@@ -2,6 +2,7 @@ import type { PrismaClient, TrackingLookup } from "../../generated/prisma/client
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import type { DocumentStore, StoredDocument } from "../tracking/document-store";
+import type { LookupLog } from "../tracking/lookup-log";
 import type { Surface } from "../tracking/tracking.service";
 
 /** Entries a history answer lists at most: the newest ones, in the order the calls were made. */
@@ -38,6 +39,8 @@ export class TrackingHistoryService {
       prisma: PrismaClient;
       documents: DocumentStore;
       directory: readonly Carrier[];
+      /** Lookups logged in this process and not yet written: flushed before the history is read. */
+      log: LookupLog;
     },
   ) {}
 
@@ -49,6 +52,7 @@ export class TrackingHistoryService {
     if (!parsed.ok) return { ok: false, reason: "invalid_reference", message: parsed.message };
     const reference = parsed.value;
     const carrier = input.carrier ? findCarrierByScac(input.carrier, this.deps.directory) : undefined;
+    await this.deps.log.flush();
     const newest = await this.deps.prisma.trackingLookup.findMany({
       where: {
         organizationId,
@@ -75,6 +79,7 @@ export class TrackingHistoryService {
     match: { reference?: string; type?: ReferenceType } = {},
   ): Promise<TrackingLookup | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+    await this.deps.log.flush();
     // History ids are numbered per organisation: the id is only ever looked up within the caller's.
     const row = await this.deps.prisma.trackingLookup.findUnique({
       where: { organizationId_number: { organizationId, number: id } },

@@ -9,6 +9,7 @@ import type { ReferenceType } from "../references/reference";
 import type { SlotsService } from "../tracking/slots.service";
 import type { TrackingService, TrackOutcome } from "../tracking/tracking.service";
 import { shipmentIdWhere } from "./shipment-id";
+import type { ShipmentReads, ShipmentRow } from "./shipment-reads";
 
 /** `/shipments` page sizes and the delta cap (spec v1 section 8). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -34,8 +35,14 @@ export class ShipmentsService {
       clock: Clock;
       slots: SlotsService;
       tracking: TrackingService;
+      reads: ShipmentReads;
     },
   ) {}
+
+  /** A live shipment of the organisation (teammates' included) by id or reference: the hot read. */
+  async read(principal: Principal, id: string): Promise<ShipmentRow | null> {
+    return this.deps.reads.byId(principal.organization.id, id);
+  }
 
   /** By container, bill-of-lading or booking number or by `SHP-<digits>`; case, spaces, hyphens ignored. */
   async find(
@@ -58,31 +65,12 @@ export class ShipmentsService {
    * read, where `count()` scanned every one of the organisation's shipments on each page.
    */
   async page(principal: Principal, page: number, pageSize: number) {
-    const organizationId = principal.organization.id;
-    const where = { organizationId, deletedAt: null };
-    const [counted, items] = await Promise.all([
-      this.deps.prisma.organizationShipmentCount.findUnique({
-        where: { organizationId },
-        select: { live: true },
-      }),
-      this.deps.prisma.shipment.findMany({
-        where,
-        orderBy: [{ createdAt: "desc" }, { number: "desc" }],
-        skip: (page - 1) * pageSize,
-        take: pageSize,
-      }),
-    ]);
-    // No row: the organisation has never had a shipment.
-    return { total: Number(counted?.live ?? 0n), items };
+    return this.deps.reads.page(principal.organization.id, page, pageSize);
   }
 
   /** Delta sync: shipments synced at or after `since`, oldest first, at most 200. */
   async updatedSince(principal: Principal, since: Date) {
-    return this.deps.prisma.shipment.findMany({
-      where: { organizationId: principal.organization.id, deletedAt: null, lastSyncedAt: { gte: since } },
-      orderBy: [{ lastSyncedAt: "asc" }, { number: "asc" }],
-      take: DELTA_CAP,
-    });
+    return this.deps.reads.syncedSince(principal.organization.id, since, DELTA_CAP);
   }
 
   /**

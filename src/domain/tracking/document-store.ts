@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
+import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { CarrierDocument, DocumentVersion, PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
 import type { EtaRevision, TrackingDocument } from "./model";
+import { summaryFactsOf } from "./summary-facts";
 
 export interface StoredDocument {
   document: CarrierDocument;
@@ -30,10 +32,48 @@ export const FRESHNESS_MS = 12 * 3_600_000;
  * previous one's history plus any revision.
  */
 export class DocumentStore {
+  /**
+   * Parsed versions by id, newest use last, at most `VERSION_CACHE_SIZE`. A version never changes
+   * once stored (a change is a new version with a new id, and which version is newest is read from
+   * the document row on every request), so a cached version can never be stale; and since readers
+   * get the same object each time, the facts derived from it per document (`perDocument`) are
+   * computed once per version instead of on every read.
+   */
+  private readonly versions = new Map<string, DocumentVersion>();
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    private readonly sql: PreparedSql,
+    private readonly cacheSize = VERSION_CACHE_SIZE,
   ) {}
+
+  private cached(documentId: string, version: number): DocumentVersion | undefined {
+    const key = `${documentId}:${version}`;
+    const hit = this.versions.get(key);
+    if (hit) {
+      this.versions.delete(key);
+      this.versions.set(key, hit);
+    }
+    return hit;
+  }
+
+  private remember(version: DocumentVersion): DocumentVersion {
+    if (this.cacheSize <= 0) return version;
+    this.versions.set(`${version.documentId}:${version.version}`, version);
+    if (this.versions.size > this.cacheSize) {
+      this.versions.delete(this.versions.keys().next().value as string);
+    }
+    return version;
+  }
+
+  /** A document's version by number, from the cache or in one prepared statement. */
+  private async versionOf(documentId: string, version: number): Promise<DocumentVersion | null> {
+    const hit = this.cached(documentId, version);
+    if (hit) return hit;
+    const [row] = await this.sql.query<RawVersion>(VERSION_BY_NUMBER, [documentId, version]);
+    return row ? this.remember(toVersion(row)) : null;
+  }
 
   async find(
     organizationId: string,
@@ -41,16 +81,18 @@ export class DocumentStore {
     referenceType: ReferenceKind,
     referenceKey: string,
   ) {
-    return this.prisma.carrierDocument.findFirst({
-      where: { organizationId, carrierScac, referenceType, referenceKey },
-    });
+    const [row] = await this.sql.query<RawDocument>(DOCUMENT_BY_REFERENCE, [
+      organizationId,
+      carrierScac,
+      referenceType,
+      referenceKey,
+    ]);
+    return row ? toDocument(row) : null;
   }
 
   async latest(document: CarrierDocument): Promise<StoredDocument | null> {
     if (document.latestVersion === 0) return null;
-    const version = await this.prisma.documentVersion.findUnique({
-      where: { documentId_version: { documentId: document.id, version: document.latestVersion } },
-    });
+    const version = await this.versionOf(document.id, document.latestVersion);
     return version ? { document, version, content: version.content as unknown as TrackingDocument } : null;
   }
 
@@ -71,17 +113,10 @@ export class DocumentStore {
    * the store was split count when the organisation's own shipments point at them.
    */
   async carriersThatAnswered(organizationId: string, referenceKey: string): Promise<string[]> {
-    const rows = await this.prisma.$queryRaw<{ scac: string }[]>`
-      SELECT d.carrier_scac AS scac
-        FROM carrier_documents d
-       WHERE d.reference_key = ${referenceKey}
-         AND d.latest_version > 0
-         AND (d.organization_id = ${organizationId}
-              OR (d.organization_id IS NULL
-                  AND d.id IN (SELECT s.document_id FROM shipments s
-                                WHERE s.organization_id = ${organizationId}
-                                  AND s.reference_key = ${referenceKey})))
-       ORDER BY d.last_synced_at DESC NULLS LAST, d.carrier_scac`;
+    const rows = await this.sql.query<{ scac: string }>(CARRIERS_THAT_ANSWERED, [
+      organizationId,
+      referenceKey,
+    ]);
     return [...new Set(rows.map((r) => r.scac))];
   }
 
@@ -124,7 +159,7 @@ export class DocumentStore {
   ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
     const now = this.clock.now();
     const hash = contentHash(content);
-    return this.prisma.$transaction(async (tx) => {
+    const result = await this.prisma.$transaction(async (tx) => {
       // Create the row if it is new (atomically: concurrent first answers race here), then lock it so
       // that writers of one document, in any process, take turns.
       await tx.$executeRaw`
@@ -171,6 +206,7 @@ export class DocumentStore {
           content: withHistory as never,
           contentHash: hash,
           changes: changes as never,
+          summary: summaryFactsOf(withHistory) as never,
           fetchedAt: now,
         },
       });
@@ -185,6 +221,9 @@ export class DocumentStore {
       });
       return { document: updated, version, content: withHistory, changed: true, changes };
     });
+    // Remembered once committed: a rolled-back version must never be served.
+    if (result.changed) this.remember(result.version);
+    return result;
   }
 
   /** Remembers that the carrier could not be asked, for `stale_reason` on what is served meanwhile. */
@@ -210,52 +249,129 @@ export class DocumentStore {
    * Only what a reader needs of the version: not its diff.
    */
   async latestOfMany(documentIds: readonly string[]): Promise<(LatestDocument | null)[]> {
-    const rows = await this.prisma.$queryRaw<
-      {
-        document_id: string;
-        organization_id: string | null;
-        carrier_scac: string;
-        reference_type: ReferenceKind;
-        reference_key: string;
-        latest_version: number;
-        last_synced_at: Date | null;
-        last_attempt_at: Date | null;
-        last_failure_reason: string | null;
-        created_at: Date;
-        version_id: string;
-        version: number;
-        fetched_at: Date;
-        content: TrackingDocument;
-      }[]
-    >`SELECT d.id AS document_id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type, d.reference_key,
-             d.latest_version, d.last_synced_at, d.last_attempt_at, d.last_failure_reason, d.created_at,
-             v.id AS version_id, v.version, v.fetched_at, v.content
-        FROM carrier_documents d
-        JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-       WHERE d.id = ANY(${[...documentIds]}::text[])`;
-    const byId = new Map(
-      rows.map((r): [string, LatestDocument] => [
-        r.document_id,
-        {
-          document: {
-            id: r.document_id,
-            organizationId: r.organization_id,
-            carrierScac: r.carrier_scac,
-            referenceType: r.reference_type,
-            referenceKey: r.reference_key,
-            latestVersion: r.latest_version,
-            lastSyncedAt: r.last_synced_at,
-            lastAttemptAt: r.last_attempt_at,
-            lastFailureReason: r.last_failure_reason,
-            createdAt: r.created_at,
-          },
-          version: { id: r.version_id, version: r.version, fetchedAt: r.fetched_at },
-          content: r.content,
-        },
-      ]),
-    );
+    if (documentIds.length === 0) return [];
+    const wanted = new Set(documentIds);
+    // Versions this process holds already come back without their content: one statement either way.
+    const held = [...this.versions.keys()].filter((key) => wanted.has(key.slice(0, key.lastIndexOf(":"))));
+    const rows = await this.sql.query<RawDocument & RawVersion & { version_id: string }>(LATEST_OF_MANY, [
+      [...wanted],
+      held,
+    ]);
+    const byId = new Map<string, LatestDocument>();
+    for (const row of rows) {
+      const version =
+        row.content === null
+          ? this.cached(row.id, row.version)
+          : this.remember(toVersion({ ...row, id: row.version_id, document_id: row.id }));
+      // Evicted between the two steps: read alone (rare; a cache smaller than a page).
+      const resolved = version ?? (await this.versionOf(row.id, row.version));
+      if (!resolved) continue;
+      byId.set(row.id, {
+        document: toDocument(row),
+        version: resolved,
+        content: resolved.content as unknown as TrackingDocument,
+      });
+    }
     return documentIds.map((id) => byId.get(id) ?? null);
   }
+}
+
+/** Parsed versions a process keeps (see `DocumentStore.versions`): a few MB at ~10 KB a document. */
+export const VERSION_CACHE_SIZE = 500;
+
+const DOCUMENT_COLUMNS = `d.id, d.organization_id, d.carrier_scac, d.reference_type::text AS reference_type,
+       d.reference_key, d.latest_version, d.last_synced_at AT TIME ZONE 'UTC' AS last_synced_at,
+       d.last_attempt_at AT TIME ZONE 'UTC' AS last_attempt_at, d.last_failure_reason,
+       d.created_at AT TIME ZONE 'UTC' AS created_at`;
+
+const DOCUMENT_BY_REFERENCE: PreparedStatement = {
+  name: "document_by_reference",
+  text: `SELECT ${DOCUMENT_COLUMNS} FROM carrier_documents d
+ WHERE d.organization_id = $1 AND d.carrier_scac = $2 AND d.reference_type = $3::"ReferenceKind"
+   AND d.reference_key = $4`,
+};
+
+const VERSION_BY_NUMBER: PreparedStatement = {
+  name: "document_version_by_number",
+  text: `SELECT v.id, v.document_id, v.version, v.content, v.content_hash, v.changes, v.summary,
+       v.fetched_at AT TIME ZONE 'UTC' AS fetched_at
+  FROM document_versions v WHERE v.document_id = $1 AND v.version = $2`,
+};
+
+/** `$2`: versions the process holds, `<document id>:<version>`, whose content need not travel. */
+const LATEST_OF_MANY: PreparedStatement = {
+  name: "documents_latest_of_many",
+  text: `SELECT ${DOCUMENT_COLUMNS}, v.id AS version_id, v.version, v.content_hash, v.changes, v.summary,
+       v.fetched_at AT TIME ZONE 'UTC' AS fetched_at,
+       CASE WHEN (d.id || ':' || v.version) = ANY($2::text[]) THEN NULL ELSE v.content END AS content
+  FROM carrier_documents d
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+ WHERE d.id = ANY($1::text[])`,
+};
+
+const CARRIERS_THAT_ANSWERED: PreparedStatement = {
+  name: "carriers_that_answered",
+  text: `SELECT d.carrier_scac AS scac
+  FROM carrier_documents d
+ WHERE d.reference_key = $2
+   AND d.latest_version > 0
+   AND (d.organization_id = $1
+        OR (d.organization_id IS NULL
+            AND d.id IN (SELECT s.document_id FROM shipments s
+                          WHERE s.organization_id = $1 AND s.reference_key = $2)))
+ ORDER BY d.last_synced_at DESC NULLS LAST, d.carrier_scac`,
+};
+
+interface RawDocument {
+  id: string;
+  organization_id: string | null;
+  carrier_scac: string;
+  reference_type: ReferenceKind;
+  reference_key: string;
+  latest_version: number;
+  last_synced_at: Date | null;
+  last_attempt_at: Date | null;
+  last_failure_reason: string | null;
+  created_at: Date;
+}
+
+interface RawVersion {
+  id: string;
+  document_id: string;
+  version: number;
+  content: unknown;
+  content_hash: string;
+  changes: unknown;
+  summary: unknown;
+  fetched_at: Date;
+}
+
+function toDocument(r: RawDocument): CarrierDocument {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    carrierScac: r.carrier_scac,
+    referenceType: r.reference_type,
+    referenceKey: r.reference_key,
+    latestVersion: r.latest_version,
+    lastSyncedAt: r.last_synced_at,
+    lastAttemptAt: r.last_attempt_at,
+    lastFailureReason: r.last_failure_reason,
+    createdAt: r.created_at,
+  };
+}
+
+function toVersion(r: RawVersion): DocumentVersion {
+  return {
+    id: r.id,
+    documentId: r.document_id,
+    version: r.version,
+    content: r.content as DocumentVersion["content"],
+    contentHash: r.content_hash,
+    changes: r.changes as DocumentVersion["changes"],
+    summary: r.summary as DocumentVersion["summary"],
+    fetchedAt: r.fetched_at,
+  };
 }
 
 /** Everything but the fetch time and our own ETA history: two fetches of the same facts hash alike. */

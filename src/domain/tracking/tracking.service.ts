@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Organization, PrismaClient, Shipment } from "../../generated/prisma/client";
+import type { Organization, Prisma, PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
@@ -10,15 +10,18 @@ import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import { type ParsedReference, parseReference, type ReferenceType } from "../references/reference";
 import { type DiscoveryIneligibility, discoveryBarrier } from "../shipments/carrier-discovery";
+import type { ShipmentReads } from "../shipments/shipment-reads";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
 import { ItemCommit, untilCommittedOrWrappedUp } from "./batch-commit";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
+import type { LookupEntry, LookupLog } from "./lookup-log";
 import type { TrackingDocument } from "./model";
 import { nextRefreshAt } from "./shipment-facts";
 import type { SlotsService } from "./slots.service";
+import { type SummaryFacts, sameSummary, storedSummary, summaryFactsOf } from "./summary-facts";
 
 export type Surface = "v1" | "compat" | "graphql" | "mcp" | "job";
 
@@ -66,7 +69,8 @@ export type TrackOutcome =
       stale: { reason: string; lastSyncedAt: Date | null } | null;
       slotConsumed: boolean;
       changes: DocumentChange[];
-      lookupId: number;
+      /** The lookup log's number for this call; a store-served lookup is written in the log's next batch. */
+      lookupId: () => Promise<number>;
     }
   | { kind: "invalid_reference"; referenceType: ReferenceType; reason: string; message: string }
   | {
@@ -133,6 +137,10 @@ export interface TrackingDeps {
   slots: SlotsService;
   limiter: FixedWindowLimiter;
   webhooks: WebhooksService;
+  /** The hot reads of shipments (prepared statements). */
+  shipments: ShipmentReads;
+  /** Where store-served lookups are logged off the request path. */
+  lookups: LookupLog;
   metrics?: Metrics;
   /**
    * Asked when no carrier can be placed for a reference. Only the sandbox sets it: its world knows
@@ -175,14 +183,7 @@ export class TrackingService {
     const plan = await this.planAttempts(principal, reference, input);
     if ("kind" in plan) return plan;
 
-    const existing = await this.deps.prisma.shipment.findFirst({
-      where: {
-        organizationId: org.id,
-        referenceType: reference.type,
-        referenceKey: reference.normalized,
-        deletedAt: null,
-      },
-    });
+    const existing = await this.deps.shipments.liveByReference(org.id, reference.type, reference.normalized);
     // A new reference must be able to take a slot before any carrier is asked.
     if (!existing && !(await this.deps.slots.canReserve(org, reference.normalized))) {
       return this.limitReached(org);
@@ -436,8 +437,28 @@ export class TrackingService {
       failureReason: null,
       triedCarriers: [],
       lastSyncedAt: stored.document.lastSyncedAt,
+      // The served version's summary, copied so that lists never open the document.
+      summary: storedSummary(stored.version.summary) ?? summaryFactsOf(content),
       updatedAt: now,
     };
+    if (fromCache && !stale && unchangedBy(existing, facts)) {
+      // A stored answer that changes nothing about the shipment writes nothing on the request's
+      // path: no transaction, no shipment write, and the lookup joins the log's next batch.
+      return this.tracked(stored, provided, fromCache, stale, changes, {
+        shipment: existing!,
+        slotConsumed: false,
+        lookupId: this.deps.lookups.append(
+          lookupEntry(principal, reference, input, now, {
+            carrierScac: stored.document.carrierScac,
+            outcome: "tracked",
+            fromCache,
+            documentVersionId: stored.version.id,
+          }),
+        ),
+      });
+    }
+    // Lookups logged earlier take their numbers first: history lists calls in the order they came.
+    await this.deps.lookups.flush();
     const result = await prisma.$transaction(async (tx) => {
       let slotConsumed = false;
       if (!existing || existing.failedAt) {
@@ -473,9 +494,20 @@ export class TrackingService {
           documentVersionId: stored.version.id,
         }),
       });
-      return { shipment, slotConsumed, lookupId: lookup.number };
+      return { shipment, slotConsumed, lookupId: async () => lookup.number };
     });
     if (!result) return this.limitReached(org);
+    return this.tracked(stored, provided, fromCache, stale, changes, result);
+  }
+
+  private tracked(
+    stored: StoredDocument,
+    provided: boolean,
+    fromCache: boolean,
+    stale: { reason: string; lastSyncedAt: Date | null } | null,
+    changes: DocumentChange[],
+    result: { shipment: Shipment; slotConsumed: boolean; lookupId: () => Promise<number> },
+  ): TrackOutcome {
     const carrier = findCarrierByScac(stored.document.carrierScac, this.deps.directory);
     return {
       kind: "tracked",
@@ -536,6 +568,7 @@ export class TrackingService {
               ),
             )
           ).shipment;
+    await this.deps.lookups.flush();
     const lookup = await prisma.trackingLookup.create({
       data: lookupRow(principal, reference, input, now, {
         carrierScac: plan.attempts.at(-1) ?? null,
@@ -598,6 +631,62 @@ function describeFailure(outcome: CarrierFailure) {
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+/** The log entry of a lookup served from the store (see `LookupLog`). */
+function lookupEntry(
+  principal: Actor,
+  reference: ParsedReference,
+  input: TrackInput,
+  now: Date,
+  answer: { carrierScac: string; outcome: string; fromCache: boolean; documentVersionId: string },
+): LookupEntry {
+  return {
+    organizationId: principal.organization.id,
+    apiKeyId: principal.apiKey?.id ?? null,
+    surface: input.surface,
+    reference: reference.number,
+    referenceType: reference.type,
+    referenceKey: reference.normalized,
+    createdAt: now,
+    ...answer,
+  };
+}
+
+/**
+ * Whether serving this document leaves the live shipment exactly as it is: same document, carrier,
+ * status, dates and summary, nothing failed, no discovery to close. Then no write is needed.
+ */
+function unchangedBy(
+  existing: Shipment | null,
+  facts: {
+    carrierScac: string;
+    carrierProvided: boolean;
+    documentId: string;
+    status: string;
+    eta: Date | null;
+    ata: Date | null;
+    lastSyncedAt: Date | null;
+    summary: SummaryFacts;
+  },
+): boolean {
+  if (!existing || existing.failedAt || existing.deletedAt) return false;
+  const sameSummaryAs = (stored: unknown, next: SummaryFacts) => {
+    const kept = storedSummary(stored);
+    return kept !== null && sameSummary(kept, next);
+  };
+  if (existing.discoveryStatus === "queued" || existing.discoveryStatus === "running") return false;
+  const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+  return (
+    existing.documentId === facts.documentId &&
+    existing.carrierScac === facts.carrierScac &&
+    existing.carrierProvided === facts.carrierProvided &&
+    existing.status === facts.status &&
+    sameTime(existing.eta, facts.eta) &&
+    sameTime(existing.ata, facts.ata) &&
+    sameTime(existing.lastSyncedAt, facts.lastSyncedAt) &&
+    sameSummaryAs(existing.summary, facts.summary)
+  );
+}
+
 /** One row of the lookup log: who asked, on which surface, what was answered. */
 function lookupRow(
   principal: Actor,
@@ -626,7 +715,7 @@ async function upsertLiveShipment(
   tx: Tx,
   principal: Actor,
   reference: ParsedReference,
-  facts: Partial<Shipment>,
+  facts: Partial<Omit<Shipment, "summary">> & { summary?: SummaryFacts },
   now: Date,
 ): Promise<{ shipment: Shipment; before: Shipment | null }> {
   const where = {
@@ -638,7 +727,13 @@ async function upsertLiveShipment(
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`shipment:${principal.organization.id}:${reference.type}:${reference.normalized}`}))`;
   const live = await tx.shipment.findFirst({ where });
   if (live)
-    return { shipment: await tx.shipment.update({ where: { id: live.id }, data: facts }), before: live };
+    return {
+      shipment: await tx.shipment.update({
+        where: { id: live.id },
+        data: { ...facts, summary: facts.summary as Prisma.InputJsonObject | undefined },
+      }),
+      before: live,
+    };
   const created = await tx.shipment.create({
     data: {
       id: randomUUID(),

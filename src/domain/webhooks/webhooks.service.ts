@@ -1,19 +1,13 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import https from "node:https";
 import type { PrismaClient, WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import type { Metrics } from "../../observability/metrics";
+import { type DeliverySignal, type EndpointClaim, WebhookDeliveryService } from "./delivery.service";
 import { type DomainEvent, SUBSCRIBABLE_EVENTS, type WebhookEventName } from "./events";
-import { generateSigningSecret, signatureHeader } from "./signature";
-import {
-  checkTarget,
-  guardedLookup,
-  resolveTarget,
-  type TargetCheck,
-  type TargetPolicy,
-} from "./target-guard";
+import { type EndpointTarget, signedPost, type WebhookAnswer, type WebhookSender } from "./sender";
+import { generateSigningSecret } from "./signature";
+import { checkTarget, resolveTarget, type TargetCheck, type TargetPolicy } from "./target-guard";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -21,21 +15,9 @@ type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Delivery rules (spec v1 section 6; the two limits are ours, in docs/decisions/background-work.md). */
-export const ACK_TIMEOUT_MS = 10_000;
-export const FIRST_RETRY_MS = 30_000;
-export const MAX_RETRY_MS = 6 * 3_600_000;
-/** Attempts per delivery (the first included): 30 s, 1, 2, 4 ... minutes, capped at 6 h: about 30 hours. */
-export const MAX_ATTEMPTS = 15;
-/** Consecutive failed attempts after which an endpoint is switched off until re-enabled. */
-export const DISABLE_AFTER_FAILURES = 25;
-/** A claimed delivery is leased this long, so a crashed sender's work is picked up again. */
-const LEASE_MS = 60_000;
-const USER_AGENT = "Service-Webhooks/1";
-
-export function retryDelayMs(attemptsMade: number): number {
-  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1));
-}
+export { MAX_ATTEMPTS, retryDelayMs } from "./delivery.service";
+export { DISABLE_AFTER_FAILING_MS, DISABLE_AFTER_FAILURES } from "./endpoint-health";
+export { ACK_TIMEOUT_MS } from "./sender";
 
 export type EndpointInputError =
   | { kind: "invalid_target"; reason: string }
@@ -62,15 +44,20 @@ export interface SampleDeliveries {
 }
 
 export class WebhooksService {
+  private readonly delivery: WebhookDeliveryService;
+
   constructor(
     private readonly deps: {
       prisma: PrismaClient;
       clock: Clock;
       logger: Logger;
       metrics: Metrics;
+      sender: WebhookSender;
       allowPrivateTargets: boolean;
     },
-  ) {}
+  ) {
+    this.delivery = new WebhookDeliveryService({ ...deps, targetPolicy: this.targetPolicy });
+  }
 
   private get targetPolicy(): TargetPolicy {
     return { allowPrivate: this.deps.allowPrivateTargets };
@@ -145,7 +132,15 @@ export class WebhooksService {
     return this.deps.prisma.webhookEndpoint.update({
       where: { id },
       data: enabled
-        ? { enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: now }
+        ? {
+            enabled: true,
+            disabledAt: null,
+            disabledReason: null,
+            consecutiveFailures: 0,
+            failingSince: null,
+            lastFailedAt: null,
+            updatedAt: now,
+          }
         : { enabled: false, disabledAt: now, disabledReason: "disabled by a user", updatedAt: now },
     });
   }
@@ -191,97 +186,17 @@ export class WebhooksService {
     return rows as unknown as WebhookDelivery[];
   }
 
-  /**
-   * Sends what is due: claims deliveries (skipping rows another process holds), leases them, sends,
-   * and records the outcome. At-least-once: a crash after the send and before the record resends.
-   */
-  async deliverDue(limit = 50): Promise<number> {
-    const { prisma, clock } = this.deps;
-    const now = clock.now();
-    const claimed = await prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT d.id FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.enabled
-                  ORDER BY d.next_attempt_at, d.seq
-         LIMIT ${limit}
-         FOR UPDATE OF d SKIP LOCKED`;
-      if (rows.length === 0) return [];
-      await tx.webhookDelivery.updateMany({
-        where: { id: { in: rows.map((r) => r.id) } },
-        data: { nextAttemptAt: new Date(now.getTime() + LEASE_MS) },
-      });
-      return tx.webhookDelivery.findMany({
-        where: { id: { in: rows.map((r) => r.id) } },
-        include: { endpoint: true },
-        orderBy: { seq: "asc" },
-      });
-    });
-    // Endpoints in parallel; each endpoint's deliveries one after another, in the order of the changes.
-    const byEndpoint = new Map<string, typeof claimed>();
-    for (const d of claimed) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
-    await Promise.all(
-      [...byEndpoint.values()].map(async (deliveries) => {
-        for (const d of deliveries) await this.attempt(d, d.endpoint);
-      }),
-    );
-    return claimed.length;
+  /** Leases endpoints with deliveries due (see `WebhookDeliveryService.claim`). */
+  claimDue(
+    limit: number,
+    fairness?: { perOrganization: number; held: ReadonlyMap<string, number> },
+  ): Promise<EndpointClaim[]> {
+    return this.delivery.claim(limit, fairness);
   }
 
-  private async attempt(delivery: WebhookDelivery, endpoint: WebhookEndpoint): Promise<void> {
-    const { prisma, clock, metrics } = this.deps;
-    const started = clock.now();
-    const result = await this.post(endpoint, delivery);
-    const finished = clock.now();
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const attempts = delivery.attempts + 1;
-    metrics.webhookAttempts.inc({
-      outcome: ok ? "delivered" : attempts >= MAX_ATTEMPTS ? "failed" : "retry",
-    });
-    await prisma.$transaction(async (tx) => {
-      await tx.webhookAttempt.create({
-        data: {
-          id: randomUUID(),
-          deliveryId: delivery.id,
-          attemptedAt: started,
-          durationMs: finished.getTime() - started.getTime(),
-          responseStatus: result.status,
-          error: result.error,
-        },
-      });
-      if (ok) {
-        await tx.webhookDelivery.update({
-          where: { id: delivery.id },
-          data: { status: "delivered", attempts, lastAttemptAt: started, deliveredAt: finished },
-        });
-        await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { consecutiveFailures: 0 } });
-        return;
-      }
-      await tx.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: {
-          status: attempts >= MAX_ATTEMPTS ? "failed" : "pending",
-          attempts,
-          lastAttemptAt: started,
-          nextAttemptAt: new Date(finished.getTime() + retryDelayMs(attempts)),
-        },
-      });
-      // Attempts of one batch run in parallel: count atomically, decide on the counted value.
-      const counted = await tx.webhookEndpoint.update({
-        where: { id: endpoint.id },
-        data: { consecutiveFailures: { increment: 1 } },
-      });
-      if (counted.enabled && counted.consecutiveFailures >= DISABLE_AFTER_FAILURES) {
-        await tx.webhookEndpoint.update({
-          where: { id: endpoint.id },
-          data: {
-            enabled: false,
-            disabledAt: finished,
-            disabledReason: `${counted.consecutiveFailures} failed attempts in a row`,
-          },
-        });
-      }
-    });
+  /** Serves one leased endpoint (see `WebhookDeliveryService.serve`). */
+  serve(claim: EndpointClaim, signal: DeliverySignal): Promise<{ more: boolean }> {
+    return this.delivery.serve(claim, signal);
   }
 
   /**
@@ -303,47 +218,21 @@ export class WebhooksService {
   }
 
   /**
-   * One POST, never following a redirect (a 3xx is a failed attempt). The target is judged again
-   * under today's setting, whatever it was when the endpoint was saved: an IP literal here, a name at
-   * connect time through the guarded lookup (DNS rebinding).
+   * One POST, never following a redirect (a 3xx is a failed attempt), cut at the 10 s deadline. The
+   * target is judged again under today's setting: an IP literal here, a name at connect time through
+   * the sender's guarded lookup (DNS rebinding).
    */
   private post(
-    endpoint: Pick<WebhookEndpoint, "url" | "secret">,
+    endpoint: EndpointTarget,
     delivery: Pick<WebhookDelivery, "id" | "event" | "body">,
-  ): Promise<{ status: number | null; error: string | null }> {
+  ): Promise<WebhookAnswer> {
     const target = checkTarget(endpoint.url, this.targetPolicy);
     if (!target.ok) {
       this.deps.logger.warn({ deliveryId: delivery.id, reason: target.reason }, "webhook target blocked");
       return Promise.resolve({ status: null, error: `blocked: ${target.reason}` });
     }
-    const { url } = target;
     const now = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const client = url.protocol === "https:" ? https : http;
-    return new Promise((resolve) => {
-      const request = client.request(
-        url,
-        {
-          method: "POST",
-          timeout: ACK_TIMEOUT_MS,
-          lookup: guardedLookup(this.targetPolicy),
-          headers: {
-            "content-type": "application/json",
-            "user-agent": USER_AGENT,
-            "x-service-event": delivery.event as WebhookEventName,
-            "x-service-delivery": delivery.id,
-            "x-service-signature": signatureHeader(endpoint.secret, delivery.body, now),
-          },
-        },
-        (response) => {
-          response.resume(); // the body is ignored; only the status acknowledges
-          response.on("end", () => resolve({ status: response.statusCode ?? null, error: null }));
-          response.on("error", () => resolve({ status: response.statusCode ?? null, error: null }));
-        },
-      );
-      request.on("timeout", () => request.destroy(new Error(`no answer within ${ACK_TIMEOUT_MS / 1000} s`)));
-      request.on("error", (error) => resolve({ status: null, error: error.message.slice(0, 300) }));
-      request.end(delivery.body);
-    });
+    return this.deps.sender.post(signedPost(target.url, endpoint.secret, delivery, now));
   }
 
   async pendingCount(): Promise<number> {

@@ -1,25 +1,19 @@
+import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
 import { DELTA_CAP } from "../../../domain/shipments/shipments.service";
 import { builder } from "../../builder";
-import { shipmentsInOrder } from "./shipments-in-order";
+import { ShipmentRef } from "./shipment";
 
-const ShipmentDeltaRef = builder
-  .objectRef<{ since: Date; items: { id: string }[] }>("ShipmentDelta")
-  .implement({
-    fields: (t) => ({
-      updatedSince: t.field({ type: "DateTime", resolve: (d) => d.since }),
-      count: t.int({ resolve: (d) => d.items.length }),
-      items: t.prismaField({
-        type: ["Shipment"],
-        extensions: { listSize: DELTA_CAP },
-        resolve: (query, d, _a, ctx) =>
-          shipmentsInOrder(
-            ctx.services.db.prisma,
-            query,
-            d.items.map((i) => i.id),
-          ),
-      }),
+const ShipmentDeltaRef = builder.objectRef<{ since: Date; items: ShipmentRow[] }>("ShipmentDelta").implement({
+  fields: (t) => ({
+    updatedSince: t.field({ type: "DateTime", resolve: (d) => d.since }),
+    count: t.int({ resolve: (d) => d.items.length }),
+    items: t.field({
+      type: [ShipmentRef],
+      extensions: { listSize: DELTA_CAP },
+      resolve: (d) => d.items,
     }),
-  });
+  }),
+});
 
 builder.queryFields((t) => ({
   shipmentsUpdatedSince: t.field({

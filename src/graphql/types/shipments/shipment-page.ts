@@ -1,24 +1,21 @@
 import { z } from "zod";
+import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../../domain/shipments/shipments.service";
 import { builder } from "../../builder";
-import { shipmentsInOrder } from "./shipments-in-order";
+import { ShipmentRef } from "./shipment";
 
 const ShipmentPageRef = builder
-  .objectRef<{ total: number; page: number; pageSize: number; items: { id: string }[] }>("ShipmentPage")
+  .objectRef<{ total: number; page: number; pageSize: number; items: ShipmentRow[] }>("ShipmentPage")
   .implement({
     fields: (t) => ({
       total: t.exposeInt("total"),
       page: t.exposeInt("page"),
       pageSize: t.exposeInt("pageSize"),
-      items: t.prismaField({
-        type: ["Shipment"],
+      // The rows of the page as read (one statement, summaries included): nothing is fetched again.
+      items: t.field({
+        type: [ShipmentRef],
         extensions: { listSize: MAX_PAGE_SIZE },
-        resolve: (query, p, _a, ctx) =>
-          shipmentsInOrder(
-            ctx.services.db.prisma,
-            query,
-            p.items.map((i) => i.id),
-          ),
+        resolve: (p) => p.items,
       }),
     }),
   });

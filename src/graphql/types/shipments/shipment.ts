@@ -1,15 +1,43 @@
+import DataLoader from "dataloader";
 import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
 import { discoveryStatusOf } from "../../../domain/shipments/carrier-discovery";
-import { shipmentIdWhere, shipmentName } from "../../../domain/shipments/shipment-id";
+import { shipmentName } from "../../../domain/shipments/shipment-id";
+import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
 import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
+import { storedSummary, summaryFactsOf } from "../../../domain/tracking/summary-facts";
 import { builder } from "../../builder";
+import type { GraphQLContext } from "../../context";
 import { CarrierRef } from "../carriers/carrier";
 import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { TrackingDocumentRef } from "../tracking/tracking-document";
 import { DiscoveryStatusEnum } from "./discovery-status";
+import { ShipmentSummaryRef } from "./shipment-summary";
 
 const HOUR_MS = 3_600_000;
+
+function isShipmentRow(s: object): s is ShipmentRow {
+  return "customerName" in s;
+}
+
+const customerLoaders = new WeakMap<GraphQLContext, DataLoader<string, string | null>>();
+
+/** Customer names by id, batched per request: a page of shipments asks once. */
+function customerNames(ctx: GraphQLContext): DataLoader<string, string | null> {
+  let loader = customerLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly string[]) => {
+      const rows = await ctx.services.db.prisma.customer.findMany({
+        where: { id: { in: [...ids] } },
+        select: { id: true, name: true },
+      });
+      const byId = new Map(rows.map((r) => [r.id, r.name]));
+      return ids.map((id) => byId.get(id) ?? null);
+    });
+    customerLoaders.set(ctx, loader);
+  }
+  return loader;
+}
 
 export const ShipmentRef = builder.prismaObject("Shipment", {
   description: "A reference tracked by the organisation.",
@@ -57,8 +85,12 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
     customer: t.relation("customer", { nullable: true }),
     customers: t.stringList({
       description: "Customer names of the shipment (empty when none).",
-      select: { customer: { select: { name: true } } },
-      resolve: (s) => (s.customer ? [s.customer.name] : []),
+      resolve: async (s, _a, ctx) => {
+        if (!s.customerId) return [];
+        // The hot reads bring the name with the row; a row from elsewhere asks once per request.
+        const name = isShipmentRow(s) ? s.customerName : await customerNames(ctx).load(s.customerId);
+        return name === null ? [] : [name];
+      },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
@@ -91,6 +123,19 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
       description:
         "When the service's own refresh job will next ask the carrier (the gap plus up to 10% spread); null when not scheduled (delivered, cancelled, failed or untracked).",
     }),
+    summary: t.field({
+      type: ShipmentSummaryRef,
+      nullable: true,
+      description:
+        "The newest document's facts in brief, kept with the shipment when the document was stored; null before the carrier answered.",
+      resolve: async (s, _a, ctx) => {
+        const kept = storedSummary(s.summary);
+        if (kept || !s.documentId) return kept;
+        // A shipment written before summaries were kept: computed from its document once per read.
+        const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
+        return latest ? summaryFactsOf(latest.content) : null;
+      },
+    }),
     document: t.loadable({
       type: TrackingDocumentRef,
       nullable: true,
@@ -102,18 +147,13 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
 });
 
 builder.queryFields((t) => ({
-  shipment: t.prismaField({
-    type: "Shipment",
+  shipment: t.field({
+    type: ShipmentRef,
     nullable: true,
     description:
       "A shipment of the organisation (teammates' included) by container number, bill-of-lading number, booking or shipment id (SHP-<digits>); case, spaces and hyphens ignored. Stored data only: no carrier call, no slot. Null when the organisation does not track it.",
     authScopes: { developerMode: true },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (query, _root, { id }, ctx) =>
-      ctx.services.db.prisma.shipment.findFirst({
-        ...query,
-        where: shipmentIdWhere(ctx.principal!.organization.id, id),
-        orderBy: { createdAt: "desc" },
-      }),
+    resolve: (_root, { id }, ctx) => ctx.services.shipments.read(ctx.principal!, id),
   }),
 }));

@@ -29,7 +29,10 @@ export const TrackSuccessRef = builder.objectRef<Tracked>("TrackSuccess").implem
     slotConsumed: t.exposeBoolean("slotConsumed", {
       description: "Whether this lookup took a shipment slot.",
     }),
-    lookupId: t.exposeInt("lookupId", { description: "The lookup log entry (compat /history id)." }),
+    lookupId: t.int({
+      description: "The lookup log entry (compat /history id).",
+      resolve: (o) => o.lookupId(),
+    }),
     changes: t.field({
       type: [DocumentChangeRef],
       extensions: LIST_SIZE(10),

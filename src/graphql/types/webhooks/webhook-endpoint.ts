@@ -14,7 +14,16 @@ export const WebhookEndpointRef = builder.prismaObject("WebhookEndpoint", {
     enabled: t.exposeBoolean("enabled"),
     disabledAt: t.expose("disabledAt", { type: "DateTime", nullable: true }),
     disabledReason: t.exposeString("disabledReason", { nullable: true }),
-    consecutiveFailures: t.exposeInt("consecutiveFailures"),
+    consecutiveFailures: t.exposeInt("consecutiveFailures", {
+      description:
+        "Failed attempts in the current failure streak (reset by a success or a quiet gap of 12 hours).",
+    }),
+    failingSince: t.expose("failingSince", {
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the current failure streak began; the endpoint is disabled once it has lasted 3 days with at least 25 failed attempts.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });

@@ -1,0 +1,71 @@
+import type { TrackingDocument } from "./model";
+import { arrivalLocalDateTime, isDelayed, journeyDays, originAndDestination } from "./shipment-facts";
+
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * What a shipment's summary shows of its document, computed once when a version is stored and kept
+ * beside it (`document_versions.summary`) and on every shipment that serves it (`shipments.summary`):
+ * a list of 100 then reads 100 small rows instead of walking 100 stored documents. Everything here is
+ * fixed by the version's content; the one fact that moves with the clock (days remaining) is kept as
+ * the instant it counts down to.
+ */
+export interface SummaryFacts {
+  origin: string;
+  destination: string;
+  isDelayed: boolean;
+  totalDays: number;
+  /** The estimated arrival the remaining days count down to; null once arrived or delivered. */
+  remainingUntil: string | null;
+  /** Arrival at the port of discharge (estimated or actual) as wall-clock time there. */
+  arrivalLocalDateTime: string | null;
+  /** The actual arrival at the final port of discharge as wall-clock time there; null until then. */
+  ataLocalDateTime: string | null;
+  containerNumbers: string[];
+}
+
+export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
+  const { origin, destination } = originAndDestination(doc);
+  const end = doc.route.pod.instant;
+  return {
+    origin,
+    destination,
+    isDelayed: isDelayed(doc),
+    // Total days do not depend on the clock: any `now` gives the same figure.
+    totalDays: journeyDays(doc, new Date(0)).totalDays,
+    remainingUntil: end && doc.status !== "DELIVERED" && !doc.route.pod.actual ? end : null,
+    arrivalLocalDateTime: doc.route.pod.localDateTime,
+    ataLocalDateTime: arrivalLocalDateTime(doc),
+    containerNumbers: doc.containers.map((c) => c.number),
+  };
+}
+
+/** Whole days until the arrival, rounded up; 0 once it is past or arrived (as `journeyDays`). */
+export function remainingDays(facts: Pick<SummaryFacts, "remainingUntil">, now: Date): number {
+  if (!facts.remainingUntil) return 0;
+  return Math.max(0, Math.ceil((Date.parse(facts.remainingUntil) - now.getTime()) / DAY_MS));
+}
+
+/** Reads a stored summary; null for a row written before summaries existed (computed on read then). */
+export function storedSummary(value: unknown): SummaryFacts | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const facts = value as Partial<SummaryFacts>;
+  return Array.isArray(facts.containerNumbers) && typeof facts.origin === "string"
+    ? (facts as SummaryFacts)
+    : null;
+}
+
+/** Two summaries say the same (stored JSON comes back with its keys in another order). */
+export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
+  return (
+    a.origin === b.origin &&
+    a.destination === b.destination &&
+    a.isDelayed === b.isDelayed &&
+    a.totalDays === b.totalDays &&
+    a.remainingUntil === b.remainingUntil &&
+    a.arrivalLocalDateTime === b.arrivalLocalDateTime &&
+    a.ataLocalDateTime === b.ataLocalDateTime &&
+    a.containerNumbers.length === b.containerNumbers.length &&
+    a.containerNumbers.every((n, i) => n === b.containerNumbers[i])
+  );
+}

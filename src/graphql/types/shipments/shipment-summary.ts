@@ -1,0 +1,38 @@
+import { remainingDays, type SummaryFacts } from "../../../domain/tracking/summary-facts";
+import { builder } from "../../builder";
+
+/**
+ * The document facts a shipment list shows, read from the shipment row: computed once when the
+ * document version was stored, so a page of 100 reads 100 small rows and no document.
+ */
+export const ShipmentSummaryRef = builder.objectRef<SummaryFacts>("ShipmentSummary").implement({
+  description:
+    "What a shipment's newest document says in brief, kept with the shipment (the same facts as the document's own fields).",
+  fields: (t) => ({
+    origin: t.exposeString("origin", { description: "Place of receipt, else port of loading, as text." }),
+    destination: t.exposeString("destination", {
+      description: "Place of delivery, else port of discharge, as text.",
+    }),
+    isDelayed: t.exposeBoolean("isDelayed", {
+      description: "True when the ETA moved more than a day later than the first ETA recorded.",
+    }),
+    totalDays: t.exposeInt("totalDays", { description: "Days from departure to (estimated) arrival." }),
+    remainingDays: t.int({
+      description: "Days until the estimated arrival; 0 once arrived.",
+      resolve: (facts, _a, ctx) => remainingDays(facts, ctx.services.clock.now()),
+    }),
+    arrivalLocalDateTime: t.exposeString("arrivalLocalDateTime", {
+      nullable: true,
+      description:
+        "Arrival at the port of discharge (estimated, or actual once it happened) as wall-clock time there, YYYY-MM-DD HH:MM:SS.",
+    }),
+    ataLocalDateTime: t.exposeString("ataLocalDateTime", {
+      nullable: true,
+      description:
+        "The vessel's actual arrival at the final port of discharge, wall-clock time there; null until then.",
+    }),
+    containerNumbers: t.exposeStringList("containerNumbers", {
+      description: "The boxes of the document, in its order.",
+    }),
+  }),
+});
