@@ -72,6 +72,7 @@ export async function startService(
         QUAYSIDE_SIMULATOR: "off",
         QUAYSIDE_LOG_LEVEL: "silent",
         QUAYSIDE_SHUTDOWN_GRACE_MS: "1000",
+        QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
         ...input.env,
       },
     },

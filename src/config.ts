@@ -32,6 +32,7 @@ const environmentSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === "" ? undefined : v)),
+  QUAYSIDE_MIN_INSTANCES: z.coerce.number().int().min(1).max(1_000).default(1),
   QUAYSIDE_PUBLIC_URL: z.string().url().optional(),
   QUAYSIDE_DEMO_KEY: z
     .string()
@@ -63,6 +64,7 @@ const environmentSchema = z.object({
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  QUAYSIDE_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(5_000),
   QUAYSIDE_MAX_CONNECTIONS: z.coerce.number().int().min(2).max(1_000_000).optional(),
   QUAYSIDE_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   QUAYSIDE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
@@ -164,6 +166,11 @@ export interface AppConfig {
   host: string;
   database: DatabaseTarget;
   redisUrl: string | undefined;
+  /**
+   * The fewest API instances that share `REDIS_URL`. While Redis is unreachable each instance grants
+   * 1/N of every window, N the instances alive when Redis last answered, never fewer than this.
+   */
+  minInstances: number;
   publicUrl: string | undefined;
   demo: { enabled: boolean; key: string | undefined };
   compatPrefix: string;
@@ -178,6 +185,11 @@ export interface AppConfig {
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /**
+   * After SIGTERM, how long the listener keeps serving while `/readyz` answers 503, so a load balancer
+   * stops sending before connections are refused. SIGINT (Ctrl-C at a terminal) skips it.
+   */
+  shutdownDrainMs: number;
   /**
    * What one process grants its HTTP clients. `maxConnections` open sockets at most (beyond it the
    * idlest socket is closed to make room); headers must arrive within `headersTimeoutMs`, the whole
@@ -299,6 +311,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     host: e.HOST,
     database,
     redisUrl: e.REDIS_URL,
+    minInstances: e.QUAYSIDE_MIN_INSTANCES,
     publicUrl: e.QUAYSIDE_PUBLIC_URL,
     demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
     compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,
@@ -310,6 +323,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: e.QUAYSIDE_SHUTDOWN_DRAIN_MS,
     http: {
       maxConnections: e.QUAYSIDE_MAX_CONNECTIONS ?? defaultMaxConnections(),
       headersTimeoutMs: e.QUAYSIDE_HEADERS_TIMEOUT_MS,

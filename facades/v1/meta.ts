@@ -1,5 +1,4 @@
 import { Router } from "express";
-import Converter from "openapi-to-postmanv2";
 import { buildOpenApiDocument } from "./openapi";
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
@@ -37,7 +36,10 @@ export function createMetaRouter(baseUrl: string): Router {
  * The collection, one folder per tag. Requests take the `baseUrl` variable from the document's
  * server and the Bearer key from a `bearerToken` variable (the Sandbox folder needs none).
  */
-export function postmanCollection(document: Document): Promise<unknown> {
+export async function postmanCollection(document: Document): Promise<unknown> {
+  // Loaded on the first request for the collection: the converter and its dependencies are a large
+  // part of the module graph, and nothing at start-up needs them.
+  const { default: Converter } = await import("openapi-to-postmanv2");
   return new Promise((resolve, reject) => {
     Converter.convert(
       { type: "json", data: structuredClone(document) },

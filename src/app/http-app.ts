@@ -1,8 +1,13 @@
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
 import type { FacadeDeps, FacadeLog } from "../../facades/facade";
-import { createMcpRouter } from "../../facades/mcp/router";
 import { createShareRouter } from "../../facades/share/router";
 import { v1AllowedMethods } from "../../facades/v1/allow";
 import { createMetaRouter } from "../../facades/v1/meta";
@@ -14,7 +19,6 @@ import type { Surface } from "../domain/tracking/tracking.service";
 import { OperationExecutor } from "../graphql/executor";
 import { operationRunner } from "../graphql/operation-runner";
 import { publicSchema, schema } from "../graphql/schema";
-import { createGraphQLHandler } from "../graphql/yoga";
 import { closeIfBodyUnread } from "../http/connections";
 import { AdmissionGate, guard } from "../http/gate";
 import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
@@ -29,8 +33,34 @@ export interface BuiltApp {
   app: Express;
   /** Flip on SIGTERM: readiness fails and keep-alive connections close after their request. */
   startDraining(): void;
+  /**
+   * Loads what was left out of start-up (GraphQL Yoga, the MCP server and their modules, about a
+   * third of the module graph) so that the first request to /graphql or /api/mcp does not wait.
+   */
+  warm(): Promise<void>;
   /** Closes what the app built for itself (the sandbox world). */
   close(): Promise<void>;
+}
+
+/**
+ * A handler built on its first request (or by `warm`), so its modules stay out of the start-up path:
+ * a restarted instance answers sooner. A failed load is answered as an error and tried again later.
+ */
+function deferred(load: () => Promise<RequestHandler>): { handler: RequestHandler; warm(): Promise<void> } {
+  let loading: Promise<RequestHandler> | undefined;
+  const get = () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+  return {
+    handler: (req, res, next) => {
+      get().then((handle) => handle(req, res, next), next);
+    },
+    warm: () => get().then(() => undefined),
+  };
 }
 
 /** Which surface a path belongs to, to answer a refusal in its format. */
@@ -96,11 +126,16 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   });
   app.get("/readyz", async (_req, res) => {
     if (draining) return void res.status(503).json({ status: "draining" });
+    // With Redis, its state too: unreachable is "degraded" but still 200, since every instance
+    // keeps serving on its insurance window and failing readiness everywhere would take them all out.
+    const counters = await services.counters.health?.();
+    const shared = counters ? { counters: counters.mode, instances: counters.instances } : {};
     try {
       await services.db.sql.query("SELECT 1");
-      res.json({ status: "ready", database: services.db.kind });
+      const status = counters?.mode === "insurance" ? "degraded" : "ready";
+      res.json({ status, database: services.db.kind, ...shared });
     } catch {
-      res.status(503).json({ status: "unavailable", database: services.db.kind });
+      res.status(503).json({ status: "unavailable", database: services.db.kind, ...shared });
     }
   });
   const metricsRefusal = metricsAccess(config.metrics);
@@ -112,8 +147,12 @@ export async function buildApp(services: Services, options: { baseUrl: string })
 
   const json = jsonBody(config.bodyLimit);
 
-  const yoga = createGraphQLHandler(services, publicSchema);
-  const toYoga = (req: Request, res: Response) => void yoga.handle(req, res);
+  const yoga = deferred(async () => {
+    const { createGraphQLHandler } = await import("../graphql/yoga");
+    const handler = createGraphQLHandler(services, publicSchema);
+    return (req, res) => void handler.handle(req, res);
+  });
+  const toYoga = yoga.handler;
   app.use(
     "/graphql",
     (req, _res, next) => {
@@ -124,7 +163,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       // A CORS preflight carries no key and runs nothing: Yoga answers it with the configured policy.
       if (req.method === "OPTIONS") {
         res.setHeader("Allow", "GET, POST, OPTIONS");
-        return toYoga(req, res);
+        return toYoga(req, res, next);
       }
       // The GraphiQL page itself (when switched on) needs no key; every operation does.
       if (
@@ -133,7 +172,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
         req.accepts(["text/html", "application/json"]) === "text/html" &&
         !req.query.query
       ) {
-        return toYoga(req, res);
+        return toYoga(req, res, next);
       }
       next();
     },
@@ -178,20 +217,21 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   app.use("/api/v1", createV1Router(v1, json));
   app.use(config.compatPrefix, createCompatRouter(facade("compat")));
   // Switched off, the path is simply not served: the surface-aware 404 below answers it.
-  if (config.mcpEnabled) {
-    app.use(
-      "/api/mcp",
-      createMcpRouter(facade("mcp"), {
-        origins: {
-          bindHost: config.host,
-          publicUrl: config.publicUrl,
-          allowedHosts: config.mcpAllowedHosts,
-          allowedOrigins: config.mcpAllowedOrigins,
-        },
-        bodyLimit: config.bodyLimit,
-      }),
-    );
-  }
+  const mcp = config.mcpEnabled
+    ? deferred(async () => {
+        const { createMcpRouter } = await import("../../facades/mcp/router");
+        return createMcpRouter(facade("mcp"), {
+          origins: {
+            bindHost: config.host,
+            publicUrl: config.publicUrl,
+            allowedHosts: config.mcpAllowedHosts,
+            allowedOrigins: config.mcpAllowedOrigins,
+          },
+          bodyLimit: config.bodyLimit,
+        });
+      })
+    : null;
+  if (mcp) app.use("/api/mcp", mcp.handler);
 
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);
@@ -238,6 +278,9 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     app,
     startDraining() {
       draining = true;
+    },
+    async warm() {
+      await Promise.all([yoga.warm(), mcp?.warm()]);
     },
     async close() {
       await sandbox?.close();

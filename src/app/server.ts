@@ -4,14 +4,16 @@ import type { Express } from "express";
 import { openApiDocument } from "../../facades/v1/openapi";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import type { AppConfig } from "../config";
-import { openDatabase } from "../db/database";
+import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
-import { guardConnections, serverOptions } from "../http/connections";
+import { guardConnections, type RequestInFlight, serverOptions } from "../http/connections";
+import { drainHttpServer } from "../http/drain";
 import { createWorkers, type Workers } from "../jobs/workers";
 import { type Clock, systemClock } from "../lib/clock";
 import { createLogger, type Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { StartupPhases } from "../observability/startup-phases";
 import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
@@ -29,19 +31,37 @@ export interface RunningServer {
   workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
   simulator: RunningSimulator | null;
-  /** Stops accepting connections, lets in-flight requests finish, then closes everything. */
-  stop(): Promise<void>;
+  /**
+   * Readiness fails, the listener keeps serving for `drainMs` (default 0: tests and scripts; the CLI
+   * passes `QUAYSIDE_SHUTDOWN_DRAIN_MS` on SIGTERM), then closes; in-flight requests get
+   * `QUAYSIDE_SHUTDOWN_GRACE_MS`, bulk tracking wraps up before it ends, and whatever is left is cut.
+   * Then the workers and the database close. The report names what was cut.
+   */
+  stop(options?: { drainMs?: number }): Promise<ShutdownReport>;
+}
+
+export interface ShutdownReport {
+  /** Requests cut when the grace ended (each also logged). Empty: every request was answered. */
+  cut: RequestInFlight[];
 }
 
 /** The composition root: configuration in, a listening service out. */
 export async function startServer(
   config: AppConfig,
-  options: { clock?: Clock; logger?: Logger } = {},
+  options: {
+    clock?: Clock;
+    logger?: Logger;
+    /** The database already being opened (the CLI starts it while this module graph still loads). */
+    database?: Promise<Database>;
+  } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase(config.database, { holder: "quayside serve" });
+  const startup = new StartupPhases();
+  const db = await (options.database ?? openDatabase(config.database, { holder: "quayside serve" }));
+  startup.mark("database");
   const migrations = await applyMigrations(db);
+  startup.mark("migrations");
   if (migrations.applied.length > 0)
     logger.info({ applied: migrations.applied }, "Database migrations applied");
 
@@ -50,6 +70,7 @@ export async function startServer(
     config.simulator.mode === "embedded"
       ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock })
       : null;
+  startup.mark("simulator");
   const registry = loadCarrierRegistry({
     file: config.carrierRegistryFile,
     env: config.environment,
@@ -61,7 +82,10 @@ export async function startServer(
     maxConcurrency: config.carrierCalls.concurrency,
     retry: { maxAttempts: config.carrierCalls.attempts },
   });
+  // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
+  const wrapUp = new AbortController();
   const services = createServices({
+    wrapUp: wrapUp.signal,
     config,
     db,
     clock,
@@ -86,6 +110,7 @@ export async function startServer(
       clock,
     }),
   });
+  startup.mark("services");
   // While this process holds the PGlite folder, CLI account commands run in here (src/operator).
   const operator = db.folderLock
     ? await startOperatorEndpoint({
@@ -98,6 +123,7 @@ export async function startServer(
           ),
       })
     : null;
+  startup.mark("operator");
   // The port catalogue, and the AIS feed ingester when QUAYSIDE_AIS_FEED is set.
   const lookupWork = await startLookupWork({
     config,
@@ -106,7 +132,9 @@ export async function startServer(
     clock,
     logger,
   });
+  startup.mark("lookups");
   const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
+  startup.mark("demo");
 
   // Listen first so that links in answers carry the real port (PORT=0 picks one); requests that
   // arrive before the app is built wait for it.
@@ -118,13 +146,15 @@ export async function startServer(
     serverOptions(config.http),
     (req, res) => void appReady.then((app) => app(req, res)),
   );
-  guardConnections(server, config.http, logger);
+  const connections = guardConnections(server, config.http, logger);
   await listen(server, config.port, config.host);
+  startup.mark("listen");
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
   const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
   resolveApp(built.app);
   await services.feedIngestion?.syncSources();
+  startup.mark("app");
   const workers = createWorkers(services);
   if (config.workers.enabled) {
     workers.refresh.start();
@@ -133,12 +163,27 @@ export async function startServer(
     workers.disruptions.start();
     workers.congestion.start();
   }
+  logger.info(startup.summary(), "Started");
+  // What the first requests do not need loads now, after the instance already answers.
+  setImmediate(() => {
+    const warming = performance.now();
+    built.warm().then(
+      () => logger.info({ ms: Math.round(performance.now() - warming) }, "Deferred handlers loaded"),
+      (error: unknown) => logger.error({ err: error }, "Loading the deferred handlers failed"),
+    );
+  });
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
+  let stopping: Promise<ShutdownReport> | undefined;
+  const stop = (options: { drainMs?: number } = {}) => {
     stopping ??= (async () => {
       built.startDraining();
-      await closeServer(server, config.shutdownGraceMs);
+      const drained = await drainHttpServer({
+        server,
+        guard: connections,
+        timings: { drainMs: options.drainMs ?? 0, graceMs: config.shutdownGraceMs },
+        logger,
+        onWrapUp: () => wrapUp.abort(),
+      });
       await workers.stop();
       await operator?.close();
       await built.close();
@@ -146,6 +191,7 @@ export async function startServer(
       await services.close();
       await simulator?.close();
       await db.close();
+      return { cut: drained.cut };
     })();
     return stopping;
   };
@@ -161,24 +207,5 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
     server.listen(port, host);
     server.once("listening", () => resolve(server));
     server.once("error", reject);
-  });
-}
-
-/**
- * Stops new connections, closes idle keep-alive ones, and waits for in-flight requests; after the
- * grace period whatever is left is cut so the process can exit.
- */
-function closeServer(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, graceMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { Redis } from "ioredis";
 import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
@@ -73,17 +75,36 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createCounterStore(config: AppConfig, clock: Clock, logger: Logger): CounterStore {
+export function createCounterStore(
+  config: AppConfig,
+  clock: Clock,
+  logger: Logger,
+  metrics: Metrics = new Metrics(),
+): CounterStore {
   if (!config.redisUrl) return new MemoryCounterStore(clock);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  redis.on("error", () => undefined); // reported through onFallback, once per failed call
-  let lastWarning = 0;
-  return new InsuredCounterStore(new RedisCounterStore(redis), new MemoryCounterStore(clock), (error) => {
-    const now = Date.now();
-    if (now - lastWarning > 60_000) {
-      lastWarning = now;
-      logger.warn({ err: error }, "Redis unreachable: limits fall back to this process's memory");
-    }
+  // No offline queue and a command deadline: while Redis is away a count falls back at once instead
+  // of waiting for a reconnection with the request held.
+  const redis = new Redis(config.redisUrl, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 1_000,
+  });
+  redis.on("error", () => undefined); // reported once per change of mode, below
+  return new InsuredCounterStore(new RedisCounterStore(redis), new MemoryCounterStore(clock), {
+    instanceId: `${hostname()}:${process.pid}:${randomUUID()}`,
+    minimumInstances: config.minInstances,
+    onModeChange: (health, error) => {
+      metrics.rateLimitDegraded.set(health.mode === "insurance" ? 1 : 0);
+      if (health.mode === "insurance") {
+        logger.warn(
+          { err: error, instances: health.instances },
+          "Redis unreachable: rate windows and allowances fall back to this instance's insurance window (1/instances of each limit)",
+        );
+      } else {
+        logger.info({ instances: health.instances }, "Redis reachable again: rate windows are shared again");
+      }
+    },
+    onInsuranceCount: () => metrics.rateLimitInsuranceCounts.inc(),
   });
 }
 
@@ -105,9 +126,12 @@ export function createServices(input: {
   disruptionFeeds?: { sources: readonly FeedSourceConfig[]; fetcher: FeedFetcher };
   /** Fixed ids for new disruption events, in order (the sandbox world); random otherwise. */
   disruptionIds?: readonly string[];
+  /** Aborted shortly before the shutdown grace ends (the live server's; absent in the sandbox). */
+  wrapUp?: AbortSignal;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
-  const counters = createCounterStore(config, clock, logger);
+  const metrics = input.metrics ?? new Metrics();
+  const counters = createCounterStore(config, clock, logger, metrics);
   const limiter = new FixedWindowLimiter(counters, clock);
   const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
@@ -123,7 +147,6 @@ export function createServices(input: {
     upstreams: input.lookupUpstreams,
   });
   const slots = new SlotsService(db.prisma, clock);
-  const metrics = input.metrics ?? new Metrics();
   const webhookSender = new HttpWebhookSender(
     guardedLookup({ allowPrivate: config.webhookAllowPrivateTargets }),
   );
@@ -150,6 +173,7 @@ export function createServices(input: {
     webhooks,
     metrics,
     vessels: new VesselRegister(db.prisma),
+    wrapUp: input.wrapUp,
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   const fixedIds = input.disruptionIds ? [...input.disruptionIds] : null;

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { ShutdownReport } from "../app/server";
 import { type AppConfig, loadConfig } from "../config";
 import { DataFolderHeldError } from "../db/data-folder-lock";
 import { type Database, openDatabase } from "../db/database";
@@ -191,9 +192,16 @@ async function importPortCatalogue(config: AppConfig, out: Output, dir: string |
 
 async function serve(): Promise<number> {
   const config = loadConfig();
+  // The database opens while the server's modules load: the two biggest parts of a restart overlap
+  // (PGlite's start runs in WebAssembly, module loading mostly in the loader's thread).
+  const database = openOrFindHolder(config, "quayside serve").then((db) => {
+    if (db instanceof DataFolderHeldError) throw db;
+    return db;
+  });
+  database.catch(() => undefined); // handled where startServer awaits it
   // Loaded here, not at the top: account commands then start without the whole server's modules.
   const { startServer } = await import("../app/server");
-  const server = await startServer(config);
+  const server = await startServer(config, { database });
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];
   const demo = demoAnnouncement(server.demo);
@@ -207,14 +215,22 @@ async function serve(): Promise<number> {
   );
   process.stdout.write(`${lines.join("\n")}\n`);
 
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, "Draining in-flight requests");
-      server.stop().then(resolve, resolve);
+  const report = await new Promise<ShutdownReport | null>((resolve) => {
+    // SIGTERM comes from an orchestrator behind a load balancer: keep serving while readiness fails.
+    // SIGINT is Ctrl-C at a terminal, where nobody probes readiness: no drain period.
+    const shutdown = (signal: "SIGTERM" | "SIGINT") => {
+      const drainMs = signal === "SIGTERM" ? config.shutdownDrainMs : 0;
+      log.info({ signal, drainMs, graceMs: config.shutdownGraceMs }, "Shutting down: readiness now fails");
+      server.stop({ drainMs }).then(resolve, (error: unknown) => {
+        log.error({ err: error }, "Shutdown failed");
+        resolve(null);
+      });
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
-  log.info("Stopped cleanly");
+  if (report && report.cut.length === 0) log.info("Stopped cleanly");
+  else if (report)
+    log.warn({ cut: report.cut.length }, "Stopped after cutting requests the grace did not cover");
   return 0;
 }

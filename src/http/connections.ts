@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { AppConfig } from "../config";
-import type { Logger } from "../observability/logger";
+import { type Logger, redactUrl } from "../observability/logger";
 import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode } from "./outcomes";
 
 type HttpLimits = AppConfig["http"];
@@ -23,6 +23,26 @@ export function serverOptions(limits: HttpLimits): ServerOptions {
   };
 }
 
+/** A request being answered, as the shutdown log names it when the grace cuts it. */
+export interface RequestInFlight {
+  method: string;
+  /** Path and query, `api_key` redacted. */
+  url: string;
+  requestId: string | undefined;
+  ageMs: number;
+}
+
+/** What shutdown needs from the guard: the sockets it may close at once, and what is still running. */
+export interface ConnectionGuard {
+  /**
+   * Closes every socket with no request in progress, including one that was opened and never sent a
+   * request (Node's `closeIdleConnections` leaves those open until the header deadline, which held
+   * the process for the whole grace). Returns how many were closed.
+   */
+  closeIdle(): number;
+  requestsInFlight(): RequestInFlight[];
+}
+
 /**
  * Holds the server to its connection budget without letting idle sockets lock keyed clients out.
  * Node's own `maxConnections` refuses the NEWEST socket at the cap, so whoever opened the cap's worth
@@ -31,11 +51,12 @@ export function serverOptions(limits: HttpLimits): ServerOptions {
  * keep-alive) is closed to make room; only when every socket is busy is the newcomer refused.
  * A client whose request is being answered is never cut for someone else's connection.
  */
-export function guardConnections(server: Server, limits: HttpLimits, logger: Logger): void {
+export function guardConnections(server: Server, limits: HttpLimits, logger: Logger): ConnectionGuard {
   server.timeout = limits.socketIdleTimeoutMs;
   // Insertion order is idleness order: a socket goes to the end each time it becomes idle.
   const idle = new Set<Socket>();
   const open = new Set<Socket>();
+  const busy = new Map<ServerResponse, { req: IncomingMessage; startedAt: number }>();
   let evicted = 0;
 
   server.on("connection", (socket: Socket) => {
@@ -66,6 +87,8 @@ export function guardConnections(server: Server, limits: HttpLimits, logger: Log
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     idle.delete(socket);
+    busy.set(res, { req, startedAt: performance.now() });
+    res.once("close", () => busy.delete(res));
     res.once("finish", () => {
       if (!socket.destroyed && open.has(socket)) idle.add(socket);
     });
@@ -74,6 +97,32 @@ export function guardConnections(server: Server, limits: HttpLimits, logger: Log
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     answerClientError(error, socket, logger);
   });
+
+  return {
+    closeIdle() {
+      const closing = [...idle];
+      for (const socket of closing) {
+        idle.delete(socket);
+        // The last answer's bytes may still be queued in the socket: flush them, then close.
+        socket.destroySoon();
+      }
+      return closing.length;
+    },
+    requestsInFlight() {
+      const now = performance.now();
+      return [...busy].map(([res, { req, startedAt }]) => {
+        const requestId = res.getHeader("x-request-id");
+        // Express rewrites `url` inside mounted routers; `originalUrl` is what the client sent.
+        const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "";
+        return {
+          method: req.method ?? "",
+          url: redactUrl(url),
+          requestId: typeof requestId === "string" ? requestId : undefined,
+          ageMs: Math.round(now - startedAt),
+        };
+      });
+    },
+  };
 }
 
 /**

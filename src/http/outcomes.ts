@@ -57,6 +57,7 @@ export type OutcomeCode =
   | "metrics_token_required"
   | "metrics_address_not_allowed"
   | "database_unavailable"
+  | "service_stopping"
   | "unexpected";
 
 export interface OutcomeWire {
@@ -472,6 +473,17 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32053 },
     sentence: `The service's database is unavailable for a moment; nothing was changed. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  },
+  // An item of a bulk request the service stopped before saving (a shutdown's wrap-up): nothing was
+  // written for it, and another instance takes it when it is sent again. Today only a bulk item
+  // carries it (in the body, never as the request's status); the row gives every surface its words.
+  service_stopping: {
+    v1: { status: 503, error: "service_stopping" },
+    compat: { message: "UNEXPECTED_ERROR" },
+    graphql: { status: 503, code: "SERVICE_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32053 },
+    sentence: "The service was stopping before this item was saved; nothing was saved for it. Send it again.",
+    retryAfterSeconds: 1,
   },
   unexpected: {
     v1: { status: 500, error: "internal_error" },

@@ -36,6 +36,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rateLimitDegraded = new Gauge({
+    name: "quayside_rate_limit_degraded",
+    help: "1 while Redis is unreachable and rate windows are counted in this instance's insurance window (1/instances of each limit), else 0.",
+    registers: [this.registry],
+  });
+  readonly rateLimitInsuranceCounts = new Counter({
+    name: "quayside_rate_limit_insurance_counts_total",
+    help: "Rate window and allowance counts made in this instance's insurance window because Redis was unreachable.",
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "quayside_" });
   }

@@ -108,6 +108,8 @@ describe("quayside CLI", () => {
         ...(target.kind === "postgres" ? databaseEnvironment(target) : { QUAYSIDE_DATA_DIR: serveDir }),
         PORT: "0",
         QUAYSIDE_DEMO_KEY: demoKey,
+        // The drain period is test/reliability/shutdown.test.ts's subject; here only the clean exit.
+        QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -27,6 +27,8 @@ function environment(dataDir: string): Record<string, string> {
     QUAYSIDE_LOG_LEVEL: "silent",
     QUAYSIDE_SIMULATOR: "off",
     QUAYSIDE_WORKERS: "off",
+    // No load balancer probes readiness here: SIGTERM need not keep serving for a drain period.
+    QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
     PORT: "0",
     QUAYSIDE_DEMO_KEY: DEMO_KEY,
   };

@@ -1,3 +1,4 @@
+import { OUTCOMES } from "../../../src/http/outcomes";
 import type { FacadeDeps } from "../../facade";
 import { TrackBatchDocument } from "../../generated/operations";
 import { BulkTrackBody as trackBody } from "../contract/schemas";
@@ -28,14 +29,26 @@ export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
       if (!refused.ok) return sendTrackFailure(res, refused);
       return;
     }
-    const results = batch.results.map(({ index, result: outcome }) => {
+    const common = (index: number) => {
       const item = items[index]!;
+      return { index, number: item.number, type: SHIPMENT_TYPE[item.type] };
+    };
+    const answered = batch.results.map(({ index, result: outcome }) => {
       const rendered = renderTrackOutcome(deps, outcome);
-      const common = { index, number: item.number, type: SHIPMENT_TYPE[item.type] };
       return rendered.ok
-        ? { ...common, ok: true, slot_consumed: rendered.slotConsumed, data: rendered.data }
-        : { ...common, ok: false, error: rendered.error, message: rendered.message, ...rendered.data };
+        ? { ...common(index), ok: true, slot_consumed: rendered.slotConsumed, data: rendered.data }
+        : { ...common(index), ok: false, error: rendered.error, message: rendered.message, ...rendered.data };
     });
+    // Items a shutdown stopped before they were saved: nothing was written, so sending them again is safe.
+    const stopping = OUTCOMES.service_stopping;
+    const interrupted = batch.interrupted.map((index) => ({
+      ...common(index),
+      ok: false,
+      error: stopping.v1.error,
+      message: stopping.sentence,
+      retryAfter: stopping.retryAfterSeconds,
+    }));
+    const results = [...answered, ...interrupted].sort((a, b) => a.index - b.index);
     const tracked = results.filter((r) => r.ok).length;
     res.json({
       success: true,

@@ -14,7 +14,18 @@ export interface CounterStore {
   peek(key: string): Promise<number>;
   /** Forgets every window; only a store of this process's memory can (the sandbox world's is one). */
   clear?(): void;
+  /**
+   * A shared store's state, asked for `/readyz`: `shared` while it answers, `insurance` while counts
+   * fall back to this process (absent: a memory store, which is never shared).
+   */
+  health?(): Promise<CounterHealth>;
   close(): Promise<void>;
+}
+
+export interface CounterHealth {
+  mode: "shared" | "insurance";
+  /** How many instances share the windows; in insurance each grants 1/instances of every limit. */
+  instances: number;
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -66,6 +77,16 @@ local total = redis.call('INCRBY', KEYS[1], ARGV[1])
 if total == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return total`;
 
+// Each instance stamps itself into one sorted set with Redis's own clock (no skew between hosts),
+// stamps older than the window drop out, and the answer is how many instances are alive.
+const HEARTBEAT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])`;
+
 export class RedisCounterStore implements CounterStore {
   readonly kind = "redis" as const;
 
@@ -83,43 +104,108 @@ export class RedisCounterStore implements CounterStore {
     return Number((await this.redis.get(this.prefix + key)) ?? 0);
   }
 
+  /** Marks `instanceId` alive for `ttlMs`; returns how many instances are alive. */
+  async heartbeat(instanceId: string, ttlMs: number): Promise<number> {
+    return Number(await this.redis.eval(HEARTBEAT_SCRIPT, 1, `${this.prefix}instances`, instanceId, ttlMs));
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => undefined);
   }
 }
 
+/** How often an instance says it is alive, and how long a silent one still counts. */
+export const INSTANCE_HEARTBEAT_MS = 5_000;
+export const INSTANCE_ALIVE_MS = 15_000;
+
 /**
- * Redis with an in-memory insurance store: when Redis is unreachable each process keeps limiting on
- * its own rather than letting everything through or refusing everything.
+ * Redis with an in-memory insurance store (the insurance limiter of rate-limiter-flexible's
+ * "Insurance Strategy"): when Redis cannot be reached, each instance keeps limiting on its own
+ * instead of letting everything through (counters failing open let 140 of 140 requests through a
+ * window of 120 on two instances) or refusing everything. Its share is 1/N of every window, N the
+ * instances alive when Redis last answered (never fewer than `minimumInstances`): each increment
+ * counts N times, so every limit, allowance and `X-RateLimit-Remaining` keeps its meaning and the
+ * instances together stay within it. The exact shared window returns with the first call Redis
+ * answers; what the instances counted meanwhile stays in their own memory.
  */
 export class InsuredCounterStore implements CounterStore {
   readonly kind = "redis" as const;
+  private degraded = false;
+  private instancesSeen = 1;
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly primary: CounterStore,
+    private readonly primary: RedisCounterStore,
     private readonly insurance: CounterStore,
-    private readonly onFallback: (error: unknown) => void = () => undefined,
-  ) {}
+    private readonly options: {
+      instanceId: string;
+      /** Instances assumed when Redis was never reached (or reported fewer). */
+      minimumInstances: number;
+      onModeChange?: (health: CounterHealth, error?: unknown) => void;
+      onInsuranceCount?: () => void;
+    },
+  ) {
+    void this.beat();
+    this.heartbeat = setInterval(() => void this.beat(), INSTANCE_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
 
   async increment(key: string, amount: number, ttlMs: number): Promise<number> {
     try {
-      return await this.primary.increment(key, amount, ttlMs);
+      const total = await this.primary.increment(key, amount, ttlMs);
+      this.answered();
+      return total;
     } catch (error) {
-      this.onFallback(error);
-      return this.insurance.increment(key, amount, ttlMs);
+      this.failed(error);
+      this.options.onInsuranceCount?.();
+      return (await this.insurance.increment(key, amount, ttlMs)) * this.share();
     }
   }
 
   async peek(key: string): Promise<number> {
     try {
-      return await this.primary.peek(key);
+      const total = await this.primary.peek(key);
+      this.answered();
+      return total;
     } catch (error) {
-      this.onFallback(error);
-      return this.insurance.peek(key);
+      this.failed(error);
+      return (await this.insurance.peek(key)) * this.share();
     }
   }
 
+  async health(): Promise<CounterHealth> {
+    await this.beat();
+    return { mode: this.degraded ? "insurance" : "shared", instances: this.share() };
+  }
+
+  /** N in "1/N of every window". */
+  private share(): number {
+    return Math.max(this.options.minimumInstances, this.instancesSeen);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      this.instancesSeen = await this.primary.heartbeat(this.options.instanceId, INSTANCE_ALIVE_MS);
+      this.answered();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  private answered(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.options.onModeChange?.({ mode: "shared", instances: this.share() });
+  }
+
+  private failed(error: unknown): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.options.onModeChange?.({ mode: "insurance", instances: this.share() }, error);
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     await Promise.all([this.primary.close(), this.insurance.close()]);
   }
 }

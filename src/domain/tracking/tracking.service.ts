@@ -19,6 +19,7 @@ import type { ShipmentReads } from "../shipments/shipment-reads";
 import type { VesselRegister } from "../vessels/vessel-register";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
+import { ItemCommit, untilCommittedOrWrappedUp } from "./batch-commit";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
@@ -52,6 +53,8 @@ export interface TrackInput {
   /** A scheduled refresh of an existing shipment: not new tracking, so billing does not pause it. */
   refresh?: boolean;
   surface: Surface;
+  /** An item of a bulk request: entered before the first write, so a shutdown knows what was saved. */
+  commit?: ItemCommit;
 }
 
 export interface CarrierUsed {
@@ -131,6 +134,14 @@ export interface Staleness {
   lastSyncedAt: Date | null;
 }
 
+/** A bulk request's answer: the items' outcomes by position, and the positions cut by a shutdown. */
+export interface TrackBatchOutcome {
+  kind: "batch";
+  results: { index: number; outcome: TrackOutcome }[];
+  /** Items the service stopped before saving: nothing was written for them. */
+  interrupted: number[];
+}
+
 export type DiscoveryEligibility =
   | { eligible: true; candidates: string[] }
   | { eligible: false; reason: DiscoveryIneligibility };
@@ -167,6 +178,11 @@ export interface TrackingDeps {
    * every reference, so an unplaceable one still resolves (spec v1 section 4.3).
    */
   fallbackCarrier?: string;
+  /**
+   * Aborted shortly before the shutdown grace ends: a bulk request then answers with the items it
+   * saved and reports the others as interrupted, instead of being cut with its answer unsent.
+   */
+  wrapUp?: AbortSignal;
 }
 
 export class TrackingService {
@@ -205,13 +221,17 @@ export class TrackingService {
     }
 
     const cached = await this.servableFromStore(principal, reference, input, plan, existing);
-    if (cached)
+    if (cached) {
+      input.commit?.enter();
       return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
+    }
 
     const tried: string[] = [];
     const failures: ({ scac: string } & ReturnType<typeof describeFailure>)[] = [];
     for (const scac of plan.attempts) {
       const outcome = await this.ask(scac, reference);
+      // Every write of this lookup comes after the carrier's answer.
+      input.commit?.enter();
       tried.push(plan.provided ? scac : `${scac} (auto)`);
       if (outcome.kind === "found") {
         const document = this.deps.vessels
@@ -294,14 +314,14 @@ export class TrackingService {
 
   /**
    * Bulk tracking (v1 POST /track): every item in parallel, carriers limiting themselves per carrier.
-   * Only billing past grace refuses the whole batch; everything else is that item's outcome.
+   * Only billing past grace refuses the whole batch; everything else is that item's outcome. When the
+   * service wraps up for a shutdown, the items not yet saving are `interrupted` (nothing saved for
+   * them) and the batch answers with the rest (`batch-commit.ts`).
    */
   async trackBatch(
     principal: Actor,
     items: readonly { reference: string; type: ReferenceType; carrier?: string }[],
-  ): Promise<
-    { kind: "batch"; outcomes: TrackOutcome[] } | Extract<TrackOutcome, { kind: "payment_overdue" }>
-  > {
+  ): Promise<TrackBatchOutcome | Extract<TrackOutcome, { kind: "payment_overdue" }>> {
     const org = principal.organization;
     if (org.billingState === "overdue" && org.overdueDays > org.graceDays) {
       return {
@@ -311,9 +331,12 @@ export class TrackingService {
         plan: org.plan,
       };
     }
-    const outcomes = await Promise.all(
-      items.map((item) =>
-        this.track(principal, {
+    const { wrapUp } = this.deps;
+    if (wrapUp?.aborted) return { kind: "batch", results: [], interrupted: items.map((_, index) => index) };
+    const settled = await Promise.all(
+      items.map((item) => {
+        const commit = new ItemCommit();
+        const run = this.track(principal, {
           reference: item.reference,
           type: item.type,
           carrier: item.carrier,
@@ -321,10 +344,19 @@ export class TrackingService {
           // Without a carrier, bulk resolves locally only: no carrier-by-carrier trial per item.
           localOnly: item.carrier === undefined,
           surface: "v1",
-        }),
-      ),
+          commit,
+        });
+        return wrapUp
+          ? untilCommittedOrWrappedUp(run, commit, wrapUp)
+          : run.then((outcome) => ({ done: true as const, outcome }));
+      }),
     );
-    return { kind: "batch", outcomes };
+    const batch: TrackBatchOutcome = { kind: "batch", results: [], interrupted: [] };
+    settled.forEach((item, index) => {
+      if (item.done) batch.results.push({ index, outcome: item.outcome });
+      else batch.interrupted.push(index);
+    });
+    return batch;
   }
 
   /** Which carriers to ask, in order, or the outcome that ends the lookup before any call. */

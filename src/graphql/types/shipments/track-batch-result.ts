@@ -7,7 +7,7 @@ import { TrackItemInput } from "./track-item-input";
 
 const TrackBatchResultRef = builder.unionType("TrackBatchResult", {
   types: [TrackBatchRef, TRACK_RESULT_MEMBERS.payment_overdue],
-  resolveType: (v) => ("outcomes" in (v as object) ? TrackBatchRef : TRACK_RESULT_MEMBERS.payment_overdue),
+  resolveType: (v) => ("results" in (v as object) ? TrackBatchRef : TRACK_RESULT_MEMBERS.payment_overdue),
 });
 
 builder.mutationFields((t) => ({
@@ -31,7 +31,22 @@ builder.mutationFields((t) => ({
         items.map((i) => ({ reference: i.number, type: i.type, carrier: i.sealine ?? undefined })),
       );
       if (result.kind === "payment_overdue") return result;
-      return { outcomes: result.outcomes, slots: await ctx.services.slots.usage(p.organization) };
+      if (result.interrupted.length > 0) {
+        ctx.services.logger.warn(
+          {
+            requestId: ctx.requestId,
+            items: items.length,
+            saved: result.results.length,
+            interrupted: result.interrupted,
+          },
+          "Bulk tracking wrapped up for a shutdown: interrupted items were not saved",
+        );
+      }
+      return {
+        results: result.results,
+        interrupted: result.interrupted,
+        slots: await ctx.services.slots.usage(p.organization),
+      };
     },
   }),
 }));

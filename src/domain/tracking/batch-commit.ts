@@ -1,0 +1,72 @@
+/**
+ * How a bulk request reports exactly which items it saved when the service stops under it.
+ *
+ * Each item of a batch may write only through its `ItemCommit`: the item enters it once, after the
+ * carrier has answered and before its first write. When the service asks the batch to wrap up, every
+ * item that has not entered is refused (it will write nothing, whenever its carrier answers) and the
+ * batch answers at once with it as interrupted; an item that entered is waited for (its writes are a
+ * few statements). So the answer never calls an item saved that was not, nor the reverse.
+ */
+export class ItemCommit {
+  private state: "open" | "committing" | "refused" = "open";
+
+  /** Called before the item's first write; throws `TrackingCutOff` once the batch was wrapped up. */
+  enter(): void {
+    if (this.state === "refused") throw new TrackingCutOff();
+    this.state = "committing";
+  }
+
+  /** At the wrap-up: true when the item had not started writing, and now never will. */
+  refuse(): boolean {
+    if (this.state === "committing") return false;
+    this.state = "refused";
+    return true;
+  }
+}
+
+/** Thrown inside an item refused at the wrap-up; the batch reports the item as interrupted. */
+export class TrackingCutOff extends Error {
+  constructor() {
+    super("The service was stopping before this item was saved.");
+  }
+}
+
+/**
+ * The item's outcome, or not done when the wrap-up came before it started writing. An item abandoned
+ * this way keeps running until its carrier answers, then stops at its commit without writing; a
+ * failure on the way (the database closing under it at the end of the shutdown) has nobody left to
+ * answer and is dropped.
+ */
+export function untilCommittedOrWrappedUp<T>(
+  item: Promise<T>,
+  commit: ItemCommit,
+  wrapUp: AbortSignal,
+): Promise<{ done: true; outcome: T } | { done: false }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const settle = (value: { done: true; outcome: T } | { done: false }) => {
+      answered = true;
+      wrapUp.removeEventListener("abort", onWrapUp);
+      resolve(value);
+    };
+    const onWrapUp = () => {
+      if (commit.refuse()) settle({ done: false });
+    };
+    item.then(
+      (outcome) => {
+        if (!answered) settle({ done: true, outcome });
+      },
+      (error: unknown) => {
+        if (answered) return;
+        if (error instanceof TrackingCutOff) settle({ done: false });
+        else {
+          answered = true;
+          wrapUp.removeEventListener("abort", onWrapUp);
+          reject(error);
+        }
+      },
+    );
+    if (wrapUp.aborted) onWrapUp();
+    else wrapUp.addEventListener("abort", onWrapUp, { once: true });
+  });
+}
