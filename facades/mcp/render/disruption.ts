@@ -1,19 +1,13 @@
 import { z } from "zod";
-import type { DisruptionFieldsFragment } from "../../generated/operations";
+import { DisruptionCategory, type DisruptionFieldsFragment } from "../../generated/operations";
 import { instant } from "./shipment";
 
 /** Shapes of the disruption tools. Every key is always present (null when unknown). */
-export const DISRUPTION_CATEGORY_VALUES = [
-  "port_disruption",
-  "chokepoint",
-  "carrier_ops",
-  "tariff_trade",
-  "regulatory",
-  "weather",
-  "security_geopolitical",
-  "container_market",
-  "labor",
-] as const;
+/** The nine categories, as the schema's enum lists them (one list: the core's). */
+export const DISRUPTION_CATEGORY_VALUES = Object.values(DisruptionCategory) as [
+  DisruptionCategory,
+  ...DisruptionCategory[],
+];
 
 export const disruptionSourceShape = z.object({
   publisher: z.string(),

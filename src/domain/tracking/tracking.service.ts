@@ -501,7 +501,7 @@ export class TrackingService {
         shipment: existing!,
         slotConsumed: false,
         lookupId: this.deps.lookups.append(
-          lookupEntry(principal, reference, input, now, {
+          lookupRow(principal, reference, input, now, {
             carrierScac: stored.document.carrierScac,
             outcome: "tracked",
             fromCache,
@@ -722,26 +722,6 @@ export function describeFailure(outcome: CarrierFailure): {
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-/** The log entry of a lookup served from the store (see `LookupLog`). */
-function lookupEntry(
-  principal: Actor,
-  reference: ParsedReference,
-  input: TrackInput,
-  now: Date,
-  answer: { carrierScac: string; outcome: string; fromCache: boolean; documentVersionId: string },
-): LookupEntry {
-  return {
-    organizationId: principal.organization.id,
-    apiKeyId: principal.apiKey?.id ?? null,
-    surface: input.surface,
-    reference: reference.number,
-    referenceType: reference.type,
-    referenceKey: reference.normalized,
-    createdAt: now,
-    ...answer,
-  };
-}
-
 /**
  * Whether serving this document leaves the live shipment exactly as it is: same document, carrier,
  * status, dates and summary, nothing failed, no discovery to close. Then no write is needed.
@@ -778,14 +758,14 @@ function unchangedBy(
   );
 }
 
-/** One row of the lookup log: who asked, on which surface, what was answered. */
+/** One entry of the lookup log: who asked, on which surface, what was answered (see `LookupLog`). */
 function lookupRow(
   principal: Actor,
   reference: ParsedReference,
   input: TrackInput,
   now: Date,
   answer: { carrierScac: string | null; outcome: string; fromCache?: boolean; documentVersionId?: string },
-) {
+): LookupEntry {
   return {
     organizationId: principal.organization.id,
     apiKeyId: principal.apiKey?.id ?? null,
@@ -794,7 +774,10 @@ function lookupRow(
     referenceType: reference.type,
     referenceKey: reference.normalized,
     createdAt: now,
-    ...answer,
+    carrierScac: answer.carrierScac,
+    outcome: answer.outcome,
+    fromCache: answer.fromCache ?? false,
+    documentVersionId: answer.documentVersionId ?? null,
   };
 }
 
