@@ -55,6 +55,8 @@ export interface Services {
   shipments: ShipmentsService;
   /** Calls per organisation, month and surface (compat `api_calls.used`). */
   apiCalls: ApiCallsService;
+  /** Store-served lookups waiting for their batched insert (flushed every second and at shutdown). */
+  lookupLog: LookupLog;
   /** The lookup log read back: compat `/history`. */
   history: TrackingHistoryService;
   webhooks: WebhooksService;
@@ -214,6 +216,7 @@ export function createServices(input: {
       reads: shipmentReads,
     }),
     apiCalls,
+    lookupLog,
     history: new TrackingHistoryService({
       prisma: db.prisma,
       documents,

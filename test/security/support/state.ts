@@ -30,6 +30,9 @@ export async function organizationState(
   organizationId: string,
   ignore: readonly string[] = [],
 ): Promise<Record<string, string>> {
+  // What the service holds in memory before its next batched write is stored state too.
+  await app.services.apiCalls.flush();
+  await app.services.lookupLog.flush();
   const tables = (await tablesOf(app)).filter((t) => !ignore.includes(t));
   const selects = [
     `SELECT 'organizations' AS t, row_to_json(x)::text AS r FROM "organizations" x WHERE x.id = $1`,
