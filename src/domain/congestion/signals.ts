@@ -10,6 +10,8 @@
  *   boxes gated out in the last 7 days;
  * - ETA slip: median hours of the actual arrival (ATA) against the first ETA seen, tracked shipments
  *   that arrived in the last 14 days;
+ * - schedule deviation: median hours of the actual arrival against the Commercial Schedules proforma
+ *   arrival of the same vessel, voyage and port (positive = late), arrivals in the last 14 days;
  * - bunching: the index of dispersion (variance / mean) of daily arrivals in the port's area over 14
  *   days (1 = Poisson), over the days the port was watched (at least 7).
  */
@@ -55,6 +57,8 @@ export interface ShipmentObservation {
 export interface PortShipmentObservations {
   dwellDays: ShipmentObservation[];
   etaSlipHours: ShipmentObservation[];
+  /** Actual arrival minus the proforma arrival, hours (positive = late); absent until collected. */
+  scheduleDeviationHours?: ShipmentObservation[];
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -118,9 +122,13 @@ export function daySignals(input: {
     (observations ?? []).filter((o) => o.at < end && o.at >= end - days * DAY_MS);
   const dwells = inWindow(input.shipments?.dwellDays, 7);
   const slips = inWindow(input.shipments?.etaSlipHours, 14);
-  for (const o of [...dwells, ...slips]) newest = Math.max(newest ?? 0, o.at);
+  const deviations = inWindow(input.shipments?.scheduleDeviationHours, 14);
+  for (const o of [...dwells, ...slips, ...deviations]) newest = Math.max(newest ?? 0, o.at);
   const dwellMedian = median(dwells.map((o) => o.value));
   const slipMedian = median(slips.map((o) => o.value));
+  // Median signed lateness, not mean absolute deviation: early arrivals do not read as congestion, and
+  // one ship days late on a quiet port moves the median less than it would a mean.
+  const deviationMedian = median(deviations.map((o) => o.value));
   const longest =
     ongoing.length > 0 ? Math.max(...ongoing) : completed.length > 0 ? Math.max(...completed) : null;
   return {
@@ -130,9 +138,8 @@ export function daySignals(input: {
     dwellN: dwells.length,
     etaSlipH: slipMedian === null ? null : round1(slipMedian),
     etaSlipN: slips.length,
-    // Needs the Commercial Schedules proforma per call: not collected yet (docs/decisions/congestion.md).
-    scheduleDeviationH: null,
-    scheduleDeviationN: 0,
+    scheduleDeviationH: deviationMedian === null ? null : round1(deviationMedian),
+    scheduleDeviationN: deviations.length,
     bunching: mean > 0 ? Math.round((variance / mean) * 1000) / 1000 : null,
     arrivals: arrivals7d,
     vesselsWaiting: ongoing.length,
