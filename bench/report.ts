@@ -379,7 +379,7 @@ function openLoopSections(results: BenchResults): string[] {
       "",
       `### Node versions: ${v.scenario} on PostgreSQL under each Node`,
       "",
-      `One service at a time, the same database (${num(v.shipments)} shipments) and the same pinning; the binaries other than the harness's own come from the npm registry (\`node-<platform>-<arch>\`, \`--node\`). Closed loop: wrk at the rounds' connections for ${v.seconds} s after a warm-up; open loop: as above at ${num(v.rows[0]?.open.offeredRps ?? Number.NaN)} requests a second.`,
+      `One service at a time, the same database (${num(v.shipments)} shipments) and the same pinning; the binaries other than the harness's own come from the npm registry (\`node-<platform>-<arch>\`, \`--node\`). Closed loop: wrk at the rounds' connections for ${v.seconds} s after a warm-up; open loop: bench/open-loop.ts at ${num(v.rows[0]?.open.offeredRps ?? Number.NaN)} requests a second.`,
       "",
       "| Node | closed loop req/s | p50 | p99 | server CPU per request | open loop: achieved req/s | p50 | p90 | p99 | max | service core busy | refusals and errors | sustained |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
