@@ -37,6 +37,12 @@ export interface BenchOptions {
   shipments: number;
   /** Shipment counts of the scale runner, ascending (PostgreSQL only). */
   scaleSizes: number[];
+  /** Offered requests a second of the open-loop runner (and the node-versions runner's open loop). */
+  rate: number;
+  /** Node majors the node-versions runner runs the service under, beside the harness's own. */
+  nodeMajors: string[];
+  /** Set when --node was given: the node-versions runner joins whatever else was selected. */
+  nodeExplicit: boolean;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -61,9 +67,15 @@ const USAGE = `Usage: npm run bench -- [options]
                         100000; 1000 in a smoke run)
   --scale-sizes a,b     shipment counts of the scale runner (BENCH_SCALE_SIZES, default 100000,1000000;
                         1000,3000 in a smoke run); seeding 1,000,000 in bulk SQL takes about 90 s here
+  --rate N              offered requests a second of the open-loop runner (BENCH_RATE, default 1000)
+  --node a,b            Node majors for the node-versions runner, beside the harness's own (BENCH_NODE,
+                        default 22,24; "none" for only the harness's own); the binaries come from the
+                        npm registry (node-<platform>-<arch>) into ~/.cache/quayside/node. Giving
+                        --node adds the node-versions runner to the selection
 
   Scenario ids: the HTTP scenarios of bench/scenarios.ts, and the runners bulk-track,
-  webhook-fanout, refresh-scheduling and scale (PostgreSQL only; not in a smoke run unless named).
+  webhook-fanout, refresh-scheduling, scale, open-loop and node-versions (PostgreSQL only; not in a
+  smoke run unless named).
 `;
 
 export class OptionsError extends Error {}
@@ -103,6 +115,8 @@ export function parseOptions(
         "no-docs": { type: "boolean" },
         shipments: { type: "string" },
         "scale-sizes": { type: "string" },
+        rate: { type: "string" },
+        node: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -171,7 +185,14 @@ export function parseOptions(
       "--shipments",
     ),
     scaleSizes: [],
+    rate: parse(positiveInt, pick("rate", "BENCH_RATE"), 1_000, "--rate"),
+    nodeMajors: [],
+    nodeExplicit: pick("node", "BENCH_NODE") !== undefined,
   };
+  const majors = parse(list, pick("node", "BENCH_NODE"), ["22", "24"], "--node");
+  if (majors.some((m) => m !== "none" && !/^\d+$/.test(m)))
+    throw new OptionsError("--node: major versions such as 22,24, or none");
+  options.nodeMajors = majors.filter((m) => m !== "none");
   const sizes = parse(list, pick("scale-sizes", "BENCH_SCALE_SIZES"), [], "--scale-sizes").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new OptionsError("--scale-sizes: positive integers");

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type BenchResults, type CheckResult, pct, type ScenarioResult, type TargetResult } from "./results";
+import type { OpenLoopRow } from "./runners";
 
 /**
  * docs/performance.md, rendered from one results file. Run on its own (`npx tsx bench/report.ts
@@ -327,7 +328,68 @@ function runnerChecks(results: BenchResults): string[] {
       );
     }
   }
+  if (r.openLoop) {
+    const t = r.openLoop.target;
+    const row = r.openLoop.rows[t.scenario];
+    const measured = row
+      ? `${ms(t.p99Ms)}${row.sustained ? "" : ` (rate not sustained: ${num(row.achievedRps)} of ${num(row.offeredRps)} req/s, ${num(row.non2xx)} non-2xx, ${num(row.errors)} errors)`}`
+      : "-";
+    lines.push(
+      `| open loop | stored read, p99 at a constant ${num(r.openLoop.offeredRps)} requests a second < ${t.belowMs} ms | ${measured} | ${t.status === "met" ? "met" : "**missed**"} | issue 18${r.openLoop.offeredRps === 1_000 ? "" : "; the issue states 1,000 requests a second"} |`,
+    );
+  }
   return lines;
+}
+
+function openLoopCells(row: OpenLoopRow): string {
+  const statuses = Object.entries(row.byStatus ?? {})
+    .filter(([status]) => !status.startsWith("2"))
+    .map(([status, n]) => `${num(n)} x ${status}`);
+  const refused =
+    row.samplesRefused.length > 0
+      ? `; ${row.samplesRefused.length} of ${row.samplesChecked} sampled answers refused`
+      : "";
+  return `${num(row.achievedRps)} | ${ms(row.p50Ms)} | ${ms(row.p90Ms)} | ${ms(row.p99Ms)} | ${ms(row.maxMs)} | ${row.serverCpuShare === undefined ? "-" : pct(row.serverCpuShare)} | ${[...statuses, row.errors > 0 ? `${num(row.errors)} unanswered (${num(row.timeouts)} timeouts)` : ""].filter(Boolean).join(", ") || "none"}${refused} | ${row.sustained ? "yes" : "**no**"} |`;
+}
+
+/** The open-loop runner and the node-versions runner (bench/runners.ts, bench/open-loop.ts). */
+function openLoopSections(results: BenchResults): string[] {
+  const r = results.runners;
+  const out: string[] = [];
+  const header = [
+    "achieved req/s | p50 | p90 | p99 | max | service core busy | refusals and errors | sustained |",
+    "---:|---:|---:|---:|---:|---:|---|---|",
+  ];
+  if (r?.openLoop) {
+    const o = r.openLoop;
+    out.push(
+      "",
+      `### open loop: ${num(o.offeredRps)} requests a second, whatever the answers`,
+      "",
+      `\`bench/open-loop.ts\`, a client of our own run as its own process pinned to the load CPU like wrk: request i is due at start + i / rate and its latency runs from that due time to the end of its answer, so time spent waiting behind a slow answer (in the server or in the client's queue of at most ${o.maxSockets} sockets) is counted, not omitted as in a closed loop. ${o.warmupSeconds} s of warm-up at the same rate, then ${o.seconds} s measured per scenario, the service on PostgreSQL (${num(o.shipments)} shipments, workers off). A request unanswered ${num(o.timeoutMs / 1000)} s after its due time is an error. Achieved is answers per second from the first due time to the last answer; a rate is sustained when that is at least 95% of the offered rate with no refusal or error. One answer in 97 is checked like the rounds check theirs.`,
+      "",
+      `| scenario | ${header[0]}`,
+      `|---|${header[1]}`,
+      ...Object.entries(o.rows).map(([id, row]) => `| ${id} | ${openLoopCells(row)}`),
+    );
+  }
+  if (r?.nodeVersions) {
+    const v = r.nodeVersions;
+    out.push(
+      "",
+      `### Node versions: ${v.scenario} on PostgreSQL under each Node`,
+      "",
+      `One service at a time, the same database (${num(v.shipments)} shipments) and the same pinning; the binaries other than the harness's own come from the npm registry (\`node-<platform>-<arch>\`, \`--node\`). Closed loop: wrk at the rounds' connections for ${v.seconds} s after a warm-up; open loop: bench/open-loop.ts at ${num(v.rows[0]?.open.offeredRps ?? Number.NaN)} requests a second.`,
+      "",
+      "| Node | closed loop req/s | p50 | p99 | server CPU per request | open loop: achieved req/s | p50 | p90 | p99 | max | service core busy | refusals and errors | sustained |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+      ...v.rows.map(
+        (row) =>
+          `| ${row.version}${row.node === "current" ? " (the harness's own)" : ""} | ${num(row.closed.rps)} | ${ms(row.closed.p50Ms)} | ${ms(row.closed.p99Ms)} | ${row.closed.cpuUsPerRequest === undefined ? "-" : `${num(row.closed.cpuUsPerRequest)} µs`} | ${openLoopCells(row.open)}`,
+      ),
+    );
+  }
+  return out;
 }
 
 /** Bulk latency, webhook fan-out, refresh scheduling and scale (bench/runners.ts). */
@@ -390,6 +452,7 @@ function runnerSections(results: BenchResults): string[] {
       `What the refresh worker achieves: ${num(s.drain.dueJobs)} jobs due at once (real MSCU container numbers, stored answers older than the gap, so each asks the simulator at 0 ms), beside ${num(s.drain.activeShipments)} active shipments not due; batches of ${s.drain.batch}, re-run at once while full. ${num(s.drain.completed)} done in ${sec(s.drain.seconds)}: **${num(s.drain.jobsPerMinuteMean)} jobs per minute on average, ${num(s.drain.jobsPerMinutePeak)} at the best 5 seconds**. Against the steady-state mean of ${num(s.schedule.cases[0]?.meanPerMinute ?? Number.NaN, 1)} jobs per minute for ${num(s.schedule.shipments)} shipments, that is ${num(s.drain.jobsPerMinuteMean / (s.schedule.cases[0]?.meanPerMinute ?? Number.NaN), 0)} times the need; the worst case (all synced in one second) peaks at ${num(Math.max(...s.schedule.cases.map((c) => c.peakPerMinute)))} jobs per minute, which the worker drains within the 10% spread.`,
     );
   }
+  out.push(...openLoopSections(results));
   if (r.scale) {
     const sc = r.scale;
     const ids = Object.keys(sc.rows[0]?.endpoints ?? {});

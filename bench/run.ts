@@ -16,6 +16,7 @@ import {
   sourceFacts,
   userId,
 } from "./machine";
+import { resolveNodeBinary } from "./node-binaries";
 import { type BenchOptions, type DatabaseMode, OptionsError, parseOptions } from "./options";
 import { Supervisor } from "./processes";
 import { consoleSummary, DOC_PATH, RESULTS_DIR, writePerformanceDoc } from "./report";
@@ -166,7 +167,7 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
   if (options.scenarioIds.length === 0) {
     return {
       scenarios: SCENARIOS.filter((s) => !options.smoke || s.smoke),
-      runners: options.smoke ? [] : [...RUNNER_IDS],
+      runners: options.smoke ? (options.nodeExplicit ? ["node-versions"] : []) : [...RUNNER_IDS],
     };
   }
   const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS];
@@ -175,7 +176,9 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
   }
   return {
     scenarios: SCENARIOS.filter((s) => options.scenarioIds.includes(s.id)),
-    runners: RUNNER_IDS.filter((id) => options.scenarioIds.includes(id)),
+    runners: RUNNER_IDS.filter(
+      (id) => options.scenarioIds.includes(id) || (id === "node-versions" && options.nodeExplicit),
+    ),
   };
 }
 
@@ -280,6 +283,10 @@ async function main(): Promise<number> {
     MIN_ROUND_KEYS,
     Math.ceil((POOL_SIZED_FOR_RPS * poolSeconds) / perKeyPerMinute),
   );
+  // Other Node binaries first: an install from the registry fails before anything is measured.
+  const nodeBinaries = runners.includes("node-versions")
+    ? options.nodeMajors.map((major) => resolveNodeBinary(major, log))
+    : [];
   const runTag = `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}-${process.pid}`;
   log(
     `${options.smoke ? "smoke run" : "full run"}: ${[...scenarios.map((s) => s.id), ...runners].join(", ")} on ${modes.join(" + ")}; ` +
@@ -608,6 +615,10 @@ async function main(): Promise<number> {
       tempDir,
       smoke: options.smoke,
       scaleSizes: options.scaleSizes,
+      shipments: options.shipments,
+      openLoopRate: options.rate,
+      connections: options.connections,
+      nodeBinaries,
       log,
     });
     warnings.push(...runnerResults.warnings);

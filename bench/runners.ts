@@ -7,14 +7,17 @@ import { nextRefreshAt } from "../src/domain/tracking/shipment-facts";
 import { DCSA_TNT_DEFAULTS } from "../src/upstream/carriers/dcsa-tnt.adapter";
 import { containerNumber, simulatedContainers } from "../test/support/references";
 import { freePort } from "../test/support/servers";
+import { SCENARIO_HEADER } from "./baselines/config";
+import { currentNode, type NodeBinary } from "./node-binaries";
+import type { OpenLoopConfig, OpenLoopRequest, OpenLoopRun } from "./open-loop";
 import type { Supervisor } from "./processes";
 import { median } from "./results";
-import { SCENARIOS, withFacts } from "./scenarios";
+import { SCENARIOS, type Scenario, withFacts } from "./scenarios";
 import { generateKeys, type SeedOutcome, seedDatabase } from "./seed";
 import { seedBulkShipments } from "./shipments-seed";
 import { type RunningSimulatorProcess, serviceCarrierEnv, setCarrierLatency } from "./simulator";
 import { type StartedTarget, startService } from "./targets";
-import { runWrk, writeScenarioScript } from "./wrk";
+import { processCpuMs, runWrk, writeScenarioScript } from "./wrk";
 
 export { RUNNER_IDS } from "./scenarios";
 
@@ -98,11 +101,59 @@ export interface ScaleResult {
   growth: Record<string, { p50: number; p99: number; status: "met" | "missed" }>;
 }
 
+export interface OpenLoopRow extends Omit<OpenLoopRun, "samples"> {
+  /** Achieved at least 95% of the offered rate with no error and no refusal. */
+  sustained: boolean;
+  /** CPU the service used during the run, as a share of one core (1 = its core was saturated). */
+  serverCpuShare: number | undefined;
+  /** Sampled 2xx answers the scenario's own check refused (a success envelope missing), of those checked. */
+  samplesChecked: number;
+  samplesRefused: string[];
+}
+
+export interface OpenLoopResult {
+  offeredRps: number;
+  seconds: number;
+  warmupSeconds: number;
+  maxSockets: number;
+  timeoutMs: number;
+  shipments: number;
+  /** By scenario id. */
+  rows: Record<string, OpenLoopRow>;
+  target: { scenario: string; belowMs: number; p99Ms: number; status: "met" | "missed" };
+}
+
+export interface NodeVersionRow {
+  /** The major asked for, or "current" (the harness's own Node). */
+  node: string;
+  version: string;
+  /** Closed loop at the rounds' connections (wrk), as the rounds measure. */
+  closed: {
+    connections: number;
+    rps: number;
+    p50Ms: number;
+    p99Ms: number;
+    non2xx: number;
+    cpuUsPerRequest: number | undefined;
+  };
+  /** Open loop at the offered rate. */
+  open: OpenLoopRow;
+}
+
+export interface NodeVersionsResult {
+  scenario: string;
+  seconds: number;
+  shipments: number;
+  rows: NodeVersionRow[];
+}
+
 export interface RunnerResults {
   bulkTrack?: BulkTrackResult;
   webhookFanout?: FanoutResult;
   refreshScheduling?: RefreshResult;
   scale?: ScaleResult;
+  openLoop?: OpenLoopResult;
+  nodeVersions?: NodeVersionsResult;
   warnings: string[];
 }
 
@@ -117,6 +168,14 @@ interface RunnerContext {
   tempDir: string;
   smoke: boolean;
   scaleSizes: number[];
+  /** Shipments seeded for the open-loop and node-versions runners. */
+  shipments: number;
+  /** Offered rate of the open-loop runs. */
+  openLoopRate: number;
+  /** wrk connections of the rounds (the node-versions runner's closed loop uses the same). */
+  connections: number;
+  /** Node binaries the node-versions runner runs the service under, beside the harness's own. */
+  nodeBinaries: NodeBinary[];
   log: (message: string) => void;
 }
 
@@ -150,9 +209,10 @@ async function prepare(
   ctx: RunnerContext,
   name: string,
   shipments?: number,
+  keyCount = RUNNER_KEYS,
 ): Promise<{ url: string; keys: string[]; seed: SeedOutcome }> {
   const url = await createDatabase(ctx.postgresUrl, `bench_${name.replace(/\W/g, "_")}_${process.pid}`);
-  const keys = generateKeys(RUNNER_KEYS);
+  const keys = generateKeys(keyCount);
   const seed = await seedDatabase({
     target: { kind: "postgres", url },
     mode: "postgres",
@@ -166,8 +226,15 @@ async function prepare(
   return { url, keys, seed };
 }
 
-async function service(ctx: RunnerContext, name: string, url: string, env: Record<string, string>) {
+async function service(
+  ctx: RunnerContext,
+  name: string,
+  url: string,
+  env: Record<string, string>,
+  nodeBinary?: string,
+) {
   return startService(ctx.supervisor, {
+    nodeBinary,
     id: `quayside-${name}`,
     mode: "postgres",
     port: await freePort(),
@@ -591,6 +658,233 @@ async function scale(ctx: RunnerContext): Promise<ScaleResult> {
   return { connections: SCALE_CONNECTIONS, seconds, rows, growth };
 }
 
+// ---------------------------------------------------------------------------------------------
+
+const OPEN_LOOP_SCENARIOS = ["v1-shipment", "v1-list", "compat-tracking", "mcp-status"] as const;
+const OPEN_LOOP_WARMUP_SECONDS = 2;
+const OPEN_LOOP_TIMEOUT_MS = 10_000;
+/** Enough sockets for 1,000 req/s at 250 ms each; a slower server queues in the client, counted. */
+const OPEN_LOOP_MAX_SOCKETS = 256;
+const OPEN_LOOP_P99_TARGET_MS = 10;
+const RANDOM_READS = 5_000;
+/** The bench plan's per-key window (plan custom): keys enough for every request of a runner, twice over. */
+const KEY_WINDOW_PER_MINUTE = 600;
+
+function runnerKeys(requests: number): number {
+  return Math.min(5_000, Math.max(RUNNER_KEYS, Math.ceil((requests / KEY_WINDOW_PER_MINUTE) * 2)));
+}
+
+/** The requests a scenario sends, keys in turn; the stored read picks a random seeded shipment each. */
+function openLoopRequests(scenario: Scenario, keys: readonly string[], bulkCount: number): OpenLoopRequest[] {
+  const headers = (key: string): Record<string, string> => ({
+    ...scenario.request.headers,
+    Authorization: `Bearer ${key}`,
+    [SCENARIO_HEADER]: scenario.id,
+  });
+  if (scenario.id === "v1-shipment") {
+    return Array.from({ length: RANDOM_READS }, (_, i) => ({
+      method: "GET",
+      path: `/api/v1/shipments/QSBU${String(1 + Math.floor(Math.random() * bulkCount)).padStart(7, "0")}`,
+      headers: headers(keys[i % keys.length]!),
+    }));
+  }
+  return keys.map((key) => ({
+    method: scenario.request.method,
+    path: scenario.request.path,
+    headers: headers(key),
+    body: scenario.request.body,
+  }));
+}
+
+async function runOpenLoopProcess(
+  ctx: RunnerContext,
+  config: OpenLoopConfig,
+  serverPid: number,
+  name: string,
+): Promise<{ run: OpenLoopRun; serverCpuShare: number | undefined }> {
+  const file = path.join(ctx.tempDir, "open-loop", `${name}.json`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(config));
+  const cpuBefore = processCpuMs(serverPid);
+  const client = ctx.supervisor.spawn(
+    "open-loop",
+    "taskset",
+    ["-c", ctx.loadCpus, process.execPath, "--import", "tsx", "bench/open-loop.ts", file],
+    { cwd: ctx.repoRoot },
+  );
+  const code = await client.exited;
+  const cpuAfter = processCpuMs(serverPid);
+  const line = client
+    .output()
+    .split("\n")
+    .find((l) => l.startsWith("OPEN_LOOP "));
+  if (code !== 0 || !line) {
+    throw new Error(`the open-loop client failed (${client.exit}):\n${client.output().slice(-2_000)}`);
+  }
+  const run = JSON.parse(line.slice("OPEN_LOOP ".length)) as OpenLoopRun;
+  const serverCpuShare =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : (cpuAfter - cpuBefore) / 1000 / config.seconds;
+  return { run, serverCpuShare };
+}
+
+/** A warm-up at the same rate (discarded), then the measured run; answers sampled and checked. */
+async function measureOpenLoop(
+  ctx: RunnerContext,
+  target: StartedTarget,
+  scenario: Scenario,
+  requests: OpenLoopRequest[],
+  seconds: number,
+  name: string,
+): Promise<OpenLoopRow> {
+  const config = (s: number): OpenLoopConfig => ({
+    url: target.url,
+    rate: ctx.openLoopRate,
+    seconds: s,
+    requests,
+    timeoutMs: OPEN_LOOP_TIMEOUT_MS,
+    maxSockets: OPEN_LOOP_MAX_SOCKETS,
+  });
+  await runOpenLoopProcess(ctx, config(OPEN_LOOP_WARMUP_SECONDS), target.process.pid, `${name}-warmup`);
+  const { run, serverCpuShare } = await runOpenLoopProcess(ctx, config(seconds), target.process.pid, name);
+  const { samples, ...figures } = run;
+  const samplesRefused = samples
+    .filter((s) => s.status >= 200 && s.status < 300)
+    .map((s) => scenario.checkAnswer(s.status, s.body))
+    .filter((why): why is string => why !== undefined);
+  return {
+    ...figures,
+    sustained:
+      run.achievedRps >= 0.95 * run.offeredRps &&
+      run.errors === 0 &&
+      run.non2xx === 0 &&
+      samplesRefused.length === 0,
+    serverCpuShare,
+    samplesChecked: samples.length,
+    samplesRefused: samplesRefused.slice(0, 3),
+  };
+}
+
+function describeOpenLoop(id: string, row: OpenLoopRow): string {
+  return `${id} at ${row.offeredRps} req/s: achieved ${row.achievedRps.toFixed(0)}, p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, max ${row.maxMs.toFixed(1)} ms, ${row.non2xx} non-2xx (${JSON.stringify(row.byStatus)}), ${row.errors} errors${row.sustained ? "" : " (NOT sustained)"}`;
+}
+
+async function openLoop(ctx: RunnerContext, warnings: string[]): Promise<OpenLoopResult> {
+  const seconds = ctx.smoke ? 2 : 10;
+  const requests = ctx.openLoopRate * (seconds + OPEN_LOOP_WARMUP_SECONDS) * OPEN_LOOP_SCENARIOS.length;
+  const { url, keys, seed } = await prepare(ctx, "open-loop", ctx.shipments, runnerKeys(requests));
+  const facts = seed.shipments!;
+  const target = await service(ctx, "open-loop", url, { QUAYSIDE_WORKERS: "off" });
+  const rows: Record<string, OpenLoopRow> = {};
+  try {
+    for (const id of OPEN_LOOP_SCENARIOS) {
+      const scenario = withFacts(SCENARIOS.find((s) => s.id === id)!, facts);
+      const row = await measureOpenLoop(
+        ctx,
+        target,
+        scenario,
+        openLoopRequests(scenario, keys, facts.bulkCount),
+        seconds,
+        id,
+      );
+      rows[id] = row;
+      ctx.log(describeOpenLoop(id, row));
+      if (!row.sustained) {
+        warnings.push(
+          `open loop: ${describeOpenLoop(id, row)}${row.samplesRefused.length > 0 ? `; refused answers: ${row.samplesRefused.join(" | ").slice(0, 300)}` : ""}`,
+        );
+      }
+    }
+  } finally {
+    await ctx.supervisor.stop(target.process);
+  }
+  const read = rows["v1-shipment"]!;
+  return {
+    offeredRps: ctx.openLoopRate,
+    seconds,
+    warmupSeconds: OPEN_LOOP_WARMUP_SECONDS,
+    maxSockets: OPEN_LOOP_MAX_SOCKETS,
+    timeoutMs: OPEN_LOOP_TIMEOUT_MS,
+    shipments: facts.bulkCount,
+    rows,
+    target: {
+      scenario: "v1-shipment",
+      belowMs: OPEN_LOOP_P99_TARGET_MS,
+      p99Ms: read.p99Ms,
+      // An unsustained rate has no meaningful p99: the target is missed.
+      status: read.sustained && read.p99Ms < OPEN_LOOP_P99_TARGET_MS ? "met" : "missed",
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const NODE_VERSIONS_SCENARIO = "v1-shipment";
+
+/** The stored read under the harness's own Node and each binary of --node, one service at a time. */
+async function nodeVersions(ctx: RunnerContext, warnings: string[]): Promise<NodeVersionsResult> {
+  const seconds = ctx.smoke ? 2 : 10;
+  const binaries: NodeBinary[] = [currentNode(), ...ctx.nodeBinaries];
+  // The closed loop may run well above the offered rate: size the keys for 3,000 req/s.
+  const requests =
+    Math.max(ctx.openLoopRate, 3_000) * 2 * (seconds + OPEN_LOOP_WARMUP_SECONDS) * binaries.length;
+  const { url, keys, seed } = await prepare(ctx, "node-versions", ctx.shipments, runnerKeys(requests));
+  const facts = seed.shipments!;
+  const scenario = withFacts(SCENARIOS.find((s) => s.id === NODE_VERSIONS_SCENARIO)!, facts);
+  const dir = path.join(ctx.tempDir, "node-versions");
+  mkdirSync(dir, { recursive: true });
+  const keysFile = path.join(dir, "keys.txt");
+  writeFileSync(keysFile, `${keys.join("\n")}\n`);
+  const script = writeScenarioScript(dir, scenario, keysFile);
+  const rows: NodeVersionRow[] = [];
+  for (const node of binaries) {
+    const target = await service(ctx, `node-${node.major}`, url, { QUAYSIDE_WORKERS: "off" }, node.path);
+    try {
+      const wrk = (s: number) =>
+        runWrk(ctx.supervisor, {
+          url: target.url,
+          script,
+          seconds: s,
+          connections: ctx.connections,
+          cpus: ctx.loadCpus,
+          serverPid: target.process.pid,
+        });
+      await wrk(OPEN_LOOP_WARMUP_SECONDS);
+      const closed = await wrk(seconds);
+      const open = await measureOpenLoop(
+        ctx,
+        target,
+        scenario,
+        openLoopRequests(scenario, keys, facts.bulkCount),
+        seconds,
+        `node-${node.major}`,
+      );
+      rows.push({
+        node: node.major,
+        version: node.version,
+        closed: {
+          connections: ctx.connections,
+          rps: closed.rps,
+          p50Ms: closed.p50Ms,
+          p99Ms: closed.p99Ms,
+          non2xx: closed.non2xx,
+          cpuUsPerRequest: closed.serverCpuUsPerRequest,
+        },
+        open,
+      });
+      ctx.log(
+        `Node ${node.version}: ${closed.rps.toFixed(0)} req/s at ${ctx.connections} connections (p99 ${closed.p99Ms.toFixed(2)} ms); ${describeOpenLoop(NODE_VERSIONS_SCENARIO, open)}`,
+      );
+      if (closed.non2xx > 0)
+        warnings.push(`Node ${node.version}: ${closed.non2xx} non-2xx in the closed loop`);
+    } finally {
+      await ctx.supervisor.stop(target.process);
+    }
+  }
+  return { scenario: NODE_VERSIONS_SCENARIO, seconds, shipments: facts.bulkCount, rows };
+}
+
 export async function runLatencyScenarios(ctx: RunnerContext): Promise<RunnerResults> {
   const results: RunnerResults = { warnings: [] };
   const run = async <T>(id: string, fn: () => Promise<T>): Promise<T | undefined> => {
@@ -604,6 +898,8 @@ export async function runLatencyScenarios(ctx: RunnerContext): Promise<RunnerRes
   results.webhookFanout = await run("webhook-fanout", () => webhookFanout(ctx));
   results.refreshScheduling = await run("refresh-scheduling", () => refreshScheduling(ctx));
   results.scale = await run("scale", () => scale(ctx));
+  results.openLoop = await run("open-loop", () => openLoop(ctx, results.warnings));
+  results.nodeVersions = await run("node-versions", () => nodeVersions(ctx, results.warnings));
   return results;
 }
 

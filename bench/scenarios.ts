@@ -482,4 +482,11 @@ export interface PendingScenario {
 export const PENDING_SCENARIOS: readonly PendingScenario[] = [];
 
 /** The scenarios that are not HTTP throughput, run by bench/runners.ts (PostgreSQL only). */
-export const RUNNER_IDS = ["bulk-track", "webhook-fanout", "refresh-scheduling", "scale"] as const;
+export const RUNNER_IDS = [
+  "bulk-track",
+  "webhook-fanout",
+  "refresh-scheduling",
+  "scale",
+  "open-loop",
+  "node-versions",
+] as const;

@@ -43,6 +43,8 @@ export async function startService(
     env?: Record<string, string>;
     /** Another id than quayside-<mode> (the latency and scale runners start services of their own). */
     id?: string;
+    /** Another Node binary than the harness's own (the node-versions runner). */
+    nodeBinary?: string;
   },
 ): Promise<StartedTarget> {
   const info: TargetInfo = {
@@ -59,7 +61,7 @@ export async function startService(
   const child = supervisor.spawn(
     info.id,
     "taskset",
-    ["-c", input.cpus, process.execPath, "bench/service-under-test.mjs"],
+    ["-c", input.cpus, input.nodeBinary ?? process.execPath, "bench/service-under-test.mjs"],
     {
       cwd: input.repoRoot,
       longLived: true,
