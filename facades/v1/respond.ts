@@ -4,6 +4,8 @@ import {
   HTTP_STATUS_TEXT,
   OUTCOMES,
   type OutcomeCode,
+  outcomeOf,
+  type ResultUnion,
   refusalData,
   retryAfterFor,
 } from "../../src/http/outcomes";
@@ -58,4 +60,31 @@ export function sendV1Refusal(
     return;
   }
   sendV1Error(res, admission.outcome);
+}
+
+/** The core's plan or feature-switch refusal of a feature, in the v1 body (spec 4.1: 403 either way). */
+export type FeatureGate =
+  | { __typename: "PlanRequired"; feature: string; minPlan: string }
+  | { __typename: "FeatureDisabled"; feature: string };
+
+/**
+ * Answers a feature gate of `union` as the outcome table says; a plan refusal names the plan that has
+ * the feature, in the sentence `planMessage` words for it.
+ */
+export function sendFeatureGate(
+  res: Response,
+  union: ResultUnion,
+  gate: FeatureGate,
+  planMessage: (minPlan: string) => string,
+): void {
+  sendV1Error(
+    res,
+    outcomeOf(union, gate),
+    gate.__typename === "PlanRequired"
+      ? {
+          message: planMessage(gate.minPlan),
+          data: { feature: gate.feature, min_plan: gate.minPlan },
+        }
+      : { data: { feature: gate.feature } },
+  );
 }

@@ -6,7 +6,7 @@ import {
 } from "../../generated/operations";
 import { locodeParam } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
-import { sendV1Error } from "../respond";
+import { sendFeatureGate, sendV1Error } from "../respond";
 
 /** A board item of spec v1 section 2.8; `calls_30d` is deprecated and carries `vessels_waiting`. */
 const renderBoardItem = (p: PortCongestionFieldsFragment) => ({
@@ -40,12 +40,8 @@ export function mountCongestionRoutes(api: V1Handlers, deps: FacadeDeps): void {
           data: outcome.items.map(renderBoardItem),
         });
       case "PlanRequired":
-        return sendV1Error(res, "plan_required", {
-          message: planRequired(outcome.minPlan),
-          data: { feature: outcome.feature, min_plan: outcome.minPlan },
-        });
       case "FeatureDisabled":
-        return sendV1Error(res, "feature_disabled", { data: { feature: outcome.feature } });
+        return sendFeatureGate(res, "PortCongestionBoardOutcome", outcome, planRequired);
     }
   });
 
@@ -99,12 +95,8 @@ export function mountCongestionRoutes(api: V1Handlers, deps: FacadeDeps): void {
       case "PortNotFound":
         return sendV1Error(res, "port_not_found", { data: { locode: outcome.locode } });
       case "PlanRequired":
-        return sendV1Error(res, "plan_required", {
-          message: planRequired(outcome.minPlan),
-          data: { feature: outcome.feature, min_plan: outcome.minPlan },
-        });
       case "FeatureDisabled":
-        return sendV1Error(res, "feature_disabled", { data: { feature: outcome.feature } });
+        return sendFeatureGate(res, "PortCongestionOutcome", outcome, planRequired);
     }
   });
 }

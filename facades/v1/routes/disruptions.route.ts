@@ -7,7 +7,7 @@ import {
 } from "../../generated/operations";
 import { disruptionsQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
-import { sendV1Error } from "../respond";
+import { sendFeatureGate, sendV1Error } from "../respond";
 
 /** The disruption object of spec v1 section 2.12 (field names: docs/decisions/disruptions.md). */
 export const renderDisruption = (d: DisruptionFieldsFragment) => ({
@@ -36,18 +36,7 @@ export const renderDisruption = (d: DisruptionFieldsFragment) => ({
   ...(d.affected ? { affected: { count: d.affected.count, references: d.affected.references } } : {}),
 });
 
-type Gate =
-  | { __typename: "PlanRequired"; feature: string; minPlan: string }
-  | { __typename: "FeatureDisabled"; feature: string };
-
-function sendGate(res: Parameters<typeof sendV1Error>[0], gate: Gate): void {
-  if (gate.__typename === "PlanRequired") {
-    sendV1Error(res, "plan_required", {
-      message: `Disruptions start with the ${gate.minPlan} plan.`,
-      data: { feature: gate.feature, min_plan: gate.minPlan },
-    });
-  } else sendV1Error(res, "feature_disabled", { data: { feature: gate.feature } });
-}
+const planRequired = (minPlan: string) => `Disruptions start with the ${minPlan} plan.`;
 
 /** GET /disruptions, /disruptions/{id}, /shipments/{id}/disruptions (spec v1 section 4.1 rule 10). */
 export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -86,7 +75,7 @@ export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
       case "DisruptionFilterInvalid":
         return sendV1Error(res, "bad_request", { message: answer.message, data: { param: answer.param } });
       default:
-        return sendGate(res, answer);
+        return sendFeatureGate(res, "DisruptionsOutcome", answer, planRequired);
     }
   });
 
@@ -100,7 +89,7 @@ export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
       case "DisruptionNotFound":
         return sendV1Error(res, "disruption_not_found");
       default:
-        return sendGate(res, answer);
+        return sendFeatureGate(res, "DisruptionOutcome", answer, planRequired);
     }
   });
 
@@ -122,7 +111,7 @@ export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
       case "ShipmentNotFound":
         return sendV1Error(res, "shipment_not_found", { message: "No shipment of yours with that id." });
       default:
-        return sendGate(res, answer);
+        return sendFeatureGate(res, "ShipmentDisruptionsOutcome", answer, planRequired);
     }
   });
 }

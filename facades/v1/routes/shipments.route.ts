@@ -16,7 +16,7 @@ import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary } from "../render/shipment-summary";
 import { renderTables, routeJson } from "../render/tracking-document";
-import { sendV1Error } from "../respond";
+import { sendFeatureGate, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
 
 const retryBody = RetryFailedBody.strict();
@@ -136,12 +136,13 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
           message: "No shipment of yours with that id.",
         });
       case "PlanRequired":
-        return sendV1Error(res, "plan_required", {
-          message: `Customers start with the ${outcome.minPlan} plan.`,
-          data: { feature: outcome.feature, min_plan: outcome.minPlan },
-        });
       case "FeatureDisabled":
-        return sendV1Error(res, "feature_disabled", { data: { feature: outcome.feature } });
+        return sendFeatureGate(
+          res,
+          "UpdateShipmentResult",
+          outcome,
+          (minPlan) => `Customers start with the ${minPlan} plan.`,
+        );
       case "CustomerLimitReached":
         return sendV1Error(res, "customer_limit_reached", { data: { limit: outcome.limit } });
       default: {
