@@ -480,22 +480,7 @@ export class CongestionService {
   }
 }
 
-function toBoardItem(row: {
-  locode: string;
-  name: string;
-  country: string;
-  score: number;
-  bucket: string;
-  tier: string;
-  trend7d: number;
-  vesselsWaiting: number;
-  medianAnchorageWaitH: number | null;
-  longestWaitDays: number | null;
-  computedAt: Date;
-  lat: number;
-  lng: number;
-  components: unknown;
-}): BoardItem {
+function toBoardItem(row: Omit<BoardItem, "components"> & { components: unknown }): BoardItem {
   return {
     locode: row.locode,
     name: row.name,
