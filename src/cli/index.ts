@@ -21,8 +21,11 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
   serve                                   run the service (what npm start does)
   migrate                                 apply database migrations
   orgs create --name NAME [--plan free|starter|professional|business|custom]
-              [--cycle monthly|yearly] [--no-developer-mode]
+              [--cycle monthly|yearly] [--no-developer-mode] [--operator]
   orgs list
+  orgs operator --org ORG_ID_OR_NAME [--off]
+                                          mark the organisation that runs this deployment (its
+                                          keys may read feed health); --off removes the mark
   users create --org ORG_ID_OR_NAME --email EMAIL [--name NAME] [--role owner|member]
   users list [--org ORG_ID_OR_NAME]
   keys create --user USER_ID_OR_EMAIL [--name NAME] [--view-only] [--expires-at ISO_DATE]
@@ -61,6 +64,8 @@ export async function runCli(argv: string[]): Promise<number> {
       plan: { type: "string" },
       cycle: { type: "string" },
       "no-developer-mode": { type: "boolean", default: false },
+      operator: { type: "boolean", default: false },
+      off: { type: "boolean", default: false },
       org: { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
@@ -92,6 +97,7 @@ export async function runCli(argv: string[]): Promise<number> {
     plan: values.plan,
     cycle: values.cycle,
     developerMode: !values["no-developer-mode"],
+    operator: key === "orgs operator" ? !values.off : values.operator,
     org: values.org,
     email: values.email,
     role: values.role,

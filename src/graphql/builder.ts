@@ -19,6 +19,8 @@ export const builder = new SchemaBuilder<{
     writableKey: boolean;
     /** The key's user owns the organisation. */
     owner: boolean;
+    /** The key's organisation runs this deployment (set by the CLI): operational state such as feed health. */
+    operator: boolean;
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
@@ -33,6 +35,7 @@ export const builder = new SchemaBuilder<{
       developerMode: ctx.principal?.organization.developerMode === true,
       writableKey: ctx.principal !== null && !ctx.principal.apiKey.viewOnly,
       owner: ctx.principal?.user.role === "owner",
+      operator: ctx.principal?.organization.operator === true,
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (!ctx.principal) return publicError("UNAUTHENTICATED", "An API key is required.");
@@ -46,6 +49,12 @@ export const builder = new SchemaBuilder<{
       if (scope === "writableKey") return publicError("VIEW_ONLY_KEY", "This key is view-only.");
       if (scope === "owner") {
         return publicError("OWNER_REQUIRED", "Only an owner of the organisation may do this.");
+      }
+      if (scope === "operator") {
+        return publicError(
+          "OPERATOR_REQUIRED",
+          "Only the organisation that operates this deployment may read this.",
+        );
       }
       return publicError("FORBIDDEN", "Not allowed.");
     },

@@ -9,6 +9,7 @@ export type PublicErrorCode =
   | "DEVELOPER_MODE_DISABLED"
   | "VIEW_ONLY_KEY"
   | "OWNER_REQUIRED"
+  | "OPERATOR_REQUIRED"
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "BAD_USER_INPUT"

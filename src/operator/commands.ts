@@ -20,8 +20,15 @@ export const operatorCommandSchema = z.discriminatedUnion("command", [
     cycle: z.enum(["monthly", "yearly"], { error: "--cycle is monthly or yearly" }).default("monthly"),
     // A self-hosted operator creating an organisation means to use it: on unless asked otherwise.
     developerMode: z.boolean().default(true),
+    // The organisation that runs the deployment (its keys read feed health); off unless asked.
+    operator: z.boolean().default(false),
   }),
   z.object({ command: z.literal("orgs list") }),
+  z.object({
+    command: z.literal("orgs operator"),
+    org: z.string({ error: "orgs operator needs --org" }).min(1, "orgs operator needs --org"),
+    operator: z.boolean().default(true),
+  }),
   z.object({
     command: z.literal("users create"),
     org: z.string({ error: "users create needs --org and --email" }).min(1),
@@ -87,15 +94,34 @@ export async function runOperatorCommand(
         plan: command.plan,
         billingCycle: command.cycle,
         developerMode: command.developerMode,
+        operator: command.operator,
       });
-      return { human: `Created organisation ${org.name} (${org.id}), plan ${org.plan}`, data: org };
+      return {
+        human: `Created organisation ${org.name} (${org.id}), plan ${org.plan}${org.operator ? ", operator" : ""}`,
+        data: org,
+      };
+    }
+    case "orgs operator": {
+      const org = await accounts.setOperator(
+        (await organization(accounts, command.org)).id,
+        command.operator,
+      );
+      return {
+        human: org.operator
+          ? `${org.name} (${org.id}) operates this deployment: its keys may read feed health.`
+          : `${org.name} (${org.id}) no longer operates this deployment.`,
+        data: org,
+      };
     }
     case "orgs list": {
       const orgs = await accounts.listOrganizations();
       return {
         human:
           orgs
-            .map((o) => `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}`)
+            .map(
+              (o) =>
+                `${o.id}  ${o.name}  ${o.plan}  developer mode ${o.developerMode ? "on" : "off"}${o.operator ? "  operator" : ""}`,
+            )
             .join("\n") || "No organisations.",
         data: orgs,
       };

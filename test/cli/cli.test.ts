@@ -42,9 +42,17 @@ describe("quayside CLI", () => {
       "--plan",
       "starter",
     );
-    expect(org).toMatchObject({ plan: "starter", developerMode: true });
+    expect(org).toMatchObject({ plan: "starter", developerMode: true, operator: false });
     const orgs = await json<{ name: string }[]>("orgs", "list");
     expect(orgs.map((o) => o.name)).toContain("Acme Logistics");
+    // The organisation that runs the deployment is marked by the CLI, and unmarked the same way.
+    expect(await json("orgs", "operator", "--org", "Acme Logistics")).toMatchObject({ operator: true });
+    expect(await quayside("orgs", "list")).toMatch(/Acme Logistics .*operator/);
+    expect(await json("orgs", "operator", "--org", "Acme Logistics", "--off")).toMatchObject({
+      operator: false,
+    });
+    const ops = await json<{ operator: boolean }>("orgs", "create", "--name", "Ops", "--operator");
+    expect(ops.operator).toBe(true);
 
     const user = await json<{ id: string; role: string }>(
       "users",
@@ -129,6 +137,13 @@ describe("quayside CLI", () => {
       const res = await fetch(`${url}/api/v1/carriers`, { headers: { authorization: `Bearer ${demoKey}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get("x-ratelimit-limit")).toBe("120");
+      // Whoever started a fresh install operates it: the demo organisation is marked operator.
+      const viewer = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${demoKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ viewer { organization { operator } } }" }),
+      });
+      expect(await viewer.json()).toEqual({ data: { viewer: { organization: { operator: true } } } });
 
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");

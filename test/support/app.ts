@@ -64,6 +64,8 @@ export class Fixtures {
       viewOnly?: boolean;
       expiresAt?: Date;
       billingCycle?: "monthly" | "yearly";
+      /** The organisation operating the deployment (the CLI's `orgs operator`). */
+      operator?: boolean;
     } = {},
   ): Promise<OrgWithKey> {
     const { accounts } = this.server.services;
@@ -73,6 +75,7 @@ export class Fixtures {
       plan: options.plan ?? "professional",
       billingCycle: options.billingCycle,
       developerMode: options.developerMode ?? true,
+      operator: options.operator ?? false,
     });
     const user = await accounts.createUser({
       organizationId: org.id,

@@ -49,6 +49,8 @@ export interface OrganizationChanges {
   overdueDays?: number;
   graceDays?: number;
   developerMode?: boolean;
+  /** Whether the organisation runs this deployment (docs/decisions/disruptions.md, "Operators"). */
+  operator?: boolean;
 }
 
 export class AccountsService {
@@ -80,6 +82,7 @@ export class AccountsService {
     plan?: PlanCode;
     billingCycle?: BillingCycle;
     developerMode?: boolean;
+    operator?: boolean;
     features?: Partial<Record<Feature, boolean>>;
   }): Promise<Organization> {
     const name = input.name.trim();
@@ -90,6 +93,7 @@ export class AccountsService {
         plan: input.plan ?? "free",
         billingCycle: input.billingCycle ?? "monthly",
         developerMode: input.developerMode ?? false,
+        operator: input.operator ?? false,
         featureSwitches: Object.fromEntries(FEATURES.map((f) => [f, input.features?.[f] ?? true])),
         cycleStartedAt: this.clock.now(),
       },
@@ -229,6 +233,11 @@ export class AccountsService {
 
   async setDeveloperMode(organizationId: string, enabled: boolean): Promise<Organization> {
     return this.updateOrganization(organizationId, { developerMode: enabled });
+  }
+
+  /** Marks (or unmarks) the organisation that runs this deployment; only the CLI calls it. */
+  async setOperator(organizationId: string, operator: boolean): Promise<Organization> {
+    return this.updateOrganization(organizationId, { operator });
   }
 
   /**

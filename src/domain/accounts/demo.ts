@@ -10,7 +10,7 @@ export type DemoOutcome =
   | { kind: "existing"; organizationId: string | null };
 
 /**
- * A fresh install gets a demo organisation (professional, developer mode on, every feature on) and a
+ * A fresh install gets a demo organisation (professional, developer mode on, every feature on, the operator of the deployment) and a
  * key, so `npm start` is immediately usable. With `pinnedKey` (QUAYSIDE_DEMO_KEY) the key is exactly
  * that value, created for the demo user if it is not there yet, so scripts can know it in advance.
  */
@@ -24,6 +24,8 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
       name: DEMO_ORGANIZATION,
       plan: "professional",
       developerMode: true,
+      // Whoever ran `npm start` on a fresh database runs the deployment.
+      operator: true,
       features: Object.fromEntries(FEATURES.map((f) => [f, true])),
     });
     const user = await accounts.createUser({

@@ -36,6 +36,11 @@ async function readCapped(response: Response, maxBytes: number): Promise<string 
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
+/** The timeout's abort, whether it struck before the headers or while the body was streaming. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
 export function createFeedFetcher(options: FeedFetcherOptions): FeedFetcher {
   const doFetch = options.fetchImpl ?? fetch;
   return {
@@ -51,19 +56,23 @@ export function createFeedFetcher(options: FeedFetcherOptions): FeedFetcher {
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
-        const timedOut =
-          error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
         return {
           kind: "error",
-          reason: timedOut ? `no answer within ${options.timeoutMs} ms` : "unreachable",
+          reason: isTimeout(error) ? `no answer within ${options.timeoutMs} ms` : "unreachable",
         };
       }
       if (response.status === 304) return { kind: "not_modified" };
       let body: string | null;
       try {
         body = await readCapped(response, options.maxBytes);
-      } catch {
-        return { kind: "error", reason: "the connection broke while reading the body" };
+      } catch (error) {
+        // The same timeout covers the body: a server that sends headers and then stalls is timed out.
+        return {
+          kind: "error",
+          reason: isTimeout(error)
+            ? `the body did not arrive within ${options.timeoutMs} ms`
+            : "the connection broke while reading the body",
+        };
       }
       if (body === null)
         return { kind: "error", reason: `the body is larger than ${options.maxBytes} bytes` };

@@ -25,6 +25,10 @@ builder.prismaObject("Organization", {
       resolve: (o) => shipmentSlotsPerCycle(o.plan, o.billingCycle, o.slotAddOns),
     }),
     developerMode: t.exposeBoolean("developerMode"),
+    operator: t.exposeBoolean("operator", {
+      description:
+        "Whether this organisation operates the deployment (set by the CLI, `quayside orgs operator`): its keys may read `disruptionSources`.",
+    }),
     features: t.field({
       type: [FeatureStatusRef],
       resolve: (o) => FEATURES.map((feature) => ({ feature, access: featureAccess(o, feature) })),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "organizations" ADD COLUMN     "operator" BOOLEAN NOT NULL DEFAULT false;
