@@ -1,9 +1,10 @@
 /**
  * The sandbox world's disruptions: a fixed set of news items about the world's own shipments (the
- * port of discharge of the first one in transit, a port of another, a chokepoint its routes pass),
- * run through the real pipeline at start-up with fixed ids, so every sandbox disruption endpoint
- * answers 200 with data that touches the sandbox's shipments.
+ * port of discharge of the first one in transit, a port of another, a chokepoint its routes pass, its
+ * carrier), run through the real pipeline at start-up with fixed ids, so every sandbox disruption
+ * endpoint answers 200 with data that touches the sandbox's shipments.
  */
+import { CARRIERS } from "../domain/carriers/carrier-directory";
 import { exposureOf } from "../domain/disruptions/exposure";
 import { findChokepoint } from "../domain/disruptions/gazetteer";
 import type { FeedItem } from "../domain/disruptions/normalise";
@@ -47,6 +48,9 @@ export async function seedSandboxDisruptions(
   const other = second?.transshipmentPorts[0] ?? second?.portOfLoading ?? "SGSIN";
   const lane = exposures.flatMap((e) => e.chokepoints)[0] ?? "suez_canal";
   const laneName = findChokepoint(lane)?.name ?? "Suez Canal";
+  // The line carrying the first shipment, so the carrier filter and a `carrier` match have data.
+  const carrierScac = first?.carrierScac ?? "MAEU";
+  const carrierName = CARRIERS.find((c) => c.scac === carrierScac)?.name ?? carrierScac;
   const at = (hoursBefore: number) => new Date(now.getTime() - hoursBefore * HOUR);
   const item = (
     publisher: string,
@@ -128,6 +132,14 @@ export async function seedSandboxDisruptions(
       "Port of Rotterdam congestion eased; operations back to normal",
       "Yard space at the Port of Rotterdam is back to normal levels.",
       9,
+    ),
+    // Last, so the events above keep their fixed ids.
+    item(
+      "Liner Notes",
+      18,
+      `${carrierName} announces blank sailings on its Asia-Europe loop`,
+      "The carrier confirmed a service suspension for four weeks, citing weak bookings.",
+      10,
     ),
   ];
   for (const publisher of [...new Set(items.map((i) => i.publisher))]) {

@@ -136,27 +136,35 @@ describe("GET /disruptions", () => {
     expect(paged.body.data).toHaveLength(1);
   });
 
-  it.each([
-    ["severity=0", "severity"],
-    ["severity=5", "severity"],
-    ["severity=high", "severity"],
-    ["category=fire", "category"],
-    ["port=SHANGHAI", "port"],
-    ["carrier=MAE", "carrier"],
-    ["country=CHN", "country"],
-    ["status=open", "status"],
-    ["since=yesterday", "since"],
-    ["page=0", "page"],
-    ["page_size=0", "page_size"],
-    ["page_size=101", "page_size"],
-  ])("refuses %s with 400 invalid_parameter naming %s, before the plan", async (query, param) => {
-    for (const key of [business.key, (await starterKey()).key]) {
-      const { res, body } = await get(`/disruptions?${query}`, key);
-      expect(res.status).toBe(400);
-      expect(body.data).toEqual({ error: "invalid_parameter", param });
-    }
-  });
+  it.each(BAD_FILTERS)(
+    "refuses %s with 400 invalid_parameter naming %s, before the plan",
+    async (query, param) => {
+      for (const key of [business.key, (await starterKey()).key]) {
+        const { res, body } = await get(`/disruptions?${query}`, key);
+        expect(res.status).toBe(400);
+        expect(body.data).toEqual({ error: "invalid_parameter", param });
+      }
+    },
+  );
 });
+
+/** Every bad-value rule of rule 10, with the parameter the 400 names. */
+const BAD_FILTERS: [string, string][] = [
+  ["severity=0", "severity"],
+  ["severity=5", "severity"],
+  ["severity=high", "severity"],
+  ["severity=2.5", "severity"],
+  ["category=fire", "category"],
+  ["port=SHANGHAI", "port"],
+  ["carrier=MAE", "carrier"],
+  ["country=CHN", "country"],
+  ["status=open", "status"],
+  ["since=yesterday", "since"],
+  ["page=0", "page"],
+  ["page=x", "page"],
+  ["page_size=0", "page_size"],
+  ["page_size=101", "page_size"],
+];
 
 let starter: OrgWithKey | undefined;
 async function starterKey(): Promise<OrgWithKey> {
@@ -188,9 +196,19 @@ describe("plan gating and the feature switch", () => {
       role: "owner",
     });
     const { rawKey } = await app.services.accounts.createApiKey({ userId: user.id });
-    const { res, body } = await get("/disruptions", rawKey);
-    expect(res.status).toBe(403);
-    expect(body.data).toEqual({ error: "feature_disabled", feature: "disruptions" });
+    // A shipment of its own, so /shipments/{id}/disruptions gets past visibility to the switch.
+    const tracked = await get(`/container/${reference}`, rawKey);
+    expect(tracked.res.status).toBe(200);
+    const storm = (await get("/disruptions?severity=4", business.key)).body.data[0];
+    for (const path of ["/disruptions", `/disruptions/${storm.id}`, `/shipments/${reference}/disruptions`]) {
+      const { res, body } = await get(path, rawKey);
+      expect(res.status, path).toBe(403);
+      expect(body.data, path).toEqual({ error: "feature_disabled", feature: "disruptions" });
+    }
+    // A bad filter is still answered first; an unknown shipment is still not found.
+    const bad = await get("/disruptions?severity=9", rawKey);
+    expect(bad.body.data).toEqual({ error: "invalid_parameter", param: "severity" });
+    expect((await get("/shipments/SHP-999999/disruptions", rawKey)).res.status).toBe(404);
   });
 });
 
@@ -210,6 +228,19 @@ describe("GET /disruptions/{id}", () => {
       expect(body.data).toEqual({ error: "disruption_not_found" });
     },
   );
+
+  it("answers 404 disruption_not_found for a disruption this world does not publish (the sandbox's)", async () => {
+    const { res, body } = await get(`/disruptions/${SANDBOX_DISRUPTION_IDS[0]}`, business.key);
+    expect(res.status).toBe(404);
+    expect(body.data).toEqual({ error: "disruption_not_found" });
+  });
+
+  it("finds a disruption by its id in any case", async () => {
+    const listed = (await get("/disruptions?severity=4", business.key)).body.data[0];
+    const { res, body } = await get(`/disruptions/${listed.id.toUpperCase()}`, business.key);
+    expect(res.status).toBe(200);
+    expect(body.data.id).toBe(listed.id);
+  });
 
   it("counts only the caller's own shipments in affected", async () => {
     const listed = (await get("/disruptions?severity=4", other.key)).body.data[0];
@@ -264,20 +295,83 @@ describe("the sandbox copies", () => {
     expect(resolved.body.total).toBeGreaterThan(0);
   }, 120_000);
 
-  it.each([
-    ["severity=9", "severity"],
-    ["category=fire", "category"],
-    ["page_size=101", "page_size"],
-    ["status=open", "status"],
-  ])("refuses %s with the live 400 body", async (query, param) => {
+  it.each(BAD_FILTERS)("refuses %s with the live 400 body naming %s", async (query, param) => {
     const { res, body } = await sandbox(`/disruptions?${query}`);
     expect(res.status).toBe(400);
     expect(body.data).toEqual({ error: "invalid_parameter", param });
+    const live = await get(`/disruptions?${query}`, business.key);
+    expect(body.data).toEqual(live.body.data);
   });
 
-  it("answers 404 disruption_not_found for an unknown id, as live", async () => {
-    const { res, body } = await sandbox("/disruptions/00000000-0000-4000-8000-999999999999");
-    expect(res.status).toBe(404);
-    expect(body.data).toEqual({ error: "disruption_not_found" });
+  it("filters like live: minimum severity, category, port, carrier, country, status, since, pages, ANDed", async () => {
+    const all = (await sandbox("/disruptions?page_size=100")).body;
+    expect(all.total).toBeGreaterThanOrEqual(4);
+    const ids = (body: Record<string, any>) => body.data.map((d: any) => d.id);
+    const expected = (keep: (d: any) => boolean) => all.data.filter(keep).map((d: any) => d.id);
+
+    const top = Math.max(...all.data.map((d: any) => d.severity));
+    const severe = (await sandbox(`/disruptions?severity=${top}&page_size=100`)).body;
+    expect(ids(severe)).toEqual(expected((d) => d.severity >= top));
+    expect(severe.total).toBeLessThan(all.total);
+
+    const market = (await sandbox("/disruptions?category=container_market")).body;
+    expect(ids(market)).toEqual(expected((d) => d.category === "container_market"));
+    expect(market.total).toBe(1);
+
+    const port = all.data.find((d: any) => d.entities.ports.length > 0).entities.ports[0];
+    const byPort = (await sandbox(`/disruptions?port=${port.toLowerCase()}&page_size=100`)).body;
+    expect(byPort.total).toBeGreaterThan(0);
+    expect(ids(byPort)).toEqual(expected((d) => d.entities.ports.includes(port)));
+
+    const carrierEvent = all.data.find((d: any) => d.entities.carriers.length > 0);
+    const scac = carrierEvent.entities.carriers[0];
+    const byCarrier = (await sandbox(`/disruptions?carrier=${scac.toLowerCase()}`)).body;
+    expect(ids(byCarrier)).toEqual([carrierEvent.id]);
+    expect((await sandbox(`/disruptions?carrier=${scac}&category=labor`)).body).toMatchObject({
+      total: 0,
+      data: [],
+    });
+    const touching = (await sandbox("/shipments/SHP-1000/disruptions")).body.data;
+    expect(touching.find((d: any) => d.id === carrierEvent.id)?.match_types).toContain("carrier");
+
+    // The sandbox's news names ports, chokepoints and carriers, no country: the filter still applies.
+    const countries = all.data.flatMap((d: any) => d.entities.countries);
+    const country = countries[0] ?? "ZZ";
+    expect(ids((await sandbox(`/disruptions?country=${country.toLowerCase()}&page_size=100`)).body)).toEqual(
+      expected((d) => d.entities.countries.includes(country)),
+    );
+
+    const resolved = (await sandbox("/disruptions?status=resolved")).body;
+    expect(resolved.total).toBeGreaterThan(0);
+    expect(resolved.data.every((d: any) => d.status === "resolved" && d.resolved_at !== null)).toBe(true);
+    expect(ids(resolved).filter((id: string) => ids(all).includes(id))).toEqual([]);
+
+    expect((await sandbox("/disruptions?since=2999-01-01T00:00:00Z")).body).toMatchObject({
+      total: 0,
+      data: [],
+    });
+    const newest = all.data
+      .map((d: any) => d.last_updated)
+      .sort()
+      .at(-1);
+    const recent = (await sandbox(`/disruptions?since=${newest}&page_size=100`)).body;
+    expect(ids(recent)).toEqual(expected((d) => d.last_updated >= newest));
+
+    const second = (await sandbox("/disruptions?page=2&page_size=1")).body;
+    expect(second).toMatchObject({ page: 2, page_size: 1, total: all.total });
+    expect(ids(second)).toEqual([all.data[1].id]);
+    expect((await sandbox("/disruptions")).body.page_size).toBe(25);
+  }, 120_000);
+
+  it("answers 404 disruption_not_found for an unknown id, and for a live disruption, as live", async () => {
+    for (const id of [
+      "00000000-0000-4000-8000-999999999999",
+      "not-an-id",
+      (await get("/disruptions?severity=4", business.key)).body.data[0].id,
+    ]) {
+      const { res, body } = await sandbox(`/disruptions/${id}`);
+      expect(res.status, id).toBe(404);
+      expect(body.data, id).toEqual({ error: "disruption_not_found" });
+    }
   });
 });
