@@ -9,7 +9,7 @@
  * restart loses nothing. A board read is one query over the rows flagged `latest`.
  */
 import type { Logger } from "pino";
-import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { minimumPlanFor } from "../accounts/plans";
@@ -136,6 +136,8 @@ const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export class CongestionService {
   private shipmentCache: ShipmentSignals | undefined;
+  /** The shipment load the schedule last followed (`followShipments`). */
+  private followedLoad: number | undefined;
   /** Proforma calls per carrier, port and date: scoring asks a schedule once, not per shipment. */
   private readonly proformaCache = new Map<string, { calls: ScheduledPortCall[]; fetchedAt: number }>();
 
@@ -168,8 +170,8 @@ export class CongestionService {
     return created.count;
   }
 
-  /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns how many. */
-  async sampleDue(limit = 20): Promise<number> {
+  /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns the ports. */
+  async sampleDue(limit = 20): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const claimed = await prisma.$queryRaw<{ locode: string }[]>`
@@ -188,7 +190,7 @@ export class CongestionService {
         data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
       });
     }
-    return claimed.length;
+    return claimed.map((c) => c.locode);
   }
 
   /** One sighting of a port's area from the first source that knows the port. */
@@ -209,10 +211,14 @@ export class CongestionService {
     return false;
   }
 
-  /** Scores ports whose scoring is due (at most `limit`); returns how many. */
-  async scoreDue(limit = 20): Promise<number> {
+  /**
+   * Scores ports whose scoring is due (at most `limit`); returns the ports. First, when the tracked
+   * shipments were read afresh (every 10 minutes at most), the schedule follows them (`followShipments`).
+   */
+  async scoreDue(limit = 20): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
+    await this.followShipments(now.getTime());
     const claimed = await prisma.$queryRaw<{ locode: string }[]>`
       UPDATE port_congestion_schedule SET next_score_at = ${new Date(now.getTime() + LEASE_MS)}
        WHERE locode IN (
@@ -222,7 +228,7 @@ export class CongestionService {
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
       RETURNING locode`;
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return [];
     const shipments = await this.shipmentSignals(now.getTime());
     for (const { locode } of claimed) {
       await this.scorePortNow(locode, shipments);
@@ -232,7 +238,42 @@ export class CongestionService {
         data: { nextScoreAt: new Date(now.getTime() + every), lastScoredAt: now },
       });
     }
-    return claimed.length;
+    return claimed.map((c) => c.locode);
+  }
+
+  /**
+   * The schedule follows the tracked shipments: a port with shipment signals that is not watched gets a
+   * schedule row (sampled and scored like a watched one from then on), and a port where a tracked
+   * shipment has become due within 72 hours is brought forward to an hour after its last score (now, if
+   * that has passed) instead of waiting for its next daily score. A row under a scorer's lease, or due
+   * within the lease anyway, is left alone, so bringing a port forward never lets a second process claim
+   * it while the first still scores it.
+   */
+  async followShipments(now: number): Promise<void> {
+    const signals = await this.shipmentSignals(now);
+    if (this.followedLoad === signals.loadedAt) return;
+    this.followedLoad = signals.loadedAt;
+    const ports = [
+      ...new Set([...signals.byPort.keys(), ...signals.arrivals.keys(), ...signals.arrivingSoon]),
+    ]
+      .map((code) => findPort(code)?.locode)
+      .filter((code): code is string => code !== undefined);
+    if (ports.length > 0) {
+      await this.deps.prisma.portCongestionSchedule.createMany({
+        data: ports.map((locode) => ({ locode, nextSampleAt: new Date(now), nextScoreAt: new Date(now) })),
+        skipDuplicates: true,
+      });
+    }
+    const soon = [...signals.arrivingSoon];
+    if (soon.length === 0) return;
+    const nowAt = new Date(now);
+    const hourAfterLastScore = Prisma.sql`COALESCE(last_scored_at + interval '1 hour', ${nowAt})`;
+    await this.deps.prisma.$executeRaw`
+      UPDATE port_congestion_schedule
+         SET next_score_at = GREATEST(${nowAt}, ${hourAfterLastScore})
+       WHERE locode IN (${Prisma.join(soon)})
+         AND next_score_at > ${new Date(now + LEASE_MS)}
+         AND next_score_at > GREATEST(${nowAt}, ${hourAfterLastScore})`;
   }
 
   /**
