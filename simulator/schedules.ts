@@ -1,7 +1,9 @@
 /**
  * DCSA Commercial Schedules 1.0 `GET /<SCAC>/v1/point-to-point-routes` over the world's timetables
  * (world/fleet.ts): the carrier's direct sailings between two ports, or routings with one transshipment
- * when it has none, as `PointToPoint` objects (CS 1.0.3). Local times carry the port's offset.
+ * when it has none, as `PointToPoint` objects (CS 1.0.3). Local times carry the port's offset. And
+ * `GET /<SCAC>/v1/port-schedules`: the proforma calls of the world's planned voyages at a port on a date
+ * (world/port-calls.ts).
  */
 import { createHash } from "node:crypto";
 import type { Carrier } from "../reference-data/carriers";
@@ -13,6 +15,7 @@ import {
   voyageNumber,
 } from "./world/fleet";
 import { toLocalIso, utcOffsetMinutes } from "./world/local-time";
+import type { PlannedPortCall } from "./world/port-calls";
 import { findPort, type Port } from "./world/ports";
 
 export const CS_API_VERSION = "1.0.3";
@@ -284,4 +287,76 @@ function renderRoute(carrier: Carrier, route: SailingRoute, solutionNumber: numb
     transitTime: Math.max(1, Math.round((last.arrive - first.depart) / DAY)),
     legs: route.legs.map((leg, i) => renderLeg(carrier, leg, i + 1)),
   };
+}
+
+// --- Port schedules ----------------------------------------------------------------------------------
+
+export interface PortScheduleQuery {
+  UNLocationCode: string;
+  date: string;
+}
+
+/** `GET /<SCAC>/v1/port-schedules?UNLocationCode=&date=`: both required (CS 1.0). */
+export function parsePortScheduleQuery(params: URLSearchParams): PortScheduleQuery | CsProblem[] {
+  const problems: CsProblem[] = [];
+  const locode = params.get("UNLocationCode") ?? "";
+  const date = params.get("date") ?? "";
+  if (!locode)
+    problems.push({ property: "UNLocationCode", value: "", message: "UNLocationCode is required" });
+  else if (!LOCODE.test(locode))
+    problems.push({
+      property: "UNLocationCode",
+      value: locode,
+      message: "UNLocationCode must be a UN/LOCODE",
+    });
+  if (!date) problems.push({ property: "date", value: "", message: "date is required" });
+  else if (!validDate(date))
+    problems.push({ property: "date", value: date, message: "date must be a date (YYYY-MM-DD)" });
+  return problems.length > 0 ? problems : { UNLocationCode: locode, date };
+}
+
+/**
+ * The carrier's `PortSchedule` for one port and local date: every call whose proforma arrival falls on
+ * that date, each with its service partner entry and its planned (`PLN`) arrival. Estimates and actuals
+ * are the Track & Trace feed's business; a schedule is the plan.
+ */
+export function renderPortSchedule(
+  carrier: Carrier,
+  port: Port,
+  calls: readonly PlannedPortCall[],
+): object[] {
+  return [
+    {
+      location: { locationName: port.name, UNLocationCode: port.unLocode },
+      vesselSchedules: calls.map((call) => ({
+        servicePartners: [
+          {
+            carrierCode: carrier.scac,
+            carrierCodeListProvider: "NMFTA",
+            carrierServiceName: call.serviceName,
+            carrierServiceCode: call.serviceCode,
+            carrierImportVoyageNumber: call.voyage,
+            carrierExportVoyageNumber: call.voyage,
+          },
+        ],
+        vessel: {
+          vesselIMONumber: call.vessel.imo,
+          ...(call.vessel.mmsi ? { MMSINumber: call.vessel.mmsi } : {}),
+          name: call.vessel.name,
+          flag: call.vessel.flag,
+          ...(call.vessel.callSign ? { callSign: call.vessel.callSign } : {}),
+          operatorCarrierCode: call.vessel.operator,
+          operatorCarrierCodeListProvider: "NMFTA",
+        },
+        isDummyVessel: false,
+        timestamps: [
+          {
+            eventTypeCode: "ARRI",
+            eventClassifierCode: "PLN",
+            eventDateTime: toLocalIso(call.arrival, port.timeZone),
+          },
+        ],
+      })),
+    },
+  ];
 }

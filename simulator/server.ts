@@ -17,10 +17,18 @@ import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
 import { FEED_PUBLISHERS, feedXml, isFeedPublisher } from "./feeds";
-import { CS_API_VERSION, encodeCsCursor, parsePointToPointQuery, pointToPointRoutes } from "./schedules";
+import {
+  CS_API_VERSION,
+  encodeCsCursor,
+  parsePointToPointQuery,
+  parsePortScheduleQuery,
+  pointToPointRoutes,
+  renderPortSchedule,
+} from "./schedules";
 import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseEvents } from "./world/awaiting-release";
 import { toUtcIso } from "./world/local-time";
+import { findPort } from "./world/ports";
 import { findSimulatedCarrier } from "./world/references";
 import { type Shipment, SimulatedWorld } from "./world/world";
 
@@ -196,7 +204,8 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     const isEvents = rest === "v2/events";
     const isToken = rest === "oauth/token";
     const isSchedules = rest === "v1/point-to-point-routes";
-    if (!isEvents && !isToken && !isSchedules) {
+    const isPortSchedules = rest === "v1/port-schedules";
+    if (!isEvents && !isToken && !isSchedules && !isPortSchedules) {
       sendDcsaError(req, res, 404, "notFound", `No resource ${url.pathname}.`);
       return;
     }
@@ -244,6 +253,10 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     }
     if (isSchedules) {
       answerPointToPoint(req, res, carrier, url);
+      return;
+    }
+    if (isPortSchedules) {
+      answerPortSchedule(req, res, carrier, url);
       return;
     }
     const query = parseEventsQuery(url.searchParams);
@@ -301,6 +314,34 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       headers["Next-Page-Cursor"] = encodeCsCursor(query.offset + query.limit, query.fingerprint);
     }
     send(res, 200, page, headers);
+  }
+
+  /** DCSA Commercial Schedules 1.0 port schedules: the proforma calls of the world's planned voyages. */
+  function answerPortSchedule(req: IncomingMessage, res: ServerResponse, carrier: Carrier, url: URL): void {
+    const query = parsePortScheduleQuery(url.searchParams);
+    if (Array.isArray(query)) {
+      send(
+        res,
+        400,
+        {
+          ...dcsaError(req, 400, []),
+          errors: query.map((p) => ({
+            property: p.property,
+            value: p.value,
+            errorCodeText: "invalidQuery",
+            errorCodeMessage: p.message,
+          })),
+        },
+        { "API-Version": CS_API_VERSION },
+      );
+      return;
+    }
+    const port = findPort(query.UNLocationCode);
+    const calls = world.portCallsOn(carrier.scac, query.UNLocationCode, query.date);
+    // A port the carrier does not call has an empty schedule, as carriers answer it.
+    send(res, 200, port && calls ? renderPortSchedule(carrier, port, calls) : [], {
+      "API-Version": CS_API_VERSION,
+    });
   }
 
   function eventsForQuery(carrier: Carrier, query: EventsQuery): DcsaEvent[] {
@@ -481,6 +522,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         name: carrier.name,
         eventsUrl: `${base}/${carrier.scac}/v2/events`,
         pointToPointUrl: `${base}/${carrier.scac}/v1/point-to-point-routes`,
+        portSchedulesUrl: `${base}/${carrier.scac}/v1/port-schedules`,
         auth: auth.get(carrier.scac)?.kind ?? "none",
       })),
       vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,

@@ -16,7 +16,8 @@ import { profileOf } from "./carrier-profiles";
 import { renderEvents } from "./dcsa-events";
 import { unitHash } from "./hash";
 import { containerNumber } from "./iso6346";
-import type { Port } from "./ports";
+import { type PlannedPortCall, PortCallRegistry } from "./port-calls";
+import { findPort, type Port } from "./ports";
 import {
   CYCLE_MS,
   cycleAt,
@@ -87,6 +88,8 @@ export interface EveryReferenceOptions {
 
 export class SimulatedWorld {
   private readonly cache = new Map<string, PlacedPlan>();
+  /** The proforma calls of the voyages of every shipment placed so far (port-calls.ts). */
+  private readonly portCalls = new PortCallRegistry();
   private readonly unknown: ReadonlySet<string>;
 
   constructor(
@@ -137,6 +140,16 @@ export class SimulatedWorld {
 
   private isKnown(shipment: Shipment): boolean {
     return this.everyReference !== undefined || isKnown(shipment);
+  }
+
+  /**
+   * A carrier's proforma calls at a port on a local date there: the voyages of the shipments the world
+   * has planned so far (port-calls.ts). Undefined for a port the world does not have.
+   */
+  portCallsOn(scac: string, locode: string, date: string): PlannedPortCall[] | undefined {
+    const port = findPort(locode);
+    if (!port) return undefined;
+    return this.portCalls.callsOn(scac, port, date);
   }
 
   /** DCSA events of a shipment as published at `now`. */
@@ -247,6 +260,8 @@ export class SimulatedWorld {
     const firstLeg = plan.legs[0];
     const lastLeg = plan.legs[plan.legs.length - 1];
     if (!firstLeg || !lastLeg) throw new Error(`shipment ${seed} has no vessel leg`);
+    const timeline = buildTimeline(plan, placed.bookedAt);
+    this.portCalls.record(plan, timeline);
     return {
       scac: carrier.scac,
       carrier,
@@ -263,7 +278,7 @@ export class SimulatedWorld {
       portOfDischarge: lastLeg.dischargePort,
       transshipmentPorts: plan.legs.slice(1).map((leg) => leg.loadPort),
       plan,
-      timeline: buildTimeline(plan, placed.bookedAt),
+      timeline,
     };
   }
 

@@ -242,6 +242,7 @@ export function createServices(input: {
       areaSources: input.lookupUpstreams?.portAreaSources ?? [],
       sampleEveryMs: config.congestion.sampleEveryMs,
       extraPorts: config.congestion.extraPorts,
+      scheduleSources: input.lookupUpstreams?.scheduleSources ?? [],
     }),
     openApiDocument: input.openApiDocument,
     disruptions,

@@ -63,7 +63,7 @@ export function createWorkers(services: Services): Workers {
       }
       const sampled = await congestion.sampleDue(CONGESTION_BATCH);
       const scored = await congestion.scoreDue(CONGESTION_BATCH);
-      return { full: sampled === CONGESTION_BATCH || scored === CONGESTION_BATCH };
+      return { full: sampled.length === CONGESTION_BATCH || scored.length === CONGESTION_BATCH };
     },
     logger,
   );

@@ -146,6 +146,31 @@ async function exercise(
   return { name, status: res.status, problems };
 }
 
+describe("port congestion access on v1 (spec rule 9)", () => {
+  it("answers plan_required, not feature_disabled, to a plan without port congestion whose switch is off too", async () => {
+    const starter = await app.fixtures.organization({ plan: "starter" });
+    await app.services.db.prisma.organization.update({
+      where: { id: starter.organizationId },
+      data: { featureSwitches: { port_congestion: false } },
+    });
+    for (const [template, path] of [
+      ["/ports/congestion", "/ports/congestion"],
+      ["/ports/{locode}/congestion", "/ports/CNSHA/congestion"],
+    ] as const) {
+      const res = await fetch(`${app.url}/api/v1${path}`, {
+        headers: { authorization: `Bearer ${starter.key}` },
+      });
+      expect(await checker.check("get", template, res.clone())).toEqual([]);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { data: unknown }).data).toEqual({
+        error: "plan_required",
+        feature: "port_congestion",
+        min_plan: "professional",
+      });
+    }
+  });
+});
+
 describe("the OpenAPI 3.1 document", () => {
   it("is a valid OpenAPI 3.1 document with every route, its sandbox copy and the webhook payloads", async () => {
     await SwaggerParser.validate(structuredClone(document));

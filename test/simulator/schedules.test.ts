@@ -15,6 +15,8 @@ import { VESSELS } from "../../simulator/world/vessels";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { ManualClock } from "../../src/lib/clock";
 import { mapPointToPoint } from "../../src/upstream/schedules/dcsa-cs.mapper";
+import { mapPortSchedules } from "../../src/upstream/schedules/dcsa-cs-port-schedule.mapper";
+import { simulatedContainers } from "../support/references";
 import { SHARED } from "./support";
 
 const CS_SPEC = resolve(SHARED, "reference/dcsa/DCSA-OpenAPI/cs/v1/CS_v1.0.3.yaml");
@@ -38,6 +40,7 @@ function closed(schema: unknown): unknown {
 }
 
 let validate: ValidateFunction;
+let validatePortSchedules: ValidateFunction;
 let simulator: RunningSimulator;
 const clock = new ManualClock("2026-11-20T12:00:00Z");
 
@@ -48,6 +51,10 @@ beforeAll(async () => {
   addFormats(ajv);
   ajv.addSchema({ $id: "cs", components: closed(document.components) } as JsonSchema);
   validate = ajv.compile({ type: "array", items: { $ref: "cs#/components/schemas/PointToPoint" } });
+  validatePortSchedules = ajv.compile({
+    type: "array",
+    items: { $ref: "cs#/components/schemas/PortSchedule" },
+  });
   simulator = await startSimulator({ clock });
 });
 afterAll(() => simulator?.close());
@@ -155,6 +162,64 @@ describe("GET /<SCAC>/v1/point-to-point-routes", () => {
     }
     expect((await ptp("MSCU", "placeOfReceipt=CNSHA&placeOfDelivery=ZZZZZ")).body).toEqual([]);
     expect((await ptp("ONEY", "placeOfReceipt=CNSHA&placeOfDelivery=NLRTM")).body).toEqual([]);
+  });
+});
+
+describe("GET /<SCAC>/v1/port-schedules", () => {
+  it("lists the proforma call of a voyage the carrier's shipments sail, as CS 1.0.3 PortSchedule", async () => {
+    const { known } = await simulatedContainers(simulator.url, "MSCU", "MSCU", { known: 1, start: 410_000 });
+    const events = (await (
+      await fetch(`${simulator.url}/MSCU/v2/events?equipmentReference=${known[0]}&eventType=TRANSPORT`)
+    ).json()) as {
+      transportEventTypeCode: string;
+      eventClassifierCode: string;
+      eventDateTime: string;
+      transportCall: {
+        UNLocationCode: string;
+        modeOfTransport: string;
+        importVoyageNumber: string;
+        vessel: { vesselIMONumber: string };
+      };
+    }[];
+    const arrival = events.find(
+      (e) =>
+        e.transportEventTypeCode === "ARRI" &&
+        e.eventClassifierCode === "ACT" &&
+        e.transportCall.modeOfTransport === "VESSEL",
+    )!;
+    const call = arrival.transportCall;
+    // Its planned arrival is on the published date, or (a late ship) up to two weeks before it.
+    let found: { plannedArrival: string } | undefined;
+    for (let d = 1; d >= -15 && !found; d--) {
+      const date = new Date(Date.parse(arrival.eventDateTime) + d * 86_400_000).toISOString().slice(0, 10);
+      const res = await fetch(
+        `${simulator.url}/MSCU/v1/port-schedules?UNLocationCode=${call.UNLocationCode}&date=${date}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("api-version")).toBe("1.0.3");
+      const body = await res.json();
+      expect(validatePortSchedules(body), JSON.stringify(validatePortSchedules.errors)).toBe(true);
+      found = mapPortSchedules(body, { scac: "MSCU", locode: call.UNLocationCode }).find(
+        (c) => c.vesselImo === call.vessel.vesselIMONumber && c.voyages.includes(call.importVoyageNumber),
+      ) as { plannedArrival: string } | undefined;
+    }
+    expect(found).toBeDefined();
+    expect(Date.parse(found!.plannedArrival)).toBeLessThanOrEqual(
+      Date.parse(arrival.eventDateTime) + 86_400_000,
+    );
+  });
+
+  it("refuses a query without a port or a date, and answers an empty schedule for a port it does not have", async () => {
+    for (const query of ["date=2026-11-20", "UNLocationCode=CNSHA", "UNLocationCode=CNSHA&date=2026-02-30"]) {
+      const res = await fetch(`${simulator.url}/MSCU/v1/port-schedules?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toMatchObject({
+        statusCode: 400,
+        errors: [{ errorCodeText: "invalidQuery" }],
+      });
+    }
+    const res = await fetch(`${simulator.url}/MSCU/v1/port-schedules?UNLocationCode=ZZZZZ&date=2026-11-20`);
+    expect(await res.json()).toEqual([]);
   });
 });
 

@@ -9,13 +9,14 @@
  * restart loses nothing. A board read is one query over the rows flagged `latest`.
  */
 import type { Logger } from "pino";
-import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { minimumPlanFor } from "../accounts/plans";
 import { featureAccess, type Principal } from "../accounts/principal";
 import { findPort } from "../ports/port-directory";
 import { rankedPortCodes } from "../ports/port-traffic";
+import type { ScheduledPortCall, ScheduleSource } from "../schedules/schedule-source";
 import type { TrackingDocument } from "../tracking/model";
 import { recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
@@ -28,7 +29,17 @@ import {
   shiftDay,
   trend7d,
 } from "./scoring";
-import { type DaySignals, daySignals, type PortShipmentObservations, shipmentObservations } from "./signals";
+import {
+  type DaySignals,
+  daySignals,
+  type PortShipmentObservations,
+  proformaDates,
+  type ShipmentObservation,
+  scheduleDeviationHours,
+  shipmentObservations,
+  type VesselArrival,
+  vesselArrivals,
+} from "./signals";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -39,6 +50,11 @@ export const SCORE_SOON_EVERY_MS = HOUR_MS;
 const SOON_MS = 72 * HOUR_MS;
 /** Tracked shipments' documents older than the baseline plus the gap add nothing. */
 const SHIPMENT_LOOKBACK_MS = (BASELINE_DAYS + BASELINE_GAP_DAYS + 14) * DAY_MS;
+/** Arrivals compared with the proforma: the 14-day window of yesterday's signals, and today. */
+const ARRIVAL_LOOKBACK_MS = 16 * DAY_MS;
+/** A port's schedule of one date is asked once in this time (schedules change rarely, days never). */
+const PROFORMA_TTL_MS = 12 * HOUR_MS;
+const PROFORMA_CACHE_MAX = 20_000;
 
 export interface CongestionHistoryItem {
   date: string;
@@ -85,6 +101,8 @@ export type ReadingOutcome =
 
 interface ShipmentSignals {
   byPort: Map<string, PortShipmentObservations>;
+  /** Vessel arrivals of the last 16 days per port, for the schedule deviation. */
+  arrivals: Map<string, VesselArrival[]>;
   /** Ports with a tracked arrival due within 72 h. */
   arrivingSoon: Set<string>;
   loadedAt: number;
@@ -118,6 +136,10 @@ const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export class CongestionService {
   private shipmentCache: ShipmentSignals | undefined;
+  /** The shipment load the schedule last followed (`followShipments`). */
+  private followedLoad: number | undefined;
+  /** Proforma calls per carrier, port and date: scoring asks a schedule once, not per shipment. */
+  private readonly proformaCache = new Map<string, { calls: ScheduledPortCall[]; fetchedAt: number }>();
 
   constructor(
     private readonly deps: {
@@ -130,6 +152,8 @@ export class CongestionService {
       sampleEveryMs: number;
       /** Ports watched besides the 60 largest container ports. */
       extraPorts?: readonly string[];
+      /** Carriers' Commercial Schedules, for the proforma arrivals (schedule deviation). */
+      scheduleSources?: readonly ScheduleSource[];
     },
   ) {}
 
@@ -146,8 +170,8 @@ export class CongestionService {
     return created.count;
   }
 
-  /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns how many. */
-  async sampleDue(limit = 20): Promise<number> {
+  /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns the ports. */
+  async sampleDue(limit = 20): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const claimed = await prisma.$queryRaw<{ locode: string }[]>`
@@ -166,7 +190,7 @@ export class CongestionService {
         data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
       });
     }
-    return claimed.length;
+    return claimed.map((c) => c.locode);
   }
 
   /** One sighting of a port's area from the first source that knows the port. */
@@ -187,10 +211,14 @@ export class CongestionService {
     return false;
   }
 
-  /** Scores ports whose scoring is due (at most `limit`); returns how many. */
-  async scoreDue(limit = 20): Promise<number> {
+  /**
+   * Scores ports whose scoring is due (at most `limit`); returns the ports. First, when the tracked
+   * shipments were read afresh (every 10 minutes at most), the schedule follows them (`followShipments`).
+   */
+  async scoreDue(limit = 20): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
+    await this.followShipments(now.getTime());
     const claimed = await prisma.$queryRaw<{ locode: string }[]>`
       UPDATE port_congestion_schedule SET next_score_at = ${new Date(now.getTime() + LEASE_MS)}
        WHERE locode IN (
@@ -200,7 +228,7 @@ export class CongestionService {
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
       RETURNING locode`;
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return [];
     const shipments = await this.shipmentSignals(now.getTime());
     for (const { locode } of claimed) {
       await this.scorePortNow(locode, shipments);
@@ -210,7 +238,42 @@ export class CongestionService {
         data: { nextScoreAt: new Date(now.getTime() + every), lastScoredAt: now },
       });
     }
-    return claimed.length;
+    return claimed.map((c) => c.locode);
+  }
+
+  /**
+   * The schedule follows the tracked shipments: a port with shipment signals that is not watched gets a
+   * schedule row (sampled and scored like a watched one from then on), and a port where a tracked
+   * shipment has become due within 72 hours is brought forward to an hour after its last score (now, if
+   * that has passed) instead of waiting for its next daily score. A row under a scorer's lease, or due
+   * within the lease anyway, is left alone, so bringing a port forward never lets a second process claim
+   * it while the first still scores it.
+   */
+  async followShipments(now: number): Promise<void> {
+    const signals = await this.shipmentSignals(now);
+    if (this.followedLoad === signals.loadedAt) return;
+    this.followedLoad = signals.loadedAt;
+    const ports = [
+      ...new Set([...signals.byPort.keys(), ...signals.arrivals.keys(), ...signals.arrivingSoon]),
+    ]
+      .map((code) => findPort(code)?.locode)
+      .filter((code): code is string => code !== undefined);
+    if (ports.length > 0) {
+      await this.deps.prisma.portCongestionSchedule.createMany({
+        data: ports.map((locode) => ({ locode, nextSampleAt: new Date(now), nextScoreAt: new Date(now) })),
+        skipDuplicates: true,
+      });
+    }
+    const soon = [...signals.arrivingSoon];
+    if (soon.length === 0) return;
+    const nowAt = new Date(now);
+    const hourAfterLastScore = Prisma.sql`COALESCE(last_scored_at + interval '1 hour', ${nowAt})`;
+    await this.deps.prisma.$executeRaw`
+      UPDATE port_congestion_schedule
+         SET next_score_at = GREATEST(${nowAt}, ${hourAfterLastScore})
+       WHERE locode IN (${Prisma.join(soon)})
+         AND next_score_at > ${new Date(now + LEASE_MS)}
+         AND next_score_at > GREATEST(${nowAt}, ${hourAfterLastScore})`;
   }
 
   /**
@@ -226,10 +289,20 @@ export class CongestionService {
       where: { locode_day: { locode, day: new Date(dayStart(yesterday)) } },
       select: { computedAt: true },
     });
+    const observed = signals.byPort.get(locode);
+    const deviations = await this.scheduleDeviations(locode, signals.arrivals.get(locode) ?? [], now);
+    const observations: PortShipmentObservations | undefined =
+      observed || deviations.length > 0
+        ? {
+            dwellDays: observed?.dwellDays ?? [],
+            etaSlipHours: observed?.etaSlipHours ?? [],
+            scheduleDeviationHours: deviations,
+          }
+        : undefined;
     if (!stored || stored.computedAt.getTime() < dayStart(today)) {
-      await this.storeSignals(locode, yesterday, dayStart(today), signals);
+      await this.storeSignals(locode, yesterday, dayStart(today), observations);
     }
-    await this.storeSignals(locode, today, now, signals);
+    await this.storeSignals(locode, today, now, observations);
     return this.scoreDay(locode, today, now);
   }
 
@@ -237,7 +310,7 @@ export class CongestionService {
     locode: string,
     day: string,
     end: number,
-    shipments: ShipmentSignals,
+    shipments: PortShipmentObservations | undefined,
   ): Promise<void> {
     const { prisma } = this.deps;
     const since = new Date(end - 14 * DAY_MS);
@@ -264,7 +337,7 @@ export class CongestionService {
       end,
       waits,
       arrivals: arrivals.map((a) => a.arrivedAt),
-      shipments: shipments.byPort.get(locode),
+      shipments,
       stillOpenAfter: end - 6 * HOUR_MS,
       watchedSince: first?.arrivedAt.getTime(),
     });
@@ -403,6 +476,8 @@ export class CongestionService {
         JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
        WHERE d.latest_version > 0 AND d.last_synced_at >= ${new Date(now - SHIPMENT_LOOKBACK_MS)}`;
     const byPort = new Map<string, PortShipmentObservations>();
+    const arrivals = new Map<string, VesselArrival[]>();
+    const arrivalSeen = new Set<string>();
     const arrivingSoon = new Set<string>();
     // Organisations tracking the same reference each hold a copy: a shipment counts once.
     const seen = new Set<string>();
@@ -411,6 +486,17 @@ export class CongestionService {
       if (seen.has(identity)) continue;
       seen.add(identity);
       const document = row.content as TrackingDocument;
+      // One observation per ship call, however many tracked shipments it carried.
+      for (const arrival of vesselArrivals(document)) {
+        if (arrival.at < now - ARRIVAL_LOOKBACK_MS || arrival.at > now) continue;
+        const locode = findPort(arrival.locode)?.locode ?? arrival.locode;
+        const key = `${arrival.scac}|${arrival.vesselImo}|${arrival.voyage}|${locode}`;
+        if (arrivalSeen.has(key)) continue;
+        arrivalSeen.add(key);
+        const list = arrivals.get(locode) ?? [];
+        list.push({ ...arrival, locode });
+        arrivals.set(locode, list);
+      }
       const observed = shipmentObservations(document);
       if (!observed) continue;
       const locode = findPort(observed.locode)?.locode ?? observed.locode;
@@ -422,8 +508,83 @@ export class CongestionService {
       if (!document.ata && eta && Date.parse(eta) >= now && Date.parse(eta) <= now + SOON_MS)
         arrivingSoon.add(locode);
     }
-    this.shipmentCache = { byPort, arrivingSoon, loadedAt: now };
+    this.shipmentCache = { byPort, arrivals, arrivingSoon, loadedAt: now };
     return this.shipmentCache;
+  }
+
+  /**
+   * The schedule deviation of a port's recent vessel arrivals: each against the proforma arrival of the
+   * same vessel and voyage in its carrier's port schedules (DCSA Commercial Schedules), asked once per
+   * carrier, port and date and kept 12 hours. A carrier whose schedules cannot be read (no source for
+   * it, a failure on any date) contributes nothing this time, so the component is absent rather than
+   * computed from half a schedule; scoring goes on without it.
+   */
+  private async scheduleDeviations(
+    locode: string,
+    arrivals: readonly VesselArrival[],
+    now: number,
+  ): Promise<ShipmentObservation[]> {
+    const sources = this.deps.scheduleSources ?? [];
+    if (arrivals.length === 0 || sources.length === 0) return [];
+    const observations: ShipmentObservation[] = [];
+    const byCarrier = new Map<string, VesselArrival[]>();
+    for (const arrival of arrivals) {
+      const list = byCarrier.get(arrival.scac) ?? [];
+      list.push(arrival);
+      byCarrier.set(arrival.scac, list);
+    }
+    for (const [scac, carrierArrivals] of byCarrier) {
+      const source = sources.find((s) => s.scac === scac);
+      if (!source) continue;
+      const dates = [...new Set(carrierArrivals.flatMap((a) => proformaDates(a.at)))].sort();
+      let calls: ScheduledPortCall[] | null;
+      try {
+        calls = await this.proformaCalls(source, locode, dates, now);
+      } catch (error) {
+        this.deps.logger.warn({ err: error, locode, scac }, "Port schedule not read");
+        calls = null;
+      }
+      if (!calls) continue;
+      for (const arrival of carrierArrivals) {
+        const hours = scheduleDeviationHours(arrival, calls);
+        if (hours !== null) observations.push({ at: arrival.at, value: hours });
+      }
+    }
+    return observations;
+  }
+
+  /** A carrier's proforma calls at a port on the given dates, or null when any date cannot be read. */
+  private async proformaCalls(
+    source: ScheduleSource,
+    locode: string,
+    dates: readonly string[],
+    now: number,
+  ): Promise<ScheduledPortCall[] | null> {
+    const calls: ScheduledPortCall[] = [];
+    for (const date of dates) {
+      const key = `${source.scac}|${locode}|${date}`;
+      const cached = this.proformaCache.get(key);
+      if (cached && now >= cached.fetchedAt && now - cached.fetchedAt < PROFORMA_TTL_MS) {
+        calls.push(...cached.calls);
+        continue;
+      }
+      const answer = await source.portSchedule({ locode, date });
+      if (answer.kind === "unavailable") {
+        this.deps.logger.warn(
+          { locode, scac: source.scac, date, reason: answer.reason },
+          "Port schedule not read: no schedule deviation from this carrier",
+        );
+        return null;
+      }
+      this.proformaCache.delete(key);
+      this.proformaCache.set(key, { calls: answer.calls, fetchedAt: now });
+      if (this.proformaCache.size > PROFORMA_CACHE_MAX) {
+        const oldest = this.proformaCache.keys().next().value;
+        if (oldest !== undefined) this.proformaCache.delete(oldest);
+      }
+      calls.push(...answer.calls);
+    }
+    return calls;
   }
 
   /** The board: every scored port's newest reading, most congested first. One query. */

@@ -57,7 +57,7 @@ export interface ShipmentObservation {
 export interface PortShipmentObservations {
   dwellDays: ShipmentObservation[];
   etaSlipHours: ShipmentObservation[];
-  /** Actual arrival minus the proforma arrival, hours (positive = late); absent until collected. */
+  /** Actual arrival minus the proforma arrival, hours (positive = late), one per ship call. */
   scheduleDeviationHours?: ShipmentObservation[];
 }
 
@@ -178,4 +178,76 @@ export function shipmentObservations(
     });
   }
   return { locode: pod.unLocode, dwellDays, etaSlipHours };
+}
+
+/** A vessel's actual arrival at a port, as a tracked shipment's carrier reported it. */
+export interface VesselArrival {
+  locode: string;
+  scac: string;
+  vesselImo: string;
+  voyage: string;
+  /** The actual arrival (ms). */
+  at: number;
+}
+
+/**
+ * Every actual vessel arrival (ARRI, VESSEL) at a port in a tracked shipment's latest document, the
+ * port of discharge and the transshipment ports alike, once per vessel, voyage and port (the boxes of
+ * one shipment all repeat their ship's arrival). Arrivals without an IMO number or a voyage cannot be
+ * matched with a schedule and are left out.
+ */
+export function vesselArrivals(document: TrackingDocument): VesselArrival[] {
+  const arrivals = new Map<string, VesselArrival>();
+  for (const container of document.containers) {
+    for (const event of container.events) {
+      if (event.eventCode !== "ARRI" || !event.actual || event.modeOfTransport !== "VESSEL") continue;
+      if (!event.instant || !event.voyage || !event.vesselKey) continue;
+      const vessel = document.vessels.find((v) => v.key === event.vesselKey);
+      const location = document.locations.find((l) => l.key === event.locationKey);
+      if (vessel?.imo == null || !location?.unLocode) continue;
+      const arrival: VesselArrival = {
+        locode: location.unLocode,
+        scac: document.carrierScac,
+        vesselImo: String(vessel.imo),
+        voyage: event.voyage,
+        at: Date.parse(event.instant),
+      };
+      arrivals.set(`${arrival.vesselImo}|${arrival.voyage}|${arrival.locode}`, arrival);
+    }
+  }
+  return [...arrivals.values()];
+}
+
+/** How late a ship may arrive against its proforma and still be matched with it. */
+export const PROFORMA_LOOKBACK_DAYS = 15;
+
+/**
+ * The UTC dates whose port schedules may hold an arrival's proforma: from 15 days before the arrival
+ * (a ship can be that late) to the day after it (or a little early). Local dates at the port differ from
+ * UTC ones by at most a day, which the day on either side covers.
+ */
+export function proformaDates(arrivalMs: number): string[] {
+  const dates: string[] = [];
+  for (let d = -PROFORMA_LOOKBACK_DAYS; d <= 1; d++) {
+    dates.push(new Date(arrivalMs + d * DAY_MS).toISOString().slice(0, 10));
+  }
+  return dates;
+}
+
+/**
+ * Hours from the proforma arrival to the actual one (positive = late), against the scheduled call of
+ * the same vessel and voyage nearest to the arrival; null when the schedules hold no such call.
+ */
+export function scheduleDeviationHours(
+  arrival: Pick<VesselArrival, "vesselImo" | "voyage" | "at">,
+  calls: readonly { vesselImo: string | null; voyages: readonly string[]; plannedArrival: string | null }[],
+): number | null {
+  let best: number | null = null;
+  for (const call of calls) {
+    if (call.vesselImo !== arrival.vesselImo || !call.voyages.includes(arrival.voyage)) continue;
+    if (!call.plannedArrival) continue;
+    const deviation = arrival.at - Date.parse(call.plannedArrival);
+    if (best === null || Math.abs(deviation) < Math.abs(best)) best = deviation;
+  }
+  return best === null ? null : best / HOUR_MS;
 }

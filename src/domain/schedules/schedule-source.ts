@@ -9,6 +9,8 @@ export interface ScheduleSource {
   /** The carrier whose schedules these are. */
   readonly scac: string;
   pointToPoint(request: PointToPointRequest, signal?: AbortSignal): Promise<ScheduleSourceAnswer>;
+  /** The carrier's proforma calls at one port on one local date (DCSA CS 1.0 port schedules). */
+  portSchedule(request: PortScheduleRequest, signal?: AbortSignal): Promise<PortScheduleAnswer>;
 }
 
 /** A lane and a window of local dates (YYYY-MM-DD) on departures or on arrivals. */
@@ -23,4 +25,24 @@ export interface PointToPointRequest {
 
 export type ScheduleSourceAnswer =
   | { kind: "sailings"; items: ScheduleItem[] }
+  | { kind: "unavailable"; reason: string };
+
+/** One port (UN/LOCODE) and one local date there (YYYY-MM-DD). */
+export interface PortScheduleRequest {
+  locode: string;
+  date: string;
+}
+
+/** A vessel's call at the port as the carrier's schedule plans it (the proforma, not an estimate). */
+export interface ScheduledPortCall {
+  vesselImo: string | null;
+  vesselName: string | null;
+  /** The carrier's voyage numbers for the call (import and export; often the same). */
+  voyages: string[];
+  /** Planned arrival, ISO 8601 UTC instant; null when the schedule gives none. */
+  plannedArrival: string | null;
+}
+
+export type PortScheduleAnswer =
+  | { kind: "calls"; calls: ScheduledPortCall[] }
   | { kind: "unavailable"; reason: string };

@@ -9,7 +9,7 @@ export type PortCongestionView = BoardItem & { history?: CongestionHistoryItem[]
 
 export const PortCongestionRef = builder.objectRef<PortCongestionView>("PortCongestion").implement({
   description:
-    "A port's newest congestion reading, computed ahead of requests from Quayside's own signals (AIS anchorage waits, tracked boxes' dwell, ETA slips, arrival bunching); check computedAt for its freshness.",
+    "A port's newest congestion reading, computed ahead of requests from Quayside's own signals (AIS anchorage waits, tracked boxes' dwell, ETA slips, arrivals against the carriers' schedules, arrival bunching); check computedAt for its freshness.",
   fields: (t) => ({
     locode: t.exposeString("locode"),
     name: t.exposeString("name"),
