@@ -302,9 +302,12 @@ function routeTests(
     ...(noneListed ? [404] : []),
   ];
   lines.push(
-    accepted.length === 1
-      ? `pm.test("answers ${accepted[0]}", () => pm.expect(code).to.equal(${accepted[0]}));`
-      : `pm.test("answers ${accepted.join(" or ")}", () => pm.expect(code).to.be.oneOf(${js(accepted)}));`,
+    name === "fireWebhook"
+      ? // The one request that leaves the machine: offline, or with a private URL, the target is refused.
+        `pm.test("answers ${accepted[0]}", () => pm.expect(code, "a 400 on url: set the webhookUrl variable to a public https URL you can reach").to.equal(${accepted[0]}));`
+      : accepted.length === 1
+        ? `pm.test("answers ${accepted[0]}", () => pm.expect(code).to.equal(${accepted[0]}));`
+        : `pm.test("answers ${accepted.join(" or ")}", () => pm.expect(code).to.be.oneOf(${js(accepted)}));`,
     ...refusals,
   );
 
@@ -314,6 +317,9 @@ function routeTests(
       ? 'pm.test("says sandbox", () => pm.expect(answer.mode).to.equal("sandbox"));'
       : 'pm.test("carries no sandbox mode", () => pm.expect(answer).to.not.have.property("mode"));',
   ];
+  if (sandbox && route.write) {
+    success.push('pm.test("says nothing was kept", () => pm.expect(answer.persisted).to.equal(false));');
+  }
   if (keys.top.length > 0) {
     success.push(
       `pm.test("carries its documented fields", () => pm.expect(answer).to.include.all.keys(${js(keys.top)}));`,

@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import newman, { type RunSummary } from "newman";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,19 +22,21 @@ import { startReceiver } from "../support/receiver";
  */
 
 let service: ServiceProcess;
+let environment: Record<string, string>;
 let folder: ReturnType<typeof temporaryFolder>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   folder = temporaryFolder();
   const target = await freshDatabaseTarget();
-  service = await startService({
+  environment = {
     ...serviceEnvironment(target, folder.dir),
     QUAYSIDE_WORKERS: "on",
     QUAYSIDE_SIMULATOR: "embedded",
     QUAYSIDE_SIMULATOR_PORT: "0",
     QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-  });
+  };
+  service = await startService(environment);
   receiver = await startReceiver();
 }, 120_000);
 afterAll(async () => {
@@ -70,6 +75,18 @@ function requests(items: Item[], folderName = ""): { folder: string; item: Item 
   return items.flatMap((i) =>
     i.item ? requests(i.item, folderName || i.name) : [{ folder: folderName, item: i }],
   );
+}
+
+/** The `quayside` command beside the running service (through its operator socket on PGlite). */
+async function quayside<T>(...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(
+    "node",
+    [path.resolve("bin/quayside.mjs"), ...args, "--json"],
+    {
+      env: environment,
+    },
+  );
+  return JSON.parse(stdout) as T;
 }
 
 async function run(collection: Collection, folder?: string | string[]) {
@@ -176,5 +193,21 @@ describe("GET /api/v1/postman.json", () => {
     expect(Object.values(wrongKey.statuses)).toEqual([401, 401, 401]);
     expect(wrongKey.summary.run.stats.requests.failed).toBe(0);
     expect(wrongKey.failures.filter((f) => / expected 401 to equal 200$/.test(f))).toHaveLength(3);
+  }, 120_000);
+
+  it("runs the gated requests green on a plan that includes them (the other side of each gate)", async () => {
+    // The demo organisation's plan has no disruptions; a business organisation's does.
+    await quayside("orgs", "create", "--name", "Business", "--plan", "business");
+    await quayside("users", "create", "--org", "Business", "--email", "owner@business.example");
+    const { key } = await quayside<{ key: string }>("keys", "create", "--user", "owner@business.example");
+    const collection = withValues(await served(), { bearerToken: key });
+    const { failures, statuses } = await run(collection, ["Tracking", "Disruptions"]);
+    expect(failures).toEqual([]);
+    const disruptions = requests(collection.item).filter((r) => r.folder === "Disruptions");
+    const [list, one, ofShipment] = disruptions.map((r) => statuses[r.item.name]);
+    expect(list).toBe(200);
+    // The read takes the list's first id; on a world with no disruption yet it is not found.
+    expect([200, 404]).toContain(one);
+    expect(ofShipment).toBe(200);
   }, 120_000);
 });
