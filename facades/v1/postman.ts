@@ -127,11 +127,11 @@ function makeRunnable(collection: PostmanCollection): PostmanCollection {
       if (!item.request) continue;
       const found = routeOf(item.request);
       if (found && !found.sandbox) liveValues(found.name, item.request);
+      if (found?.name === "fireWebhook")
+        setBody(item.request, { ...webhookExample, url: `{{${WEBHOOK_URL}}}` });
       const lines = found
         ? routeTests(found.name, found.route, item.request, { sandbox: found.sandbox, gates })
         : metaTests(item.request);
-      if (found?.name === "fireWebhook")
-        setBody(item.request, { ...webhookExample, url: `{{${WEBHOOK_URL}}}` });
       item.event = [{ listen: "test", script: { type: "text/javascript", exec: lines } }];
     }
   }
