@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { buildOpenApiDocument } from "./openapi";
+import { postmanCollection } from "./postman";
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 
@@ -30,39 +31,4 @@ export function createMetaRouter(baseUrl: string): Router {
     }
   });
   return router;
-}
-
-/**
- * The collection, one folder per tag. Requests take the `baseUrl` variable from the document's
- * server and the Bearer key from a `bearerToken` variable (the Sandbox folder needs none).
- */
-export async function postmanCollection(document: Document): Promise<unknown> {
-  // Loaded on the first request for the collection: the converter and its dependencies are a large
-  // part of the module graph, and nothing at start-up needs them.
-  const { default: Converter } = await import("openapi-to-postmanv2");
-  return new Promise((resolve, reject) => {
-    Converter.convert(
-      { type: "json", data: structuredClone(document) },
-      { folderStrategy: "Tags", requestParametersResolution: "Example", includeAuthInfoInExample: false },
-      (error, result) => {
-        if (error) return reject(new Error(error.message));
-        if (!result) return reject(new Error("the OpenAPI document did not convert"));
-        if (!result.result || !result.output?.[0]) {
-          return reject(new Error(`the OpenAPI document did not convert: ${result.reason ?? "no output"}`));
-        }
-        const data = result.output[0].data as {
-          variable?: { key: string; value: string; type?: string }[];
-          item?: { name: string; auth?: unknown }[];
-        };
-        // The key goes in `bearerToken` (the converter's name for it); the sandbox needs none.
-        data.variable = [
-          ...(data.variable ?? []).filter((v) => v.key !== "bearerToken"),
-          { key: "bearerToken", value: "", type: "string" },
-        ];
-        const sandbox = data.item?.find((folder) => folder.name === "Sandbox");
-        if (sandbox) sandbox.auth = { type: "noauth" };
-        resolve(data);
-      },
-    );
-  });
 }

@@ -215,7 +215,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
     ["/openapi.json", "This document", "openApiDocument"],
     [
       "/postman.json",
-      "A Postman collection generated from this document (variable `baseUrl`)",
+      "A Postman collection generated from this document, with tests on every request (set `bearerToken`)",
       "postmanCollection",
     ],
   ] as const) {

@@ -1,108 +1,213 @@
-import newman from "newman";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import newman, { type RunSummary } from "newman";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/app";
+import {
+  DEMO_KEY,
+  type ServiceProcess,
+  serviceEnvironment,
+  startService,
+  temporaryFolder,
+} from "../reliability/service-process";
+import { freshDatabaseTarget } from "../support/database";
 import { startReceiver } from "../support/receiver";
 
-let app: TestApp;
+/**
+ * The collection as served by GET /api/v1/postman.json, run with newman against the service started
+ * as `npm start` starts it: the embedded carrier simulator, the demo organisation and its key
+ * (QUAYSIDE_DEMO_KEY), workers and the simulator's news feeds. Two settings differ, each for this
+ * machine: ports picked free (tests run side by side), and private webhook targets allowed, so the
+ * sandbox's sample webhook reaches a local receiver instead of the internet.
+ */
+
+let service: ServiceProcess;
+let environment: Record<string, string>;
+let folder: ReturnType<typeof temporaryFolder>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    env: {
-      QUAYSIDE_SIMULATOR: "embedded",
-      QUAYSIDE_SIMULATOR_PORT: "0",
-      QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    },
-  });
+  folder = temporaryFolder();
+  const target = await freshDatabaseTarget();
+  environment = {
+    ...serviceEnvironment(target, folder.dir),
+    QUAYSIDE_WORKERS: "on",
+    QUAYSIDE_SIMULATOR: "embedded",
+    QUAYSIDE_SIMULATOR_PORT: "0",
+    QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  };
+  service = await startService(environment);
   receiver = await startReceiver();
 }, 120_000);
 afterAll(async () => {
   await receiver?.close();
-  await app?.stop();
+  if (service) {
+    service.child.kill("SIGTERM");
+    await service.exited;
+  }
+  folder?.remove();
 });
 
-type Item = { name: string; item?: Item[]; request?: any; event?: unknown[] };
+type Item = {
+  name: string;
+  item?: Item[];
+  request?: { method: string; url: { path?: string[]; variable?: { key: string; value: string }[] } };
+  event?: { listen: string; script: { exec: string[] } }[];
+  auth?: unknown;
+};
+type Collection = { info: { schema: string }; item: Item[]; variable: { key: string; value: string }[] };
+
+async function served(): Promise<Collection> {
+  const res = await fetch(`${service.url}/api/v1/postman.json`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Collection;
+}
+
+/** The collection with the values a user fills in: the key, and where the sample webhook goes. */
+function withValues(collection: Collection, values: Record<string, string>): Collection {
+  return {
+    ...collection,
+    variable: collection.variable.map((v) => (v.key in values ? { ...v, value: values[v.key]! } : v)),
+  };
+}
+
+function requests(items: Item[], folderName = ""): { folder: string; item: Item }[] {
+  return items.flatMap((i) =>
+    i.item ? requests(i.item, folderName || i.name) : [{ folder: folderName, item: i }],
+  );
+}
+
+/** The `quayside` command beside the running service (through its operator socket on PGlite). */
+async function quayside<T>(...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(
+    "node",
+    [path.resolve("bin/quayside.mjs"), ...args, "--json"],
+    {
+      env: environment,
+    },
+  );
+  return JSON.parse(stdout) as T;
+}
+
+async function run(collection: Collection, folder?: string | string[]) {
+  const summary = await new Promise<RunSummary>((resolve, reject) =>
+    newman.run({ collection, folder, reporters: [], timeoutRequest: 60_000 }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
+  );
+  return {
+    summary,
+    failures: summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`),
+    statuses: Object.fromEntries(summary.run.executions.map((e) => [e.item.name, e.response?.code])),
+  };
+}
 
 describe("GET /api/v1/postman.json", () => {
-  it("is a Postman collection generated from the OpenAPI document, with a baseUrl variable", async () => {
-    const res = await fetch(`${app.url}/api/v1/postman.json`);
-    expect(res.status).toBe(200);
-    const collection = (await res.json()) as {
-      info: any;
-      item: Item[];
-      variable: { key: string; value: string }[];
-    };
+  it("is a Postman collection generated from the OpenAPI document, every request carrying its tests", async () => {
+    const collection = await served();
     expect(collection.info.schema).toContain("collection/v2.1.0");
-    expect(collection.variable).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ key: "baseUrl", value: `${app.url}/api/v1` }),
-        expect.objectContaining({ key: "bearerToken" }),
-      ]),
-    );
-    const folders = collection.item.map((i) => i.name);
-    expect(folders).toEqual(expect.arrayContaining(["Tracking", "Shipments", "Sandbox"]));
+    const variables = Object.fromEntries(collection.variable.map((v) => [v.key, v.value]));
+    expect(variables).toMatchObject({
+      baseUrl: `${service.url}/api/v1`,
+      bearerToken: "",
+      shipmentId: "MSCU1234566",
+      webhookUrl: "https://example.com/hooks/quayside",
+    });
+    // Tracking first (it creates what the reads read), Shipments last among the live folders.
+    expect(collection.item.map((i) => i.name)).toEqual([
+      "Tracking",
+      "Account",
+      "Carriers",
+      "Lookups",
+      "Disruptions",
+      "Shipments",
+      "Meta",
+      "Sandbox",
+    ]);
     expect(collection.item.find((i) => i.name === "Sandbox")).toMatchObject({ auth: { type: "noauth" } });
-    const document = (await (await fetch(`${app.url}/api/v1/openapi.json`)).json()) as {
+
+    const document = (await (await fetch(`${service.url}/api/v1/openapi.json`)).json()) as {
       paths: Record<string, object>;
     };
     const operations = Object.values(document.paths).reduce((n, p) => n + Object.keys(p).length, 0);
-    const requests = (items: Item[]): number =>
-      items.reduce((n, i) => n + (i.item ? requests(i.item) : 1), 0);
-    expect(requests(collection.item)).toBe(operations);
-    // Query values are the document's examples, not strings faked from a pattern.
-    const queries = (items: Item[]): { key: string; value: string }[] =>
-      items.flatMap((i) => (i.item ? queries(i.item) : (i.request?.url?.query ?? [])));
-    const since = queries(collection.item).filter((q) => q.key === "updated_since");
-    expect(since.length).toBeGreaterThan(0);
-    for (const q of since) expect(q.value).toBe("2026-08-01T00:00:00Z");
+    const all = requests(collection.item);
+    expect(all).toHaveLength(operations);
+    for (const { item } of all) {
+      const tests = item.event?.find((e) => e.listen === "test")?.script.exec.join("\n") ?? "";
+      expect(tests, item.name).toMatch(/pm\.test\("answers (JSON|200)"/);
+    }
+
+    const live = all.filter((r) => r.folder !== "Sandbox" && r.folder !== "Meta");
+    // The delete of the shipment is the last live request, its share link's just before.
+    expect(
+      live.slice(-2).map((r) => `${r.item.request!.method} /${r.item.request!.url.path!.join("/")}`),
+    ).toEqual(["DELETE /shipments/:id/share", "DELETE /shipments/:id"]);
+    // No live request names a sandbox shipment: they read the one the first request tracked.
+    for (const { item } of live) {
+      for (const v of item.request!.url.variable ?? []) expect(v.value, item.name).not.toMatch(/^SHP-/);
+    }
+    const shipmentReads = live.filter((r) => r.item.request!.url.path!.includes(":id"));
+    expect(shipmentReads.length).toBeGreaterThanOrEqual(7);
   });
 
-  it("runs green with newman against a started server (sandbox requests)", async () => {
-    const collection = (await (await fetch(`${app.url}/api/v1/postman.json`)).json()) as { item: Item[] };
-    const sandbox = collection.item.find((i) => i.name === "Sandbox")!;
-    // Every sandbox request must succeed and say `mode: "sandbox"`, except `?include=full`, which
-    // says `stored` in its data instead (spec v1 section 4.3); the fire request goes to a local
-    // receiver instead of the example URL (there is no internet here).
-    let stored = 0;
-    const visit = (items: Item[]) => {
-      for (const item of items) {
-        if (item.item) visit(item.item);
-        else {
-          if (item.request?.body?.raw?.includes("example.com/hooks")) {
-            item.request.body.raw = JSON.stringify({ url: receiver.url, event: "shipment.updated" });
-          }
-          const full = (
-            (item.request?.url?.query ?? []) as { key: string; value: string; disabled?: boolean }[]
-          ).some((q) => q.key === "include" && q.value === "full" && !q.disabled);
-          if (full) stored++;
-          item.event = [
-            {
-              listen: "test",
-              script: {
-                exec: [
-                  "pm.test('answers 2xx', () => pm.expect(pm.response.code).to.be.within(200, 299));",
-                  full
-                    ? "pm.test('says stored', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); pm.expect(b).to.not.have.property('mode'); pm.expect(b.data.mode).to.equal('stored'); });"
-                    : "pm.test('says sandbox', () => { const b = pm.response.json(); pm.expect(b.success).to.equal(true); pm.expect(b.mode).to.equal('sandbox'); });",
-                ],
-              },
-            },
-          ];
-        }
-      }
-    };
-    visit(sandbox.item!);
-    expect(stored).toBe(1);
-    const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
-      newman.run(
-        { collection: { ...collection, item: [sandbox] }, reporters: [], timeoutRequest: 30_000 },
-        (error, result) => (error ? reject(error) : resolve(result)),
-      ),
-    );
-    const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`);
+  it("runs green with newman over the live and sandbox folders as served, with the demo key", async () => {
+    const collection = withValues(await served(), { bearerToken: DEMO_KEY, webhookUrl: receiver.url });
+    const { summary, failures, statuses } = await run(collection);
     expect(failures).toEqual([]);
-    expect(summary.run.stats.requests.total).toBeGreaterThanOrEqual(17);
-    expect(summary.run.stats.assertions.failed).toBe(0);
-    expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+    const total = requests(collection.item).length;
+    expect(summary.run.stats.requests.total).toBe(total);
+    expect(summary.run.stats.assertions.total).toBeGreaterThan(total * 4);
+
+    // The collection's tests accept a plan's documented refusal; for the demo organisation (plan
+    // professional, every switch on) every live answer is a success except disruptions (business).
+    const live = requests(collection.item).filter((r) => r.folder !== "Sandbox");
+    for (const { folder, item } of live) {
+      const code = statuses[item.name];
+      if (folder === "Disruptions") expect(code, item.name).toBe(403);
+      else expect(String(code), item.name).toMatch(/^2\d\d$/);
+    }
+    // The sandbox's sample webhook was delivered, signed.
+    expect(receiver.received.length).toBe(1);
+    expect(receiver.received[0]!.headers["x-service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  }, 240_000);
+
+  it("fails under newman when an answer is wrong", async () => {
+    // The pair the collection once shipped: an MSC container asked of Maersk is not found.
+    const collection = withValues(await served(), { bearerToken: DEMO_KEY });
+    const container = collection.item
+      .find((f) => f.name === "Tracking")!
+      .item!.find((i) => i.request!.url.path!.join("/") === "container/:number")!;
+    const query = (container.request!.url as { query: { key: string; value: string }[] }).query;
+    query.find((q) => q.key === "sealine")!.value = "MAEU";
+    const mismatched = await run(collection, "Tracking");
+    expect(mismatched.statuses[container.name]).toBe(404);
+    expect(mismatched.failures).toEqual(
+      expect.arrayContaining([`${container.name}: expected 404 to equal 200`]),
+    );
+
+    // A wrong key: every live request of a folder fails its status test.
+    const wrongKey = await run(withValues(await served(), { bearerToken: "qs_not_a_key_0123456789" }), [
+      "Carriers",
+      "Account",
+    ]);
+    expect(Object.values(wrongKey.statuses)).toEqual([401, 401, 401]);
+    expect(wrongKey.summary.run.stats.requests.failed).toBe(0);
+    expect(wrongKey.failures.filter((f) => / expected 401 to equal 200$/.test(f))).toHaveLength(3);
+  }, 120_000);
+
+  it("runs the gated requests green on a plan that includes them (the other side of each gate)", async () => {
+    // The demo organisation's plan has no disruptions; a business organisation's does.
+    await quayside("orgs", "create", "--name", "Business", "--plan", "business");
+    await quayside("users", "create", "--org", "Business", "--email", "owner@business.example");
+    const { key } = await quayside<{ key: string }>("keys", "create", "--user", "owner@business.example");
+    const collection = withValues(await served(), { bearerToken: key });
+    const { failures, statuses } = await run(collection, ["Tracking", "Disruptions"]);
+    expect(failures).toEqual([]);
+    const disruptions = requests(collection.item).filter((r) => r.folder === "Disruptions");
+    const [list, one, ofShipment] = disruptions.map((r) => statuses[r.item.name]);
+    expect(list).toBe(200);
+    // The read takes the list's first id; on a world with no disruption yet it is not found.
+    expect([200, 404]).toContain(one);
+    expect(ofShipment).toBe(200);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /** The part of newman's API the Postman test uses (the package ships no types). */
 declare module "newman" {
-  interface RunSummary {
+  export interface RunSummary {
     run: {
       failures: { error: { message: string }; source?: { name?: string } }[];
       executions: { item: { name: string }; response?: { code: number } }[];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Feature } from "../../generated/operations";
 import * as S from "./schemas";
 
 /**
@@ -37,6 +38,11 @@ export interface RouteContract {
    * window.
    */
   reservedReferences?: boolean;
+  /**
+   * The feature the organisation's plan and switches must allow (PATCH: to set a customer), else 403
+   * `plan_required` or `feature_disabled` naming it.
+   */
+  feature?: Feature;
 }
 
 /** Query and body schemas the handlers validate with (their messages are what a client reads). */
@@ -45,7 +51,8 @@ export const sealineParam = z
   .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
   .meta({ description: "SCAC, e.g. MAEU. Given: one exact attempt; omitted: detected.", example: "MAEU" });
 
-export const sealineQuery = z.object({ sealine: sealineParam.optional() });
+/** The example names the carrier of the route's example reference, so the pair tracks as shipped. */
+const sealineQuery = (example: string) => z.object({ sealine: sealineParam.meta({ example }).optional() });
 
 export const listShipmentsQuery = z.object({
   page: z.coerce.number().int().min(1, "page starts at 1").default(1),
@@ -243,6 +250,7 @@ export const V1_ROUTES = {
     method: "get",
     path: "/ports/congestion",
     operationId: "portCongestionBoard",
+    feature: "port_congestion",
     tag: "Lookups",
     summary: "The congestion board of every scored port",
     description:
@@ -256,6 +264,7 @@ export const V1_ROUTES = {
     method: "get",
     path: "/ports/{locode}/congestion",
     operationId: "portCongestion",
+    feature: "port_congestion",
     tag: "Lookups",
     summary: "One port's congestion reading with its 90-day history",
     description:
@@ -310,7 +319,7 @@ export const V1_ROUTES = {
     description:
       "Always re-fetches and is slow; read repeat checks from GET /shipments/{id}. A new reference costs a slot.",
     params: numberParam("MSCU1234566"),
-    query: sealineQuery,
+    query: sealineQuery("MSCU"),
     responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
     errors: TRACK_ERRORS,
     reservedReferences: true,
@@ -324,7 +333,7 @@ export const V1_ROUTES = {
     summary: "Track a bill of lading (live fetch from the carrier)",
     description: "3 to 50 characters as printed; URL-encode `/` as `%2F`.",
     params: numberParam("MAEU123456789"),
-    query: sealineQuery,
+    query: sealineQuery("MAEU"),
     responses: { 200: { description: "The tracking document.", schema: S.TrackingAnswer } },
     errors: TRACK_ERRORS,
     reservedReferences: true,
@@ -377,6 +386,7 @@ export const V1_ROUTES = {
     method: "patch",
     path: "/shipments/{id}",
     operationId: "updateShipment",
+    feature: "customers",
     tag: "Shipments",
     summary: "Change a shipment's carrier, type or customer",
     params: idParam,
@@ -442,6 +452,7 @@ export const V1_ROUTES = {
     method: "get",
     path: "/disruptions",
     operationId: "listDisruptions",
+    feature: "disruptions",
     tag: "Disruptions",
     summary: "Published disruptions, most severe first",
     description:
@@ -454,6 +465,7 @@ export const V1_ROUTES = {
     method: "get",
     path: "/disruptions/{id}",
     operationId: "readDisruption",
+    feature: "disruptions",
     tag: "Disruptions",
     summary: "One disruption",
     params: disruptionIdParam,
@@ -464,6 +476,7 @@ export const V1_ROUTES = {
     method: "get",
     path: "/shipments/{id}/disruptions",
     operationId: "shipmentDisruptions",
+    feature: "disruptions",
     tag: "Disruptions",
     summary: "Active disruptions touching one shipment",
     description:

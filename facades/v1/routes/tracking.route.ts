@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { answerFor, HTTP_STATUS_TEXT, OUTCOMES, retryAfterFor } from "../../../src/http/outcomes";
 import type { FacadeDeps } from "../../facade";
 import { type TrackOutcomeFieldsFragment, TrackReferenceDocument } from "../../generated/operations";
-import { sealineQuery } from "../contract/routes";
+import { V1_ROUTES } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { renderTrackingDocument } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
@@ -182,7 +182,7 @@ export function mountTrackingRoutes(api: V1Handlers, deps: FacadeDeps): void {
     ["trackBillOfLading", "bl"],
   ] as const) {
     api.on(name, async (req, res) => {
-      const query = sealineQuery.safeParse(req.query);
+      const query = V1_ROUTES[name].query.safeParse(req.query);
       if (!query.success) {
         return sendV1Error(res, "bad_request", {
           message: query.error.issues[0]!.message,
