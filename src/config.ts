@@ -107,7 +107,8 @@ const environmentSchema = z.object({
     .min(1)
     .max(64)
     .default(DCSA_TNT_DEFAULTS.maxConcurrency),
-  QUAYSIDE_WORKERS: z.enum(["on", "off"]).default("on"),
+  // `only`: a worker process (background work, and /healthz, /readyz, /metrics; no API).
+  QUAYSIDE_WORKERS: z.enum(["on", "off", "only"]).default("on"),
   // Disruption feeds: `auto` (the embedded simulator's feeds when it runs, else the real ones), `real`,
   // `simulator`, `off`, or the path of a JSON file listing sources.
   QUAYSIDE_DISRUPTION_FEEDS: z.string().default("auto"),
@@ -223,8 +224,11 @@ export interface AppConfig {
   webhookAllowPrivateTargets: boolean;
   /** Disruption feed ingestion (docs/decisions/disruptions.md, "Sources"). */
   disruptionFeeds: { sources: string; intervalMs: number; timeoutMs: number; maxBytes: number };
-  /** Background workers of this process: refresh, discovery, webhook delivery. */
-  workers: { enabled: boolean; intervalMs: number; webhookIntervalMs: number };
+  /**
+   * Background workers of this process: refresh, discovery, webhook delivery, disruptions, congestion.
+   * `only`: the process runs them and serves no API, only /healthz, /readyz and /metrics.
+   */
+  workers: { enabled: boolean; only: boolean; intervalMs: number; webhookIntervalMs: number };
   /** Port congestion: how often watched ports are sampled, and ports watched beyond the largest 60. */
   congestion: { sampleEveryMs: number; extraPorts: string[] };
   graphql: {
@@ -358,7 +362,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       maxBytes: e.QUAYSIDE_DISRUPTION_FEED_MAX_BYTES,
     },
     workers: {
-      enabled: e.QUAYSIDE_WORKERS === "on",
+      enabled: e.QUAYSIDE_WORKERS !== "off",
+      only: e.QUAYSIDE_WORKERS === "only",
       intervalMs: e.QUAYSIDE_WORKER_INTERVAL_MS,
       webhookIntervalMs: e.QUAYSIDE_WEBHOOK_INTERVAL_MS,
     },

@@ -73,6 +73,7 @@ type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
  */
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
+  if (config.workers.only) return buildWorkerProcessApp(services);
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
   const admission = new AdmissionGate({
     accounts: services.accounts,
@@ -91,22 +92,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   const v1 = facade("v1");
   let draining = false;
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy);
-  app.set("etag", false);
-  // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
-  // should guess at.
-  app.use((_req, res, next) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    next();
-  });
-  app.use(requestId(), requestLogging(services.logger), requestMetrics(services.metrics));
-  app.use((_req, res, next) => {
-    if (draining) res.setHeader("Connection", "close");
-    next();
-  });
-  app.use(guardUrl());
+  const app = baseApp(services, () => draining);
   // A preflight or an `OPTIONS` probe is answered from the routes' verbs, without a key and without
   // counting as a failed authentication. GraphQL answers its own (Yoga's CORS), and compat and MCP
   // answer their 405 in their own format.
@@ -121,29 +107,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     res.status(204).end();
   });
 
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
-  app.get("/readyz", async (_req, res) => {
-    if (draining) return void res.status(503).json({ status: "draining" });
-    // With Redis, its state too: unreachable is "degraded" but still 200, since every instance
-    // keeps serving on its insurance window and failing readiness everywhere would take them all out.
-    const counters = await services.counters.health?.();
-    const shared = counters ? { counters: counters.mode, instances: counters.instances } : {};
-    try {
-      await services.db.sql.query("SELECT 1");
-      const status = counters?.mode === "insurance" ? "degraded" : "ready";
-      res.json({ status, database: services.db.kind, ...shared });
-    } catch {
-      res.status(503).json({ status: "unavailable", database: services.db.kind, ...shared });
-    }
-  });
-  const metricsRefusal = metricsAccess(config.metrics);
-  app.get("/metrics", async (req, res) => {
-    const refusal = metricsRefusal(req, res);
-    if (refusal) return refuse("other", res, refusal);
-    res.type("text/plain; version=0.0.4").send(await services.metrics.render());
-  });
+  mountOperationsRoutes(app, services, () => draining);
 
   const json = jsonBody(config.bodyLimit);
 
@@ -285,6 +249,81 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     async close() {
       await sandbox?.close();
     },
+  };
+}
+
+/** What every app of a process shares: headers, request ids, logs, metrics, the URL guard. */
+function baseApp(services: Services, isDraining: () => boolean): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", services.config.trustProxy);
+  app.set("etag", false);
+  // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
+  // should guess at.
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
+  app.use(requestId(), requestLogging(services.logger), requestMetrics(services.metrics));
+  app.use((_req, res, next) => {
+    if (isDraining()) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(guardUrl());
+  return app;
+}
+
+/** /healthz, /readyz and /metrics: what an orchestrator and a scraper ask of every process. */
+function mountOperationsRoutes(app: Express, services: Services, isDraining: () => boolean): void {
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    if (isDraining()) return void res.status(503).json({ status: "draining" });
+    // With Redis, its state too: unreachable is "degraded" but still 200, since every instance
+    // keeps serving on its insurance window and failing readiness everywhere would take them all out.
+    const counters = await services.counters.health?.();
+    const shared = counters ? { counters: counters.mode, instances: counters.instances } : {};
+    try {
+      await services.db.sql.query("SELECT 1");
+      const status = counters?.mode === "insurance" ? "degraded" : "ready";
+      res.json({ status, database: services.db.kind, ...shared });
+    } catch {
+      res.status(503).json({ status: "unavailable", database: services.db.kind, ...shared });
+    }
+  });
+  const metricsRefusal = metricsAccess(services.config.metrics);
+  app.get("/metrics", async (req, res) => {
+    const refusal = metricsRefusal(req, res);
+    if (refusal) return refuse("other", res, refusal);
+    res.type("text/plain; version=0.0.4").send(await services.metrics.render());
+  });
+}
+
+/**
+ * A worker process (`QUAYSIDE_WORKERS=only`): background work and the operations routes, no API. No
+ * persisted operations are loaded; every other path is a 404 saying what the process is.
+ */
+function buildWorkerProcessApp(services: Services): BuiltApp {
+  let draining = false;
+  const app = baseApp(services, () => draining);
+  mountOperationsRoutes(app, services, () => draining);
+  app.use((req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
+    refuse(
+      "other",
+      res,
+      "route_not_found",
+      `There is no ${req.method} ${req.path} here: this process runs background work only (QUAYSIDE_WORKERS=only).`,
+    );
+  });
+  return {
+    app,
+    startDraining() {
+      draining = true;
+    },
+    async warm() {},
+    async close() {},
   };
 }
 

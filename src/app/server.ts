@@ -23,6 +23,9 @@ import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { createServices, type Services } from "./services";
 
+/** Serialises the demo account's creation across processes (any constant every instance shares). */
+const DEMO_LOCK_ID = 0x51a75_de0;
+
 export interface RunningServer {
   url: string;
   services: Services;
@@ -133,7 +136,12 @@ export async function startServer(
     logger,
   });
   startup.mark("lookups");
-  const demo = config.demo.enabled ? await ensureDemoAccount(services.accounts, config.demo.key) : null;
+  // Under a lock: API processes started together on an empty database would each see no
+  // organisation and each make a demo. A worker process (QUAYSIDE_WORKERS=only) serves no key.
+  const demo =
+    config.demo.enabled && !config.workers.only
+      ? await db.withAdvisoryLock(DEMO_LOCK_ID, () => ensureDemoAccount(services.accounts, config.demo.key))
+      : null;
   startup.mark("demo");
 
   // Listen first so that links in answers carry the real port (PORT=0 picks one); requests that

@@ -95,6 +95,7 @@ export function createCounterStore(
   return new InsuredCounterStore(new RedisCounterStore(redis), new MemoryCounterStore(clock), {
     instanceId: `${hostname()}:${process.pid}:${randomUUID()}`,
     minimumInstances: config.minInstances,
+    announce: !config.workers.only,
     onModeChange: (health, error) => {
       metrics.rateLimitDegraded.set(health.mode === "insurance" ? 1 : 0);
       if (health.mode === "insurance") {

@@ -210,15 +210,22 @@ async function serve(): Promise<number> {
   const server = await startServer(config, { database });
   const log = server.services.logger;
   const lines = [`Quayside is listening on ${server.url}`];
-  const demo = demoAnnouncement(server.demo);
-  if (demo) lines.push(demo);
-  lines.push(
-    `  GraphQL      ${server.url}/graphql`,
-    `  v1 API       ${server.url}/api/v1   (OpenAPI ${server.url}/api/v1/openapi.json)`,
-    ...(config.sandboxEnabled ? [`  sandbox      ${server.url}/api/v1/sandbox   (no key)`] : []),
-    `  compat API   ${server.url}${config.compatPrefix}`,
-    `  health       ${server.url}/healthz   metrics ${server.url}/metrics`,
-  );
+  if (config.workers.only) {
+    lines.push(
+      "  background work only (QUAYSIDE_WORKERS=only): refresh, discovery, webhooks, disruptions, congestion",
+      `  health       ${server.url}/healthz   readiness ${server.url}/readyz   metrics ${server.url}/metrics`,
+    );
+  } else {
+    const demo = demoAnnouncement(server.demo);
+    if (demo) lines.push(demo);
+    lines.push(
+      `  GraphQL      ${server.url}/graphql`,
+      `  v1 API       ${server.url}/api/v1   (OpenAPI ${server.url}/api/v1/openapi.json)`,
+      ...(config.sandboxEnabled ? [`  sandbox      ${server.url}/api/v1/sandbox   (no key)`] : []),
+      `  compat API   ${server.url}${config.compatPrefix}`,
+      `  health       ${server.url}/healthz   metrics ${server.url}/metrics`,
+    );
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
 
   const report = await new Promise<ShutdownReport | null>((resolve) => {

@@ -92,6 +92,34 @@ describe("operations endpoints", () => {
   });
 });
 
+describe("a worker process (QUAYSIDE_WORKERS=only)", () => {
+  it("answers health, readiness and metrics, and no API", async () => {
+    const worker = await startTestApp({ env: { QUAYSIDE_WORKERS: "only", QUAYSIDE_DEMO: "true" } });
+    try {
+      expect(await (await fetch(`${worker.url}/healthz`)).json()).toEqual({ status: "ok" });
+      const ready = await fetch(`${worker.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect((await ready.json()).status).toBe("ready");
+      expect(await (await fetch(`${worker.url}/metrics`)).text()).toMatch(/^quayside_http_requests_total/m);
+      for (const [method, path] of [
+        ["GET", "/api/v1/shipments"],
+        ["GET", "/compat/tracking?number=MSCU1234566"],
+        ["POST", "/graphql"],
+        ["POST", "/api/mcp"],
+      ] as const) {
+        const res = await fetch(`${worker.url}${path}`, { method, headers: auth() });
+        expect(res.status).toBe(404);
+        expect((await res.json()).message).toContain("background work only (QUAYSIDE_WORKERS=only)");
+      }
+      // It makes no demo account (even with QUAYSIDE_DEMO on): it serves no key to use one with.
+      expect(worker.demo).toBeNull();
+      expect(await worker.services.accounts.listOrganizations()).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
 describe("logs", () => {
   it("are JSON with a request id on every request line, and never carry a key", async () => {
     const before = app.rawLogs.length;

@@ -55,7 +55,8 @@ export async function startService(env: Record<string, string>): Promise<Service
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m && output.includes("compat API")) resolve(m[1]!);
+      // The last line of the start-up banner: an API process's, or a worker process's.
+      if (m && (output.includes("compat API") || output.includes("metrics"))) resolve(m[1]!);
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${output}`)));
   });

@@ -78,13 +78,15 @@ if total == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return total`;
 
 // Each instance stamps itself into one sorted set with Redis's own clock (no skew between hosts),
-// stamps older than the window drop out, and the answer is how many instances are alive.
+// stamps older than the window drop out, and the answer is how many instances are alive. A process
+// that serves no API (QUAYSIDE_WORKERS=only) only counts (ARGV[3] "0"): it grants no window, so it
+// takes no share of one.
 const HEARTBEAT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZADD', KEYS[1], now, ARGV[1])
+if ARGV[3] == '1' then redis.call('ZADD', KEYS[1], now, ARGV[1]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] == '1' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return redis.call('ZCARD', KEYS[1])`;
 
 export class RedisCounterStore implements CounterStore {
@@ -104,9 +106,18 @@ export class RedisCounterStore implements CounterStore {
     return Number((await this.redis.get(this.prefix + key)) ?? 0);
   }
 
-  /** Marks `instanceId` alive for `ttlMs`; returns how many instances are alive. */
-  async heartbeat(instanceId: string, ttlMs: number): Promise<number> {
-    return Number(await this.redis.eval(HEARTBEAT_SCRIPT, 1, `${this.prefix}instances`, instanceId, ttlMs));
+  /** Marks `instanceId` alive for `ttlMs` (unless `announce` is false); returns how many instances are alive. */
+  async heartbeat(instanceId: string, ttlMs: number, announce = true): Promise<number> {
+    return Number(
+      await this.redis.eval(
+        HEARTBEAT_SCRIPT,
+        1,
+        `${this.prefix}instances`,
+        instanceId,
+        ttlMs,
+        announce ? "1" : "0",
+      ),
+    );
   }
 
   async close(): Promise<void> {
@@ -141,6 +152,8 @@ export class InsuredCounterStore implements CounterStore {
       instanceId: string;
       /** Instances assumed when Redis was never reached (or reported fewer). */
       minimumInstances: number;
+      /** False for a process that serves no API: it is not counted among the instances. */
+      announce?: boolean;
       onModeChange?: (health: CounterHealth, error?: unknown) => void;
       onInsuranceCount?: () => void;
     },
@@ -185,7 +198,11 @@ export class InsuredCounterStore implements CounterStore {
 
   private async beat(): Promise<void> {
     try {
-      this.instancesSeen = await this.primary.heartbeat(this.options.instanceId, INSTANCE_ALIVE_MS);
+      this.instancesSeen = await this.primary.heartbeat(
+        this.options.instanceId,
+        INSTANCE_ALIVE_MS,
+        this.options.announce ?? true,
+      );
       this.answered();
     } catch (error) {
       this.failed(error);
