@@ -113,6 +113,9 @@ export class Metrics {
   cache(name: CacheName): CacheLookups {
     const hits = this.cacheLookups.labels(name, "hit");
     const misses = this.cacheLookups.labels(name, "miss");
+    // Both series exist from the start, so a hit-rate panel reads 0, not "no data".
+    hits.inc(0);
+    misses.inc(0);
     return { hit: () => hits.inc(), miss: () => misses.inc() };
   }
 

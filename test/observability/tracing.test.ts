@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config";
 import { postJsonRpc, TRACKING_ENV, toolsCall } from "../mcp/support";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver";
+import { startReceiver } from "../support/receiver";
 import { simulatedContainers } from "../support/references";
 
 const SERVER = 2; // OTLP SpanKind: SPAN_KIND_SERVER
@@ -23,6 +24,8 @@ beforeAll(async () => {
       ...TRACKING_ENV,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: "quayside-under-test",
+      QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      QUAYSIDE_WEBHOOK_INTERVAL_MS: "100",
     },
   });
   org = await app.fixtures.organization({ plan: "professional" });
@@ -159,6 +162,42 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     expect(server.attributes["quayside.surface"]).toBe("graphql");
     const operation = spans.find((s) => s.name === "query WhoAmI");
     expect(operation?.parentSpanId).toBe(server.spanId);
+  });
+
+  it("traces each webhook delivery inside its delivery lane's trace", async () => {
+    const hooks = await startReceiver();
+    try {
+      const created = await graphql(
+        app,
+        org.key,
+        "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }",
+        { input: { url: hooks.url, events: ["*"] } },
+      );
+      const id = (created.body.data!.createWebhookEndpoint as { endpoint: { id: string } }).endpoint.id;
+      const sent = await graphql(app, org.key, "mutation($id: ID!) { sendTestWebhook(id: $id) { id } }", {
+        id,
+      });
+      const deliveryId = (sent.body.data!.sendTestWebhook as { id: string }).id;
+      // The running webhook worker delivers it.
+      const until = Date.now() + 20_000;
+      while (hooks.received.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(hooks.received).toHaveLength(1);
+      await app.tracing!.flush();
+      const delivery = await receiver.waitFor(
+        (s) => s.name === "webhook.deliver" && s.attributes["quayside.webhook.delivery_id"] === deliveryId,
+      );
+      expect(delivery.kind).toBe(CLIENT);
+      expect(delivery.attributes).toMatchObject({
+        "quayside.webhook.endpoint_id": id,
+        "quayside.webhook.outcome": "delivered",
+        "http.response.status_code": 200,
+      });
+      const lane = receiver.spans.find((s) => s.spanId === delivery.parentSpanId);
+      expect(lane?.name).toBe("job webhooks");
+      expect(lane?.parentSpanId).toBe("");
+    } finally {
+      await hooks.close();
+    }
   });
 
   it("traces background work as traces of their own", async () => {
