@@ -192,9 +192,11 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
         "quayside.webhook.outcome": "delivered",
         "http.response.status_code": 200,
       });
-      const lane = receiver.spans.find((s) => s.spanId === delivery.parentSpanId);
-      expect(lane?.name).toBe("job webhooks");
-      expect(lane?.parentSpanId).toBe("");
+      // The lane ends after recording the attempt and giving its lease back: exported in a later batch.
+      const lane = await receiver.waitFor((s) => s.spanId === delivery.parentSpanId);
+      expect(lane.name).toBe("job webhooks");
+      expect(lane.parentSpanId).toBe("");
+      expect(lane.attributes["quayside.webhook.endpoint_id"]).toBe(id);
     } finally {
       await hooks.close();
     }
