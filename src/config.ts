@@ -20,6 +20,15 @@ const commaList = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+const decodes = (text: string) => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
@@ -151,6 +160,46 @@ const environmentSchema = z.object({
     )
     .optional()
     .transform((v) => (v === "" ? undefined : v)),
+  // OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/): traces
+  // are exported only when an endpoint is set, so tracing is off by default.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+      "OTEL_EXPORTER_OTLP_ENDPOINT looks like http://collector:4318",
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+      "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT looks like http://collector:4318/v1/traces",
+    ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(["http/json", ""], {
+      message:
+        "OTEL_EXPORTER_OTLP_PROTOCOL: Quayside exports traces as http/json only (every OTLP/HTTP collector accepts it)",
+    })
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .enum(["http/json", ""], {
+      message:
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: Quayside exports traces as http/json only (every OTLP/HTTP collector accepts it)",
+    })
+    .optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .default("")
+    .refine(
+      (v) => commaList(v).every((pair) => /^[^=\s]+=.+$/.test(pair) && decodes(pair)),
+      "OTEL_EXPORTER_OTLP_HEADERS looks like api-key=secret,x-tenant=ops",
+    ),
+  OTEL_SERVICE_NAME: z.string().default("quayside"),
+  OTEL_SDK_DISABLED: booleanFromEnv(false),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
   QUAYSIDE_SCHEDULE_CARRIERS: z
     .string()
     .regex(
@@ -246,6 +295,16 @@ export interface AppConfig {
   aisFeed: string | undefined;
   /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
   scheduleCarriers: string[];
+  /**
+   * OpenTelemetry traces: exported over OTLP/HTTP (JSON) to `endpoint` when set; null: off, and no span
+   * is made. Root spans are sampled at `sampleRatio`; an incoming `traceparent`'s decision is kept.
+   */
+  tracing: {
+    endpoint: string;
+    headers: Record<string, string>;
+    serviceName: string;
+    sampleRatio: number;
+  } | null;
   /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
   environment: Readonly<Record<string, string | undefined>>;
 }
@@ -383,6 +442,27 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
       .map((scac) => scac.trim().toUpperCase())
       .filter(Boolean),
+    tracing: tracingConfig(e),
     environment: env,
   };
+}
+
+/**
+ * The traces endpoint as OpenTelemetry defines it: the signal's own variable is used as is; the
+ * general one gets `/v1/traces` appended.
+ */
+function tracingConfig(e: z.infer<typeof environmentSchema>): AppConfig["tracing"] {
+  const endpoint =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`
+      : undefined);
+  if (!endpoint || e.OTEL_SDK_DISABLED) return null;
+  const headers = Object.fromEntries(
+    commaList(e.OTEL_EXPORTER_OTLP_HEADERS).map((pair) => {
+      const at = pair.indexOf("=");
+      return [decodeURIComponent(pair.slice(0, at).trim()), decodeURIComponent(pair.slice(at + 1).trim())];
+    }),
+  );
+  return { endpoint, headers, serviceName: e.OTEL_SERVICE_NAME, sampleRatio: e.OTEL_TRACES_SAMPLER_ARG };
 }

@@ -22,7 +22,7 @@ import { publicSchema, schema } from "../graphql/schema";
 import { closeIfBodyUnread } from "../http/connections";
 import { AdmissionGate, guard } from "../http/gate";
 import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
-import { requestId, requestLogging, requestMetrics } from "../http/observability";
+import { requestId, requestLogging, requestMetrics, traceRequests } from "../http/observability";
 import { metricsAccess } from "../http/operator-access";
 import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
 import { OPERATION_FOLDERS } from "./operation-folders";
@@ -264,7 +264,11 @@ function baseApp(services: Services, isDraining: () => boolean): Express {
     res.setHeader("X-Content-Type-Options", "nosniff");
     next();
   });
-  app.use(requestId(), requestLogging(services.logger), requestMetrics(services.metrics));
+  app.use(requestId());
+  // Before the log, so the request's log lines carry its trace id.
+  const tracing = traceRequests(services.config.compatPrefix);
+  if (tracing) app.use(tracing);
+  app.use(requestLogging(services.logger), requestMetrics(services.metrics, services.config.compatPrefix));
   app.use((_req, res, next) => {
     if (isDraining()) res.setHeader("Connection", "close");
     next();

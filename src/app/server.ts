@@ -14,6 +14,7 @@ import { type Clock, systemClock } from "../lib/clock";
 import { createLogger, type Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
 import { StartupPhases } from "../observability/startup-phases";
+import { startTracing, type Tracing } from "../observability/tracing";
 import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
@@ -34,6 +35,8 @@ export interface RunningServer {
   workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
   simulator: RunningSimulator | null;
+  /** OpenTelemetry tracing, when an OTLP endpoint is configured (null: off). */
+  tracing: Tracing | null;
   /**
    * Readiness fails, the listener keeps serving for `drainMs` (default 0: tests and scripts; the CLI
    * passes `QUAYSIDE_SHUTDOWN_DRAIN_MS` on SIGTERM), then closes; in-flight requests get
@@ -143,6 +146,14 @@ export async function startServer(
       ? await db.withAdvisoryLock(DEMO_LOCK_ID, () => ensureDemoAccount(services.accounts, config.demo.key))
       : null;
   startup.mark("demo");
+  // Before the listener and the workers, after what can fail at start-up (tracing is process-wide).
+  const tracing = config.tracing ? startTracing(config.tracing, SERVICE_VERSION) : null;
+  if (config.tracing) {
+    logger.info(
+      { endpoint: redactedEndpoint(config.tracing.endpoint), serviceName: config.tracing.serviceName },
+      "Exporting traces over OTLP",
+    );
+  }
 
   // Listen first so that links in answers carry the real port (PORT=0 picks one); requests that
   // arrive before the app is built wait for it.
@@ -199,11 +210,15 @@ export async function startServer(
       await services.close();
       await simulator?.close();
       await db.close();
+      // Last: the spans of the shutdown's own work are sent too.
+      await tracing?.shutdown().catch((error: unknown) => {
+        logger.warn({ err: error }, "Sending the last traces failed");
+      });
       return { cut: drained.cut };
     })();
     return stopping;
   };
-  return { url, services, demo, simulator, workers, stop };
+  return { url, services, demo, simulator, workers, tracing, stop };
 }
 
 function displayHost(host: string): string {
@@ -216,4 +231,20 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
     server.once("listening", () => resolve(server));
     server.once("error", reject);
   });
+}
+
+/** The service version reported on traces (package.json's). */
+const SERVICE_VERSION = "0.1.0";
+
+/** An endpoint for the log: no credentials a URL might carry. */
+function redactedEndpoint(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    url.username = "";
+    url.password = "";
+    url.search = "";
+    return url.toString();
+  } catch {
+    return "(unparsable)";
+  }
 }

@@ -138,7 +138,9 @@ export function createServices(input: {
   const limiter = new FixedWindowLimiter(counters, clock);
   const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withCarrierStatus(config.carrierStatus);
-  const documents = new DocumentStore(db.prisma, clock, db.prepared);
+  const documents = new DocumentStore(db.prisma, clock, db.prepared, {
+    cacheLookups: metrics.cache("document_version"),
+  });
   const lookups = createLookupServices({
     config,
     prisma: db.prisma,
@@ -195,13 +197,26 @@ export function createServices(input: {
           intervalMs: config.disruptionFeeds.intervalMs,
         })
       : null;
+  const background = new BackgroundTracking({
+    prisma: db.prisma,
+    clock,
+    logger,
+    tracking,
+    documents,
+    webhooks,
+    directory: carriers,
+  });
+  metrics.readQueuesWith(() => background.queueStats());
   return {
     config,
     db,
     clock,
     logger,
     metrics,
-    accounts: new AccountsService(db.prisma, clock, { keyCacheSeconds: config.keyCacheSeconds }),
+    accounts: new AccountsService(db.prisma, clock, {
+      keyCacheSeconds: config.keyCacheSeconds,
+      cacheLookups: metrics.cache("api_key"),
+    }),
     carriers,
     counters,
     limiter,
@@ -226,15 +241,7 @@ export function createServices(input: {
     }),
     webhooks,
     sampleDeliveries: input.sampleDeliveries,
-    background: new BackgroundTracking({
-      prisma: db.prisma,
-      clock,
-      logger,
-      tracking,
-      documents,
-      webhooks,
-      directory: carriers,
-    }),
+    background,
     lookups,
     congestion: new CongestionService({
       prisma: db.prisma,

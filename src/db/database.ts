@@ -6,6 +6,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseTarget } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
+import { inSqlSpan, tracingOn } from "../observability/tracing";
 import { acquireDataFolderLock, type DataFolderLock } from "./data-folder-lock";
 import { StatementCounter } from "./statement-counter";
 import { releaseFailedTransactions } from "./transaction-release";
@@ -109,6 +110,10 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
+      if (tracingOn()) {
+        const run = async () => (await pglite.query<Row>(statement.text, [...params])).rows;
+        return inSqlSpan(statement.text, run, statement.name);
+      }
       return (await pglite.query<Row>(statement.text, [...params])).rows;
     },
   };
@@ -166,8 +171,9 @@ async function openPostgres(url: string): Promise<Database> {
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
-      const result = await pool.query({ name: statement.name, text: statement.text, values: [...params] });
-      return result.rows as Row[];
+      const run = async () =>
+        (await pool.query({ name: statement.name, text: statement.text, values: [...params] })).rows as Row[];
+      return tracingOn() ? inSqlSpan(statement.text, run, statement.name) : run();
     },
   };
   return {

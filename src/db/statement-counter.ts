@@ -1,4 +1,5 @@
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQueryable } from "@prisma/driver-adapter-utils";
+import { inSqlSpan, tracingOn } from "../observability/tracing";
 
 /**
  * Counts every SQL statement Prisma sends through a driver adapter, inside transactions too. The
@@ -28,8 +29,10 @@ export class StatementCounter {
         if (prop === "queryRaw" || prop === "executeRaw") {
           return (...args: unknown[]) => {
             counter.count++;
-            counter.capture?.push((args[0] as { sql: string }).sql);
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
+            const sql = (args[0] as { sql: string }).sql;
+            counter.capture?.push(sql);
+            const run = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            return tracingOn() ? inSqlSpan(sql, run) : run();
           };
         }
         if (prop === "startTransaction") {

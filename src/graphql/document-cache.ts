@@ -1,4 +1,5 @@
 import type { DocumentNode } from "graphql";
+import type { CacheLookups } from "../observability/metrics";
 
 /**
  * Parsed, validated and admitted client documents, by their text. Bounded twice: only small documents
@@ -13,11 +14,16 @@ export class DocumentCache {
   constructor(
     readonly maxDocumentBytes: number,
     readonly maxTotalBytes: number,
+    private readonly lookups?: CacheLookups,
   ) {}
 
   get(source: string): DocumentNode | undefined {
     const entry = this.entries.get(source);
-    if (!entry) return undefined;
+    if (!entry) {
+      this.lookups?.miss();
+      return undefined;
+    }
+    this.lookups?.hit();
     // Map keeps insertion order: re-inserting marks the entry most recently used.
     this.entries.delete(source);
     this.entries.set(source, entry);

@@ -10,11 +10,13 @@ import {
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
+  OperationTypeNode,
   parse,
   specifiedRules,
   validate,
 } from "graphql";
 import { DatabaseUnavailableError, databaseUnavailableReason } from "../db/unavailable";
+import { inSpan, tracingOn } from "../observability/tracing";
 import type { GraphQLContext } from "./context";
 import { publicError } from "./errors";
 import { checkOperationCost, queryLimitRules, unacceptableVariables } from "./limits";
@@ -28,6 +30,8 @@ export interface PersistedOperation {
   name: string;
   file: string;
   document: DocumentNode;
+  /** query or mutation: names the operation's span. */
+  type: OperationTypeNode;
 }
 
 export class OperationDocumentError extends Error {}
@@ -133,7 +137,7 @@ export class OperationExecutor {
         const checked = checkOperation(schema, name, source, undefined, fragments);
         if (typeof checked === "string") problems.push(`${file}: ${checked}`);
         else if (operations.has(name)) problems.push(`${file}: operation ${name} is defined twice`);
-        else operations.set(name, { name, file, document: checked });
+        else operations.set(name, { name, file, document: checked, type: operationTypeOf(checked) });
       }
     }
     if (problems.length > 0) throw new OperationDocumentError(problems.join("\n"));
@@ -159,12 +163,27 @@ export class OperationExecutor {
     const variableValues = (variables ?? {}) as Record<string, unknown>;
     const problem = unacceptableVariables(variableValues);
     if (problem) return { data: null, errors: [publicError("BAD_USER_INPUT", problem)] };
-    const result = (await execute({
-      schema: this.schema,
-      document: operation.document,
-      variableValues,
-      contextValue: context,
-    })) as ExecutionResult<TData>;
+    const run = async () =>
+      (await execute({
+        schema: this.schema,
+        document: operation.document,
+        variableValues,
+        contextValue: context,
+      })) as ExecutionResult<TData>;
+    // The hot path of every facade: with tracing off, not even the span helper is called.
+    const result = tracingOn()
+      ? await inSpan(
+          `${operation.type} ${name}`,
+          {
+            attributes: {
+              "graphql.operation.type": operation.type,
+              "graphql.operation.name": name,
+              "quayside.surface": context.surface ?? "graphql",
+            },
+          },
+          run,
+        )
+      : await run();
     const errors = result.errors ?? [];
     const unexpected = errors.filter((e) => typeof e.extensions?.code !== "string");
     // An outage is not a bug: the surface answers its 503 (and logs a warning) rather than a 500.
@@ -173,6 +192,13 @@ export class OperationExecutor {
     if (unexpected.length > 0) throw new UnexpectedExecutionError(unexpected);
     return { data: result.data ?? null, errors };
   }
+}
+
+function operationTypeOf(document: DocumentNode): OperationTypeNode {
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  return operation?.operation ?? OperationTypeNode.QUERY;
 }
 
 const names = new WeakMap<DocumentNode, string>();

@@ -1,10 +1,11 @@
 import type { Request, Response } from "express";
-import { type DocumentNode, GraphQLError, type GraphQLSchema } from "graphql";
+import { type DocumentNode, GraphQLError, type GraphQLSchema, getOperationAST } from "graphql";
 import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
 import type { Services } from "../app/services";
 import { databaseUnavailableReason, isDatabaseUnavailable } from "../db/unavailable";
 import type { Principal } from "../domain/accounts/principal";
 import { OUTCOMES } from "../http/outcomes";
+import { inSpan, tracingOn } from "../observability/tracing";
 import { createContext } from "./context";
 import { DocumentCache } from "./document-cache";
 import {
@@ -80,10 +81,38 @@ function admission(limits: QueryLimits, cache: DocumentCache): Plugin {
   };
 }
 
+/** A span around each operation's execution while tracing is on, named like `query Viewer`. */
+function operationSpans(): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!tracingOn()) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      const type = operation?.operation ?? "query";
+      const name = operation?.name?.value;
+      setExecuteFn((execution) =>
+        inSpan(
+          name ? `${type} ${name}` : type,
+          {
+            attributes: {
+              "graphql.operation.type": type,
+              ...(name ? { "graphql.operation.name": name } : {}),
+            },
+          },
+          async () => executeFn(execution),
+        ),
+      );
+    },
+  };
+}
+
 export function createGraphQLHandler(
   services: Services,
   schema: GraphQLSchema,
-  cache = new DocumentCache(DOCUMENT_CACHE_BOUNDS.maxDocumentBytes, DOCUMENT_CACHE_BOUNDS.maxTotalBytes),
+  cache = new DocumentCache(
+    DOCUMENT_CACHE_BOUNDS.maxDocumentBytes,
+    DOCUMENT_CACHE_BOUNDS.maxTotalBytes,
+    services.metrics.cache("graphql_document"),
+  ),
 ) {
   const { graphql: limits } = services.config;
   const yoga = createYoga<ServerContext>({
@@ -108,7 +137,7 @@ export function createGraphQLHandler(
       };
     },
     parserAndValidationCache: false,
-    plugins: [admission(limits, cache)],
+    plugins: [admission(limits, cache), operationSpans()],
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
     // validation errors too). A database outage is the table's 503 with Retry-After, logged as a
     // warning. Anything else thrown inside a resolver is logged and masked.

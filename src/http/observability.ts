@@ -3,13 +3,80 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { pinoHttp } from "pino-http";
 import { type Logger, redactUrl } from "../observability/logger";
 import type { Metrics } from "../observability/metrics";
+import { bindToContext, endSpan, type Span, startServerSpan, tracingOn } from "../observability/tracing";
 
 declare module "express-serve-static-core" {
   interface Request {
     requestId: string;
     /** Route label for metrics when a mounted handler (Yoga, MCP) has no Express route. */
     metricsRoute?: string;
+    /** The request's server span while tracing is on. */
+    traceSpan?: Span;
   }
+}
+
+/** The surfaces requests are counted and traced by. */
+export type RequestSurface = "v1" | "compat" | "graphql" | "mcp" | "sandbox" | "share" | "other";
+
+/** Which surface a path belongs to (the sandbox is v1's keyless copy, counted apart). */
+export function requestSurface(path: string, compatPrefix: string): RequestSurface {
+  if (path === compatPrefix || path.startsWith(`${compatPrefix}/`)) return "compat";
+  if (path === "/api/v1/sandbox" || path.startsWith("/api/v1/sandbox/")) return "sandbox";
+  if (path === "/api/v1" || path.startsWith("/api/v1/")) return "v1";
+  if (path === "/graphql" || path.startsWith("/graphql/")) return "graphql";
+  if (path === "/api/mcp" || path.startsWith("/api/mcp/")) return "mcp";
+  if (path.startsWith("/share/")) return "share";
+  return "other";
+}
+
+/** The route pattern a request matched, or "unmatched" (never the raw path: ids would explode the labels). */
+function routeOf(req: Request): string {
+  return req.metricsRoute ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : "unmatched");
+}
+
+function pathOf(req: Request): string {
+  const url = req.originalUrl;
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * A server span per request when tracing is on (none is installed otherwise), continuing an incoming
+ * `traceparent`. Named by method and route pattern once the route is known; the surface, route and
+ * status are attributes. The path is recorded without its query (which may hold `api_key`).
+ */
+export function traceRequests(compatPrefix: string): RequestHandler | null {
+  if (!tracingOn()) return null;
+  return (req, res, next) => {
+    const path = pathOf(req);
+    const surface = requestSurface(path, compatPrefix);
+    const started = startServerSpan(req.method, req.headers, {
+      "http.request.method": req.method,
+      "url.path": path,
+      "url.scheme": req.protocol,
+      "quayside.surface": surface,
+      "quayside.request_id": req.requestId,
+    });
+    if (!started) return next();
+    const { span, run } = started;
+    req.traceSpan = span;
+    res.on("finish", () => {
+      const route = routeOf(req);
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute("http.route", route);
+      span.setAttribute("http.response.status_code", res.statusCode);
+      endSpan(span, res.statusCode >= 500);
+    });
+    res.on("close", () => {
+      if (!res.writableFinished) endSpan(span, true);
+    });
+    run(() => {
+      // Body and socket events run outside the request's context unless bound to it.
+      bindToContext(req);
+      bindToContext(res);
+      next();
+    });
+  };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -28,7 +95,13 @@ export function requestLogging(logger: Logger): RequestHandler {
     logger,
     genReqId: (req) => (req as Request).requestId,
     // Every line logged through req.log carries the request id, so one request's lines can be found.
-    customProps: (req) => ({ requestId: (req as Request).requestId }),
+    // With tracing on, the trace and span ids too, so a log line leads to its trace.
+    customProps: (req) => {
+      const span = (req as Request).traceSpan;
+      if (!span) return { requestId: (req as Request).requestId };
+      const { traceId, spanId } = span.spanContext();
+      return { requestId: (req as Request).requestId, trace_id: traceId, span_id: spanId };
+    },
     serializers: {
       req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
         method: req.method,
@@ -53,12 +126,16 @@ export function requestLogging(logger: Logger): RequestHandler {
   });
 }
 
-export function requestMetrics(metrics: Metrics): RequestHandler {
+export function requestMetrics(metrics: Metrics, compatPrefix: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const stop = metrics.httpDuration.startTimer();
     res.on("finish", () => {
-      const route = req.metricsRoute ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : "unmatched");
-      const labels = { route, method: req.method, status: String(res.statusCode) };
+      const labels = {
+        route: routeOf(req),
+        method: req.method,
+        status: String(res.statusCode),
+        surface: requestSurface(pathOf(req), compatPrefix),
+      };
       metrics.httpRequests.inc(labels);
       stop(labels);
     });

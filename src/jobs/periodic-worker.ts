@@ -1,4 +1,5 @@
 import type { Logger } from "../observability/logger";
+import { inSpan } from "../observability/tracing";
 
 /**
  * Runs `tick` every `intervalMs`, never overlapping itself; when a tick found a full batch it runs
@@ -22,13 +23,26 @@ export class PeriodicWorker {
 
   /** Runs one tick now (tests and `npm run bench` drive workers this way). */
   async runOnce(): Promise<{ full: boolean }> {
-    return this.tick();
+    return this.traced();
+  }
+
+  /** A tick is a trace of its own: `job refresh`, `job discovery` ... with its SQL and carrier calls. */
+  private traced(): Promise<{ full: boolean }> {
+    return inSpan(
+      `job ${this.name}`,
+      { root: true, attributes: { "quayside.job": this.name } },
+      async (span) => {
+        const result = await this.tick();
+        span?.setAttribute("quayside.job.full_batch", result.full);
+        return result;
+      },
+    );
   }
 
   private schedule(delay: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick()
+      this.running = this.traced()
         .then(
           ({ full }) => this.schedule(full ? 0 : this.intervalMs),
           (error: unknown) => {

@@ -1,7 +1,7 @@
 import type { DeliverySignal, EndpointClaim } from "../domain/webhooks/delivery.service";
 import type { WebhooksService } from "../domain/webhooks/webhooks.service";
 import type { Logger } from "../observability/logger";
-import type { Metrics } from "../observability/metrics";
+import { inSpan } from "../observability/tracing";
 
 /** Endpoints this process serves at once (one lane each); a lane holds one attempt at a time. */
 export const DELIVERY_LANES = 32;
@@ -23,20 +23,13 @@ export class WebhookDispatcher {
   private claimAgain = false;
 
   constructor(
-    private readonly webhooks: Pick<WebhooksService, "claimDue" | "serve" | "pendingCount">,
+    private readonly webhooks: Pick<WebhooksService, "claimDue" | "serve">,
     private readonly intervalMs: number,
     private readonly logger: Logger,
-    private readonly metrics: Metrics,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.fill();
-      void this.webhooks.pendingCount().then(
-        (n) => this.metrics.queueDepth.set({ queue: "webhook_deliveries" }, n),
-        () => undefined,
-      );
-    }, this.intervalMs);
+    this.timer = setInterval(() => this.fill(), this.intervalMs);
     this.timer.unref();
     this.fill();
   }
@@ -88,8 +81,19 @@ export class WebhookDispatcher {
   }
 
   private launch(claim: EndpointClaim): void {
-    const done = this.webhooks
-      .serve(claim, this.signal)
+    // A lane is a trace of its own (`job webhooks`), each attempt a `webhook.deliver` span in it.
+    const done = inSpan(
+      "job webhooks",
+      {
+        root: true,
+        attributes: {
+          "quayside.job": "webhooks",
+          "quayside.webhook.endpoint_id": claim.endpointId,
+          "quayside.webhook.claimed": claim.deliveries.length,
+        },
+      },
+      () => this.webhooks.serve(claim, this.signal),
+    )
       .then(
         ({ more }) => more,
         (error: unknown) => {

@@ -22,15 +22,12 @@ export interface Workers {
 
 /** The background workers of one process; every process may run them (rows are claimed, not shared). */
 export function createWorkers(services: Services): Workers {
-  const { background, webhooks, congestion, logger, metrics, config, disruptions, feedIngestion } = services;
+  const { background, webhooks, congestion, logger, config, disruptions, feedIngestion } = services;
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
     async () => {
       const done = await background.refreshDue(REFRESH_BATCH);
-      const depths = await background.queueDepths();
-      metrics.queueDepth.set({ queue: "refresh_due" }, depths.refreshDue);
-      metrics.queueDepth.set({ queue: "discovery" }, depths.discoveries);
       return { full: done === REFRESH_BATCH };
     },
     logger,
@@ -41,7 +38,7 @@ export function createWorkers(services: Services): Workers {
     async () => ({ full: (await background.discoverQueued(DISCOVERY_BATCH)) === DISCOVERY_BATCH }),
     logger,
   );
-  const webhookWorker = new WebhookDispatcher(webhooks, config.workers.webhookIntervalMs, logger, metrics);
+  const webhookWorker = new WebhookDispatcher(webhooks, config.workers.webhookIntervalMs, logger);
   const disruptionWorker = new PeriodicWorker(
     "disruptions",
     Math.min(DISRUPTION_TICK_MS, config.disruptionFeeds.intervalMs),

@@ -78,14 +78,14 @@ describe("operations endpoints", () => {
     expect((await ready.json()).status).toBe("ready");
   });
 
-  it("Prometheus metrics count requests by route and status with latency histograms", async () => {
+  it("Prometheus metrics count requests by route, status and surface with latency histograms", async () => {
     await fetch(`${app.url}/api/v1/carriers`, { headers: auth() });
     await fetch(`${app.url}/api/v1/carriers`);
     const text = await (await fetch(`${app.url}/metrics`)).text();
     expect(text).toMatch(
-      /quayside_http_requests_total\{route="\/api\/v1\/carriers",method="GET",status="200"\} \d+/,
+      /quayside_http_requests_total\{route="\/api\/v1\/carriers",method="GET",status="200",surface="v1"\} \d+/,
     );
-    expect(text).toMatch(/quayside_http_requests_total\{[^}]*status="401"\} \d+/);
+    expect(text).toMatch(/quayside_http_requests_total\{[^}]*status="401",surface="v1"\} \d+/);
     expect(text).toMatch(
       /quayside_http_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1\/carriers"/,
     );

@@ -1,6 +1,7 @@
 import type { ApiKey, Organization, PrismaClient, User } from "../../generated/prisma/client";
 import type { BillingCycle, BillingState, PlanCode, UserRole } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
+import type { CacheLookups } from "../../observability/metrics";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
 import { KeyCache, type KeyRow } from "./key-cache";
 import { FEATURES, type Feature, ORGANIZATION_BOUNDS } from "./plans";
@@ -39,6 +40,8 @@ export interface AccountsOptions {
   keyCacheSeconds?: number;
   /** Most keys held at once; the oldest stored is dropped first. */
   keyCacheMaxEntries?: number;
+  /** Counts the key cache's hits and misses (the metrics). */
+  cacheLookups?: CacheLookups;
 }
 
 /** Changes to an organisation that its keys must see on their next request. */
@@ -55,6 +58,7 @@ export interface OrganizationChanges {
 
 export class AccountsService {
   private readonly keyCache: KeyCache | null;
+  private readonly cacheLookups: CacheLookups | undefined;
 
   /**
    * The server passes `keyCacheSeconds` from QUAYSIDE_KEY_CACHE_SECONDS; short-lived users (the CLI, the
@@ -65,6 +69,7 @@ export class AccountsService {
     private readonly clock: Clock,
     options: AccountsOptions = {},
   ) {
+    this.cacheLookups = options.cacheLookups;
     const seconds = options.keyCacheSeconds ?? 0;
     this.keyCache =
       seconds > 0
@@ -260,7 +265,12 @@ export class AccountsService {
     if (rawKey === undefined || rawKey === "") return { ok: false, refusal: "missing_key" };
     if (!looksLikeKey(rawKey)) return { ok: false, refusal: "invalid_key" };
     const keyHash = hashKey(rawKey);
-    const found = this.keyCache?.get(keyHash) ?? (await this.findKey(keyHash));
+    const cached = this.keyCache?.get(keyHash);
+    if (this.keyCache) {
+      if (cached) this.cacheLookups?.hit();
+      else this.cacheLookups?.miss();
+    }
+    const found = cached ?? (await this.findKey(keyHash));
     if (!found) return { ok: false, refusal: "invalid_key" };
     // Checks that depend on time run on every request, on a cached row too.
     if (found.revokedAt) return { ok: false, refusal: "revoked_key" };

@@ -1,6 +1,7 @@
 import type { PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
+import type { QueueStat } from "../../observability/metrics";
 import { PLANS } from "../accounts/plans";
 import { detectCarriers } from "../carriers/carrier-detection";
 import type { Carrier } from "../carriers/carrier-directory";
@@ -222,13 +223,46 @@ export class BackgroundTracking {
     });
   }
 
-  async queueDepths() {
+  /**
+   * The queues background work drains, read for the metrics: how much waits in each, and how long the
+   * oldest due item has been due (a delivery's or refresh's due time; a discovery's queueing time).
+   */
+  async queueStats(): Promise<QueueStat[]> {
     const { prisma, clock } = this.deps;
-    const [refreshDue, discoveries] = await Promise.all([
-      prisma.shipment.count({ where: { nextRefreshAt: { lte: clock.now() }, deletedAt: null } }),
-      prisma.shipment.count({ where: { discoveryStatus: "queued", deletedAt: null } }),
+    const now = clock.now();
+    const refreshDue = { nextRefreshAt: { lte: now }, deletedAt: null };
+    const queued = { discoveryStatus: "queued", deletedAt: null };
+    const [deliveries, dueDelivery, refreshes, discoveries] = await Promise.all([
+      prisma.webhookDelivery.count({ where: { status: "pending" } }),
+      prisma.webhookDelivery.aggregate({
+        _min: { nextAttemptAt: true },
+        where: { status: "pending", nextAttemptAt: { lte: now } },
+      }),
+      prisma.shipment.aggregate({ _count: { _all: true }, _min: { nextRefreshAt: true }, where: refreshDue }),
+      prisma.shipment.aggregate({
+        _count: { _all: true },
+        _min: { discoveryUpdatedAt: true },
+        where: queued,
+      }),
     ]);
-    return { refreshDue, discoveries };
+    const ageOf = (since: Date | null) => (since ? Math.max(0, (now.getTime() - since.getTime()) / 1000) : 0);
+    return [
+      {
+        queue: "webhook_deliveries",
+        depth: deliveries,
+        oldestDueAgeSeconds: ageOf(dueDelivery._min.nextAttemptAt),
+      },
+      {
+        queue: "refresh_due",
+        depth: refreshes._count._all,
+        oldestDueAgeSeconds: ageOf(refreshes._min.nextRefreshAt),
+      },
+      {
+        queue: "discovery",
+        depth: discoveries._count._all,
+        oldestDueAgeSeconds: ageOf(discoveries._min.discoveryUpdatedAt),
+      },
+    ];
   }
 
   /** Jobs act for the user who added the shipment, with the organisation's current plan and no key. */

@@ -3,6 +3,7 @@ import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { CarrierDocument, DocumentVersion, PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
+import type { CacheLookups } from "../../observability/metrics";
 import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
 import type { EtaRevision, TrackingDocument } from "./model";
 import { summaryFactsOf } from "./summary-facts";
@@ -45,8 +46,12 @@ export class DocumentStore {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly sql: PreparedSql,
-    private readonly cacheSize = VERSION_CACHE_SIZE,
-  ) {}
+    private readonly options: { cacheSize?: number; cacheLookups?: CacheLookups } = {},
+  ) {
+    this.cacheSize = options.cacheSize ?? VERSION_CACHE_SIZE;
+  }
+
+  private readonly cacheSize: number;
 
   private cached(documentId: string, version: number): DocumentVersion | undefined {
     const key = `${documentId}:${version}`;
@@ -54,7 +59,8 @@ export class DocumentStore {
     if (hit) {
       this.versions.delete(key);
       this.versions.set(key, hit);
-    }
+      this.options.cacheLookups?.hit();
+    } else this.options.cacheLookups?.miss();
     return hit;
   }
 
@@ -259,6 +265,8 @@ export class DocumentStore {
     ]);
     const byId = new Map<string, LatestDocument>();
     for (const row of rows) {
+      // A row without content is a version this process holds (counted in `cached`); one with content was not.
+      if (row.content !== null) this.options.cacheLookups?.miss();
       const version =
         row.content === null
           ? this.cached(row.id, row.version)

@@ -3,6 +3,7 @@ import type { Organization, Prisma, PrismaClient, Shipment } from "../../generat
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
+import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
@@ -437,13 +438,27 @@ export class TrackingService {
     const key = `${scac}|${reference.type}|${reference.normalized}`;
     let call = this.inFlight.get(key);
     if (!call) {
-      call = this.deps.carriers
-        .track({ scac, reference: reference.number, referenceType: reference.type })
-        .then((outcome) => {
-          this.deps.metrics?.carrierCalls.inc({ scac, outcome: outcome.kind });
+      const started = performance.now();
+      call = inSpan(
+        `carrier.track ${scac}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { "quayside.carrier.scac": scac, "quayside.reference.type": reference.type },
+        },
+        async (span) => {
+          const outcome = await this.deps.carriers.track({
+            scac,
+            reference: reference.number,
+            referenceType: reference.type,
+          });
+          span?.setAttribute("quayside.carrier.outcome", outcome.kind);
+          if (outcome.kind !== "found" && outcome.kind !== "not-found") markFailed(span);
+          const labels = { scac, outcome: outcome.kind };
+          this.deps.metrics?.carrierCalls.inc(labels);
+          this.deps.metrics?.carrierCallDuration.observe(labels, (performance.now() - started) / 1000);
           return outcome;
-        })
-        .finally(() => this.inFlight.delete(key));
+        },
+      ).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, call);
     }
     return call;

@@ -19,6 +19,11 @@ export interface AttemptOutcome {
   nextAttemptAt: Date | null;
 }
 
+/** An attempt's outcome as the metrics and spans name it. */
+export function attemptOutcome(outcome: AttemptOutcome): "delivered" | "retry" | "failed" {
+  return outcome.ok ? "delivered" : outcome.deliveryStatus === "failed" ? "failed" : "retry";
+}
+
 /** A sender's view of its endpoint: set when a write finds the endpoint switched off. */
 export interface LaneState {
   stopped: boolean;
@@ -181,9 +186,7 @@ export class AttemptRecorder {
       return off;
     });
     for (const { outcome, lane } of attempts) {
-      metrics.webhookAttempts.inc({
-        outcome: outcome.ok ? "delivered" : outcome.deliveryStatus === "failed" ? "failed" : "retry",
-      });
+      metrics.webhookAttempts.inc({ outcome: attemptOutcome(outcome) });
       if (switchedOff.has(outcome.endpointId)) lane.stopped = true;
     }
   }

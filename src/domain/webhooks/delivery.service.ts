@@ -3,7 +3,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import type { Metrics } from "../../observability/metrics";
-import { type AttemptOutcome, AttemptRecorder, type LaneState } from "./attempt-recorder";
+import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
+import { type AttemptOutcome, AttemptRecorder, attemptOutcome, type LaneState } from "./attempt-recorder";
 import { ACK_TIMEOUT_MS, signedPost, type WebhookAnswer, type WebhookSender } from "./sender";
 import { checkTarget, type TargetPolicy } from "./target-guard";
 
@@ -159,7 +160,7 @@ export class WebhookDeliveryService {
    * outlast the lease. Answers whether the endpoint may have more due (claim it again now).
    */
   async serve(claim: EndpointClaim, signal: DeliverySignal): Promise<{ more: boolean }> {
-    const { clock, logger, sender, targetPolicy } = this.deps;
+    const { clock, logger, metrics, sender, targetPolicy } = this.deps;
     // Judged again under today's setting, whatever it was when the endpoint was saved.
     const target = checkTarget(claim.url, targetPolicy);
     const lane: LaneState = { stopped: false };
@@ -169,19 +170,40 @@ export class WebhookDeliveryService {
     for (const delivery of claim.deliveries) {
       if (signal.stopping || lane.stopped || clock.now().getTime() > lastStart) break;
       const started = clock.now();
-      let answer: WebhookAnswer;
-      if (target.ok) {
-        answer = await sender.post(
-          signedPost(target.url, claim.secret, delivery, Math.floor(started.getTime() / 1000)),
-        );
-      } else {
-        logger.warn({ deliveryId: delivery.id, reason: target.reason }, "webhook target blocked");
-        answer = { status: null, error: `blocked: ${target.reason}` };
-      }
-      const finished = clock.now();
-      writes.push(
-        this.recorder.record(outcomeOf(delivery, claim.endpointId, answer, started, finished), lane),
+      const timer = performance.now();
+      const outcome = await inSpan(
+        "webhook.deliver",
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            "quayside.webhook.endpoint_id": claim.endpointId,
+            "quayside.webhook.delivery_id": delivery.id,
+            "quayside.webhook.event": delivery.event,
+            "quayside.webhook.attempt": delivery.attempts + 1,
+          },
+        },
+        async (span) => {
+          let answer: WebhookAnswer;
+          if (target.ok) {
+            answer = await sender.post(
+              signedPost(target.url, claim.secret, delivery, Math.floor(started.getTime() / 1000)),
+            );
+          } else {
+            logger.warn({ deliveryId: delivery.id, reason: target.reason }, "webhook target blocked");
+            answer = { status: null, error: `blocked: ${target.reason}` };
+          }
+          const result = outcomeOf(delivery, claim.endpointId, answer, started, clock.now());
+          if (answer.status !== null) span?.setAttribute("http.response.status_code", answer.status);
+          span?.setAttribute("quayside.webhook.outcome", attemptOutcome(result));
+          if (!result.ok) markFailed(span);
+          return result;
+        },
       );
+      metrics.webhookDeliveryDuration.observe(
+        { outcome: attemptOutcome(outcome) },
+        (performance.now() - timer) / 1000,
+      );
+      writes.push(this.recorder.record(outcome, lane));
       sent++;
       // Writes finish in the order they were handed over: waiting for the oldest bounds the backlog.
       const oldest = writes[writes.length - MAX_UNRECORDED];
