@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { Ajv } from "ajv";
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { trackActiveShipment } from "../support/disruptions";
@@ -27,13 +27,23 @@ interface ToolResult {
   content: { type: string; text?: string }[];
   structuredContent?: Record<string, any>;
   isError?: boolean;
+  _meta?: Record<string, any>;
 }
 
 let app: TestApp;
 let org: OrgWithKey;
 let home: string;
 let reference: string;
-let tools: ListedTool[];
+/** What `tools/list` answered in each era. */
+const tools: Partial<Record<Era, ListedTool[]>> = {};
+
+/**
+ * The inspector's protocol eras: `legacy` negotiates 2025-11-25 through `initialize` (its default for a
+ * URL), `modern` 2026-07-28 through `server/discover` and the per-request `_meta` envelope.
+ */
+type Era = "legacy" | "modern";
+const ERAS: Era[] = ["legacy", "modern"];
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 /**
  * One inspector CLI run, its JSON result parsed. Its catalog, client config and OAuth state go to a
@@ -41,7 +51,7 @@ let tools: ListedTool[];
  */
 async function inspector(
   method: "tools/list" | "tools/call",
-  options: { tool?: string; args?: Record<string, unknown>; era?: "legacy" | "modern" } = {},
+  options: { tool?: string; args?: Record<string, unknown>; era?: Era } = {},
 ): Promise<{ exitCode: number; stdout: string; stderr: string; json: any }> {
   // `--format json` prints `{"result": ...}` on stdout; a tool's `isError` result exits 5 with the
   // result still on stdout and `{"error":{"code":"tool_is_error"}}` on stderr.
@@ -142,9 +152,11 @@ beforeAll(async () => {
       computedAt: app.services.clock.now(),
     },
   });
-  const listed = await inspector("tools/list");
-  expect(listed.exitCode, listed.stderr).toBe(0);
-  tools = listed.json.tools;
+  for (const era of ERAS) {
+    const listed = await inspector("tools/list", { era });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    tools[era] = listed.json.tools;
+  }
 }, 240_000);
 afterAll(async () => {
   await app?.stop();
@@ -170,27 +182,30 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["get_team", {}],
 ];
 
-describe("MCP inspector CLI (tools/list)", () => {
+describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {
   it("lists every tool with an object input schema and an output schema", () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(
+    expect(tools[era]!.map((t) => t.name).sort()).toEqual(
       [...validCalls().map(([name]) => name), "get_disruption_detail"].sort(),
     );
-    for (const tool of tools) {
+    for (const tool of tools[era]!) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");
     }
   });
 });
 
-describe("MCP inspector CLI (tools/call)", () => {
+describe.each(ERAS)("MCP inspector CLI, %s era: tools/call", (era) => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   const checked = async (name: string, args: Record<string, unknown>) => {
-    const call = await inspector("tools/call", { tool: name, args });
+    const call = await inspector("tools/call", { tool: name, args, era });
     expect(call.exitCode, `${name}: ${call.stderr}`).toBe(0);
     const result = call.json as ToolResult;
+    // A 2026-07-28 result names the server in its `_meta`; a 2025 one carries no `_meta` at all.
+    if (era === "modern") expect(result._meta?.[SERVER_INFO], name).toMatchObject({ name: "quayside" });
+    else expect(result._meta, name).toBeUndefined();
     const text = result.content.map((c) => c.text ?? "").join("\n");
     expect(result.isError, `${name}: ${text}`).toBeFalsy();
-    const schema = tools.find((t) => t.name === name)!.outputSchema!;
+    const schema = tools[era]!.find((t) => t.name === name)!.outputSchema!;
     const validate = ajv.compile(schema);
     expect(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     expect(JSON.parse(text)).toEqual(result.structuredContent);
@@ -224,7 +239,7 @@ describe("MCP inspector CLI (tools/call)", () => {
       ["get_shipment_status", { reference: "MSCU0000000" }, /is tracked by your organisation/],
       ["get_disruption_detail", { id: "no-such-disruption" }, /disruption/i],
     ] as const) {
-      const call = await inspector("tools/call", { tool: name, args });
+      const call = await inspector("tools/call", { tool: name, args, era });
       expect(call.exitCode, `${name}: ${call.stderr}`).toBe(5);
       expect(JSON.parse(call.stderr).error.code).toBe("tool_is_error");
       const result = call.json as ToolResult;
@@ -233,7 +248,7 @@ describe("MCP inspector CLI (tools/call)", () => {
       expect(result.content[0]!.text, name).toMatch(sentence);
     }
     // The service is still up and answering after both.
-    const again = await inspector("tools/call", { tool: "get_team", args: {} });
+    const again = await inspector("tools/call", { tool: "get_team", args: {}, era });
     expect(again.json.structuredContent.organization.plan).toBe("business");
   }, 180_000);
 });
