@@ -1,4 +1,10 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type JSONRPCMessage,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { type Request, type Response, Router } from "express";
 import { closeIfBodyUnread } from "../../src/http/connections";
 import type { Admission } from "../../src/http/gate";
@@ -73,49 +79,99 @@ export function createMcpRouter(
       const batch = await deps.admission.spendRest(res, admission, body.messages - 1);
       if (!batch.ok) return refuseAdmission(deps, res, batch, body.messages, body.requestId);
 
-      const server = createMcpServer(deps, admission.principal, { requestId: req.requestId });
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      // The SDK answers arguments that fail its own request schemas with -32603 and the validator's
-      // raw issue list; clients get -32602 and a readable sentence instead.
-      const send = transport.send.bind(transport);
-      let answers = 0;
-      let outages = 0;
-      transport.send = (message, options) => {
-        const clarified = clarifyErrors(message, (error) =>
-          deps.log("error", { error, requestId: req.requestId }, "MCP request failed"),
-        );
-        if ("id" in clarified && !("method" in clarified)) {
-          answers += 1;
-          if (
-            "error" in clarified &&
-            clarified.error.code === OUTCOMES.database_unavailable.mcp.jsonRpcCode
-          ) {
-            outages += 1;
-          }
-        }
-        return send(clarified, options);
-      };
-      // The SDK answers 200 whatever the messages say; when every answer is the database outage,
-      // the request gets the outcome's status and Retry-After, so clients and proxies back off.
-      const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => Response;
-      res.writeHead = ((status: number, ...rest: unknown[]) => {
-        if (answers === 0 || outages < answers) return writeHead(status, ...rest);
-        const wire = OUTCOMES.database_unavailable;
-        res.setHeader("Retry-After", String(wire.retryAfterSeconds));
-        return writeHead(wire.v1.status, ...rest);
-      }) as typeof res.writeHead;
-      res.on("close", () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      const factory = () => createMcpServer(deps, admission.principal, { requestId: req.requestId });
+      const answer = await serveMcp(factory, webRequestOf(req), req.body);
+      await sendAnswer(deps, req, res, answer);
     }),
   );
   return router;
+}
+
+/**
+ * One request through the SDK, by the revision the client speaks. A 2026-07-28 client (the per-request
+ * `_meta` envelope, `server/discover`, no `initialize`) goes to the SDK's modern handler; a 2025-era
+ * client (`initialize`, no envelope) to a stateless streamable HTTP transport with JSON answers, as
+ * before. Both are built from the same server factory, so the two eras list and run the same tools.
+ * The modern handler only serves modern requests here (`legacy: 'reject'`): the SDK's own legacy
+ * fallback would answer 2025 clients with an SSE stream.
+ */
+async function serveMcp(
+  factory: () => McpServer,
+  request: globalThis.Request,
+  body: unknown,
+): Promise<globalThis.Response> {
+  if (await isLegacyRequest(request, body)) {
+    const server = factory();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      void transport.close();
+      void server.close();
+    }
+  }
+  const handler = createMcpHandler(factory, { legacy: "reject", responseMode: "json" });
+  try {
+    return await handler.fetch(request, { parsedBody: body });
+  } finally {
+    void handler.close();
+  }
+}
+
+/**
+ * The Express request as the web `Request` the SDK serves: its URL and headers. The body was parsed
+ * and checked before; the SDK is handed that value (`parsedBody`) and never reads this one, so a body
+ * is not serialised again (a deeply nested one would not survive `JSON.stringify`).
+ */
+function webRequestOf(req: Request): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === "content-length") continue;
+    headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  // The origin is fixed: Host was checked above (or deliberately not), and the SDK reads only the path.
+  return new globalThis.Request(new URL(req.originalUrl, "http://localhost"), {
+    method: req.method,
+    headers,
+  });
+}
+
+/**
+ * The SDK's answer on the wire, after two corrections: its internal errors become readable
+ * invalid-params errors or the masked sentence (`clarifyErrors`), and when every answer is the
+ * database outage the response takes the outcome's status and `Retry-After` instead of the SDK's 200,
+ * so clients and proxies back off.
+ */
+async function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer: globalThis.Response) {
+  const text = await answer.text();
+  let status = answer.status;
+  let body = text;
+  if (text && (answer.headers.get("content-type") ?? "").includes("application/json")) {
+    const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
+    const clarify = (message: JSONRPCMessage) =>
+      clarifyErrors(message, (error) =>
+        deps.log("error", { error, requestId: req.requestId }, "MCP request failed"),
+      );
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]).map(clarify);
+    const answers = messages.filter((m) => "id" in m && !("method" in m));
+    const outages = answers.filter(
+      (m) => "error" in m && m.error.code === OUTCOMES.database_unavailable.mcp.jsonRpcCode,
+    );
+    if (answers.length > 0 && outages.length === answers.length) {
+      const wire = OUTCOMES.database_unavailable;
+      res.setHeader("Retry-After", String(wire.retryAfterSeconds));
+      status = wire.v1.status;
+    }
+    body = JSON.stringify(Array.isArray(parsed) ? messages : messages[0]);
+  }
+  answer.headers.forEach((value, name) => {
+    if (name !== "content-length") res.setHeader(name, value);
+  });
+  res.status(status).send(body);
 }
 
 /** A JSON-RPC error answer with the outcome's HTTP status (the outcome table decides both). */

@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
@@ -59,7 +59,7 @@ export function createMcpServer(
 ): McpServer {
   const server = new McpServer(
     { name: "quayside", title: "Quayside container tracking", version: MCP_SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const context = toolContext(deps, principal, options.requestId);
   const log = (error: unknown, tool: string, outcome: OutcomeCode) => {
@@ -74,5 +74,10 @@ export function createMcpServer(
       );
   };
   for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
+  // The tool list is fixed for the life of the process (a server is built per request from
+  // MCP_TOOLS), so `tools/list_changed` can never be sent: `listChanged` is not advertised at all,
+  // neither on `initialize` nor on `server/discover`. The SDK sets it to true when the first tool is
+  // registered, unless told otherwise; this takes the key out of the capabilities it answers with.
+  delete server.server.getCapabilities().tools?.listChanged;
   return server;
 }

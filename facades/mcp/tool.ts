@@ -1,6 +1,5 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { RunOperation, VariablesArgument } from "../../src/graphql/operation-runner";
 import type { Principal } from "../../src/http/gate";

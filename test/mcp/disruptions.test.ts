@@ -4,7 +4,7 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import Ajv from "ajv";
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPort } from "../../src/domain/ports/port-directory";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { Ajv } from "ajv";
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer, MCP_SERVER_VERSION } from "../../facades/mcp/server";
 import { OUTCOMES } from "../../src/http/outcomes";
@@ -450,9 +450,11 @@ describe("the other tools", () => {
     expect(team.members.find((m) => !m.isYou)!.role).toBe("owner");
   });
 
-  it("answers an unknown tool with an error", async () => {
-    const result = await callTool(client, "delete_everything", {});
-    expect(result.isError).toBe(true);
+  it("answers an unknown tool with an invalid-params protocol error", async () => {
+    await expect(callTool(client, "delete_everything", {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("delete_everything"),
+    });
   });
 });
 
