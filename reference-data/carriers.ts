@@ -9,7 +9,11 @@ import { CARRIER_DATA, LESSORS, type Lessor } from "./carrier-data";
 /** The kinds of number a carrier can be asked about. */
 export type ReferenceType = "container" | "bl" | "booking";
 
-export type CarrierStatus = "active" | "maintenance" | "disabled";
+/**
+ * `not_connected`: the deployment has no way to ask the carrier (live mode without an endpoint, adapter
+ * or credentials for it); it is set by the service from its carrier registry, never in the data.
+ */
+export type CarrierStatus = "active" | "maintenance" | "disabled" | "not_connected";
 
 export interface Carrier {
   /** The SCAC tracking requests are routed by: 4 characters, uppercase. */

@@ -186,6 +186,7 @@ export class SandboxWorld {
       clock,
       logger: input.logger,
       carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
+      connectedCarriers: registry.connected,
       lookupUpstreams: createLookupUpstreams({
         config,
         prisma: db.prisma,

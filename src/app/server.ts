@@ -98,6 +98,7 @@ export async function startServer(
     logger,
     metrics: new Metrics({ defaultMetrics: true }),
     carrierGateway,
+    connectedCarriers: registry.connected,
     openApiDocument,
     disruptionFeeds: {
       sources: disruptionFeedSources(config, simulator?.url),

@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
-import { type Carrier, withCarrierStatus } from "../domain/carriers/carrier-directory";
+import { type Carrier, withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
 import { CongestionService } from "../domain/congestion/congestion.service";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
@@ -118,6 +118,11 @@ export function createServices(input: {
   logger: Logger;
   metrics?: Metrics;
   carrierGateway: CarrierTracker;
+  /**
+   * Whether the gateway can ask a carrier at all (the carrier registry's answer); the others are
+   * `not_connected`: not supported on this deployment. Absent: every carrier is.
+   */
+  connectedCarriers?: (scac: string) => boolean;
   /** Vessel-position and schedule sources; none when absent (lookups then answer unavailable). */
   lookupUpstreams?: LookupUpstreams;
   /** The sandbox builds its own tracking service (reserved references, a fallback carrier). */
@@ -137,7 +142,10 @@ export function createServices(input: {
   const counters = createCounterStore(config, clock, logger, metrics);
   const limiter = new FixedWindowLimiter(counters, clock);
   const apiCalls = new ApiCallsService(db.prisma, clock, counters);
-  const carriers = withCarrierStatus(config.carrierStatus);
+  const carriers = withConnections(
+    withCarrierStatus(config.carrierStatus),
+    input.connectedCarriers ?? (() => true),
+  );
   const documents = new DocumentStore(db.prisma, clock, db.prepared, {
     cacheLookups: metrics.cache("document_version"),
   });

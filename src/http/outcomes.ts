@@ -517,6 +517,7 @@ const TRACK_RESULT_ROWS = {
       outcomes: {
         maintenance: "carrier_maintenance",
         disabled: "carrier_disabled",
+        not_connected: "carrier_not_supported",
         unsupported_type: "unsupported_reference_type",
       },
     },

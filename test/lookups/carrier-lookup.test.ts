@@ -6,7 +6,9 @@ let app: TestApp;
 let org: OrgWithKey;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // The embedded simulator connects every carrier (a lookup never calls one): only lines this
+  // deployment can track are candidates.
+  app = await startTestApp({ env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0" } });
   org = await app.fixtures.organization({ plan: "starter" });
   // The organisation's own tracking history: ONE answered it for this box before; MSC for two boxes
   // of a lessor's prefix (TGHU). (Another organisation's history is never evidence:

@@ -109,6 +109,7 @@ function refusalDetail(
       const details = {
         maintenance: `${outcome.scac} is under maintenance. Retry later, or track with sealine=auto.`,
         disabled: `Tracking with ${outcome.scac} is temporarily disabled on this service.`,
+        not_connected: `${outcome.scac} is not supported on this service: it has no connection to that carrier. /info/sealines lists the lines it tracks.`,
         unsupported_type: `${outcome.scac} cannot track this type of number; send another type or carrier.`,
       };
       return { detail: details[outcome.cause] };

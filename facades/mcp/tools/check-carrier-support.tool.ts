@@ -6,7 +6,9 @@ const output = z.object({
   query: z.string(),
   supported: z
     .boolean()
-    .describe("A carrier of the directory matches and tracking with it is not disabled on this service"),
+    .describe(
+      "A carrier of the directory matches and tracking with it is neither disabled nor unconnected on this service",
+    ),
   carriers: z
     .array(
       z.object({
@@ -14,8 +16,10 @@ const output = z.object({
         scacCodes: z.array(z.string()).describe("Every code it is known by, the main SCAC first"),
         name: z.string(),
         status: z
-          .enum(["active", "maintenance", "disabled"])
-          .describe("active; maintenance (temporarily not asked); disabled (switched off by the operator)"),
+          .enum(["active", "maintenance", "disabled", "not_connected"])
+          .describe(
+            "active; maintenance (temporarily not asked); disabled (switched off by the operator); not_connected (this deployment has no connection to the carrier: not supported here)",
+          ),
         referenceTypes: z
           .array(z.string())
           .describe(

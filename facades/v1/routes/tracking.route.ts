@@ -134,6 +134,12 @@ function refusalOf(
           data: { sealine: outcome.scac, param: "sealine" },
         };
       }
+      if (outcome.cause === "not_connected") {
+        return {
+          message: `${outcome.scac} is not supported on this service: it has no connection to that carrier. GET /carriers flags the lines it tracks.`,
+          data: { sealine: outcome.scac, param: "sealine" },
+        };
+      }
       return {
         message: `${outcome.scac} is ${outcome.cause === "maintenance" ? "under maintenance" : "disabled on this service"}. Retry later or track without sealine.`,
         data: { sealine: outcome.scac },

@@ -32,7 +32,7 @@ export interface CarrierCandidate {
   source: CandidateSource;
 }
 
-export type UnavailableReason = "maintenance" | "disabled" | "unsupported_type";
+export type UnavailableReason = "maintenance" | "disabled" | "not_connected" | "unsupported_type";
 
 export interface ExcludedCarrier {
   scac: string;
@@ -67,9 +67,28 @@ export const CONFIDENCE_BY_SOURCE: Readonly<Record<CandidateSource, Confidence>>
 /** Up to five guesses: the tracking service tries at most three carriers, the lookup shows a few more. */
 export const DEFAULT_POPULARITY_LIMIT = 5;
 
+/**
+ * The type a carrier is asked with. The document part of a combined `<document>/<container>` value is
+ * a booking for a carrier that resolves bookings but not bills of lading (HMM, whose API takes the
+ * booking and the box together), whatever the caller typed it as: compat's `BK` goes the bill-of-lading
+ * way, and a combined value is the only way to name HMM's pair.
+ */
+export function typeAskedOf(carrier: Carrier, reference: ParsedReference): ReferenceType {
+  if (
+    reference.type === "bl" &&
+    reference.container !== null &&
+    !carrier.supportedTypes.includes("bl") &&
+    carrier.supportedTypes.includes("booking")
+  ) {
+    return "booking";
+  }
+  return reference.type;
+}
+
 /** Whether a carrier can be asked about a reference of this type right now, and if not, why not. */
 export function carrierAvailability(carrier: Carrier, type: ReferenceType): CarrierAvailability {
   if (carrier.status === "disabled") return { available: false, reason: "disabled" };
+  if (carrier.status === "not_connected") return { available: false, reason: "not_connected" };
   if (carrier.status === "maintenance") return { available: false, reason: "maintenance" };
   if (!carrier.supportedTypes.includes(type)) return { available: false, reason: "unsupported_type" };
   return { available: true };
@@ -112,7 +131,7 @@ export function explainCarrierDetection(
   const consider = (carrier: Carrier, source: CandidateSource): boolean => {
     if (seen.has(carrier.scac)) return false;
     seen.add(carrier.scac);
-    const availability = carrierAvailability(carrier, reference.type);
+    const availability = carrierAvailability(carrier, typeAskedOf(carrier, reference));
     if (!availability.available) {
       excluded.push({ scac: carrier.scac, name: carrier.name, source, reason: availability.reason });
       return false;

@@ -30,12 +30,13 @@ export function findLessorByPrefix(bicPrefix: string): Lessor | undefined {
 }
 
 /**
- * Whether Quayside tracks with the carrier on this service: every status but `disabled`. A carrier
+ * Whether Quayside tracks with the carrier on this service: every status but `disabled` and
+ * `not_connected` (nothing to ask it through on this deployment). A carrier
  * under maintenance is still tracked (its requests answer that it is under maintenance, and the
  * lists keep it), so that a short outage never makes a line look unsupported.
  */
 export function isTracked(carrier: Carrier): boolean {
-  return carrier.status !== "disabled";
+  return carrier.status !== "disabled" && carrier.status !== "not_connected";
 }
 
 /** The main SCAC followed by the alternatives: what the compat `scac_codes` lists. */
@@ -111,5 +112,24 @@ export function withCarrierStatus(
       const status = wanted.get(carrier.scac);
       return status === undefined || status === carrier.status ? carrier : { ...carrier, status };
     }),
+  );
+}
+
+/**
+ * The directory as this deployment can serve it: a carrier the deployment has no connection to (no
+ * adapter, endpoint or credentials; `connected` says) is `not_connected`, so it is reported as not
+ * supported instead of as a carrier that does not answer. A status the operator set (maintenance,
+ * disabled) stays as it is: it says more about the carrier than the missing connection does.
+ */
+export function withConnections(
+  directory: readonly Carrier[],
+  connected: (scac: string) => boolean,
+): readonly Carrier[] {
+  return deepFreeze(
+    directory.map((carrier) =>
+      carrier.status !== "active" || connected(carrier.scac)
+        ? carrier
+        : { ...carrier, status: "not_connected" as const },
+    ),
   );
 }

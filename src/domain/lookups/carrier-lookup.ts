@@ -21,10 +21,12 @@
  * A combined `<bill-of-lading>/<container>` value is looked up as its bill of lading, the container's
  * owner prefix adding `bic` evidence.
  *
- * Carriers the operator disabled, and carriers that cannot resolve this type of reference (HMM for a bare
- * container or bill), are never candidates: the answer is meant to be tracked with. A carrier under
+ * Carriers the operator disabled or the deployment has no connection to, and carriers that cannot resolve
+ * this type of reference (HMM for a bare container or bill), are never candidates: the answer is meant to
+ * be tracked with. A carrier under
  * maintenance stays a candidate (it is still the carrier) and says so in its status.
  */
+import { typeAskedOf } from "../carriers/carrier-detection";
 import type { Carrier, CarrierStatus } from "../carriers/carrier-directory";
 import { isLeasingPrefix, isTracked, scacCodesOf } from "../carriers/carrier-directory";
 import type { ParsedReference } from "../references/reference";
@@ -69,7 +71,7 @@ export function popularityPrefix(reference: ParsedReference): string | null {
 }
 
 function usable(carrier: Carrier, reference: ParsedReference): boolean {
-  return isTracked(carrier) && carrier.supportedTypes.includes(reference.type);
+  return isTracked(carrier) && carrier.supportedTypes.includes(typeAskedOf(carrier, reference));
 }
 
 export function lookupCandidates(

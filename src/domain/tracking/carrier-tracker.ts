@@ -15,6 +15,11 @@ export interface CarrierQuery {
   scac: string;
   reference: string;
   referenceType: ReferenceType;
+  /**
+   * The box of a combined `<document>/<container>` value. A carrier whose API takes a document only
+   * together with a box (HMM: booking and container) is sent both; the others are asked the document.
+   */
+  container?: string;
 }
 
 /**

@@ -6,7 +6,12 @@ import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
-import { carrierAvailability, detectCarriers } from "../carriers/carrier-detection";
+import {
+  carrierAvailability,
+  detectCarriers,
+  typeAskedOf,
+  type UnavailableReason,
+} from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import {
@@ -112,7 +117,7 @@ export type TrackOutcome =
       kind: "carrier_unavailable";
       referenceType: ReferenceType;
       scac: string;
-      reason: "maintenance" | "disabled" | "unsupported_type";
+      reason: UnavailableReason;
     }
   | { kind: "no_candidates"; referenceType: ReferenceType }
   /** A combined `<document>/<container>` value whose container the carrier does not list on the document. */
@@ -369,7 +374,7 @@ export class TrackingService {
     const hint = input.carrier?.trim().toUpperCase();
     const named = hint ? findCarrierByScac(hint, this.deps.directory) : undefined;
     if (named) {
-      const availability = carrierAvailability(named, reference.type);
+      const availability = carrierAvailability(named, typeAskedOf(named, reference));
       if (!availability.available) {
         return {
           kind: "carrier_unavailable",
@@ -435,7 +440,10 @@ export class TrackingService {
 
   /** One carrier call per reference at a time in this process: concurrent tracks share the answer. */
   private ask(scac: string, reference: ParsedReference): Promise<CarrierAnswer> {
-    const key = `${scac}|${reference.type}|${reference.normalized}`;
+    const carrier = findCarrierByScac(scac, this.deps.directory);
+    const referenceType = carrier ? typeAskedOf(carrier, reference) : reference.type;
+    const container = reference.type === "container" ? undefined : reference.container?.number;
+    const key = `${scac}|${referenceType}|${reference.normalized}|${container ?? ""}`;
     let call = this.inFlight.get(key);
     if (!call) {
       const started = performance.now();
@@ -443,13 +451,14 @@ export class TrackingService {
         `carrier.track ${scac}`,
         {
           kind: SpanKind.CLIENT,
-          attributes: { "quayside.carrier.scac": scac, "quayside.reference.type": reference.type },
+          attributes: { "quayside.carrier.scac": scac, "quayside.reference.type": referenceType },
         },
         async (span) => {
           const outcome = await this.deps.carriers.track({
             scac,
             reference: reference.number,
-            referenceType: reference.type,
+            referenceType,
+            ...(container ? { container } : {}),
           });
           span?.setAttribute("quayside.carrier.outcome", outcome.kind);
           if (outcome.kind !== "found" && outcome.kind !== "not-found") markFailed(span);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { CARRIERS } from "../../domain/carriers/carrier-directory";
 import { findPort } from "../../domain/ports/port-directory";
 import type { CarrierTracker } from "../../domain/tracking/carrier-tracker";
 import { type Clock, systemClock } from "../../lib/clock";
@@ -55,6 +56,8 @@ const carrierSpecSchema = z.strictObject({
   maxPages: z.number().int().min(1).max(1000).optional(),
   maxConcurrency: z.number().int().min(1).max(64).optional(),
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
+  /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
+  documentWithContainer: z.boolean().optional(),
   note: z.string().optional(),
 });
 
@@ -78,22 +81,33 @@ export interface CarrierRegistryEntry {
   maxPages: number | undefined;
   maxConcurrency: number | undefined;
   timeoutMs: number | undefined;
+  documentWithContainer: boolean;
   note: string | null;
 }
 
 export interface CarrierRegistry {
   mode: "simulator" | "live";
-  /** In file order. */
+  /** In file order; in simulator mode followed by the directory's other carriers. */
   carriers: ReadonlyMap<string, CarrierRegistryEntry>;
   get(scac: string): CarrierRegistryEntry | undefined;
+  /**
+   * Whether the carrier can be asked at all: in simulator mode every carrier of the directory; in live
+   * mode one with an entry, an endpoint and its credentials. The others are not supported here.
+   */
+  connected(scac: string): boolean;
 }
 
 export interface LoadCarrierRegistryOptions {
   /** Path or URL of the registry file; defaults to config/carriers.registry.json. */
   file?: string | URL;
   env: Readonly<Record<string, string | undefined>>;
-  /** Embedded mode: every SCAC at `${simulatorUrl}/${SCAC}`, auth none unless `simulatorAuth` says otherwise. */
+  /**
+   * Embedded mode: every SCAC of the file and of the directory at `${simulatorUrl}/${SCAC}` (the
+   * simulator serves every line the directory lists), auth none unless `simulatorAuth` says otherwise.
+   */
   simulatorUrl?: string;
+  /** The carriers the service lists; defaults to the whole directory. */
+  directory?: readonly { scac: string; name: string }[];
   simulatorAuth?: Readonly<Record<string, CarrierAuthConfig>>;
 }
 
@@ -137,6 +151,7 @@ export function buildRegistry(
       maxPages: spec.maxPages,
       maxConcurrency: spec.maxConcurrency,
       timeoutMs: spec.timeoutMs,
+      documentWithContainer: spec.documentWithContainer ?? false,
       note: spec.note ?? null,
     };
     if (simulatorUrl !== undefined) {
@@ -161,10 +176,36 @@ export function buildRegistry(
       auth: resolveAuth(scac, spec.auth, value),
     });
   }
+  if (simulatorUrl !== undefined) {
+    // Lines the file does not describe still trade in the simulated world: route them there too, so
+    // every line the directory lists is trackable with the defaults of `npm start`.
+    for (const carrier of options.directory ?? CARRIERS) {
+      if (carriers.has(carrier.scac)) continue;
+      carriers.set(carrier.scac, {
+        scac: carrier.scac,
+        name: carrier.name,
+        adapter: "dcsa-tnt-2.2",
+        baseUrl: `${simulatorUrl}/${carrier.scac}`,
+        eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        auth: { kind: "none" },
+        pageSize: undefined,
+        maxPages: undefined,
+        maxConcurrency: undefined,
+        timeoutMs: undefined,
+        documentWithContainer: false,
+        note: "Not in the registry file: simulator only.",
+      });
+    }
+  }
+  const get = (scac: string) => carriers.get(scac.trim().toUpperCase());
   return {
     mode: simulatorUrl === undefined ? "live" : "simulator",
     carriers,
-    get: (scac) => carriers.get(scac.trim().toUpperCase()),
+    get,
+    connected: (scac) => {
+      const entry = get(scac);
+      return entry !== undefined && entry.baseUrl !== null && entry.auth.kind !== "unconfigured";
+    },
   };
 }
 
@@ -300,6 +341,7 @@ function adapterFor(entry: CarrierRegistryEntry, options: CarrierGatewayOptions)
     timeoutMs: entry.timeoutMs ?? options.timeoutMs,
     pageSize: entry.pageSize ?? options.pageSize,
     maxPages: entry.maxPages ?? options.maxPages,
+    documentWithContainer: entry.documentWithContainer,
     retry: options.retry,
     semaphore: createSemaphore(
       entry.maxConcurrency ?? options.maxConcurrency ?? DCSA_TNT_DEFAULTS.maxConcurrency,

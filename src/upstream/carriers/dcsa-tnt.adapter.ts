@@ -30,6 +30,12 @@ export interface DcsaTntAdapterOptions {
   maxConcurrency?: number;
   semaphore?: Semaphore;
   maxBodyBytes?: number;
+  /**
+   * The carrier answers a document only together with a box (HMM's `carrierBookingReference` and
+   * `equipmentReference` are both required): a combined `<document>/<container>` query sends both
+   * filters. Other carriers are asked the document alone, so its shipment-level events are kept.
+   */
+  documentWithContainer?: boolean;
 }
 
 export const DCSA_TNT_DEFAULTS = {
@@ -83,6 +89,9 @@ class DcsaTntAdapter implements CarrierAdapter {
   async fetchEvents(query: CarrierQuery, signal?: AbortSignal): Promise<CarrierOutcome> {
     const first = new URL(this.eventsUrl);
     first.searchParams.set(FILTER_BY_REFERENCE_TYPE[query.referenceType], query.reference);
+    if (this.options.documentWithContainer && query.container && query.referenceType !== "container") {
+      first.searchParams.set(FILTER_BY_REFERENCE_TYPE.container, query.container);
+    }
     first.searchParams.set("limit", String(this.pageSize));
 
     const events: unknown[] = [];

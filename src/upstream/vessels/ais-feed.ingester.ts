@@ -188,6 +188,7 @@ export class AisFeedIngester {
     this.stats_.messages++;
     if (message.kind === "position") {
       this.stats_.positions++;
+      if (message.name) this.rememberStatic({ kind: "name", mmsi: message.mmsi, name: message.name });
       this.pending.set(message.mmsi, {
         mmsi: message.mmsi,
         lat: message.lat,
@@ -202,6 +203,10 @@ export class AisFeedIngester {
       return;
     }
     this.stats_.staticReports++;
+    this.rememberStatic(message);
+  }
+
+  private rememberStatic(message: Exclude<AisMessage, { kind: "position" }>): void {
     const known = this.statics.get(message.mmsi) ?? {
       imo: null,
       name: null,

@@ -5,12 +5,15 @@ import {
   DEFAULT_POPULARITY_LIMIT,
   detectCarriers,
   explainCarrierDetection,
+  typeAskedOf,
 } from "../../../src/domain/carriers/carrier-detection";
 import {
   CARRIERS,
   findCarrierByScac,
   withCarrierStatus,
+  withConnections,
 } from "../../../src/domain/carriers/carrier-directory";
+import { computeCheckDigit } from "../../../src/domain/references/container-number";
 import {
   type ParsedReference,
   parseReference,
@@ -230,6 +233,29 @@ describe("carriers that cannot be asked", () => {
 
     const combined = detectCarriers(ref("HDMU12345678/HDMU1234561", "booking"));
     expect(summary(combined)[0]).toBe("HDMU:bl-prefix:medium");
+
+    // Typed as a bill of lading (compat's BK goes that way, and auto-detection reads it so), a combined
+    // value is still HMM's booking and box: the only way to name HMM's pair.
+    const typedAsBl = ref("SELM10000000/HDMU1234561");
+    expect(typedAsBl.type).toBe("bl");
+    expect(scacs(detectCarriers(typedAsBl))).toContain("HDMU");
+    const hmm = CARRIERS.find((c) => c.scac === "HDMU")!;
+    expect(typeAskedOf(hmm, typedAsBl)).toBe("booking");
+    expect(typeAskedOf(CARRIERS.find((c) => c.scac === "MSCU")!, typedAsBl)).toBe("bl");
+  });
+
+  it("does not offer a carrier the deployment has no connection to, unless the operator set its status", () => {
+    const directory = withConnections(withCarrierStatus({ ZIMU: "maintenance" }), (scac) => scac === "MSCU");
+    const status = (scac: string) => directory.find((c) => c.scac === scac)!.status;
+    expect(status("MSCU")).toBe("active");
+    expect(status("WHLC")).toBe("not_connected");
+    expect(status("ZIMU")).toBe("maintenance");
+    const detection = explainCarrierDetection(ref(`WHLU123456${computeCheckDigit("WHLU123456")}`), {
+      directory,
+    });
+    // Its own box is not sent there; only the connected line's low guess remains.
+    expect(scacs(detection.candidates)).toEqual(["MSCU"]);
+    expect(detection.excluded).toEqual([expect.objectContaining({ scac: "WHLC", reason: "not_connected" })]);
   });
 
   it("carrierAvailability explains a named carrier", () => {

@@ -13,7 +13,7 @@ import {
   readSentence,
   withChecksum,
 } from "../../../src/upstream/vessels/nmea";
-import { positionReport, staticReport } from "./ais-encode";
+import { extendedClassBReport, longRangeReport, positionReport, staticReport } from "./ais-encode";
 
 // Recorded sentences (ais-stream-decoder's README): a class A position of a Dutch inland vessel, and the
 // two-part static and voyage report of AKRA 102 bound for Merak.
@@ -151,6 +151,68 @@ describe("AIS decoding (ais-stream-decoder behind our types)", () => {
     });
     expect((message as { lat: number }).lat).toBeCloseTo(-33.9, 5);
     expect((message as { lon: number }).lon).toBeCloseTo(-18.4, 5);
+  });
+
+  it("reads type 19, the extended class B report, with the ship's name", () => {
+    const [message] = decodeAll(
+      extendedClassBReport({
+        mmsi: 244123456,
+        lat: 51.95,
+        lon: 4.05,
+        speed: 6.3,
+        course: 271.4,
+        heading: 270,
+        name: "RIVER BARGE ONE",
+      }),
+    );
+    expect(message).toMatchObject({
+      kind: "position",
+      mmsi: "244123456",
+      speed: 6.3,
+      course: 271.4,
+      heading: 270,
+      navigationStatus: null,
+      name: "RIVER BARGE ONE",
+    });
+    expect((message as { lat: number }).lat).toBeCloseTo(51.95, 5);
+    expect((message as { lon: number }).lon).toBeCloseTo(4.05, 5);
+  });
+
+  it("reads type 27, the long-range broadcast, at its coarser resolution (west and south negative)", () => {
+    const [message] = decodeAll([
+      longRangeReport({ mmsi: 538009876, lat: -12.5, lon: -45.25, speed: 14, course: 95, navStatus: 0 }),
+    ]);
+    expect(message).toMatchObject({
+      kind: "position",
+      mmsi: "538009876",
+      speed: 14,
+      course: 95,
+      heading: null,
+      navigationStatus: 0,
+    });
+    expect((message as { lat: number }).lat).toBeCloseTo(-12.5, 2);
+    expect((message as { lon: number }).lon).toBeCloseTo(-45.25, 2);
+    // "Not available" (longitude 181°) is no position at all.
+    expect(
+      decodeAll([
+        longRangeReport({ mmsi: 538009876, lat: 91, lon: 181, speed: 63, course: 511, navStatus: 15 }),
+      ]),
+    ).toEqual([null]);
+  });
+
+  it("accepts a lower-case checksum, as some receivers write it", () => {
+    const sentence = positionReport({
+      mmsi: 366999001,
+      lat: 37.8,
+      lon: -122.3,
+      speed: 0,
+      course: 0,
+      heading: 91,
+    });
+    expect(sentence).toMatch(/\*7A$/);
+    const lowerCase = sentence.replace(/\*7A$/, "*7a");
+    expect(decodeAll([lowerCase])[0]).toMatchObject({ kind: "position", mmsi: "366999001", heading: 91 });
+    expect(decodeAll([sentence.replace(/\*7A$/, "*7b")])).toEqual([]);
   });
 
   it("reads crew-typed destinations and yearless ETAs", () => {

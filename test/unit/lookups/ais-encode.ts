@@ -109,3 +109,72 @@ export function staticReport(input: {
     withChecksum(`!AIVDM,2,2,${id},${channel},${payload.slice(60)},${fillBits}`),
   ];
 }
+
+/** A type 19 extended class B position report, with the ship's name, over two sentences. */
+export function extendedClassBReport(input: {
+  mmsi: number;
+  lat: number;
+  lon: number;
+  speed: number;
+  course: number;
+  heading: number;
+  name: string;
+  sequenceId?: number;
+}): [string, string] {
+  const bits = new Bits()
+    .uint(19, 6)
+    .uint(0, 2)
+    .uint(input.mmsi, 30)
+    .uint(0, 8)
+    .uint(input.speed * 10, 10)
+    .uint(1, 1)
+    .int(input.lon * 600000, 28)
+    .int(input.lat * 600000, 27)
+    .uint(input.course * 10, 12)
+    .uint(input.heading, 9)
+    .uint(30, 6)
+    .uint(0, 4)
+    .text(input.name, 20)
+    .uint(70, 8)
+    .uint(100, 9)
+    .uint(50, 9)
+    .uint(10, 6)
+    .uint(10, 6)
+    .uint(1, 4)
+    .uint(0, 1)
+    .uint(0, 1)
+    .uint(1, 1)
+    .uint(0, 4);
+  const { payload, fillBits } = bits.armour();
+  const id = input.sequenceId ?? 4;
+  return [
+    withChecksum(`!AIVDM,2,1,${id},A,${payload.slice(0, 30)},0`),
+    withChecksum(`!AIVDM,2,2,${id},A,${payload.slice(30)},${fillBits}`),
+  ];
+}
+
+/** A type 27 long-range broadcast: position in 1/10 minute, speed in knots, course in degrees. */
+export function longRangeReport(input: {
+  mmsi: number;
+  lat: number;
+  lon: number;
+  speed: number;
+  course: number;
+  navStatus: number;
+}): string {
+  const bits = new Bits()
+    .uint(27, 6)
+    .uint(3, 2)
+    .uint(input.mmsi, 30)
+    .uint(0, 1)
+    .uint(0, 1)
+    .uint(input.navStatus, 4)
+    .int(input.lon * 600, 18)
+    .int(input.lat * 600, 17)
+    .uint(input.speed, 6)
+    .uint(input.course, 9)
+    .uint(0, 1)
+    .uint(0, 1);
+  const { payload, fillBits } = bits.armour();
+  return withChecksum(`!AIVDM,1,1,,B,${payload},${fillBits}`);
+}

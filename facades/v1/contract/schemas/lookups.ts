@@ -5,7 +5,16 @@ import { z } from "zod";
 import { dateTime, nullable, sandboxMode } from "./common";
 
 export const Carrier = z
-  .object({ scac: z.string(), name: z.string(), slug: z.string() })
+  .object({
+    scac: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    tracked: z
+      .boolean()
+      .describe(
+        "Whether this service tracks with the carrier: false when the operator disabled it or the deployment has no connection to it (no endpoint, adapter or credentials); tracking it then answers 400 invalid_parameter (compat: SEALINE_NOT_SUPPORTED, and it is absent from /info/sealines). Additive to spec section 2.10.",
+      ),
+  })
   .catchall(z.unknown())
   .meta({ id: "Carrier", description: "Spec v1 section 2.10." });
 

@@ -7,5 +7,9 @@ export const CarrierStatusEnum = builder.enumType("CarrierStatus", {
       description: "Temporarily not asked; requests answer that the carrier is under maintenance.",
     },
     disabled: { description: "Switched off by the operator." },
+    not_connected: {
+      description:
+        "This deployment has no endpoint, adapter or credentials for the carrier: it is not supported here.",
+    },
   } as const,
 });

@@ -22,7 +22,7 @@ export const CarrierRef = builder.objectRef<Carrier>("Carrier").implement({
     status: t.field({ type: CarrierStatusEnum, resolve: (c) => c.status }),
     tracked: t.boolean({
       description:
-        "Whether this service tracks with the carrier: true unless the operator disabled it (a carrier under maintenance is still tracked, and says so in its status).",
+        "Whether this service tracks with the carrier: true unless the operator disabled it or the deployment has no connection to it (status `not_connected`); a carrier under maintenance is still tracked, and says so in its status.",
       resolve: (c) => isTracked(c),
     }),
     ownerPrefixes: t.exposeStringList("ownerPrefixes", {
