@@ -11,7 +11,14 @@ let expired: OrgWithKey;
 let revoked: OrgWithKey;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "1000" } });
+  // MSC's endpoint configured (nothing is tracked here): /info/sealines lists the lines a deployment
+  // can reach.
+  app = await startTestApp({
+    env: {
+      QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "1000",
+      QUAYSIDE_CARRIER_MSCU_BASE_URL: "http://127.0.0.1:9/MSCU",
+    },
+  });
   good = await app.fixtures.organization();
   devModeOff = await app.fixtures.organization({ developerMode: false });
   expired = await app.fixtures.organization({ expiresAt: new Date(Date.now() + 300) });
@@ -82,7 +89,7 @@ describe("compatibility API", () => {
         data: { name: string; scac_codes: string[] }[];
       };
       expect(body).toMatchObject({ status: "success", message: "OK" });
-      expect(body.data.find((l) => l.scac_codes.includes("MAEU"))?.name).toMatch(/Maersk/);
+      expect(body.data.find((l) => l.scac_codes.includes("MSCU"))?.name).toMatch(/MSC/);
     }
   });
 
