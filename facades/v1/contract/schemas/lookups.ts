@@ -12,7 +12,7 @@ export const Carrier = z
     tracked: z
       .boolean()
       .describe(
-        "Whether this service tracks with the carrier: false when the operator disabled it or the deployment has no connection to it (no endpoint, adapter or credentials); tracking it then answers 400 invalid_parameter (compat: SEALINE_NOT_SUPPORTED, and it is absent from /info/sealines). Additive to spec section 2.10.",
+        "Whether this service tracks with the carrier. False when tracking with it is switched off on this deployment (naming it answers 502 carrier_disabled) or the deployment has no connection to it: no endpoint, adapter or credentials (naming it answers 400 invalid_parameter; compat SEALINE_NOT_SUPPORTED). Compat /info/sealines lists only tracked carriers. Additive to spec section 2.10.",
       ),
   })
   .catchall(z.unknown())
