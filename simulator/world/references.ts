@@ -447,7 +447,11 @@ export function resolveReference(
     if (hireSlot !== undefined) return { kind: "leased-box", carrier, reference, hireSlot };
     return undefined;
   }
-  const decoded = decodeDocumentNumber(carrier, kind, reference);
+  // The document filter answers the carrier's bookings too (the service asks a booking the way it asks
+  // a bill of lading: docs/decisions/carriers.md); the booking filter answers bookings only.
+  const decoded =
+    decodeDocumentNumber(carrier, kind, reference) ??
+    (kind === "document" ? decodeDocumentNumber(carrier, "booking", reference) : undefined);
   if (decoded) {
     const cycle = latestCycleWithResidue(carrier.scac, decoded.residue, nowMs);
     if ("hireSlot" in decoded) {

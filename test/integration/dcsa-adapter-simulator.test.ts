@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, type SimulatorAuth, startSimulator } from "../../simulator/server";
-import { knownShipments, type Shipment, shipmentFor } from "../../simulator/world/world";
+import { knownShipments, type Shipment } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import type { CarrierQuery } from "../../src/upstream/carriers/carrier-adapter";
 import {
