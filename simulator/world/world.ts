@@ -6,9 +6,10 @@
  * Anchoring in time: each carrier's time is cut into 18-week cycles (references.ts) and a shipment is
  * placed inside its cycle at an offset drawn from its seed, so that at any clock time a carrier's
  * shipments are spread over all stages (booked, in transit, delivered). A shipment never moves once
- * placed: an issued bill of lading keeps the same timeline until its number is reused 4 cycles later, a
- * made-up one until a later cycle's shipment is booked under it (after the earlier one has ended), and
- * a box moves from one shipment to the next as cycles pass, as real boxes do.
+ * placed: an issued bill of lading or booking keeps the same timeline and boxes until its number is
+ * reused 4 cycles later, and a box moves from one shipment to the next as cycles pass, as real boxes
+ * do. Document numbers the world did not issue are unknown, except in the sandbox's world, where a
+ * made-up one leads to a synthetic shipment until a later cycle's one is booked under it.
  */
 import type { Carrier } from "../../reference-data/carriers";
 import type { DcsaEvent } from "../dcsa-types";
@@ -40,7 +41,7 @@ export type { ReferenceKind } from "./references";
 /** Share of shipments a carrier's API does not return (data gaps, other offices' bookings). */
 export const UNKNOWN_SHARE = 0.06;
 const DAY = 86_400_000;
-/** A box or made-up number not in use in the current cycle is looked for this many cycles back. */
+/** A box (or a sandbox's made-up number) not in use in the current cycle is looked for this many cycles back. */
 const CYCLES_BACK = 4;
 
 export interface Shipment {
