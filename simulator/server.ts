@@ -26,7 +26,7 @@ import {
   renderPortSchedule,
 } from "./schedules";
 import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
-import { awaitingReleaseEvents } from "./world/awaiting-release";
+import { awaitingReleaseBooking, awaitingReleaseBox, awaitingReleaseEvents } from "./world/awaiting-release";
 import { toUtcIso } from "./world/local-time";
 import { findPort } from "./world/ports";
 import { findSimulatedCarrier } from "./world/references";
@@ -348,6 +348,13 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     const now = clock.now();
     let shipment: Shipment | undefined;
     let includeShipmentEvents = true;
+    if (query.carrierBookingReference && query.carrierBookingReference === awaitingReleaseBooking(carrier)) {
+      // The booking of the box awaiting release answers what the box does: its confirmation alone.
+      const box = awaitingReleaseBox(carrier) ?? "";
+      if (query.equipmentReference && query.equipmentReference !== box) return [];
+      const awaiting = awaitingReleaseEvents(carrier, box, now) ?? [];
+      return sortEvents(filterEvents(awaiting, query), query.sort);
+    }
     if (query.carrierBookingReference) {
       shipment = world.shipmentFor(carrier.scac, query.carrierBookingReference, "booking", now);
       if (

@@ -29,6 +29,14 @@ export function awaitingReleaseBox(carrier: Carrier): string | undefined {
   return containerNumber(prefix, serial);
 }
 
+/** The booking the carrier's box awaiting release is assigned to: a query for it answers the same. */
+export function awaitingReleaseBooking(carrier: Carrier): string | undefined {
+  const box = awaitingReleaseBox(carrier);
+  return box === undefined
+    ? undefined
+    : syntheticDocumentNumber(carrier, "booking", `${carrier.scac}|awaiting-release|${box}`);
+}
+
 /**
  * The answer to a query for the carrier's box awaiting release: the confirmation of its booking, made
  * the day before `now` (so the box is always "booked yesterday, not released yet"). Undefined for any
@@ -52,7 +60,7 @@ export function awaitingReleaseEvents(
       // 2.2: "Value for eventDateTime must be the same value as eventCreatedDateTime".
       eventDateTime: stamp,
       shipmentEventTypeCode: "CONF",
-      documentID: syntheticDocumentNumber(carrier, "booking", `${carrier.scac}|awaiting-release|${box}`),
+      documentID: awaitingReleaseBooking(carrier) ?? "",
       documentTypeCode: "BKG",
     },
   ];

@@ -5,20 +5,21 @@
  * space belongs to one booking: the 10^6 serials of an owner prefix are shuffled per cycle and cut into
  * groups of one to six consecutive shuffled serials, each group being one shipment. A box therefore
  * makes one journey per cycle, with different siblings each time, and its number always leads to the
- * shipment it is currently on.
+ * shipment it is currently on. A lessor's box is on hire to one carrier (a fixed bijection spreads the
+ * lessors' number space over the carriers) and makes one journey of its own per cycle, alone.
  *
- * The bill-of-lading and booking numbers the simulator issues encode (cycle mod 4, prefix, group) in
- * the carrier's own number layout, scrambled so that they look random. Querying one of them leads back
- * to exactly the same shipment, and keeps doing so for 4 cycles (about 17 months), after which the
- * number is reused. Only a small share of the number space is issued, so most numbers a user makes up
- * are not; those (and leased boxes) lead to a synthetic shipment of their own, placed in a recent cycle
- * so that made-up references show the same mix of booked, sailing and delivered shipments as issued
- * ones.
+ * The bill-of-lading and booking numbers the simulator issues encode (cycle mod 4, prefix, group) or
+ * (cycle mod 4, hire slot) in the carrier's own number layout, scrambled so that they look random.
+ * Querying one of them leads back to exactly the same shipment, and keeps doing so for 4 cycles (about
+ * 17 months), after which the number is reused. These are the only document numbers the world holds: a
+ * number it did not issue (most made-up ones) is unknown, as it is at a real carrier. A made-up number
+ * is found only when it happens to be one the world issued, as likely as the carrier's issued numbers
+ * fill its layout (documented per carrier in simulator/README.md).
  */
 import { CARRIERS, type Carrier, LEASING_PREFIXES } from "../../reference-data/carriers";
 import { containerPrefixesOf, profileOf, type ReferenceFormat } from "./carrier-profiles";
 import { hash32, unitHash } from "./hash";
-import { isIssuableSerial, parseContainerNumber } from "./iso6346";
+import { containerNumber, isIssuableSerial, parseContainerNumber } from "./iso6346";
 
 export type ReferenceKind = "equipment" | "document" | "booking";
 
@@ -135,15 +136,76 @@ export function groupStartOf(scac: string, prefix: string, cycle: number, serial
   return position;
 }
 
+// --- Leased boxes ------------------------------------------------------------------------------------
+
+/** Lessors' owner prefixes, in a fixed order: their boxes form one number space of LESSORS * 10^6. */
+const LESSOR_PREFIXES: readonly string[] = [...LEASING_PREFIXES];
+const LEASED_SPACE = LESSOR_PREFIXES.length * SERIALS;
+/** A prime above any factor of LEASED_SPACE (its factors are 2, 5 and those of the lessor count). */
+const HIRE_MULTIPLIER = 1_000_003;
+const HIRE_INVERSE = modInverse(HIRE_MULTIPLIER % LEASED_SPACE, LEASED_SPACE);
+const HIRE_OFFSET = hash32("hire-offset") % LEASED_SPACE;
+
+/** Carriers that hire lessors' boxes: those answering box queries with owner prefixes of their own. */
+const HIRING_CARRIERS: readonly string[] = CARRIERS.filter(
+  (carrier) => carrier.supportedTypes.includes("container") && containerPrefixesOf(carrier).length > 0,
+).map((carrier) => carrier.scac);
+/** Hire slots per carrier, counted in blocks of 10^6 so they sit beside the owner prefixes. */
+const HIRE_BLOCKS = Math.ceil(Math.ceil(LEASED_SPACE / HIRING_CARRIERS.length) / SERIALS);
+
+function hirePosition(reference: string): number | undefined {
+  const parsed = parseContainerNumber(reference);
+  if (!parsed) return undefined;
+  const lessor = LESSOR_PREFIXES.indexOf(parsed.prefix);
+  if (lessor < 0) return undefined;
+  const index = lessor * SERIALS + parsed.serial;
+  return Number((BigInt(HIRE_MULTIPLIER) * BigInt(index) + BigInt(HIRE_OFFSET)) % BigInt(LEASED_SPACE));
+}
+
+/** The hire slot of a leased box at the carrier that operates it, or undefined at any other carrier. */
+export function hireSlotOf(carrier: Carrier, reference: string): number | undefined {
+  const position = hirePosition(reference);
+  if (position === undefined) return undefined;
+  if (HIRING_CARRIERS[position % HIRING_CARRIERS.length] !== carrier.scac) return undefined;
+  return Math.floor(position / HIRING_CARRIERS.length);
+}
+
+/** The leased box in a carrier's hire slot, or undefined when the slot holds no issuable box. */
+export function leasedBoxAt(carrier: Carrier, slot: number): string | undefined {
+  const carrierIndex = HIRING_CARRIERS.indexOf(carrier.scac);
+  if (carrierIndex < 0) return undefined;
+  const position = slot * HIRING_CARRIERS.length + carrierIndex;
+  if (position >= LEASED_SPACE) return undefined;
+  const index = Number(
+    (BigInt(HIRE_INVERSE) * BigInt((position - HIRE_OFFSET + LEASED_SPACE) % LEASED_SPACE)) %
+      BigInt(LEASED_SPACE),
+  );
+  const prefix = LESSOR_PREFIXES[Math.floor(index / SERIALS)];
+  const serial = index % SERIALS;
+  if (prefix === undefined || !isIssuableSerial(prefix, serial)) return undefined;
+  return containerNumber(prefix, serial);
+}
+
 // --- Document numbers ------------------------------------------------------------------------------
 
 type DocumentCodec = "document" | "booking";
 
-interface KeySpace {
-  prefixes: readonly string[];
+/**
+ * One range of scrambled values: own groups fill [0, own) exactly as before hire slots existed, so the
+ * numbers of the carrier's own shipments did not change when leased boxes got numbers of their own;
+ * hire slots fill [own, own + hire).
+ */
+interface ScrambledRange {
+  base: bigint;
   size: bigint;
   multiplier: bigint;
   offset: bigint;
+}
+
+interface KeySpace {
+  prefixes: readonly string[];
+  own: ScrambledRange;
+  hire: ScrambledRange;
   format: ReferenceFormat;
 }
 
@@ -160,12 +222,39 @@ function keySpace(carrier: Carrier, codec: DocumentCodec): KeySpace | undefined 
   const profile = profileOf(carrier);
   const sameAsBillOfLading = codec === "booking" && profile.bookingIsBillOfLading;
   const which = sameAsBillOfLading ? "document" : codec;
-  const size = BigInt(DOCUMENT_EPOCHS) * BigInt(prefixes.length) * BigInt(SERIALS);
-  // Primes larger than any factor of the size, so the scramble is a bijection.
+  const ownSize = BigInt(DOCUMENT_EPOCHS) * BigInt(prefixes.length) * BigInt(SERIALS);
+  const hireSize = BigInt(DOCUMENT_EPOCHS) * BigInt(HIRE_BLOCKS) * BigInt(SERIALS);
+  // Primes larger than any factor of the sizes, so each scramble is a bijection.
   const multiplier = which === "document" ? 1_000_003n : 999_983n;
-  const offset = BigInt(hash32("document-offset", carrier.scac, which)) % size;
   const base = which === "document" ? profile.billOfLading : profile.booking;
-  return { prefixes, size, multiplier, offset, format: effectiveFormat(base, size) };
+  return {
+    prefixes,
+    own: {
+      base: 0n,
+      size: ownSize,
+      multiplier,
+      offset: BigInt(hash32("document-offset", carrier.scac, which)) % ownSize,
+    },
+    hire: {
+      base: ownSize,
+      size: hireSize,
+      multiplier,
+      offset: BigInt(hash32("hire-document-offset", carrier.scac, which)) % hireSize,
+    },
+    format: effectiveFormat(base, ownSize + hireSize),
+  };
+}
+
+function scramble(range: ScrambledRange, plain: bigint): bigint {
+  return range.base + ((range.multiplier * plain + range.offset) % range.size);
+}
+
+/** The plain value of a scrambled one, or undefined when the value is outside the range. */
+function unscramble(range: ScrambledRange, value: bigint): bigint | undefined {
+  const local = value - range.base;
+  if (local < 0n || local >= range.size) return undefined;
+  const inverse = BigInt(modInverse(Number(range.multiplier % range.size), Number(range.size)));
+  return (inverse * ((local - range.offset + range.size) % range.size)) % range.size;
 }
 
 function encodeBody(format: ReferenceFormat, value: bigint): string {
@@ -195,13 +284,14 @@ function decodeBody(format: ReferenceFormat, body: string): bigint | undefined {
   return high * 10n ** BigInt(format.digits) + BigInt(digits);
 }
 
-export interface GroupKey {
-  cycle: number;
-  prefix: string;
-  start: number;
+/** A shipment's place in the number plan: a group of the carrier's own boxes, or a leased box's slot. */
+export type GroupKey = { cycle: number; prefix: string; start: number } | { cycle: number; hireSlot: number };
+
+function residueOf(cycle: number): number {
+  return ((cycle % DOCUMENT_EPOCHS) + DOCUMENT_EPOCHS) % DOCUMENT_EPOCHS;
 }
 
-/** The document or booking number the simulator issues for a box group. */
+/** The document or booking number the simulator issues for a shipment of its number plan. */
 export function issueDocumentNumber(
   carrier: Carrier,
   codec: DocumentCodec,
@@ -209,13 +299,18 @@ export function issueDocumentNumber(
 ): string | undefined {
   const space = keySpace(carrier, codec);
   if (!space) return undefined;
-  const prefixIndex = space.prefixes.indexOf(key.prefix);
-  if (prefixIndex < 0) return undefined;
-  const residue = ((key.cycle % DOCUMENT_EPOCHS) + DOCUMENT_EPOCHS) % DOCUMENT_EPOCHS;
-  const plain =
-    (BigInt(residue) * BigInt(space.prefixes.length) + BigInt(prefixIndex)) * BigInt(SERIALS) +
-    BigInt(key.start);
-  const scrambled = (space.multiplier * plain + space.offset) % space.size;
+  const residue = BigInt(residueOf(key.cycle));
+  let scrambled: bigint;
+  if ("hireSlot" in key) {
+    if (key.hireSlot < 0 || key.hireSlot >= HIRE_BLOCKS * SERIALS) return undefined;
+    scrambled = scramble(space.hire, residue * BigInt(HIRE_BLOCKS * SERIALS) + BigInt(key.hireSlot));
+  } else {
+    const prefixIndex = space.prefixes.indexOf(key.prefix);
+    if (prefixIndex < 0) return undefined;
+    const plain =
+      (residue * BigInt(space.prefixes.length) + BigInt(prefixIndex)) * BigInt(SERIALS) + BigInt(key.start);
+    scrambled = scramble(space.own, plain);
+  }
   return `${space.format.prefix}${encodeBody(space.format, scrambled)}`;
 }
 
@@ -230,11 +325,9 @@ function acceptedPrefixes(carrier: Carrier, format: ReferenceFormat): string[] {
   return [...prefixes].sort((a, b) => b.length - a.length);
 }
 
-interface DecodedDocument {
-  residue: number;
-  prefix: string;
-  start: number;
-}
+type DecodedDocument =
+  | { residue: number; prefix: string; start: number }
+  | { residue: number; hireSlot: number };
 
 function decodeDocumentNumber(
   carrier: Carrier,
@@ -250,16 +343,20 @@ function decodeDocumentNumber(
   // A number printed with a prefix must be quoted with it or with none; "MEDU" alone is not a body.
   for (const body of bodies.reverse()) {
     const scrambled = decodeBody(space.format, body);
-    if (scrambled === undefined || scrambled >= space.size) continue;
-    const inverse = BigInt(modInverse(Number(space.multiplier % space.size), Number(space.size)));
-    const plain = (inverse * ((scrambled - space.offset + space.size) % space.size)) % space.size;
-    const start = Number(plain % BigInt(SERIALS));
-    const rest = plain / BigInt(SERIALS);
-    const prefixIndex = Number(rest % BigInt(space.prefixes.length));
-    const residue = Number(rest / BigInt(space.prefixes.length));
-    const prefix = space.prefixes[prefixIndex];
-    if (prefix === undefined) continue;
-    return { residue, prefix, start };
+    if (scrambled === undefined) continue;
+    const own = unscramble(space.own, scrambled);
+    if (own !== undefined) {
+      const start = Number(own % BigInt(SERIALS));
+      const rest = own / BigInt(SERIALS);
+      const prefix = space.prefixes[Number(rest % BigInt(space.prefixes.length))];
+      if (prefix === undefined) continue;
+      return { residue: Number(rest / BigInt(space.prefixes.length)), prefix, start };
+    }
+    const hire = unscramble(space.hire, scrambled);
+    if (hire !== undefined) {
+      const slots = BigInt(HIRE_BLOCKS * SERIALS);
+      return { residue: Number(hire / slots), hireSlot: Number(hire % slots) };
+    }
   }
   return undefined;
 }
@@ -281,12 +378,17 @@ export function syntheticDocumentNumber(carrier: Carrier, codec: DocumentCodec, 
 
 export type ResolvedReference =
   | { kind: "group"; carrier: Carrier; prefix: string; start: number; cycle: number; members: number[] }
-  /** A document number the world did not issue: each cycle it may name a synthetic shipment. */
-  | { kind: "synthetic"; carrier: Carrier; referenceKind: ReferenceKind; reference: string }
+  /** An issued document of a leased box's journey in a cycle. */
+  | { kind: "hired"; carrier: Carrier; reference: string; hireSlot: number; cycle: number }
   /** A box of the carrier's own number space: which cycle's shipment shows depends on the clock. */
   | { kind: "box"; carrier: Carrier; prefix: string; serial: number; reference: string }
-  /** A leased box this carrier happens to operate; each cycle it is on a synthetic shipment. */
-  | { kind: "leased-box"; carrier: Carrier; reference: string };
+  /** A leased box this carrier operates: each cycle it makes a journey of its own. */
+  | { kind: "leased-box"; carrier: Carrier; reference: string; hireSlot: number }
+  /**
+   * A document number the world did not issue. Only the sandbox's world (every reference leads to a
+   * shipment) asks for these; the carriers' world does not know them.
+   */
+  | { kind: "synthetic"; carrier: Carrier; referenceKind: ReferenceKind; reference: string };
 
 const OTHER_CARRIER_PREFIXES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const owners = new Map<string, Set<string>>();
@@ -317,22 +419,22 @@ function supports(carrier: Carrier, kind: ReferenceKind): boolean {
 
 /** The carrier that operates a leased box (each lessor box is on hire to one carrier at a time). */
 export function operatorOfLeasedBox(reference: string): string | undefined {
-  const candidates = CARRIERS.filter(
-    (carrier) => carrier.supportedTypes.includes("container") && containerPrefixesOf(carrier).length > 0,
-  );
-  return candidates[hash32("lessee", reference) % candidates.length]?.scac;
+  const position = hirePosition(reference);
+  return position === undefined ? undefined : HIRING_CARRIERS[position % HIRING_CARRIERS.length];
 }
 
 /**
  * Maps a normalized reference to where it lives in the world, or undefined when the carrier cannot
- * know it (wrong format, another carrier's number, a query type the carrier does not answer).
+ * know it (wrong format, another carrier's number, a document number the world did not issue, a query
+ * type the carrier does not answer). `madeUp` lets plausible numbers the world did not issue through
+ * as synthetic references, for the sandbox's world.
  */
 export function resolveReference(
   carrier: Carrier,
   kind: ReferenceKind,
   reference: string,
   nowMs: number,
-  options: { ignoreSupport?: boolean } = {},
+  options: { ignoreSupport?: boolean; madeUp?: boolean } = {},
 ): ResolvedReference | undefined {
   if (!options.ignoreSupport && !supports(carrier, kind)) return undefined;
   if (kind === "equipment") {
@@ -341,28 +443,26 @@ export function resolveReference(
     if (containerPrefixesOf(carrier).includes(parsed.prefix)) {
       return { kind: "box", carrier, prefix: parsed.prefix, serial: parsed.serial, reference };
     }
-    if (LEASING_PREFIXES.has(parsed.prefix) && operatorOfLeasedBox(reference) === carrier.scac) {
-      return { kind: "leased-box", carrier, reference };
-    }
+    const hireSlot = hireSlotOf(carrier, reference);
+    if (hireSlot !== undefined) return { kind: "leased-box", carrier, reference, hireSlot };
     return undefined;
   }
-  const decoded = decodeDocumentNumber(carrier, kind, reference);
+  // The document filter answers the carrier's bookings too (the service asks a booking the way it asks
+  // a bill of lading: docs/decisions/carriers.md); the booking filter answers bookings only.
+  const decoded =
+    decodeDocumentNumber(carrier, kind, reference) ??
+    (kind === "document" ? decodeDocumentNumber(carrier, "booking", reference) : undefined);
   if (decoded) {
     const cycle = latestCycleWithResidue(carrier.scac, decoded.residue, nowMs);
-    const members = groupMembers(carrier.scac, decoded.prefix, cycle, decoded.start);
-    if (members)
-      return { kind: "group", carrier, prefix: decoded.prefix, start: decoded.start, cycle, members };
+    if ("hireSlot" in decoded) {
+      const box = leasedBoxAt(carrier, decoded.hireSlot);
+      if (box) return { kind: "hired", carrier, reference: box, hireSlot: decoded.hireSlot, cycle };
+    } else {
+      const members = groupMembers(carrier.scac, decoded.prefix, cycle, decoded.start);
+      if (members)
+        return { kind: "group", carrier, prefix: decoded.prefix, start: decoded.start, cycle, members };
+    }
   }
-  if (!plausibleDocumentNumber(carrier, reference)) return undefined;
+  if (!options.madeUp || !plausibleDocumentNumber(carrier, reference)) return undefined;
   return { kind: "synthetic", carrier, referenceKind: kind, reference };
-}
-
-/** Whether a made-up document number names a shipment in a given cycle (in about three cycles of five). */
-export function isSyntheticActive(
-  carrier: Carrier,
-  kind: ReferenceKind,
-  reference: string,
-  cycle: number,
-): boolean {
-  return unitHash("active", carrier.scac, kind, reference, cycle) < 0.6;
 }

@@ -6,13 +6,14 @@
  * Anchoring in time: each carrier's time is cut into 18-week cycles (references.ts) and a shipment is
  * placed inside its cycle at an offset drawn from its seed, so that at any clock time a carrier's
  * shipments are spread over all stages (booked, in transit, delivered). A shipment never moves once
- * placed: an issued bill of lading keeps the same timeline until its number is reused 4 cycles later, a
- * made-up one until a later cycle's shipment is booked under it (after the earlier one has ended), and
- * a box moves from one shipment to the next as cycles pass, as real boxes do.
+ * placed: an issued bill of lading or booking keeps the same timeline and boxes until its number is
+ * reused 4 cycles later, and a box moves from one shipment to the next as cycles pass, as real boxes
+ * do. Document numbers the world did not issue are unknown, except in the sandbox's world, where a
+ * made-up one leads to a synthetic shipment until a later cycle's one is booked under it.
  */
 import type { Carrier } from "../../reference-data/carriers";
 import type { DcsaEvent } from "../dcsa-types";
-import { profileOf } from "./carrier-profiles";
+import { containerPrefixesOf, profileOf } from "./carrier-profiles";
 import { renderEvents } from "./dcsa-events";
 import { unitHash } from "./hash";
 import { containerNumber } from "./iso6346";
@@ -25,7 +26,6 @@ import {
   findSimulatedCarrier,
   groupMembers,
   groupStartOf,
-  isSyntheticActive,
   issueDocumentNumber,
   normalizeReference,
   type ReferenceKind,
@@ -41,7 +41,7 @@ export type { ReferenceKind } from "./references";
 /** Share of shipments a carrier's API does not return (data gaps, other offices' bookings). */
 export const UNKNOWN_SHARE = 0.06;
 const DAY = 86_400_000;
-/** A box or made-up number not in use in the current cycle is looked for this many cycles back. */
+/** A box (or a sandbox's made-up number) not in use in the current cycle is looked for this many cycles back. */
 const CYCLES_BACK = 4;
 
 export interface Shipment {
@@ -109,23 +109,26 @@ export class SimulatedWorld {
     const normalized = normalizeReference(reference);
     const nowMs = now.getTime();
     if (this.unknown.has(normalized)) return undefined;
+    const madeUp = this.everyReference !== undefined;
     const resolved =
-      resolveReference(carrier, kind, normalized, nowMs) ?? this.anyReference(carrier, kind, normalized);
+      resolveReference(carrier, kind, normalized, nowMs, { madeUp }) ??
+      this.anyReference(carrier, kind, normalized);
     if (!resolved) return undefined;
     if (resolved.kind === "box" || resolved.kind === "leased-box") return this.boxShipment(resolved, nowMs);
     if (resolved.kind === "synthetic") return this.syntheticShipment(resolved, nowMs);
-    const shipment = this.groupShipment(
-      carrier,
-      resolved.prefix,
-      resolved.start,
-      resolved.cycle,
-      resolved.members,
-    );
+    // An issued document: the shipment it was issued for, once booked.
+    const shipment =
+      resolved.kind === "group"
+        ? this.groupShipment(carrier, resolved.prefix, resolved.start, resolved.cycle, resolved.members)
+        : this.hiredShipment(carrier, resolved.reference, resolved.hireSlot, resolved.cycle);
     if (shipment.bookedAt.getTime() > nowMs) return undefined;
     return this.isKnown(shipment) ? shipment : undefined;
   }
 
-  /** In the sandbox's world a box of any owner is leased to the carrier asked, any document is made up. */
+  /**
+   * In the sandbox's world a box of any owner is leased to the carrier asked (its journeys keep the
+   * sandbox's earlier shape: a made-up booking with siblings), any document is made up.
+   */
   private anyReference(
     carrier: Carrier,
     kind: ReferenceKind,
@@ -133,7 +136,9 @@ export class SimulatedWorld {
   ): ResolvedReference | undefined {
     if (!this.everyReference) return undefined;
     if (kind === "equipment") {
-      return /^[A-Z]{4}\d{7}$/.test(reference) ? { kind: "leased-box", carrier, reference } : undefined;
+      return /^[A-Z]{4}\d{7}$/.test(reference)
+        ? { kind: "leased-box", carrier, reference, hireSlot: -1 }
+        : undefined;
     }
     return { kind: "synthetic", carrier, referenceKind: kind, reference };
   }
@@ -171,7 +176,7 @@ export class SimulatedWorld {
     );
   }
 
-  /** A made-up document number: the latest shipment booked under it by now. */
+  /** The sandbox's made-up document number: the latest shipment booked under it by now. */
   private syntheticShipment(
     resolved: Extract<ResolvedReference, { kind: "synthetic" }>,
     nowMs: number,
@@ -179,7 +184,6 @@ export class SimulatedWorld {
     const { carrier, referenceKind, reference } = resolved;
     const current = cycleAt(carrier.scac, nowMs);
     for (let cycle = current; cycle > current - CYCLES_BACK; cycle--) {
-      if (!this.everyReference && !isSyntheticActive(carrier, referenceKind, reference, cycle)) continue;
       const seed = `${carrier.scac}|${referenceKind}|${reference}|${cycle}`;
       // Maersk quotes one number for both, so a quoted one is both.
       const sameNumber = profileOf(carrier).bookingIsBillOfLading;
@@ -205,6 +209,7 @@ export class SimulatedWorld {
     members: readonly number[],
   ): Shipment {
     const key = { cycle, prefix, start };
+    // Every group has its issued numbers (the carrier has owner prefixes); the fallback is never used.
     const seed = `${carrier.scac}|group|${prefix}|${start}|${cycle}`;
     const booking =
       issueDocumentNumber(carrier, "booking", key) ?? syntheticDocumentNumber(carrier, "booking", seed);
@@ -229,6 +234,8 @@ export class SimulatedWorld {
         if (members?.includes(resolved.serial)) {
           shipment = this.groupShipment(carrier, resolved.prefix, start, cycle, members);
         }
+      } else if (!this.everyReference) {
+        shipment = this.hiredShipment(carrier, resolved.reference, resolved.hireSlot, cycle);
       } else {
         const seed = `${carrier.scac}|leased|${resolved.reference}|${cycle}`;
         shipment = this.place(
@@ -245,6 +252,17 @@ export class SimulatedWorld {
       }
     }
     return undefined;
+  }
+
+  /** A leased box's journey in a cycle: the box alone, under the numbers issued for its hire slot. */
+  private hiredShipment(carrier: Carrier, box: string, hireSlot: number, cycle: number): Shipment {
+    const key = { cycle, hireSlot };
+    const seed = `${carrier.scac}|leased|${box}|${cycle}`;
+    const booking =
+      issueDocumentNumber(carrier, "booking", key) ?? syntheticDocumentNumber(carrier, "booking", seed);
+    const document =
+      issueDocumentNumber(carrier, "document", key) ?? syntheticDocumentNumber(carrier, "document", seed);
+    return this.place(carrier, seed, cycle, { fixed: [box], generate: false }, booking, document);
   }
 
   private place(
@@ -346,6 +364,27 @@ export function shipmentFor(
 /** The DCSA T&T 2.2 events of a shipment as its carrier publishes them at `now`. */
 export function eventsFor(shipment: Shipment, now: Date, query: EventQuery = {}): DcsaEvent[] {
   return defaultWorld.eventsFor(shipment, now, query);
+}
+
+/**
+ * The shipments of a carrier its API answers at `now`, found through their issued bookings: the groups
+ * of its first owner prefix in the current and the previous cycle (for tests and tools that need
+ * a real booking or B/L rather than a box).
+ */
+export function* knownShipments(scac: string, now: Date): Generator<Shipment> {
+  const carrier = findSimulatedCarrier(scac);
+  const prefix = carrier ? containerPrefixesOf(carrier)[0] : undefined;
+  if (!carrier || !prefix) return;
+  const current = cycleAt(carrier.scac, now.getTime());
+  // The two cycles side by side, so both early and late stages come up among the first shipments.
+  for (let start = 0; start < 1_000_000; start++) {
+    for (const cycle of [current, current - 1]) {
+      if (!groupMembers(carrier.scac, prefix, cycle, start)) continue;
+      const booking = issueDocumentNumber(carrier, "booking", { cycle, prefix, start });
+      const shipment = booking && defaultWorld.shipmentFor(carrier.scac, booking, "booking", now);
+      if (shipment) yield shipment;
+    }
+  }
 }
 
 /** The world's dated episodes (ground truth for tests and the disruption feed): see episodes.ts. */

@@ -7,7 +7,7 @@ import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { openApiChecker } from "../support/openapi";
 import { startReceiver } from "../support/receiver";
-import { simulatedContainers } from "../support/references";
+import { billOfLadingOf, simulatedContainers } from "../support/references";
 
 let app: TestApp;
 let org: OrgWithKey;
@@ -15,6 +15,8 @@ let document: any;
 let checker: ReturnType<typeof openApiChecker>;
 let known: string[];
 let unknown: string[];
+/** A bill of lading the simulated MSC issued (a made-up one is not found). */
+let billOfLading: string;
 let disruptionId: string;
 
 beforeAll(async () => {
@@ -34,6 +36,7 @@ beforeAll(async () => {
     unknown: 1,
     start: 420_000,
   }));
+  billOfLading = await billOfLadingOf(app.simulator!.url, "MSCU", known[1]!);
   await app.services.disruptions.ingest(
     { id: "harbour-wire", publisher: "Harbour Wire", kind: "news", authoritative: false },
     [
@@ -84,7 +87,7 @@ const live = (): Record<V1RouteName, Sample> => ({
   vesselTrack: { path: "/vessel/track?imo=9811000&mmsi=353136000" },
   schedules: { path: "/voyage/schedules?origin=CNSHA&destination=NLRTM&date=2026-12-01" },
   trackContainer: { path: `/container/${known[0]}` },
-  trackBillOfLading: { path: "/bl/MEDUXX0000001?sealine=MSCU" },
+  trackBillOfLading: { path: `/bl/${billOfLading}?sealine=MSCU` },
   trackBulk: { path: "/track", body: { shipments: [{ type: "container", number: known[2] }] } },
   accountUsage: { path: "/account/usage" },
   listShipments: { path: "/shipments?pageSize=5" },

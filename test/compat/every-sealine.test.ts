@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containerPrefixesOf } from "../../simulator/world/carrier-profiles";
-import { shipmentFor } from "../../simulator/world/world";
+import { knownShipments } from "../../simulator/world/world";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
@@ -31,12 +31,13 @@ async function knownNumber(scac: string): Promise<{ number: string; type?: strin
   if (!carrier.supportedTypes.includes("container")) {
     // HMM answers only a booking together with a container, as its API demands.
     const now = new Date();
-    for (let i = 0; i < 200; i++) {
-      const shipment = shipmentFor(scac, `SELM${10_000_000 + i * 13}`, "booking", now);
-      const box = shipment?.containers[0]?.equipmentReference;
-      if (shipment && box && shipment.bookedAt.getTime() < now.getTime() - 40 * 86_400_000) {
+    let tried = 0;
+    for (const shipment of knownShipments(scac, now)) {
+      const box = shipment.containers[0]?.equipmentReference;
+      if (!shipment.cancelled && box && shipment.bookedAt.getTime() < now.getTime() - 40 * 86_400_000) {
         return { number: `${shipment.carrierBookingReference}/${box}`, type: "BK" };
       }
+      if (++tried >= 2_000) break;
     }
     throw new Error(`no ${scac} booking with a box in the simulated world`);
   }

@@ -195,10 +195,10 @@ describe("a container whose arrival slipped between two fetches (MSCU1000151)", 
   });
 });
 
-describe("a bill of lading the shipper cancelled (MEDUQS100370)", () => {
+describe("a bill of lading the shipper cancelled (MEDUBV814589)", () => {
   it("is cancelled and shows nothing: no leg, no milestone, no place", async () => {
     clock.set(NOW);
-    const doc = await track("MEDUQS100370", { type: "bl" });
+    const doc = await track("MEDUBV814589", { type: "bl" });
     expect([doc.status, doc.isActive, doc.contentState]).toEqual(["CANCELLED", false, "CANCELLED"]);
     expect([doc.voyageLegs, doc.routePoints, doc.routeSegments, doc.etaHistory]).toEqual([[], [], [], []]);
     expect([doc.lastMilestone, doc.nextMilestone, doc.pin]).toEqual([null, null, null]);

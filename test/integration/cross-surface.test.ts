@@ -7,7 +7,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { shipmentFor } from "../../simulator/world/world";
+import { knownShipments, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet } from "../compat/support";
 import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
@@ -41,13 +41,11 @@ function transshippedContainer(): string {
 
 /** A booking the carrier cancelled before NOW, before any box left the depot (about one in seventy). */
 function cancelledBooking(): string {
-  for (let i = 0; i < 2_000; i++) {
-    const booking = `LHV${1_000_000 + i * 7}`;
-    const shipment = shipmentFor("CMDU", booking, "booking", new Date(NOW));
-    const cancelledAt = shipment
-      ? shipment.bookedAt.getTime() + (shipment.plan.cancelledRel ?? Infinity)
-      : Infinity;
-    if (cancelledAt <= Date.parse(NOW)) return booking;
+  let tried = 0;
+  for (const shipment of knownShipments("CMDU", new Date(NOW))) {
+    const cancelledAt = shipment.bookedAt.getTime() + (shipment.plan.cancelledRel ?? Infinity);
+    if (cancelledAt <= Date.parse(NOW)) return shipment.carrierBookingReference;
+    if (++tried >= 2_000) break;
   }
   throw new Error("no cancelled CMDU booking in the simulator world");
 }

@@ -4,8 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, type SimulatorAuth, startSimulator } from "../../simulator/server";
-import { findSimulatedCarrier, syntheticDocumentNumber } from "../../simulator/world/references";
-import { type Shipment, shipmentFor } from "../../simulator/world/world";
+import { knownShipments, type Shipment } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import type { CarrierQuery } from "../../src/upstream/carriers/carrier-adapter";
 import {
@@ -60,12 +59,10 @@ function gateway(
 
 /** A shipment the simulated carrier knows at the clock's time, long enough to need several pages. */
 function knownShipment(scac: string, accept: (s: Shipment) => boolean = () => true): Shipment {
-  const carrier = findSimulatedCarrier(scac);
-  if (!carrier) throw new Error(`${scac} is not simulated`);
-  for (let i = 0; i < 500; i++) {
-    const reference = syntheticDocumentNumber(carrier, "document", `adapter-it-${i}`);
-    const shipment = shipmentFor(scac, reference, "document", clock.now());
-    if (shipment && !shipment.cancelled && accept(shipment)) return shipment;
+  let tried = 0;
+  for (const shipment of knownShipments(scac, clock.now())) {
+    if (!shipment.cancelled && accept(shipment)) return shipment;
+    if (++tried >= 2_000) break;
   }
   throw new Error(`no suitable ${scac} shipment found`);
 }

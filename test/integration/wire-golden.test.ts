@@ -32,8 +32,8 @@ const REFERENCES = [
   { name: "transshipped", type: "container", number: "MSCU1000064" },
   // Five boxes on one bill of lading, transshipped once.
   { name: "bill-of-lading-five-boxes", type: "bl", number: "MEDUCB780605" },
-  // A booking the shipper cancelled.
-  { name: "cancelled-bill-of-lading", type: "bl", number: "MEDUQS100370" },
+  // A booking the shipper cancelled (three boxes, none released): a B/L the world issued.
+  { name: "cancelled-bill-of-lading", type: "bl", number: "MEDUBV814589" },
   // A box the carrier has no record of.
   { name: "unknown", type: "container", number: "MSCU1000070" },
 ] as const;

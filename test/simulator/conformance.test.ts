@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
-import { shipmentFor } from "../../simulator/world/world";
+import { knownShipments, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import {
   type AnyEvent,
@@ -93,21 +93,52 @@ describe("GET /<SCAC>/v2/events answers", () => {
     expect(checkedEvents).toBeGreaterThan(800);
   });
 
-  it("answers user-typed references and filters with valid bodies too", async () => {
+  it("answers issued references with filters, and user-typed ones it never issued, with valid bodies", async () => {
     clock.set(CLOCK_TIMES[2] ?? "");
     const validator = tntValidator();
-    const queries: [string, Record<string, string>][] = [
-      ["MSCU", { transportDocumentReference: "MEDUFR030802" }],
-      ["MAEU", { transportDocumentReference: "MAEU221876618" }],
-      ["CMDU", { carrierBookingReference: "LHV2345678", eventType: "TRANSPORT,EQUIPMENT" }],
-      ["HLCU", { transportDocumentReference: "HLCUSEL251063157", transportDocumentTypeCode: "BOL" }],
-      ["EGLV", { transportDocumentReference: "446041558743", equipmentEventTypeCode: "LOAD,DISC" }],
-      ["ONEY", { carrierBookingReference: "SELD12345678", eventType: "SHIPMENT" }],
+    const issued = (scac: string) => {
+      let tried = 0;
+      for (const shipment of knownShipments(scac, clock.now())) {
+        if (!shipment.cancelled && shipment.bookedAt.getTime() < clock.now().getTime() - 30 * 86_400_000) {
+          return shipment;
+        }
+        if (++tried > 2_000) break;
+      }
+      throw new Error(`no ${scac} shipment under way`);
+    };
+    const [msc, cma, hapag, evergreen, one] = ["MSCU", "CMDU", "HLCU", "EGLV", "ONEY"].map(issued);
+    const found: [string, Record<string, string>][] = [
+      ["MSCU", { transportDocumentReference: msc?.transportDocumentReference ?? "" }],
+      [
+        "CMDU",
+        { carrierBookingReference: cma?.carrierBookingReference ?? "", eventType: "TRANSPORT,EQUIPMENT" },
+      ],
+      ["HLCU", { transportDocumentReference: hapag?.transportDocumentReference ?? "" }],
+      [
+        "EGLV",
+        {
+          transportDocumentReference: evergreen?.transportDocumentReference ?? "",
+          equipmentEventTypeCode: "LOAD,DISC",
+        },
+      ],
+      ["ONEY", { carrierBookingReference: one?.carrierBookingReference ?? "", eventType: "SHIPMENT" }],
     ];
-    for (const [scac, query] of queries) {
+    for (const [scac, query] of found) {
       const answer = await getJson(eventsUrl(simulator.url, scac, query));
       expect(answer.status).toBe(200);
+      expect((answer.body as unknown[]).length, `${scac} ${JSON.stringify(query)}`).toBeGreaterThan(0);
       expect(validator.events(answer.body), `${scac} ${JSON.stringify(query)}`).toEqual([]);
+    }
+    // Real-looking numbers the simulated carriers never issued: unknown, `200 []`.
+    const madeUp: [string, Record<string, string>][] = [
+      ["MSCU", { transportDocumentReference: "MEDUFR030802" }],
+      ["CMDU", { carrierBookingReference: "LHV2345678", eventType: "TRANSPORT,EQUIPMENT" }],
+      ["HLCU", { transportDocumentReference: "HLCUSEL251063157", transportDocumentTypeCode: "BOL" }],
+      ["ONEY", { carrierBookingReference: "SELD12345678", eventType: "SHIPMENT" }],
+    ];
+    for (const [scac, query] of madeUp) {
+      const answer = await getJson(eventsUrl(simulator.url, scac, query));
+      expect([answer.status, answer.body], `${scac} ${JSON.stringify(query)}`).toEqual([200, []]);
     }
   });
 

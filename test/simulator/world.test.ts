@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
-import { operatorOfLeasedBox } from "../../simulator/world/references";
-import { shipmentFor, UNKNOWN_SHARE } from "../../simulator/world/world";
+import { containerNumber } from "../../simulator/world/iso6346";
+import { operatorOfLeasedBox, syntheticDocumentNumber } from "../../simulator/world/references";
+import { knownShipments, type Shipment, shipmentFor, UNKNOWN_SHARE } from "../../simulator/world/world";
 import { CARRIERS } from "../../src/domain/carriers/carrier-directory";
 import { ManualClock } from "../../src/lib/clock";
 import {
@@ -161,14 +162,71 @@ describe("documents", () => {
         { transportDocumentReference: bl },
         { carrierBookingReference: booking },
       ];
+      const answered: string[][] = [];
       for (const query of queries) {
         const body = await events(scac, query);
         const boxes = new Set(body.map((event) => event.equipmentReference).filter(Boolean));
         expect(boxes.has(known?.box), `${scac} ${JSON.stringify(query)}`).toBe(true);
         const confirmation = body.find((event) => codeOf(event) === "CONF");
         expect(confirmation?.documentID, scac).toBe(booking);
+        answered.push([...boxes].map(String).sort());
+      }
+      // The B/L and the booking answer the same boxes, and each of them answers that B/L.
+      expect(answered[0], scac).toEqual(answered[1]);
+      for (const box of answered[0] ?? []) {
+        const own = await events(scac, { equipmentReference: box });
+        const documents = own[0]?.documentReferences as { documentReferenceValue: string }[] | undefined;
+        expect(documents?.map((ref) => ref.documentReferenceValue).sort(), `${scac} ${box}`).toEqual(
+          [bl, booking].sort(),
+        );
       }
     }
+  });
+
+  it("does not know a document number it did not issue", async () => {
+    const madeUp: Record<string, Record<string, string>> = {
+      MSCU: { transportDocumentReference: "MEDUZZ123456" },
+      CMDU: { transportDocumentReference: "CMDUXYZ1234567" },
+      HLCU: { carrierBookingReference: "12345678" },
+      EGLV: { transportDocumentReference: "123456789012" },
+      ZIMU: { carrierBookingReference: "ABC1234567" },
+    };
+    for (const [scac, query] of Object.entries(madeUp)) {
+      expect(await events(scac, query), `${scac} ${JSON.stringify(query)}`).toEqual([]);
+    }
+    // A made-up number is found only when it happens to be one the world issued: rarely, and most
+    // often where the carrier's layout is short (Maersk's nine digits, MSC's MEDU + 2 letters + 6).
+    for (const carrier of CARRIERS) {
+      let found = 0;
+      for (let i = 0; i < 200; i++) {
+        const kind = i % 2 === 0 ? "document" : "booking";
+        const number = syntheticDocumentNumber(carrier, kind, `made-up-${i}`);
+        if (shipmentFor(carrier.scac, number, kind, new Date(NOW))) found++;
+      }
+      expect(found / 200, carrier.scac).toBeLessThan(carrier.scac === "MAEU" ? 0.15 : 0.08);
+    }
+  });
+
+  it("gives a leased box a B/L and a booking of its own that lead back to the box alone", async () => {
+    let checked = 0;
+    for (let serial = 100_000; checked < 3 && serial < 110_000; serial++) {
+      const withCheck = containerNumber("TCLU", serial);
+      if (operatorOfLeasedBox(withCheck) !== "MSCU") continue;
+      const shipment = shipmentFor("MSCU", withCheck, "equipment", new Date(NOW));
+      if (!shipment) continue;
+      checked++;
+      expect(shipment.containers.map((c) => c.equipmentReference)).toEqual([withCheck]);
+      const queries: Record<string, string>[] = [
+        { transportDocumentReference: shipment.transportDocumentReference },
+        { carrierBookingReference: shipment.carrierBookingReference },
+      ];
+      for (const query of queries) {
+        const body = await events("MSCU", query);
+        const boxes = new Set(body.map((event) => event.equipmentReference).filter(Boolean));
+        expect([...boxes], JSON.stringify(query)).toEqual([withCheck]);
+      }
+    }
+    expect(checked).toBe(3);
   });
 
   it("prints B/L numbers in the carrier's layout", async () => {
@@ -189,14 +247,20 @@ describe("documents", () => {
   });
 });
 
+/** The first shipment of a carrier the world knows at NOW that passes `test`. */
+function firstShipment(scac: string, test: (shipment: Shipment) => boolean): Shipment {
+  let tried = 0;
+  for (const shipment of knownShipments(scac, new Date(NOW))) {
+    if (test(shipment)) return shipment;
+    if (++tried > 5_000) break;
+  }
+  throw new Error(`no such ${scac} shipment among ${tried}`);
+}
+
 describe("bookings", () => {
   it("shows a cancelled booking as confirmed and then rejected, with no moves", async () => {
-    const now = new Date(NOW);
-    const cancelled = Array.from({ length: 600 }, (_, i) => `LHV${1_000_000 + i * 7}`).find(
-      (booking) => shipmentFor("CMDU", booking, "booking", now)?.cancelled,
-    );
-    expect(cancelled).toBeDefined();
-    const body = await events("CMDU", { carrierBookingReference: cancelled ?? "" });
+    const cancelled = firstShipment("CMDU", (shipment) => shipment.cancelled);
+    const body = await events("CMDU", { carrierBookingReference: cancelled.carrierBookingReference });
     expect(body.map((event) => [event.eventType, codeOf(event), event.documentTypeCode])).toEqual([
       ["SHIPMENT", "CONF", "BKG"],
       ["SHIPMENT", "REJE", "BKG"],
@@ -204,17 +268,12 @@ describe("bookings", () => {
   });
 
   it("answers HMM only when the booking is given, as its API demands", async () => {
-    const shipment = Array.from({ length: 40 }, (_, i) => `SELM${10_000_000 + i * 13}`)
-      .map((booking) => shipmentFor("HDMU", booking, "booking", new Date(NOW)))
-      .find(
-        (s) =>
-          s !== undefined &&
-          s.containers.length > 0 &&
-          s.bookedAt.getTime() < Date.parse(NOW) - 40 * 86_400_000,
-      );
-    expect(shipment).toBeDefined();
-    const booking = shipment?.carrierBookingReference ?? "";
-    const equipmentReference = shipment?.containers[0]?.equipmentReference ?? "";
+    const shipment = firstShipment(
+      "HDMU",
+      (s) => !s.cancelled && s.bookedAt.getTime() < Date.parse(NOW) - 40 * 86_400_000,
+    );
+    const booking = shipment.carrierBookingReference;
+    const equipmentReference = shipment.containers[0]?.equipmentReference ?? "";
     expect(await events("HDMU", { equipmentReference })).toEqual([]);
     const both = await events("HDMU", { carrierBookingReference: booking, equipmentReference });
     expect(both.length).toBeGreaterThan(0);
