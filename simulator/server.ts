@@ -287,24 +287,33 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, 200, page, headers);
   }
 
+  /** A Commercial Schedules query the simulator cannot answer: 400 naming each bad parameter. */
+  function sendCsQueryProblems(
+    req: IncomingMessage,
+    res: ServerResponse,
+    problems: readonly { property: string; value: string; message: string }[],
+  ): void {
+    send(
+      res,
+      400,
+      {
+        ...dcsaError(req, 400, []),
+        errors: problems.map((p) => ({
+          property: p.property,
+          value: p.value,
+          errorCodeText: "invalidQuery",
+          errorCodeMessage: p.message,
+        })),
+      },
+      { "API-Version": CS_API_VERSION },
+    );
+  }
+
   /** DCSA Commercial Schedules 1.0 point-to-point routes over the world's timetables. */
   function answerPointToPoint(req: IncomingMessage, res: ServerResponse, carrier: Carrier, url: URL): void {
     const query = parsePointToPointQuery(url.searchParams);
     if (Array.isArray(query)) {
-      send(
-        res,
-        400,
-        {
-          ...dcsaError(req, 400, []),
-          errors: query.map((p) => ({
-            property: p.property,
-            value: p.value,
-            errorCodeText: "invalidQuery",
-            errorCodeMessage: p.message,
-          })),
-        },
-        { "API-Version": CS_API_VERSION },
-      );
+      sendCsQueryProblems(req, res, query);
       return;
     }
     const routes = pointToPointRoutes(carrier, query, clock.now().getTime());
@@ -320,20 +329,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
   function answerPortSchedule(req: IncomingMessage, res: ServerResponse, carrier: Carrier, url: URL): void {
     const query = parsePortScheduleQuery(url.searchParams);
     if (Array.isArray(query)) {
-      send(
-        res,
-        400,
-        {
-          ...dcsaError(req, 400, []),
-          errors: query.map((p) => ({
-            property: p.property,
-            value: p.value,
-            errorCodeText: "invalidQuery",
-            errorCodeMessage: p.message,
-          })),
-        },
-        { "API-Version": CS_API_VERSION },
-      );
+      sendCsQueryProblems(req, res, query);
       return;
     }
     const port = findPort(query.UNLocationCode);
