@@ -21,6 +21,7 @@ import {
   type MapResult,
   type ShipmentFact,
 } from "./mapping-run";
+import { normaliseEvent } from "./normalise";
 import { currentPosition, iso, orderedUsed } from "./output";
 import { resolvePlaces } from "./places";
 import { buildRoute, etaHistory, podArrivalOf, routeOut } from "./route";
@@ -54,7 +55,7 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
   const validated: Array<{ index: number; event: DcsaEvent; createdMs: number; eventId: string | null }> = [];
 
   events.forEach((raw, index) => {
-    const parsed = dcsaEventSchema.safeParse(raw);
+    const parsed = dcsaEventSchema.safeParse(normaliseEvent(raw, index, run));
     if (!parsed.success) {
       const issues = parsed.error.issues
         .slice(0, 3)
@@ -65,16 +66,19 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
     }
     const created = parseDcsaDateTime(parsed.data.eventCreatedDateTime);
     if (created === null) return;
-    if (created.instantMs < EARLIEST_PLAUSIBLE_MS || created.instantMs > fetchedMs + FUTURE_TOLERANCE_MS) {
+    let createdMs = created.instantMs;
+    if (createdMs < EARLIEST_PLAUSIBLE_MS || createdMs > fetchedMs + FUTURE_TOLERANCE_MS) {
+      // Metadata only: a placeholder creation time costs the record's order among revisions, not the event.
+      const own = parsed.data.eventDateTime ? parseDcsaDateTime(parsed.data.eventDateTime) : null;
+      createdMs = own?.instantMs ?? fetchedMs;
       run.warn(
-        `event ${index} dropped: eventCreatedDateTime ${parsed.data.eventCreatedDateTime} is not plausible`,
+        `event ${index}: eventCreatedDateTime ${parsed.data.eventCreatedDateTime} is not plausible; kept, taken as ${own ? "its eventDateTime" : "the time of the lookup"}`,
       );
-      return;
     }
     validated.push({
       index,
       event: parsed.data,
-      createdMs: created.instantMs,
+      createdMs,
       eventId: readEventId(parsed.data.eventID, index, run),
     });
   });
