@@ -73,8 +73,12 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     expect(refused.retryAfter).toBeGreaterThan(3500);
     expect(refused.retryAfter).toBeLessThanOrEqual(3600);
 
-    // The carrier would answer now; neither instance asks it.
+    // The carrier would answer now; neither instance asks it (the simulator counts what reaches it).
     expect((await admin("DELETE", "faults/MSCU")).status).toBe(204);
+    const reached = async () =>
+      ((await (await admin("GET", "state")).json()) as { requests: Record<string, number> }).requests.MSCU;
+    const before = await reached();
+    expect(before).toBeGreaterThan(0);
     const elsewhere = await v1(second, orgSecond, boxes[1] as string);
     expect(elsewhere.status).toBe(502);
     expect(elsewhere.retryAfter).toBeGreaterThan(3500);
@@ -87,6 +91,7 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     const again = await v1(first, orgFirst, boxes[1] as string);
     expect(again.status).toBe(502);
     expect(again.retryAfter).toBeGreaterThan(3500);
+    expect(await reached()).toBe(before);
 
     // The wait is kept in Redis, where any instance (and a restarted one) finds it.
     const shared = await second.services.counters.heldUntil("carrier-cooldown:MSCU");

@@ -22,9 +22,16 @@ export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
 export interface CarrierCourtesy {
   /**
    * Before each request to `scac`: a cooldown short enough to sit out (at most `maxWaitMs`) is slept;
-   * a longer one, or a spent budget, refuses the request with the wait in whole seconds.
+   * a longer one, or a spent budget, refuses the request with the wait in whole seconds. `waitedOut`:
+   * the request has just slept the carrier's own `Retry-After` (its cooldown is then not slept twice;
+   * a longer cooldown set meanwhile by another process still refuses).
    */
-  admit(scac: string, budget: CarrierBudget | undefined, signal?: AbortSignal): Promise<Admission>;
+  admit(
+    scac: string,
+    budget: CarrierBudget | undefined,
+    signal?: AbortSignal,
+    waitedOut?: boolean,
+  ): Promise<Admission>;
   /** The carrier asked us to wait `waitMs`: no request to it from any process before then. */
   coolDown(scac: string, waitMs: number): Promise<void>;
 }
@@ -43,11 +50,11 @@ export function createCarrierCourtesy(options: CarrierCourtesyOptions): CarrierC
   const { counters, clock, sleep, maxWaitMs } = options;
   const windows = new FixedWindowLimiter(counters, clock);
   return {
-    async admit(scac, budget, signal) {
+    async admit(scac, budget, signal, waitedOut = false) {
       const until = await counters.heldUntil(cooldownKey(scac));
       const waitMs = until - clock.now().getTime();
       if (waitMs > maxWaitMs) return { ok: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
-      if (waitMs > 0) await sleep(waitMs, signal);
+      if (waitMs > 0 && !waitedOut) await sleep(waitMs, signal);
       // The minute first: a request the minute refuses does not spend from the day.
       if (budget?.perMinute !== undefined) {
         const minute = await windows.consume(`carrier-calls:${scac}`, budget.perMinute, MINUTE_MS);

@@ -77,7 +77,7 @@ export function createDcsaTntAdapter(options: DcsaTntAdapterOptions): CarrierAda
   const courtesy = options.courtesy;
   if (courtesy) {
     http.gate = {
-      admit: (signal) => courtesy.admit(options.scac, options.budget, signal),
+      admit: (signal, waitedOut) => courtesy.admit(options.scac, options.budget, signal, waitedOut),
       answered: async (status, retryAfterMs) => {
         // 429 and 503 are the statuses whose Retry-After asks a client to stay away (RFC 9110 §10.2.3).
         if ((status === 429 || status === 503) && retryAfterMs !== null) {

@@ -37,8 +37,14 @@ export interface HttpDeps {
 
 /** What a client owes a server beyond one request: waits it asked for, and a budget of calls. */
 export interface RequestGate {
-  /** Before an attempt: go ahead (after any short wait), or hold off for `retryAfterSeconds`. */
-  admit(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  /**
+   * Before an attempt: go ahead (after any short wait), or hold off for `retryAfterSeconds`.
+   * `waitedOut`: this attempt follows a wait the server itself asked for, just slept by this request.
+   */
+  admit(
+    signal: AbortSignal | undefined,
+    waitedOut: boolean,
+  ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
   /** Every answer's status and `Retry-After` (ms), so a request to wait outlives the request. */
   answered(status: number, retryAfterMs: number | null): Promise<void>;
 }
@@ -78,9 +84,10 @@ export async function requestWithRetry(
   request: HttpRequest,
   signal?: AbortSignal,
 ): Promise<HttpResult> {
+  let waitedOut = false;
   for (let attempt = 1; ; attempt++) {
     if (deps.gate) {
-      const admission = await deps.gate.admit(signal);
+      const admission = await deps.gate.admit(signal, waitedOut);
       if (!admission.ok) {
         return {
           kind: "held",
@@ -101,6 +108,7 @@ export async function requestWithRetry(
       const decision = decideRetry(failure, attempt, deps.retry, deps.random);
       if (!decision.retry) return result;
       await deps.sleep(decision.delayMs, signal);
+      waitedOut = retryAfterMs !== null;
       continue;
     }
     if (outcome.kind === "too-large") return { ...outcome, attempts: attempt };
@@ -108,6 +116,7 @@ export async function requestWithRetry(
     const decision = decideRetry(failure, attempt, deps.retry, deps.random);
     if (!decision.retry) return { ...outcome, attempts: attempt };
     await deps.sleep(decision.delayMs, signal);
+    waitedOut = false;
   }
 }
 
