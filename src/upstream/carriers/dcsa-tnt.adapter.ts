@@ -134,6 +134,10 @@ class DcsaTntAdapter implements CarrierAdapter {
       } catch {
         return { kind: "malformed", reason: `${this.where(page)}: body is not JSON` };
       }
+      // T&T 3.0, and Maersk on 2.2 by third-party accounts, wrap the list as `{ "events": [...] }`.
+      if (typeof body === "object" && body !== null && !Array.isArray(body) && "events" in body) {
+        body = (body as { events: unknown }).events;
+      }
       if (!Array.isArray(body)) {
         return { kind: "malformed", reason: `${this.where(page)}: body is not a JSON array of events` };
       }

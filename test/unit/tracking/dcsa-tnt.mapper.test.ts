@@ -309,8 +309,9 @@ describe("official negative examples", () => {
 });
 
 describe("payload shape", () => {
-  it("rejects a body that is not an array", () => {
-    expect(mapDcsaEvents({ events: [] }, context())).toMatchObject({ ok: false, reason: "malformed" });
+  it("rejects a body that is neither an array nor the { events } envelope of T&T 3.0", () => {
+    expect(mapDcsaEvents({ data: [] }, context())).toMatchObject({ ok: false, reason: "malformed" });
+    expect(mapDcsaEvents({ events: "none" }, context())).toMatchObject({ ok: false, reason: "malformed" });
     expect(mapDcsaEvents("[]", context())).toMatchObject({ ok: false, reason: "malformed" });
   });
 

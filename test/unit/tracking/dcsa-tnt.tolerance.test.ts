@@ -171,7 +171,7 @@ describe("a journey as real carriers send it maps like the conforming one", () =
 
 describe("every official DCSA 2.2 example", () => {
   const folder = new URL("./fixtures/dcsa/", import.meta.url);
-  const examples = readdirSync(folder).filter((name) => name.endsWith(".json"));
+  const examples = readdirSync(folder).filter((name) => name.startsWith("tnt-220") && name.endsWith(".json"));
   const load = (name: string): unknown => JSON.parse(readFileSync(new URL(name, folder), "utf8"));
 
   it("are all here: the five Conformance-Gateway messages and the OpenAPI file's own example", () => {
@@ -224,5 +224,58 @@ describe("every official DCSA 2.2 example", () => {
       reason: "malformed",
       detail: "none of the 2 events is a valid DCSA T&T 2.2 event",
     });
+  });
+});
+
+describe("every official DCSA T&T 3.0 example", () => {
+  // The examples are dated January 2026.
+  const FETCHED_2026 = new Date("2026-02-01T00:00:00Z");
+  const folder = new URL("./fixtures/dcsa/", import.meta.url);
+  const examples = readdirSync(folder).filter((name) => name.startsWith("tnt-300") && name.endsWith(".json"));
+  const load = (name: string) =>
+    JSON.parse(readFileSync(new URL(name, folder), "utf8")) as { events: Event[] };
+
+  it("are all here: two responses and five notifications", () => {
+    expect(examples).toHaveLength(7);
+  });
+
+  // Each event is in the document (its code at its place), or named by a warning that sets it aside
+  // (IOT and REEFER readings are not milestones); nothing is dropped, nothing is refused.
+  it.each(examples)("%s maps for a container, a B/L and a booking, losing no event", (name) => {
+    const answer = load(name);
+    for (const referenceType of ["container", "bl", "booking"] as const) {
+      const result = mapDcsaEvents(
+        answer,
+        context({ referenceType, reference: "APZU4812090", fetchedAt: FETCHED_2026 }),
+      );
+      if (!result.ok) throw new Error(`${name} as ${referenceType}: ${result.detail}`);
+      expect(result.warnings.filter((w) => w.includes("dropped"))).toEqual([]);
+      answer.events.forEach((event, index) => {
+        const type = event.eventClassification.eventTypeCode as string;
+        if (type === "IOT" || type === "REEFER") {
+          expect(result.warnings).toContain(
+            `event ${index}: ${type} event (T&T 3.0) is a sensor reading, not a milestone; set aside`,
+          );
+        }
+      });
+    }
+  });
+
+  it("tnt-300-response.json: the vessel's departure from Southampton and the box's gate-in at Paris, in transit", () => {
+    const { doc, warnings } = mapOk(load("tnt-300-response.json"), {
+      referenceType: "booking",
+      reference: "ABC709951",
+      fetchedAt: FETCHED_2026,
+    });
+    expect(warnings).toContain('vessel IMO number "7654321" fails the IMO check; ignored');
+    expect(warnings.some((w) => w.includes("dropped"))).toBe(false);
+    expect(doc.status).toBe("IN_TRANSIT");
+    expect(doc.containers.map((c) => c.number)).toEqual(["APZU4812090"]);
+    expect(
+      doc.containers[0]?.events.map(
+        (e) => `${e.eventCode} ${e.locationKey} ${e.localDateTime}${e.utcOffset}`,
+      ),
+    ).toEqual(["DEPA GBSOU 2026-01-16 11:30:00+00:00", "GTIN FRPAR 2026-01-17 14:45:00+01:00"]);
+    expect(doc.vessels.map((v) => v.name)).toEqual(["Example Vessel Beta"]);
   });
 });

@@ -36,7 +36,12 @@ import {
 } from "./sequence";
 import { dropRepeatedEventIds, readEventId, shipmentFact } from "./validation";
 
-export function mapDcsaEvents(events: unknown, context: DcsaMapContext): MapResult {
+export function mapDcsaEvents(answer: unknown, context: DcsaMapContext): MapResult {
+  // T&T 3.0 (and some 2.2 carriers, Maersk by third-party accounts) wrap the list as `{ "events": [...] }`.
+  const events =
+    typeof answer === "object" && answer !== null && !Array.isArray(answer) && "events" in answer
+      ? (answer as { events: unknown }).events
+      : answer;
   if (!Array.isArray(events)) {
     return { ok: false, reason: "malformed", detail: "the carrier answer is not a JSON array of events" };
   }
@@ -54,8 +59,14 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
   const fetchedMs = context.fetchedAt.getTime();
   const validated: Array<{ index: number; event: DcsaEvent; createdMs: number; eventId: string | null }> = [];
 
+  let setAside = 0;
   events.forEach((raw, index) => {
-    const parsed = dcsaEventSchema.safeParse(normaliseEvent(raw, index, run));
+    const normalised = normaliseEvent(raw, index, run);
+    if (normalised === undefined) {
+      setAside += 1;
+      return;
+    }
+    const parsed = dcsaEventSchema.safeParse(normalised);
     if (!parsed.success) {
       const issues = parsed.error.issues
         .slice(0, 3)
@@ -83,7 +94,7 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
     });
   });
 
-  if (events.length > 0 && validated.length === 0) {
+  if (events.length > setAside && validated.length === 0) {
     return {
       ok: false,
       reason: "malformed",
@@ -109,7 +120,7 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
 
   assignContainers(located, run);
   const kept = located.filter((c) => c.kind === "TRANSPORT" || c.containerNumber !== null);
-  if (events.length > 0 && kept.length === 0 && shipmentFacts.length === 0) {
+  if (events.length > setAside && kept.length === 0 && shipmentFacts.length === 0) {
     return { ok: false, reason: "malformed", detail: "no event could be placed or tied to a container" };
   }
   applyTime(kept, world.locations, run);

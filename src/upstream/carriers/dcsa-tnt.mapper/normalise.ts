@@ -33,10 +33,16 @@ const CLASSIFIER_ALIASES: Record<string, string> = {
 
 const LOCATION_CODE_FIELDS = ["UNLocationCode", "facilityCodeListProvider"] as const;
 
+/** `undefined`: the event is set aside (said so in a warning); anything else goes to validation. */
 export function normaliseEvent(raw: unknown, index: number, run: MappingRun): unknown {
   if (!isObject(raw)) return raw;
-  const event: Json = { ...raw };
   const warn = (message: string) => run.warn(`event ${index}: ${message}`);
+  let event: Json = { ...raw };
+  if (isObject(raw.eventClassification)) {
+    const translated = fromVersion3(raw, index, warn);
+    if (translated === undefined) return undefined;
+    event = translated;
+  }
 
   for (const field of CODE_FIELDS) upperCase(event, field, warn);
   const classifier = event.eventClassifierCode;
@@ -176,4 +182,68 @@ function normaliseCreatedTime(event: Json, warn: (m: string) => void, run: Mappi
     `eventCreatedDateTime ${value === undefined ? "missing" : JSON.stringify(value)}; kept, taken as ${own ? "its eventDateTime" : "the time of the lookup"}`,
   );
   event.eventCreatedDateTime = stand;
+}
+
+/**
+ * A T&T 3.0 event in the 2.2 shape the rest of the mapper reads: the codes come out of
+ * `eventClassification`, the box out of `equipmentDetails`, the document out of `shipmentDetails`, the
+ * call (voyages, service, vessel) out of `transportDetails.transportCall`, and `eventUpdatedDateTime`
+ * stands for the creation time. IOT and REEFER events are sensor readings, not milestones: set aside.
+ */
+function fromVersion3(event: Json, index: number, warn: (m: string) => void): Json | undefined {
+  const c = event.eventClassification as Json;
+  const type = typeof c.eventTypeCode === "string" ? c.eventTypeCode.trim().toUpperCase() : c.eventTypeCode;
+  if (type === "IOT" || type === "REEFER") {
+    warn(`${type} event (T&T 3.0) is a sensor reading, not a milestone; set aside`);
+    return undefined;
+  }
+  const out: Json = {
+    eventID: event.eventID,
+    eventType: type,
+    eventClassifierCode: c.eventClassifierCode,
+    eventDateTime: event.eventDateTime,
+    eventCreatedDateTime: event.eventCreatedDateTime ?? event.eventUpdatedDateTime,
+    eventLocation: event.eventLocation,
+    transportEventTypeCode: c.transportEventTypeCode,
+    equipmentEventTypeCode: c.equipmentEventTypeCode,
+    shipmentEventTypeCode: c.shipmentEventTypeCode,
+  };
+  const equipment = isObject(event.equipmentDetails) ? event.equipmentDetails : null;
+  if (equipment) {
+    out.equipmentReference = equipment.equipmentReference;
+    out.ISOEquipmentCode = equipment.ISOEquipmentCode;
+    out.emptyIndicatorCode = equipment.emptyIndicatorCode;
+  }
+  const shipment = isObject(event.shipmentDetails) ? event.shipmentDetails : null;
+  const document = shipment && isObject(shipment.documentReference) ? shipment.documentReference : null;
+  if (type === "SHIPMENT" && document) {
+    out.documentTypeCode = document.typeCode;
+    out.documentID = document.reference;
+  }
+  const details = isObject(event.transportDetails) ? event.transportDetails : null;
+  const call = details && isObject(details.transportCall) ? details.transportCall : null;
+  if (call) {
+    const place = isObject(call.location)
+      ? call.location
+      : isObject(event.eventLocation)
+        ? event.eventLocation
+        : null;
+    const vessel = isObject(call.vesselTransport) ? call.vesselTransport : null;
+    const voyage = (v: unknown) => (isObject(v) ? v.carrierVoyageNumber : undefined);
+    out.transportCall = {
+      transportCallID: call.transportCallReference ?? call.transportCallID ?? `event-${index}`,
+      transportCallSequenceNumber: call.transportCallSequenceNumber,
+      modeOfTransport: call.modeOfTransport ?? null,
+      carrierServiceCode: isObject(call.serviceCodeOrReference)
+        ? call.serviceCodeOrReference.carrierServiceCode
+        : undefined,
+      exportVoyageNumber: voyage(call.exportVoyageNumberOrReference),
+      importVoyageNumber: voyage(call.importVoyageNumberOrReference),
+      UNLocationCode: place?.UNLocationCode,
+      location: place ?? undefined,
+      vessel: vessel ? { vesselIMONumber: vessel.vesselIMONumber, vesselName: vessel.vesselName } : undefined,
+    };
+  }
+  for (const [key, value] of Object.entries(out)) if (value === undefined) delete out[key];
+  return out;
 }
