@@ -167,8 +167,8 @@ class DcsaTntAdapter implements CarrierAdapter {
    * T&T 2.2 calls `Next-Page` a link but its examples are opaque cursors, so: an absolute URL is
    * fetched as is; a relative reference (`/v2/events?page=2`, `?page=2`, `./events?page=2`: one with
    * a query part, which a base64 cursor never has, or a dot segment) is resolved against the page it
-   * came with; anything else is a cursor sent with the original query. A link to another origin is not followed: it would carry our credentials to a host
-   * the registry does not name.
+   * came with; anything else is a cursor sent with the original query. A link to another origin is not
+   * followed: it would carry our credentials to a host the registry does not name.
    */
   private nextPageUrl(next: string, first: URL, current: string): string | null {
     const isLink = /^https?:\/\//i.test(next) || next.includes("?") || /^\.\.?\//.test(next);
