@@ -3,7 +3,19 @@
  * retries, timeouts and fallbacks can be exercised against a live server.
  */
 
-export type FaultMode = "down" | "slow" | "server-error" | "malformed" | "rate-limited";
+export type FaultMode =
+  | "down"
+  | "slow"
+  | "server-error"
+  | "malformed"
+  | "rate-limited"
+  // Habits of real carriers rather than failures: the answer is right, its form is not the ideal one.
+  /** Each events page starts with a UTF-8 byte-order mark. */
+  | "bom"
+  /** `Next-Page` is a link relative to the host (`/MSCU/v2/events?...`), not an absolute URL. */
+  | "relative-paging"
+  /** No `Next-Page`: the next page is an RFC 8288 `Link: <...>; rel="next"` header. */
+  | "link-paging";
 
 export interface Fault {
   mode: FaultMode;
@@ -23,7 +35,16 @@ export interface FaultControl {
   list(): Record<string, Fault>;
 }
 
-const MODES: readonly FaultMode[] = ["down", "slow", "server-error", "malformed", "rate-limited"];
+const MODES: readonly FaultMode[] = [
+  "down",
+  "slow",
+  "server-error",
+  "malformed",
+  "rate-limited",
+  "bom",
+  "relative-paging",
+  "link-paging",
+];
 
 /** Validates a fault from an admin request body; a string is the reason it was refused. */
 export function parseFault(input: unknown): Fault | string {

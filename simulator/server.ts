@@ -284,6 +284,26 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       headers["First-Page"] = linkTo(0);
       headers["Prev-Page"] = linkTo(Math.max(0, query.offset - limit));
     }
+    const habit = faults.get(carrier.scac)?.mode;
+    const next = headers["Next-Page"];
+    if (habit === "relative-paging" && next) {
+      const link = new URL(next);
+      headers["Next-Page"] = `${link.pathname}${link.search}`;
+    }
+    if (habit === "link-paging" && next) {
+      delete headers["Next-Page"];
+      headers.Link = `<${next}>; rel="next"`;
+    }
+    if (habit === "bom") {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(page))]);
+      res.writeHead(200, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": String(bytes.byteLength),
+        ...headers,
+      });
+      res.end(bytes);
+      return;
+    }
     send(res, 200, page, headers);
   }
 
@@ -432,6 +452,11 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         }
         return true;
       }
+      case "bom":
+      case "relative-paging":
+      case "link-paging":
+        // Habits, applied to the events answer itself (answerEvents).
+        return false;
     }
   }
 

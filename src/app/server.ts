@@ -22,7 +22,7 @@ import { createFeedFetcher } from "../upstream/feeds/feed.adapter";
 import { disruptionFeedSources } from "./disruption-feeds";
 import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
-import { createServices, type Services } from "./services";
+import { createCounterStore, createServices, type Services } from "./services";
 
 /** Serialises the demo account's creation across processes (any constant every instance shares). */
 const DEMO_LOCK_ID = 0x51a75_de0;
@@ -82,8 +82,13 @@ export async function startServer(
     env: config.environment,
     simulatorUrl: simulator?.url,
   });
+  // One counter store for the API's windows and the carriers' cooldowns and budgets: with Redis, every
+  // process of the deployment honours a carrier's Retry-After and spends from one budget.
+  const metrics = new Metrics({ defaultMetrics: true });
+  const counters = createCounterStore(config, clock, logger, metrics);
   const carrierGateway = createCarrierTracker(registry, {
     clock,
+    counters,
     timeoutMs: config.carrierCalls.timeoutMs,
     maxConcurrency: config.carrierCalls.concurrency,
     retry: { maxAttempts: config.carrierCalls.attempts },
@@ -96,7 +101,8 @@ export async function startServer(
     db,
     clock,
     logger,
-    metrics: new Metrics({ defaultMetrics: true }),
+    metrics,
+    counters,
     carrierGateway,
     connectedCarriers: registry.connected,
     openApiDocument,

@@ -117,6 +117,8 @@ export function createServices(input: {
   clock: Clock;
   logger: Logger;
   metrics?: Metrics;
+  /** The counter store, when the caller built it first (the carrier gateway shares it); closed with the services. */
+  counters?: CounterStore;
   carrierGateway: CarrierTracker;
   /**
    * Whether the gateway can ask a carrier at all (the carrier registry's answer); the others are
@@ -139,7 +141,7 @@ export function createServices(input: {
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const metrics = input.metrics ?? new Metrics();
-  const counters = createCounterStore(config, clock, logger, metrics);
+  const counters = input.counters ?? createCounterStore(config, clock, logger, metrics);
   const limiter = new FixedWindowLimiter(counters, clock);
   const apiCalls = new ApiCallsService(db.prisma, clock, counters);
   const carriers = withConnections(

@@ -297,18 +297,26 @@ describe("messages", () => {
   });
 
   it("SEALINE_NO_RESPONSE names the carrier that is down in data.metadata.sealine, with a real Retry-After", async () => {
-    app.simulator!.faults.set("MSCU", { mode: "rate-limited", retryAfterSeconds: 42 });
+    // CMA CGM and Hapag-Lloyd here, not MSC: a carrier's Retry-After keeps the service off it for that
+    // long (issue 24 item 5), and the other tests of this file track with MSC.
+    app.simulator!.faults.set("CMDU", { mode: "rate-limited", retryAfterSeconds: 42 });
     try {
-      const answer = await track({ number: freshContainer(), sealine: "MSCU" });
+      const answer = await track({ number: freshContainer("CMAU"), sealine: "CMDU" });
       const refusal = expectRefusal(answer, "SEALINE_NO_RESPONSE");
-      expect(refusal.data).toEqual({ metadata: { sealine: "MSCU" } });
+      expect(refusal.data).toEqual({ metadata: { sealine: "CMDU" } });
       expect(answer.headers.get("retry-after")).toBe("42");
-      app.simulator!.faults.set("MSCU", { mode: "down" });
-      const down = await track({ number: freshContainer(), sealine: "MSCU" });
+      // The carrier asked for 42 s: the next lookup is refused the same way without asking it.
+      app.simulator!.faults.clear("CMDU");
+      const cooling = await track({ number: freshContainer("CMAU"), sealine: "CMDU" });
+      expectRefusal(cooling, "SEALINE_NO_RESPONSE");
+      expect(Number(cooling.headers.get("retry-after"))).toBeGreaterThan(30);
+      app.simulator!.faults.set("HLCU", { mode: "down" });
+      const down = await track({ number: freshContainer("HLXU"), sealine: "HLCU" });
       expectRefusal(down, "SEALINE_NO_RESPONSE");
       expect(Number(down.headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
-      app.simulator!.faults.clear("MSCU");
+      app.simulator!.faults.clear("CMDU");
+      app.simulator!.faults.clear("HLCU");
     }
   });
 

@@ -293,3 +293,49 @@ describe("faults", () => {
     expect((await gateway().fetchEvents(byBillOfLading(zim()))).kind).toBe("found");
   });
 });
+
+describe("real carriers' habits (issue 24 item 5)", () => {
+  const journeyOf = async (gw: CarrierGateway, query: CarrierQuery) => {
+    const outcome = await gw.fetchEvents(query);
+    if (outcome.kind !== "found") throw new Error(`expected found, got ${JSON.stringify(outcome)}`);
+    return outcome;
+  };
+
+  it.each([
+    ["bom", "a byte-order mark before each page"],
+    ["relative-paging", "Next-Page as a host-relative link"],
+    ["link-paging", "the next page in a Link: rel=next header"],
+  ] as const)("%s (%s): the whole journey, as without the habit", async (mode, _habit) => {
+    const query = byBillOfLading(knownShipment("ZIMU"));
+    const plain = await journeyOf(gateway(), query);
+    expect(plain.pages).toBeGreaterThan(1);
+    simulator.faults.set("ZIMU", { mode });
+    const habit = await journeyOf(gateway(), query);
+    expect(habit).toEqual(plain);
+    expect(habit.truncated).toBe(false);
+  });
+
+  it("429 with Retry-After: 3600: the next lookups of the carrier are answered without calling it", async () => {
+    // The gateway's own clock moves through the hour; the simulated world stays where it is.
+    const ours = new ManualClock(clock.now());
+    const gw = gateway({ clock: ours });
+    simulator.faults.set("ZIMU", { mode: "rate-limited", retryAfterSeconds: 3600 });
+    const query = byBillOfLading(knownShipment("ZIMU"));
+    expect(await gw.fetchEvents(query)).toEqual({ kind: "rate-limited", retryAfterSeconds: 3600 });
+    simulator.faults.clear("ZIMU");
+    const reached = async () =>
+      ((await (await fetch(`${simulator.url}/_admin/state`)).json()) as { requests: Record<string, number> })
+        .requests.ZIMU;
+    const before = await reached();
+    ours.advance(30 * 60_000);
+    const other = knownShipment("ZIMU", (s) => s.transportDocumentReference !== query.reference);
+    expect(await gw.fetchEvents(byBillOfLading(other))).toEqual({
+      kind: "rate-limited",
+      retryAfterSeconds: 1800,
+    });
+    expect(await reached()).toBe(before);
+    ours.advance(30 * 60_000);
+    expect((await gw.fetchEvents(query)).kind).toBe("found");
+    expect(await reached()).toBeGreaterThan(before ?? 0);
+  });
+});

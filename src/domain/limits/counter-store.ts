@@ -12,6 +12,13 @@ export interface CounterStore {
   increment(key: string, amount: number, ttlMs: number): Promise<number>;
   /** Current total, 0 when absent. */
   peek(key: string): Promise<number>;
+  /**
+   * Records that `key` holds until `untilMs` (epoch milliseconds; `ttlMs` from now), keeping a later
+   * hold already recorded: a carrier's cooldown after it asked us to wait.
+   */
+  hold(key: string, untilMs: number, ttlMs: number): Promise<void>;
+  /** Epoch milliseconds until which `key` holds; 0 when it does not (or no longer) hold. */
+  heldUntil(key: string): Promise<number>;
   /** Forgets every window; only a store of this process's memory can (the sandbox world's is one). */
   clear?(): void;
   /**
@@ -50,6 +57,17 @@ export class MemoryCounterStore implements CounterStore {
     return current.count;
   }
 
+  async hold(key: string, untilMs: number, ttlMs: number): Promise<void> {
+    const now = this.clock.now().getTime();
+    const current = this.counters.get(key);
+    if (current && current.expiresAt > now && current.count >= untilMs) return;
+    this.counters.set(key, { count: untilMs, expiresAt: now + ttlMs });
+  }
+
+  async heldUntil(key: string): Promise<number> {
+    return this.peek(key);
+  }
+
   /** Forgets every window (the sandbox puts its world back after each request). */
   clear(): void {
     this.counters.clear();
@@ -76,6 +94,12 @@ const INCREMENT_SCRIPT = `
 local total = redis.call('INCRBY', KEYS[1], ARGV[1])
 if total == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return total`;
+
+// A later hold wins: two processes told to wait different times keep the longer wait.
+const HOLD_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return 1`;
 
 // Each instance stamps itself into one sorted set with Redis's own clock (no skew between hosts),
 // stamps older than the window drop out, and the answer is how many instances are alive. A process
@@ -104,6 +128,20 @@ export class RedisCounterStore implements CounterStore {
 
   async peek(key: string): Promise<number> {
     return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  }
+
+  async hold(key: string, untilMs: number, ttlMs: number): Promise<void> {
+    await this.redis.eval(
+      HOLD_SCRIPT,
+      1,
+      this.prefix + key,
+      Math.round(untilMs),
+      Math.max(1, Math.round(ttlMs)),
+    );
+  }
+
+  async heldUntil(key: string): Promise<number> {
+    return this.peek(key);
   }
 
   /** Marks `instanceId` alive for `ttlMs` (unless `announce` is false); returns how many instances are alive. */
@@ -183,6 +221,29 @@ export class InsuredCounterStore implements CounterStore {
     } catch (error) {
       this.failed(error);
       return (await this.insurance.peek(key)) * this.share();
+    }
+  }
+
+  async hold(key: string, untilMs: number, ttlMs: number): Promise<void> {
+    // Kept here too, so a cooldown survives Redis going away in the meantime.
+    await this.insurance.hold(key, untilMs, ttlMs);
+    try {
+      await this.primary.hold(key, untilMs, ttlMs);
+      this.answered();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  async heldUntil(key: string): Promise<number> {
+    const own = await this.insurance.heldUntil(key);
+    try {
+      const shared = await this.primary.heldUntil(key);
+      this.answered();
+      return Math.max(own, shared);
+    } catch (error) {
+      this.failed(error);
+      return own;
     }
   }
 

@@ -148,6 +148,9 @@ class OAuth2Session implements AuthSession {
       },
       body: form.toString(),
     });
+    if (result.kind === "held") {
+      return { ok: false, outcome: { kind: "rate-limited", retryAfterSeconds: result.retryAfterSeconds } };
+    }
     if (result.kind !== "response") {
       const reason = `${where}: ${result.reason}`;
       if (result.kind === "too-large") return { ok: false, outcome: { kind: "malformed", reason } };

@@ -1,14 +1,16 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { CARRIERS } from "../../domain/carriers/carrier-directory";
+import { type CounterStore, MemoryCounterStore } from "../../domain/limits/counter-store";
 import { findPort } from "../../domain/ports/port-directory";
 import type { CarrierTracker } from "../../domain/tracking/carrier-tracker";
 import { type Clock, systemClock } from "../../lib/clock";
 import { createSemaphore } from "../http/concurrency";
-import type { Sleep } from "../http/request";
-import type { RetryPolicy } from "../http/retry-policy";
+import { realSleep, type Sleep } from "../http/request";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
 import type { CarrierAuth, CarrierAuthConfig } from "./auth";
 import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
+import { type CarrierBudget, type CarrierCourtesy, createCarrierCourtesy } from "./carrier-courtesy";
 import { createDcsaTntAdapter, DCSA_TNT_DEFAULTS } from "./dcsa-tnt.adapter";
 import { dcsaTracker } from "./dcsa-tnt.tracker";
 
@@ -58,6 +60,13 @@ const carrierSpecSchema = z.strictObject({
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
   /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
   documentWithContainer: z.boolean().optional(),
+  /** The carrier's published request budget; every process of the deployment spends from one. */
+  rateLimit: z
+    .strictObject({
+      perMinute: z.number().int().min(1).optional(),
+      perDay: z.number().int().min(1).optional(),
+    })
+    .optional(),
   note: z.string().optional(),
 });
 
@@ -82,6 +91,8 @@ export interface CarrierRegistryEntry {
   maxConcurrency: number | undefined;
   timeoutMs: number | undefined;
   documentWithContainer: boolean;
+  /** Requests per minute / per day the carrier allows; undefined: no budget (only its Retry-After). */
+  rateLimit: CarrierBudget | undefined;
   note: string | null;
 }
 
@@ -157,6 +168,8 @@ export function buildRegistry(
     if (simulatorUrl !== undefined) {
       carriers.set(scac, {
         ...common,
+        // The simulated carriers are the deployment's own: their real-world budgets do not apply.
+        rateLimit: undefined,
         baseUrl: `${simulatorUrl}/${scac}`,
         eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
         auth: options.simulatorAuth?.[scac] ?? { kind: "none" },
@@ -174,6 +187,7 @@ export function buildRegistry(
       eventsPath:
         value(`QUAYSIDE_CARRIER_${scac}_EVENTS_PATH`) ?? spec.eventsPath ?? DCSA_TNT_DEFAULTS.eventsPath,
       auth: resolveAuth(scac, spec.auth, value),
+      rateLimit: spec.rateLimit,
     });
   }
   if (simulatorUrl !== undefined) {
@@ -193,6 +207,7 @@ export function buildRegistry(
         maxConcurrency: undefined,
         timeoutMs: undefined,
         documentWithContainer: false,
+        rateLimit: undefined,
         note: "Not in the registry file: simulator only.",
       });
     }
@@ -273,6 +288,11 @@ export interface CarrierGatewayOptions {
   maxPages?: number;
   maxConcurrency?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Where carriers' cooldowns and request budgets are kept: the service's counter store (Redis when
+   * configured, so every process respects them). Absent: this gateway's own memory.
+   */
+  counters?: CounterStore;
 }
 
 /**
@@ -303,8 +323,15 @@ export function createCarrierGateway(
   options: CarrierGatewayOptions = {},
 ): CarrierGateway {
   const adapters = new Map<string, CarrierAdapter>();
+  const clock = options.clock ?? systemClock;
+  const courtesy = createCarrierCourtesy({
+    counters: options.counters ?? new MemoryCounterStore(clock),
+    clock,
+    sleep: options.sleep ?? realSleep,
+    maxWaitMs: options.retry?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+  });
   for (const entry of registry.carriers.values()) {
-    adapters.set(entry.scac, adapterFor(entry, options));
+    adapters.set(entry.scac, adapterFor(entry, options, courtesy));
   }
   return {
     scacs: [...adapters.keys()],
@@ -324,7 +351,11 @@ export function createCarrierGateway(
   };
 }
 
-function adapterFor(entry: CarrierRegistryEntry, options: CarrierGatewayOptions): CarrierAdapter {
+function adapterFor(
+  entry: CarrierRegistryEntry,
+  options: CarrierGatewayOptions,
+  courtesy: CarrierCourtesy,
+): CarrierAdapter {
   if (entry.baseUrl === null) {
     const reason = `${entry.scac} (${entry.name}) has no public endpoint configured; it runs against the simulator only (set QUAYSIDE_CARRIER_${entry.scac}_BASE_URL to use a real one)`;
     return { fetchEvents: async () => ({ kind: "unreachable", reason, cause: "not-configured" }) };
@@ -342,6 +373,8 @@ function adapterFor(entry: CarrierRegistryEntry, options: CarrierGatewayOptions)
     pageSize: entry.pageSize ?? options.pageSize,
     maxPages: entry.maxPages ?? options.maxPages,
     documentWithContainer: entry.documentWithContainer,
+    courtesy,
+    budget: entry.rateLimit,
     retry: options.retry,
     semaphore: createSemaphore(
       entry.maxConcurrency ?? options.maxConcurrency ?? DCSA_TNT_DEFAULTS.maxConcurrency,

@@ -100,3 +100,40 @@ export function wallClockInZone(
     offset: formatOffset(offsetMinutes),
   };
 }
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?$/;
+
+/** A date-time without an offset (`2026-01-02T08:00:00`), which RFC 3339 does not allow. */
+export function isLocalDateTime(value: string): boolean {
+  return LOCAL_DATE_TIME.test(value.trim());
+}
+
+/**
+ * An offset-less date-time read as the wall clock in `timeZone` (or UTC when null): the value with the
+ * zone's offset at that wall time appended, as the carrier should have sent it. Null when the value is
+ * not an offset-less date-time or the zone is unknown to the runtime. In the hour a clock goes back,
+ * the first of the two instants is taken.
+ */
+export function withOffsetIn(value: string, timeZone: string | null): string | null {
+  const trimmed = value.trim();
+  const m = LOCAL_DATE_TIME.exec(trimmed);
+  if (!m) return null;
+  if (timeZone === null) return `${trimmed}Z`;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, m[6] === undefined ? 0 : Number(m[6]));
+  let offsetMinutes = 0;
+  // The offset at the instant the wall time names depends on that instant: two rounds settle it.
+  for (let round = 0; round < 2; round++) {
+    const wall = wallClockInZone(wallAsUtc - offsetMinutes * 60_000, timeZone);
+    if (wall === null) return null;
+    const sign = wall.offset.startsWith("-") ? -1 : 1;
+    offsetMinutes = sign * (Number(wall.offset.slice(1, 3)) * 60 + Number(wall.offset.slice(4, 6)));
+  }
+  return `${trimmed}${formatOffset(offsetMinutes)}`;
+}

@@ -4,6 +4,7 @@ import { type HttpDeps, type HttpResult, realSleep, requestWithRetry, type Sleep
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
 import { type AuthSession, type CarrierAuth, createAuthSession } from "./auth";
 import type { CarrierAdapter, CarrierFailure, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
+import type { CarrierBudget, CarrierCourtesy } from "./carrier-courtesy";
 
 /**
  * DCSA Track & Trace 2.2 client: `GET {baseUrl}{eventsPath}?<reference filter>&limit=`, paging
@@ -36,6 +37,14 @@ export interface DcsaTntAdapterOptions {
    * filters. Other carriers are asked the document alone, so its shipment-level events are kept.
    */
   documentWithContainer?: boolean;
+  /**
+   * The carrier's cooldown and request budget, shared by every process when the store is Redis. Every
+   * request to this carrier (pages and token requests) asks it first. Absent: no memory between
+   * requests beyond one request's own retries.
+   */
+  courtesy?: CarrierCourtesy;
+  /** Requests per minute and per day the carrier allows (registry `rateLimit`). */
+  budget?: CarrierBudget;
 }
 
 export const DCSA_TNT_DEFAULTS = {
@@ -65,6 +74,18 @@ export function createDcsaTntAdapter(options: DcsaTntAdapterOptions): CarrierAda
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     maxBodyBytes: options.maxBodyBytes ?? DCSA_TNT_DEFAULTS.maxBodyBytes,
   };
+  const courtesy = options.courtesy;
+  if (courtesy) {
+    http.gate = {
+      admit: (signal, waitedOut) => courtesy.admit(options.scac, options.budget, signal, waitedOut),
+      answered: async (status, retryAfterMs) => {
+        // 429 and 503 are the statuses whose Retry-After asks a client to stay away (RFC 9110 §10.2.3).
+        if ((status === 429 || status === 503) && retryAfterMs !== null) {
+          await courtesy.coolDown(options.scac, retryAfterMs);
+        }
+      },
+    };
+  }
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const auth = createAuthSession(options.auth, baseUrl, options.scac, http);
   return new DcsaTntAdapter(options, baseUrl, http, auth);
@@ -113,20 +134,24 @@ class DcsaTntAdapter implements CarrierAdapter {
       } catch {
         return { kind: "malformed", reason: `${this.where(page)}: body is not JSON` };
       }
+      // T&T 3.0, and Maersk on 2.2 by third-party accounts, wrap the list as `{ "events": [...] }`.
+      if (typeof body === "object" && body !== null && !Array.isArray(body) && "events" in body) {
+        body = (body as { events: unknown }).events;
+      }
       if (!Array.isArray(body)) {
         return { kind: "malformed", reason: `${this.where(page)}: body is not a JSON array of events` };
       }
       pages = page;
       events.push(...body);
 
-      const next = answer.headers.get("next-page")?.trim();
+      const next = answer.headers.get("next-page")?.trim() || linkNext(answer.headers.get("link"));
       if (!next || body.length === 0) break;
       if (pages >= this.maxPages || seenCursors.has(next)) {
         truncated = true;
         break;
       }
       seenCursors.add(next);
-      const nextUrl = this.nextPageUrl(next, first);
+      const nextUrl = this.nextPageUrl(next, first, url);
       if (nextUrl === null) {
         truncated = true;
         break;
@@ -140,14 +165,17 @@ class DcsaTntAdapter implements CarrierAdapter {
 
   /**
    * T&T 2.2 calls `Next-Page` a link but its examples are opaque cursors, so: an absolute URL is
-   * fetched as is; anything else is a cursor sent with the original query. An absolute link to another
-   * origin is not followed: it would carry our credentials to a host the registry does not name.
+   * fetched as is; a relative reference (`/v2/events?page=2`, `?page=2`, `./events?page=2`: one with
+   * a query part, which a base64 cursor never has, or a dot segment) is resolved against the page it
+   * came with; anything else is a cursor sent with the original query. A link to another origin is not
+   * followed: it would carry our credentials to a host the registry does not name.
    */
-  private nextPageUrl(next: string, first: URL): string | null {
-    if (/^https?:\/\//i.test(next)) {
+  private nextPageUrl(next: string, first: URL, current: string): string | null {
+    const isLink = /^https?:\/\//i.test(next) || next.includes("?") || /^\.\.?\//.test(next);
+    if (isLink) {
       let link: URL;
       try {
-        link = new URL(next);
+        link = new URL(next, current);
       } catch {
         return null;
       }
@@ -171,6 +199,8 @@ class DcsaTntAdapter implements CarrierAdapter {
         { url, headers: { Accept: "application/json", "API-Version": "2", ...credentials.headers } },
         signal,
       );
+      if (result.kind === "held")
+        return { kind: "rate-limited", retryAfterSeconds: result.retryAfterSeconds };
       if (result.kind !== "response") {
         const reason = `${this.options.scac} events endpoint: ${result.reason}`;
         if (result.kind === "too-large") return { kind: "malformed", reason };
@@ -222,4 +252,15 @@ class DcsaTntAdapter implements CarrierAdapter {
   private where(page: number): string {
     return `${this.options.scac} events page ${page}`;
   }
+}
+
+/** The target of `rel="next"` in an RFC 8288 `Link` header, or undefined. */
+export function linkNext(header: string | null): string | undefined {
+  if (!header) return undefined;
+  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2] ?? "");
+    const values = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
+    if (values.includes("next")) return match[1]?.trim() || undefined;
+  }
+  return undefined;
 }

@@ -40,7 +40,8 @@ export const MODES_OF_TRANSPORT = ["VESSEL", "RAIL", "TRUCK", "BARGE"] as const;
 
 export const dcsaTransportCallSchema = z.object({
   transportCallID: z.string().min(1),
-  modeOfTransport: z.enum(MODES_OF_TRANSPORT),
+  // Null: a mode outside the four of 2.2 (the mapper's normalisation reads unknown modes so).
+  modeOfTransport: z.enum(MODES_OF_TRANSPORT).nullish(),
   carrierServiceCode: text,
   carrierVoyageNumber: text,
   exportVoyageNumber: text,

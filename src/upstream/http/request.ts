@@ -31,6 +31,22 @@ export interface HttpDeps {
   timeoutMs: number;
   retry: RetryPolicy;
   maxBodyBytes: number;
+  /** Asked before every attempt and told of every answer: the carrier's cooldown and budget. */
+  gate?: RequestGate;
+}
+
+/** What a client owes a server beyond one request: waits it asked for, and a budget of calls. */
+export interface RequestGate {
+  /**
+   * Before an attempt: go ahead (after any short wait), or hold off for `retryAfterSeconds`.
+   * `waitedOut`: this attempt follows a wait the server itself asked for, just slept by this request.
+   */
+  admit(
+    signal: AbortSignal | undefined,
+    waitedOut: boolean,
+  ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  /** Every answer's status and `Retry-After` (ms), so a request to wait outlives the request. */
+  answered(status: number, retryAfterMs: number | null): Promise<void>;
 }
 
 export interface HttpRequest {
@@ -52,7 +68,9 @@ export type HttpResult =
     }
   | { kind: "network-error"; reason: string; attempts: number }
   | { kind: "timeout"; reason: string; attempts: number }
-  | { kind: "too-large"; reason: string; attempts: number };
+  | { kind: "too-large"; reason: string; attempts: number }
+  /** The gate held the attempt back (cooldown or spent budget); the server was not called. */
+  | { kind: "held"; reason: string; attempts: number; retryAfterSeconds: number };
 
 class BodyTooLarge extends Error {}
 
@@ -66,17 +84,31 @@ export async function requestWithRetry(
   request: HttpRequest,
   signal?: AbortSignal,
 ): Promise<HttpResult> {
+  let waitedOut = false;
   for (let attempt = 1; ; attempt++) {
+    if (deps.gate) {
+      const admission = await deps.gate.admit(signal, waitedOut);
+      if (!admission.ok) {
+        return {
+          kind: "held",
+          reason: `not called: waiting ${admission.retryAfterSeconds} s (the server's Retry-After or our request budget)`,
+          attempts: attempt - 1,
+          retryAfterSeconds: admission.retryAfterSeconds,
+        };
+      }
+    }
     const outcome = await deps.semaphore.run(() => attemptOnce(deps, request, signal), signal);
     let failure: AttemptFailure;
     if (outcome.kind === "response") {
       const retryAfterMs = parseRetryAfterMs(outcome.headers.get("retry-after"), deps.clock.now());
+      await deps.gate?.answered(outcome.status, retryAfterMs);
       const result = { ...outcome, attempts: attempt, retryAfterMs };
       if (outcome.status < 400) return result;
       failure = { kind: "status", status: outcome.status, retryAfterMs };
       const decision = decideRetry(failure, attempt, deps.retry, deps.random);
       if (!decision.retry) return result;
       await deps.sleep(decision.delayMs, signal);
+      waitedOut = retryAfterMs !== null;
       continue;
     }
     if (outcome.kind === "too-large") return { ...outcome, attempts: attempt };
@@ -84,6 +116,7 @@ export async function requestWithRetry(
     const decision = decideRetry(failure, attempt, deps.retry, deps.random);
     if (!decision.retry) return { ...outcome, attempts: attempt };
     await deps.sleep(decision.delayMs, signal);
+    waitedOut = false;
   }
 }
 
@@ -144,7 +177,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return decodeBody(Buffer.concat(chunks), response.headers.get("content-type"));
+}
+
+/**
+ * The body as text in the charset its `Content-Type` names (UTF-8 when none or an unknown one), a
+ * leading byte-order mark removed: a BOM is not part of a JSON text (RFC 8259 §8.1 lets a reader
+ * ignore it) and some carriers' gateways add one. (`fetch` has already undone gzip, deflate or br.)
+ */
+export function decodeBody(bytes: Uint8Array, contentType: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? "")?.[1];
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset ?? "utf-8");
+  } catch {
+    decoder = new TextDecoder("utf-8");
+  }
+  // TextDecoder drops the BOM of its own encoding; a UTF-8 BOM under a latin-1 label is dropped here.
+  return decoder.decode(bytes).replace(/^(?:\uFEFF|\u00EF\u00BB\u00BF)/, "");
 }
 
 /** undici reports "fetch failed" and hides the useful part (ECONNREFUSED ...) in `cause`. */

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../src/lib/clock";
 import {
   CarrierRegistryError,
   createCarrierGateway,
@@ -200,5 +201,42 @@ describe("file mode", () => {
     expect(() => loadCarrierRegistry({ file: "/nonexistent/registry.json", env: {} })).toThrow(
       /cannot be read/,
     );
+  });
+});
+
+describe("a carrier's request budget from the registry", () => {
+  it("the committed file gives Hapag-Lloyd its portal's 10 calls a minute and 6,000 a day", () => {
+    expect(loadCarrierRegistry({ env: {} }).get("HLCU")?.rateLimit).toEqual({ perMinute: 10, perDay: 6000 });
+  });
+
+  it("is spent by the gateway: the eleventh call of a minute is not sent and answers rate-limited", async () => {
+    const file = registryFile({
+      carriers: {
+        HLCU: {
+          name: "Hapag-Lloyd",
+          adapter: "dcsa-tnt-2.2",
+          baseUrl: `${server.url}/hl`,
+          auth: { kind: "none" },
+          rateLimit: { perMinute: 10 },
+        },
+      },
+    });
+    server.handle((_req, res) => json(res, 200, [{ eventID: "a", eventType: "EQUIPMENT" }]));
+    const clock = new ManualClock("2026-11-26T10:00:30Z");
+    const gateway = createCarrierGateway(loadCarrierRegistry({ file, env: {} }), { sleep: noWait, clock });
+    const outcomes = [];
+    for (let i = 0; i < 11; i++) {
+      outcomes.push(
+        await gateway.fetchEvents({ scac: "HLCU", reference: `HLXU00000${i}`, referenceType: "container" }),
+      );
+    }
+    expect(outcomes.slice(0, 10).every((o) => o.kind === "found")).toBe(true);
+    expect(outcomes[10]).toEqual({ kind: "rate-limited", retryAfterSeconds: 30 });
+    expect(server.requests).toHaveLength(10);
+  });
+
+  it("does not apply to the simulated carriers of embedded mode", () => {
+    const registry = loadCarrierRegistry({ env: {}, simulatorUrl: "http://127.0.0.1:1" });
+    expect(registry.get("HLCU")?.rateLimit).toBeUndefined();
   });
 });

@@ -177,8 +177,18 @@ describe("answers that are not events", () => {
     });
   });
 
+  it("reads the events of a { events: [...] } envelope (T&T 3.0, Maersk)", async () => {
+    server.handle((_req, res) => json(res, 200, { events: [ev("a"), ev("b")] }));
+    expect(await adapter().fetchEvents(CONTAINER)).toEqual({
+      kind: "found",
+      events: [ev("a"), ev("b")],
+      pages: 1,
+      truncated: false,
+    });
+  });
+
   it("a JSON object instead of an array is malformed", async () => {
-    server.handle((_req, res) => json(res, 200, { events: [] }));
+    server.handle((_req, res) => json(res, 200, { data: [] }));
     expect(await adapter().fetchEvents(CONTAINER)).toMatchObject({
       kind: "malformed",
       reason: expect.stringContaining("not a JSON array"),

@@ -21,6 +21,7 @@ import {
   type MapResult,
   type ShipmentFact,
 } from "./mapping-run";
+import { normaliseEvent } from "./normalise";
 import { currentPosition, iso, orderedUsed } from "./output";
 import { resolvePlaces } from "./places";
 import { buildRoute, etaHistory, podArrivalOf, routeOut } from "./route";
@@ -35,7 +36,12 @@ import {
 } from "./sequence";
 import { dropRepeatedEventIds, readEventId, shipmentFact } from "./validation";
 
-export function mapDcsaEvents(events: unknown, context: DcsaMapContext): MapResult {
+export function mapDcsaEvents(answer: unknown, context: DcsaMapContext): MapResult {
+  // T&T 3.0 (and some 2.2 carriers, Maersk by third-party accounts) wrap the list as `{ "events": [...] }`.
+  const events =
+    typeof answer === "object" && answer !== null && !Array.isArray(answer) && "events" in answer
+      ? (answer as { events: unknown }).events
+      : answer;
   if (!Array.isArray(events)) {
     return { ok: false, reason: "malformed", detail: "the carrier answer is not a JSON array of events" };
   }
@@ -53,8 +59,14 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
   const fetchedMs = context.fetchedAt.getTime();
   const validated: Array<{ index: number; event: DcsaEvent; createdMs: number; eventId: string | null }> = [];
 
+  let setAside = 0;
   events.forEach((raw, index) => {
-    const parsed = dcsaEventSchema.safeParse(raw);
+    const normalised = normaliseEvent(raw, index, run);
+    if (normalised === undefined) {
+      setAside += 1;
+      return;
+    }
+    const parsed = dcsaEventSchema.safeParse(normalised);
     if (!parsed.success) {
       const issues = parsed.error.issues
         .slice(0, 3)
@@ -65,21 +77,24 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
     }
     const created = parseDcsaDateTime(parsed.data.eventCreatedDateTime);
     if (created === null) return;
-    if (created.instantMs < EARLIEST_PLAUSIBLE_MS || created.instantMs > fetchedMs + FUTURE_TOLERANCE_MS) {
+    let createdMs = created.instantMs;
+    if (createdMs < EARLIEST_PLAUSIBLE_MS || createdMs > fetchedMs + FUTURE_TOLERANCE_MS) {
+      // Metadata only: a placeholder creation time costs the record's order among revisions, not the event.
+      const own = parsed.data.eventDateTime ? parseDcsaDateTime(parsed.data.eventDateTime) : null;
+      createdMs = own?.instantMs ?? fetchedMs;
       run.warn(
-        `event ${index} dropped: eventCreatedDateTime ${parsed.data.eventCreatedDateTime} is not plausible`,
+        `event ${index}: eventCreatedDateTime ${parsed.data.eventCreatedDateTime} is not plausible; kept, taken as ${own ? "its eventDateTime" : "the time of the lookup"}`,
       );
-      return;
     }
     validated.push({
       index,
       event: parsed.data,
-      createdMs: created.instantMs,
+      createdMs,
       eventId: readEventId(parsed.data.eventID, index, run),
     });
   });
 
-  if (events.length > 0 && validated.length === 0) {
+  if (events.length > setAside && validated.length === 0) {
     return {
       ok: false,
       reason: "malformed",
@@ -105,7 +120,7 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
 
   assignContainers(located, run);
   const kept = located.filter((c) => c.kind === "TRANSPORT" || c.containerNumber !== null);
-  if (events.length > 0 && kept.length === 0 && shipmentFacts.length === 0) {
+  if (events.length > setAside && kept.length === 0 && shipmentFacts.length === 0) {
     return { ok: false, reason: "malformed", detail: "no event could be placed or tied to a container" };
   }
   applyTime(kept, world.locations, run);
