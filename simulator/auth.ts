@@ -1,10 +1,20 @@
 /**
  * Per-carrier authentication, as carriers put it in front of their DCSA APIs (no spec defines it): none, an
  * API key header (CMA CGM's keyId, ZIM's subscription key), a client id and secret in headers
- * (Hapag-Lloyd's X-IBM-Client-Id/-Secret) or OAuth2 client credentials (Maersk, Evergreen). Tokens
- * expire by the simulator's clock, so a test can move time past a token's life.
+ * (Hapag-Lloyd's X-IBM-Client-Id/-Secret) or OAuth2 client credentials (Maersk, Evergreen). The token
+ * endpoint can insist on one dialect: HTTP Basic, credentials in the form body, a header beside them
+ * (Maersk's Consumer-Key), or an RFC 7523 client assertion verified against the client's public key or
+ * certificate (MSC's Azure AD). Tokens expire by the simulator's clock, so a test can move time past a
+ * token's life.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createHash,
+  createPublicKey,
+  randomBytes,
+  timingSafeEqual,
+  verify,
+  X509Certificate,
+} from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
 export type SimulatorAuth =
@@ -25,6 +35,14 @@ export type SimulatorAuth =
       /** A subscription key demanded next to the bearer token (Maersk's Consumer-Key, ZIM's). */
       apiKeyHeader?: string;
       apiKey?: string;
+      /** The only way of client authentication the token endpoint accepts; absent: Basic or body. */
+      tokenAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+      /** The subscription key is demanded on the token request too (Maersk). */
+      apiKeyOnTokenRequest?: boolean;
+      /** private_key_jwt: the PEM public key that verifies the assertion. */
+      publicKey?: string;
+      /** private_key_jwt: the PEM certificate; verifies the assertion and demands its `x5t` thumbprint. */
+      certificate?: string;
     };
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
@@ -133,6 +151,8 @@ export function tokenRequest(
   scac: string,
   tokens: TokenIssuer,
   nowMs: number,
+  /** The token endpoint's own URL: the audience a client assertion must name. */
+  tokenUrl = "",
 ): TokenRequestOutcome {
   const contentType = header(req, "content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
@@ -148,23 +168,47 @@ export function tokenRequest(
       body: { error: "unsupported_grant_type", error_description: "Only client_credentials is supported." },
     };
   }
-  let clientId = form.get("client_id") ?? undefined;
-  let clientSecret = form.get("client_secret") ?? undefined;
-  const basic = /^Basic\s+(\S+)$/i.exec(header(req, "authorization") ?? "");
-  if (basic?.[1]) {
-    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon >= 0) {
-      clientId = decodeURIComponent(decoded.slice(0, colon));
-      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
-    }
+  if (
+    auth.apiKeyOnTokenRequest &&
+    auth.apiKeyHeader &&
+    auth.apiKey !== undefined &&
+    !sameSecret(header(req, auth.apiKeyHeader), auth.apiKey)
+  ) {
+    return invalidClient(`A valid ${auth.apiKeyHeader} header is required.`);
   }
-  if (!sameSecret(clientId, auth.clientId) || !sameSecret(clientSecret, auth.clientSecret)) {
-    return {
-      status: 401,
-      body: { error: "invalid_client", error_description: "Client authentication failed." },
-      headers: { "WWW-Authenticate": 'Basic realm="token"' },
-    };
+  const method = auth.tokenAuthMethod;
+  const basic = /^Basic\s+(\S+)$/i.exec(header(req, "authorization") ?? "");
+  const assertion = form.get("client_assertion");
+  if (method === "private_key_jwt" || (method === undefined && assertion !== null)) {
+    if (form.get("client_assertion_type") !== CLIENT_ASSERTION_TYPE || assertion === null) {
+      return invalidClient("A client_assertion of type jwt-bearer is required.");
+    }
+    const problem = checkAssertion(assertion, auth, tokenUrl, form.get("client_id"), nowMs);
+    if (problem) return invalidClient(problem);
+  } else {
+    if (method === "client_secret_basic" && !basic) {
+      return invalidClient("Client credentials are expected in HTTP Basic.");
+    }
+    if (method === "client_secret_post" && (basic || !form.has("client_secret"))) {
+      return invalidClient("Client credentials are expected in the form body.");
+    }
+    let clientId = form.get("client_id") ?? undefined;
+    let clientSecret = form.get("client_secret") ?? undefined;
+    if (basic?.[1]) {
+      const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      if (colon >= 0) {
+        try {
+          clientId = decodeURIComponent(decoded.slice(0, colon));
+          clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+        } catch {
+          return invalidClient("Client authentication failed.");
+        }
+      }
+    }
+    if (!sameSecret(clientId, auth.clientId) || !sameSecret(clientSecret, auth.clientSecret)) {
+      return invalidClient("Client authentication failed.");
+    }
   }
   const ttl = auth.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   return {
@@ -172,4 +216,77 @@ export function tokenRequest(
     body: { access_token: tokens.issue(scac, ttl, nowMs), token_type: "Bearer", expires_in: ttl },
     headers: { "Cache-Control": "no-store" },
   };
+}
+
+export const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+function invalidClient(description: string): TokenRequestOutcome {
+  return {
+    status: 401,
+    body: { error: "invalid_client", error_description: description },
+    headers: { "WWW-Authenticate": 'Basic realm="token"' },
+  };
+}
+
+function decodeSegment(segment: string | undefined): Record<string, unknown> | undefined {
+  if (!segment) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, "base64url").toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An RFC 7523 client assertion as Azure AD checks it: RS256 over header.payload with the registered key,
+ * the certificate's SHA-1 thumbprint in `x5t` when a certificate is registered, iss = sub = the client,
+ * aud = this token endpoint, unexpired by the simulator's clock. Returns what is wrong, or undefined.
+ */
+function checkAssertion(
+  assertion: string,
+  auth: Extract<SimulatorAuth, { kind: "oauth2" }>,
+  tokenUrl: string,
+  clientIdField: string | null,
+  nowMs: number,
+): string | undefined {
+  const parts = assertion.split(".");
+  const head = decodeSegment(parts[0]);
+  const claims = decodeSegment(parts[1]);
+  if (parts.length !== 3 || !head || !claims || !parts[2]) return "The client assertion is not a JWT.";
+  if (head.alg !== "RS256") return "The client assertion must be signed RS256.";
+  let key: ReturnType<typeof createPublicKey>;
+  if (auth.certificate) {
+    const certificate = new X509Certificate(auth.certificate);
+    const thumbprint = createHashSha1(certificate.raw);
+    if (head.x5t !== thumbprint) return "The client assertion's x5t names no registered certificate.";
+    key = certificate.publicKey;
+  } else if (auth.publicKey) {
+    key = createPublicKey(auth.publicKey);
+  } else {
+    return "No key is registered for this client.";
+  }
+  const signed = verify(
+    "sha256",
+    Buffer.from(`${parts[0]}.${parts[1]}`),
+    key,
+    Buffer.from(parts[2], "base64url"),
+  );
+  if (!signed) return "The client assertion's signature does not verify.";
+  if (claims.iss !== auth.clientId || claims.sub !== auth.clientId) {
+    return "The client assertion names another client.";
+  }
+  if (clientIdField !== null && clientIdField !== auth.clientId) return "client_id does not match.";
+  if (tokenUrl && claims.aud !== tokenUrl) return "The client assertion is meant for another audience.";
+  const nowS = nowMs / 1000;
+  if (typeof claims.exp !== "number" || claims.exp <= nowS) return "The client assertion has expired.";
+  if (typeof claims.nbf === "number" && claims.nbf > nowS + 60)
+    return "The client assertion is not yet valid.";
+  return undefined;
+}
+
+function createHashSha1(der: Buffer): string {
+  return createHash("sha1").update(der).digest("base64url");
 }

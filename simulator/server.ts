@@ -229,6 +229,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         carrier.scac,
         tokens,
         clock.now().getTime(),
+        `${publicBase(req)}${url.pathname}`,
       );
       send(res, outcome.status, outcome.body, outcome.headers);
       return;

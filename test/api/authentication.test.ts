@@ -11,12 +11,12 @@ let expired: OrgWithKey;
 let revoked: OrgWithKey;
 
 beforeAll(async () => {
-  // MSC's endpoint configured (nothing is tracked here): /info/sealines lists the lines a deployment
+  // ONE's endpoint configured (its registry entry needs no credentials) (nothing is tracked here): /info/sealines lists the lines a deployment
   // can reach.
   app = await startTestApp({
     env: {
       QUAYSIDE_AUTH_FAILURES_PER_MINUTE: "1000",
-      QUAYSIDE_CARRIER_MSCU_BASE_URL: "http://127.0.0.1:9/MSCU",
+      QUAYSIDE_CARRIER_ONEY_BASE_URL: "http://127.0.0.1:9/ONEY",
     },
   });
   good = await app.fixtures.organization();
@@ -89,7 +89,7 @@ describe("compatibility API", () => {
         data: { name: string; scac_codes: string[] }[];
       };
       expect(body).toMatchObject({ status: "success", message: "OK" });
-      expect(body.data.find((l) => l.scac_codes.includes("MSCU"))?.name).toMatch(/MSC/);
+      expect(body.data.find((l) => l.scac_codes.includes("ONEY"))?.name).toMatch(/Ocean Network Express|ONE/);
     }
   });
 
@@ -128,7 +128,7 @@ describe("GraphQL", () => {
       const res = await gql(headers);
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { carriers: { scac: string }[] } };
-      expect(body.data.carriers.map((c) => c.scac)).toContain("MSCU");
+      expect(body.data.carriers.map((c) => c.scac)).toContain("ONEY");
     }
   });
 

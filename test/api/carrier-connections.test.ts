@@ -8,26 +8,26 @@ import { simulatedContainers } from "../support/references";
 /**
  * Issue 24 item 1, live mode: a line the deployment has no connection to (no endpoint in the registry,
  * or its credentials unset) is reported as not supported, never as a carrier that does not answer.
- * Here only MSC is connected (its endpoint set by environment, pointing at a simulator); Wan Hai has
- * no registry entry and Maersk's credentials are not set.
+ * Here only ONE is connected (its endpoint set by environment, pointing at a simulator; its registry
+ * entry needs no credentials); Wan Hai has no registry entry and Maersk's credentials are not set.
  */
 let simulator: RunningSimulator;
 let app: TestApp;
 let org: OrgWithKey;
-let msc: string;
+let one: string;
 let wanHai: string;
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock: systemClock });
   app = await startTestApp({
     env: {
-      QUAYSIDE_CARRIER_MSCU_BASE_URL: `${simulator.url}/MSCU`,
+      QUAYSIDE_CARRIER_ONEY_BASE_URL: `${simulator.url}/ONEY`,
       QUAYSIDE_CARRIER_ATTEMPTS: "3",
       QUAYSIDE_CARRIER_TIMEOUT_MS: "15000",
     },
   });
   org = await app.fixtures.organization({ plan: "business" });
-  [msc] = (await simulatedContainers(simulator.url, "MSCU", "MSCU", { known: 1 })).known as [string];
+  [one] = (await simulatedContainers(simulator.url, "ONEY", "ONEU", { known: 1 })).known as [string];
   [wanHai] = (await simulatedContainers(simulator.url, "WHLC", "WHLU", { known: 1 })).known as [string];
 });
 afterAll(async () => {
@@ -46,10 +46,10 @@ describe("lines this deployment cannot reach", () => {
       scac_codes: string[];
     }[];
     const listed = sealines.map((line) => line.scac_codes[0]);
-    expect(listed).toEqual(["MSCU"]);
+    expect(listed).toEqual(["ONEY"]);
 
     const carriers = (await v1("/carriers")).body.data as { scac: string; tracked: boolean }[];
-    expect(carriers.find((c) => c.scac === "MSCU")?.tracked).toBe(true);
+    expect(carriers.find((c) => c.scac === "ONEY")?.tracked).toBe(true);
     expect(carriers.find((c) => c.scac === "WHLC")?.tracked).toBe(false);
     expect(carriers.find((c) => c.scac === "MAEU")?.tracked).toBe(false);
 
@@ -86,7 +86,7 @@ describe("lines this deployment cannot reach", () => {
     expect(detected.body.message).not.toBe("SEALINE_NO_RESPONSE");
     expect(detected.headers.get("retry-after")).toBeNull();
 
-    const tracked = await compatGet(app, org.key, "/tracking", { number: msc });
-    expect(tracked.body).toMatchObject({ status: "success", data: { metadata: { sealine: "MSCU" } } });
+    const tracked = await compatGet(app, org.key, "/tracking", { number: one });
+    expect(tracked.body).toMatchObject({ status: "success", data: { metadata: { sealine: "ONEY" } } });
   });
 });

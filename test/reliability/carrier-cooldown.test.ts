@@ -8,7 +8,7 @@ import { simulatedContainers } from "../support/references";
 
 /**
  * Issue 24 item 5, done when: "After a 429 with `Retry-After: 3600`, no process calls that carrier
- * again before the hour." Two instances of the service share one Redis; MSC (a simulator here) answers
+ * again before the hour." Two instances of the service share one Redis; ONE (a simulator here) answers
  * 429 with `Retry-After: 3600` to the first instance's lookup. The fault is then lifted: a carrier
  * called again would answer, so every rate-limited answer afterwards proves the carrier was not asked.
  */
@@ -33,14 +33,14 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock: systemClock });
     const env = {
       REDIS_URL: redisUrl as string,
-      QUAYSIDE_CARRIER_MSCU_BASE_URL: `${simulator.url}/MSCU`,
+      QUAYSIDE_CARRIER_ONEY_BASE_URL: `${simulator.url}/ONEY`,
       QUAYSIDE_CARRIER_TIMEOUT_MS: "15000",
     };
     first = await startTestApp({ env });
     second = await startTestApp({ env });
     orgFirst = await first.fixtures.organization({ plan: "business" });
     orgSecond = await second.fixtures.organization({ plan: "business" });
-    boxes = (await simulatedContainers(simulator.url, "MSCU", "MSCU", { known: 3 })).known;
+    boxes = (await simulatedContainers(simulator.url, "ONEY", "ONEU", { known: 3 })).known;
   }, 120_000);
   afterAll(async () => {
     await first?.stop();
@@ -48,16 +48,16 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     await simulator?.close();
     // The hour's cooldown must not outlive this test in the Redis other test files share.
     const redis = new Redis(redisUrl as string);
-    await redis.del("quayside:carrier-cooldown:MSCU");
+    await redis.del("quayside:carrier-cooldown:ONEY");
     await redis.quit();
   });
 
   it("keeps every instance from calling the carrier before the hour, answering with the wait", async () => {
     expect(
-      (await admin("PUT", "faults/MSCU", { mode: "rate-limited", retryAfterSeconds: 3600 })).status,
+      (await admin("PUT", "faults/ONEY", { mode: "rate-limited", retryAfterSeconds: 3600 })).status,
     ).toBe(200);
     const v1 = async (app: TestApp, org: OrgWithKey, box: string) => {
-      const res = await fetch(`${app.url}/api/v1/container/${box}?sealine=MSCU`, {
+      const res = await fetch(`${app.url}/api/v1/container/${box}?sealine=ONEY`, {
         headers: { authorization: `Bearer ${org.key}` },
       });
       return {
@@ -74,9 +74,9 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     expect(refused.retryAfter).toBeLessThanOrEqual(3600);
 
     // The carrier would answer now; neither instance asks it (the simulator counts what reaches it).
-    expect((await admin("DELETE", "faults/MSCU")).status).toBe(204);
+    expect((await admin("DELETE", "faults/ONEY")).status).toBe(204);
     const reached = async () =>
-      ((await (await admin("GET", "state")).json()) as { requests: Record<string, number> }).requests.MSCU;
+      ((await (await admin("GET", "state")).json()) as { requests: Record<string, number> }).requests.ONEY;
     const before = await reached();
     expect(before).toBeGreaterThan(0);
     const elsewhere = await v1(second, orgSecond, boxes[1] as string);
@@ -84,7 +84,7 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     expect(elsewhere.retryAfter).toBeGreaterThan(3500);
     expect(elsewhere.retryAfter).toBeLessThanOrEqual(3600);
 
-    const compat = await compatGet(second, orgSecond.key, "/tracking", { number: boxes[2], sealine: "MSCU" });
+    const compat = await compatGet(second, orgSecond.key, "/tracking", { number: boxes[2], sealine: "ONEY" });
     expect(compat.body).toMatchObject({ status: "error", message: "SEALINE_NO_RESPONSE" });
     expect(Number(compat.headers.get("retry-after"))).toBeGreaterThan(3500);
 
@@ -94,7 +94,7 @@ describe.skipIf(!redisUrl)("a carrier's Retry-After shared through Redis", () =>
     expect(await reached()).toBe(before);
 
     // The wait is kept in Redis, where any instance (and a restarted one) finds it.
-    const shared = await second.services.counters.heldUntil("carrier-cooldown:MSCU");
+    const shared = await second.services.counters.heldUntil("carrier-cooldown:ONEY");
     expect(shared - Date.now()).toBeGreaterThan(3_500_000);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { createHash, createPrivateKey, randomUUID, sign, X509Certificate } from "node:crypto";
 import { z } from "zod";
 import type { HttpDeps } from "../http/request";
 import { requestWithRetry } from "../http/request";
@@ -28,7 +29,60 @@ export type CarrierAuthConfig =
       /** Some carriers want a subscription key next to the bearer token (Maersk Consumer-Key, ZIM). */
       apiKeyHeader?: string;
       apiKey?: string;
+      /**
+       * How the client authenticates at the token endpoint (RFC 6749 §2.3.1, RFC 7523): HTTP Basic
+       * (default), id and secret in the form body (Maersk, ZIM's older gateway), or a JWT client
+       * assertion signed with a private key (MSC's Azure AD).
+       */
+      tokenAuthMethod?: TokenAuthMethod;
+      /** The subscription key also goes on the token request (Maersk's Consumer-Key). */
+      apiKeyOnTokenRequest?: boolean;
+      /** private_key_jwt: the PEM private key (RS256) that signs the client assertion. */
+      privateKey?: string;
+      /** private_key_jwt: the PEM certificate of that key; its SHA-1 thumbprint goes out as `x5t`. */
+      certificate?: string;
+      /** private_key_jwt: the assertion's `aud`; defaults to the token URL (Azure AD wants exactly that). */
+      audience?: string;
     };
+
+export type TokenAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+
+export const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+const base64url = (data: Buffer | string) => Buffer.from(data).toString("base64url");
+
+/** `x5t`: base64url of the SHA-1 digest of the certificate's DER bytes (RFC 7515 §4.1.7). */
+export function certificateThumbprint(certificatePem: string): string {
+  return base64url(createHash("sha1").update(new X509Certificate(certificatePem).raw).digest());
+}
+
+/**
+ * An RFC 7523 client assertion: iss and sub the client id, aud the token endpoint, a fresh jti, five
+ * minutes of life, signed RS256 with the client's private key.
+ */
+export function signClientAssertion(options: {
+  clientId: string;
+  audience: string;
+  privateKey: string;
+  certificate?: string;
+  nowMs: number;
+}): string {
+  const header: Record<string, string> = { alg: "RS256", typ: "JWT" };
+  if (options.certificate) header.x5t = certificateThumbprint(options.certificate);
+  const iat = Math.floor(options.nowMs / 1000);
+  const payload = {
+    iss: options.clientId,
+    sub: options.clientId,
+    aud: options.audience,
+    jti: randomUUID(),
+    iat,
+    nbf: iat,
+    exp: iat + 300,
+  };
+  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+  const signature = sign("sha256", Buffer.from(input), createPrivateKey(options.privateKey));
+  return `${input}.${base64url(signature)}`;
+}
 
 /** A carrier whose credentials are missing: it answers `unauthorized` with this reason, no request made. */
 export type CarrierAuth = CarrierAuthConfig | { kind: "unconfigured"; reason: string };
@@ -131,22 +185,59 @@ class OAuth2Session implements AuthSession {
     return headers;
   }
 
-  private async fetchToken(): Promise<AuthHeaders> {
-    const basic = Buffer.from(
-      `${formEncode(this.config.clientId)}:${formEncode(this.config.clientSecret)}`,
-    ).toString("base64");
+  /** The form and headers of a client-credentials token request in the carrier's dialect. */
+  private tokenRequest(): { form: URLSearchParams; headers: Record<string, string> } | string {
+    const config = this.config;
     const form = new URLSearchParams({ grant_type: "client_credentials" });
-    if (this.config.scope) form.set("scope", this.config.scope);
+    if (config.scope) form.set("scope", config.scope);
+    const headers: Record<string, string> = {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
+    };
+    if (config.apiKeyOnTokenRequest && config.apiKeyHeader && config.apiKey)
+      headers[config.apiKeyHeader] = config.apiKey;
+    switch (config.tokenAuthMethod ?? "client_secret_basic") {
+      case "client_secret_basic":
+        headers.Authorization = `Basic ${Buffer.from(
+          `${formEncode(config.clientId)}:${formEncode(config.clientSecret)}`,
+        ).toString("base64")}`;
+        break;
+      case "client_secret_post":
+        form.set("client_id", config.clientId);
+        form.set("client_secret", config.clientSecret);
+        break;
+      case "private_key_jwt": {
+        let assertion: string;
+        try {
+          assertion = signClientAssertion({
+            clientId: config.clientId,
+            audience: config.audience ?? this.tokenUrl,
+            privateKey: config.privateKey ?? "",
+            certificate: config.certificate,
+            nowMs: this.http.clock.now().getTime(),
+          });
+        } catch {
+          // The key or certificate in the environment is not a usable PEM: say so, never its content.
+          return `${this.scac} private key or certificate for the client assertion cannot be read`;
+        }
+        form.set("client_id", config.clientId);
+        form.set("client_assertion_type", CLIENT_ASSERTION_TYPE);
+        form.set("client_assertion", assertion);
+        break;
+      }
+    }
+    return { form, headers };
+  }
+
+  private async fetchToken(): Promise<AuthHeaders> {
+    const request = this.tokenRequest();
+    if (typeof request === "string") return { ok: false, outcome: { kind: "unauthorized", reason: request } };
     const where = `${this.scac} token endpoint`;
     const result = await requestWithRetry(this.http, {
       url: this.tokenUrl,
       method: "POST",
-      headers: {
-        Authorization: `Basic ${basic}`,
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-      },
-      body: form.toString(),
+      headers: request.headers,
+      body: request.form.toString(),
     });
     if (result.kind === "held") {
       return { ok: false, outcome: { kind: "rate-limited", retryAfterSeconds: result.retryAfterSeconds } };

@@ -36,17 +36,52 @@ const authSpecSchema = z.discriminatedUnion("kind", [
     clientIdEnv: envName,
     clientSecretEnv: envName,
   }),
-  z.strictObject({
-    kind: z.literal("oauth2"),
-    tokenUrl: z.url().optional(),
-    tokenUrlEnv: envName.optional(),
-    clientIdEnv: envName,
-    clientSecretEnv: envName,
-    scope: z.string().optional(),
-    apiKeyHeader: headerName.optional(),
-    apiKeyEnv: envName.optional(),
-  }),
+  z
+    .strictObject({
+      kind: z.literal("oauth2"),
+      tokenUrl: z.url().optional(),
+      tokenUrlEnv: envName.optional(),
+      /** client_secret_basic (default), client_secret_post or private_key_jwt. */
+      tokenAuthMethod: z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt"]).optional(),
+      clientIdEnv: envName,
+      /** Required unless tokenAuthMethod is private_key_jwt. */
+      clientSecretEnv: envName.optional(),
+      /** private_key_jwt: the variable holding the PEM private key. */
+      privateKeyEnv: envName.optional(),
+      /** private_key_jwt: the variable holding the PEM certificate (sent as its x5t thumbprint). */
+      certificateEnv: envName.optional(),
+      audience: z.string().min(1).optional(),
+      scope: z.string().optional(),
+      scopeEnv: envName.optional(),
+      apiKeyHeader: headerName.optional(),
+      apiKeyEnv: envName.optional(),
+      apiKeyOnTokenRequest: z.boolean().optional(),
+    })
+    .superRefine((spec, ctx) => {
+      if (spec.tokenAuthMethod === "private_key_jwt") {
+        if (!spec.privateKeyEnv)
+          ctx.addIssue({ code: "custom", message: "private_key_jwt needs privateKeyEnv" });
+      } else if (!spec.clientSecretEnv) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${spec.tokenAuthMethod ?? "client_secret_basic"} needs clientSecretEnv`,
+        });
+      }
+    }),
 ]);
+
+/**
+ * How a carrier wants a document number written: prefixes it does not want are stripped (Evergreen's
+ * FAQ: no EGLV in transportDocumentReference). Container numbers are never changed.
+ */
+const referenceRulesSchema = z.strictObject({
+  stripPrefixes: z.array(z.string().regex(/^[A-Z0-9]{2,6}$/, "an upper-case prefix")).min(1),
+  appliesTo: z
+    .array(z.enum(["bl", "booking"]))
+    .min(1)
+    .optional(),
+});
+export type ReferenceRules = z.infer<typeof referenceRulesSchema>;
 
 const carrierSpecSchema = z.strictObject({
   name: z.string().min(1),
@@ -60,6 +95,9 @@ const carrierSpecSchema = z.strictObject({
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
   /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
   documentWithContainer: z.boolean().optional(),
+  references: referenceRulesSchema.optional(),
+  /** Where the entry's facts come from (documentation, third-party client), for whoever checks it. */
+  source: z.string().optional(),
   /** The carrier's published request budget; every process of the deployment spends from one. */
   rateLimit: z
     .strictObject({
@@ -91,6 +129,7 @@ export interface CarrierRegistryEntry {
   maxConcurrency: number | undefined;
   timeoutMs: number | undefined;
   documentWithContainer: boolean;
+  references: ReferenceRules | undefined;
   /** Requests per minute / per day the carrier allows; undefined: no budget (only its Retry-After). */
   rateLimit: CarrierBudget | undefined;
   note: string | null;
@@ -163,6 +202,7 @@ export function buildRegistry(
       maxConcurrency: spec.maxConcurrency,
       timeoutMs: spec.timeoutMs,
       documentWithContainer: spec.documentWithContainer ?? false,
+      references: spec.references,
       note: spec.note ?? null,
     };
     if (simulatorUrl !== undefined) {
@@ -207,6 +247,7 @@ export function buildRegistry(
         maxConcurrency: undefined,
         timeoutMs: undefined,
         documentWithContainer: false,
+        references: undefined,
         rateLimit: undefined,
         note: "Not in the registry file: simulator only.",
       });
@@ -257,11 +298,16 @@ function resolveAuth(
       auth = {
         kind: "oauth2",
         tokenUrl,
+        tokenAuthMethod: spec.tokenAuthMethod,
         clientId: need(spec.clientIdEnv),
-        clientSecret: need(spec.clientSecretEnv),
-        scope: spec.scope,
+        clientSecret: spec.clientSecretEnv ? need(spec.clientSecretEnv) : "",
+        privateKey: spec.privateKeyEnv ? need(spec.privateKeyEnv) : undefined,
+        certificate: spec.certificateEnv ? value(spec.certificateEnv) : undefined,
+        audience: spec.audience,
+        scope: (spec.scopeEnv ? value(spec.scopeEnv) : undefined) ?? spec.scope,
         apiKeyHeader: spec.apiKeyHeader,
         apiKey: spec.apiKeyEnv ? need(spec.apiKeyEnv) : undefined,
+        apiKeyOnTokenRequest: spec.apiKeyOnTokenRequest,
       };
       break;
     }
@@ -373,6 +419,7 @@ function adapterFor(
     pageSize: entry.pageSize ?? options.pageSize,
     maxPages: entry.maxPages ?? options.maxPages,
     documentWithContainer: entry.documentWithContainer,
+    references: entry.references,
     courtesy,
     budget: entry.rateLimit,
     retry: options.retry,

@@ -37,6 +37,8 @@ export interface DcsaTntAdapterOptions {
    * filters. Other carriers are asked the document alone, so its shipment-level events are kept.
    */
   documentWithContainer?: boolean;
+  /** Prefixes the carrier does not want on document numbers (registry `references`). */
+  references?: { stripPrefixes: readonly string[]; appliesTo?: readonly ("bl" | "booking")[] };
   /**
    * The carrier's cooldown and request budget, shared by every process when the store is Redis. Every
    * request to this carrier (pages and token requests) asks it first. Absent: no memory between
@@ -109,7 +111,7 @@ class DcsaTntAdapter implements CarrierAdapter {
 
   async fetchEvents(query: CarrierQuery, signal?: AbortSignal): Promise<CarrierOutcome> {
     const first = new URL(this.eventsUrl);
-    first.searchParams.set(FILTER_BY_REFERENCE_TYPE[query.referenceType], query.reference);
+    first.searchParams.set(FILTER_BY_REFERENCE_TYPE[query.referenceType], this.cleanReference(query));
     if (this.options.documentWithContainer && query.container && query.referenceType !== "container") {
       first.searchParams.set(FILTER_BY_REFERENCE_TYPE.container, query.container);
     }
@@ -161,6 +163,22 @@ class DcsaTntAdapter implements CarrierAdapter {
 
     if (events.length === 0) return { kind: "not-found" };
     return { kind: "found", events, pages, truncated };
+  }
+
+  /**
+   * The document number as the carrier wants it: a listed prefix is stripped when something is left
+   * after it (`EGLV446041558743` goes out as `446041558743`). Containers are sent as given.
+   */
+  private cleanReference(query: CarrierQuery): string {
+    const rules = this.options.references;
+    const reference = query.reference;
+    if (!rules || query.referenceType === "container") return reference;
+    if (rules.appliesTo && !rules.appliesTo.includes(query.referenceType)) return reference;
+    const upper = reference.toUpperCase();
+    for (const prefix of rules.stripPrefixes) {
+      if (upper.startsWith(prefix) && reference.length > prefix.length) return reference.slice(prefix.length);
+    }
+    return reference;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,9 +36,42 @@ describe("the committed registry file", () => {
     );
   });
 
+  it("notes the source of every real DCSA member's entry", () => {
+    const file = JSON.parse(
+      readFileSync(new URL("../../../config/carriers.registry.json", import.meta.url), "utf8"),
+    );
+    for (const scac of ["MAEU", "MSCU", "CMDU", "HLCU", "ONEY", "EGLV", "YMLU", "HDMU", "ZIMU"]) {
+      expect(file.carriers[scac].source, scac).toMatch(/carrier-readiness\.md|carriers\.md/);
+    }
+    expect(file.carriers.MSCU.auth).toMatchObject({ kind: "oauth2", tokenAuthMethod: "private_key_jwt" });
+    expect(file.carriers.MAEU.auth).toMatchObject({
+      tokenAuthMethod: "client_secret_post",
+      apiKeyHeader: "Consumer-Key",
+      apiKeyOnTokenRequest: true,
+    });
+    expect(file.carriers.ZIMU.baseUrl).toBe("https://apigw.zim.com/trackAndTrace/v2");
+  });
+
+  it("refuses an oauth2 entry that could not authenticate: no secret for Basic, no key for a JWT assertion", () => {
+    const entry = (auth: Record<string, unknown>) =>
+      registryFile({
+        carriers: {
+          MSCU: { name: "MSC", adapter: "dcsa-tnt-2.2", baseUrl: "https://x.example", auth },
+        },
+      });
+    const base = { kind: "oauth2", tokenUrl: "https://x.example/token", clientIdEnv: "A_ID" };
+    expect(() => loadCarrierRegistry({ file: entry(base), env: {} })).toThrow(/needs clientSecretEnv/);
+    expect(() =>
+      loadCarrierRegistry({ file: entry({ ...base, tokenAuthMethod: "private_key_jwt" }), env: {} }),
+    ).toThrow(/needs privateKeyEnv/);
+    expect(() => loadCarrierRegistry({ file: entry({ ...base, tokenAuthMethod: "mtls" }), env: {} })).toThrow(
+      CarrierRegistryError,
+    );
+  });
+
   it("holds only endpoints named by our references; the others are simulator-only", () => {
     const live = [...registry.carriers.values()].filter((c) => c.baseUrl !== null).map((c) => c.scac);
-    expect(live.sort()).toEqual(["CMDU", "HLCU", "MAEU", "ZIMU"]);
+    expect(live.sort()).toEqual(["CMDU", "HDMU", "HLCU", "MAEU", "MSCU", "ZIMU"]);
     expect(registry.get("hlcu")?.baseUrl).toBe("https://api.hlag.com/hlag/external");
     expect(registry.get("HLCU")?.eventsPath).toBe("/v2/events");
   });
