@@ -4,6 +4,9 @@
  * simulator) with the habit on its carrier, and the journey (containers, events with their times,
  * locations and statuses, route, vessels) equals the one tracked without it.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HabitName } from "../../simulator/habits";
 import { knownShipments, type Shipment } from "../../simulator/world/world";
@@ -16,19 +19,37 @@ const clock = new ManualClock("2026-11-20T12:00:00Z");
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { ...SIMULATOR_ENV, QUAYSIDE_CARRIER_TIMEOUT_MS: "15000" }, clock });
+  // ONEY is asked 3 events a page, so the paging habits have pages to link.
+  const registry = join(mkdtempSync(join(tmpdir(), "quayside-habits-")), "carriers.registry.json");
+  const oney = { name: "Ocean Network Express", adapter: "dcsa-tnt-2.2", baseUrl: null, pageSize: 3 };
+  writeFileSync(registry, JSON.stringify({ carriers: { ONEY: { ...oney, auth: { kind: "none" } } } }));
+  app = await startTestApp({
+    env: {
+      ...SIMULATOR_ENV,
+      QUAYSIDE_CARRIER_REGISTRY: registry,
+      QUAYSIDE_CARRIER_TIMEOUT_MS: "15000",
+      QUAYSIDE_SIMULATOR_HABITS: "ZIMU=wrapped-body,no-offset,plan-codes",
+    },
+    clock,
+  });
 }, 120_000);
 afterAll(() => app?.stop());
 
-/** A shipment under way, with vessel legs and inland ones reported: every habit has something to change. */
-function shipmentUnderWay(scac: string): Shipment {
+/**
+ * A shipment under way: some events reported (ACT, with offsets), some estimated, and, for a shipment
+ * booked in the last week that ends more than 21 days ahead, some planned (PLN): every habit has
+ * something to change.
+ */
+function shipmentUnderWay(scac: string, recent = false): Shipment {
   const now = clock.now().getTime();
+  const day = 86_400_000;
   let tried = 0;
   for (const shipment of knownShipments(scac, clock.now())) {
+    const booked = shipment.bookedAt.getTime();
     if (
       !shipment.cancelled &&
-      shipment.bookedAt.getTime() < now - 30 * 86_400_000 &&
-      shipment.completesAt.getTime() > now
+      (recent ? booked > now - 7 * day && booked < now - day : booked < now - 30 * day) &&
+      shipment.completesAt.getTime() > now + (recent ? 30 * day : 0)
     ) {
       return shipment;
     }
@@ -67,6 +88,18 @@ async function setHabits(scac: string, habits: HabitName[], perMinuteLimit?: num
   expect(res.status).toBe(200);
 }
 
+/** The first page as the carrier sends it: body text and the paging headers. */
+async function wire(scac: string, number: string) {
+  const url = `${app.simulator!.url}/${scac}/v2/events?transportDocumentReference=${number}&limit=3`;
+  const firstPage = await fetch(url);
+  const whole = await fetch(url.replace("limit=3", "limit=1000"));
+  return {
+    bytes: Buffer.from(await whole.arrayBuffer()).toString("base64"),
+    next: firstPage.headers.get("next-page"),
+    link: firstPage.headers.get("link"),
+  };
+}
+
 async function requestsReaching(scac: string): Promise<number> {
   const state = (await (await fetch(`${app.simulator!.url}/_admin/state`)).json()) as {
     requests: Record<string, number>;
@@ -89,12 +122,17 @@ describe("each habit of a real carrier leaves the tracked journey unchanged", ()
   it.each(lossless)(
     "%s",
     async (habit) => {
-      const shipment = shipmentUnderWay("ONEY");
+      const shipment = shipmentUnderWay("ONEY", true);
       const number = shipment.transportDocumentReference;
+      const before = await requestsReaching("ONEY");
       const plain = await journey("ONEY", number);
       expect(plain).not.toHaveProperty("refused");
+      expect(await requestsReaching("ONEY")).toBeGreaterThan(before + 1);
+      const plainWire = await wire("ONEY", number);
       await setHabits("ONEY", [habit]);
       try {
+        // The habit shows on the wire, so the equality below is the service's tolerance, not luck.
+        expect(await wire("ONEY", number)).not.toEqual(plainWire);
         expect(await journey("ONEY", number)).toEqual(plain);
       } finally {
         await fetch(`${app.simulator!.url}/_admin/habits/ONEY`, { method: "DELETE" });
@@ -176,5 +214,17 @@ describe("each habit of a real carrier leaves the tracked journey unchanged", ()
     } finally {
       await fetch(`${app.simulator!.url}/_admin/habits/HLCU`, { method: "DELETE" });
     }
+  }, 60_000);
+});
+
+describe("habits asked for at start (QUAYSIDE_SIMULATOR_HABITS)", () => {
+  it("the embedded simulator starts with them, and the journey is the one without them", async () => {
+    const state = (await (await fetch(`${app.simulator!.url}/_admin/state`)).json()) as { habits: unknown };
+    expect(state.habits).toEqual({ ZIMU: { habits: ["wrapped-body", "no-offset", "plan-codes"] } });
+    const number = shipmentUnderWay("ZIMU").transportDocumentReference;
+    const habitual = await journey("ZIMU", number);
+    await fetch(`${app.simulator!.url}/_admin/habits/ZIMU`, { method: "DELETE" });
+    expect(habitual).not.toHaveProperty("refused");
+    expect(habitual).toEqual(await journey("ZIMU", number));
   }, 60_000);
 });
