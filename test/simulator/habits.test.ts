@@ -22,6 +22,7 @@ beforeAll(async () => {
     port: 0,
     clock: new ManualClock("2026-11-20T12:00:00Z"),
     habits: { MAEU: { habits: ["wrapped-body", "plan-codes"] } },
+    auth: { CMDU: { kind: "api-key", header: "keyId", value: "cma-key" } },
   });
 });
 afterAll(() => simulator.close());
@@ -54,6 +55,13 @@ describe("Commercial Schedules errors", () => {
     } finally {
       simulator.faults.clear();
     }
+  });
+
+  it("an authentication refusal on a CS resource is in the CS shape too", async () => {
+    const res = await fetch(`${simulator.url}/CMDU/v1/port-schedules?UNLocationCode=CNSHA&date=2026-11-21`);
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { errors: Record<string, unknown>[] };
+    expect(Object.keys(body.errors[0]!).sort()).toEqual(["errorCodeMessage", "errorCodeText"]);
   });
 });
 
