@@ -2,7 +2,8 @@
  * The simulator's habits at the wire, and its Commercial Schedules errors in the CS error shape
  * (CS 1.0.3 `ErrorResponse` with `DetailedError` items: `errorCodeText`, `errorCodeMessage`).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runSimulatorCli } from "../../simulator/cli";
 import { parseHabitsOption } from "../../simulator/habits";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { knownShipments } from "../../simulator/world/world";
@@ -97,5 +98,32 @@ describe("habits at the wire", () => {
     });
     expect(parseHabitsOption(["real"])).toMatchObject({ EGLV: { habits: ["plan-codes"] } });
     expect(parseHabitsOption(["MAEU=sloppy"])).toMatch(/unknown habit sloppy/);
+  });
+});
+
+describe("quayside simulator --habits", () => {
+  it("starts with the carriers' habits, says which, and refuses an unknown habit", async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const running = runSimulatorCli(
+      ["--port", "0", "--habits", "real", "--habits", "ONEY=bom,per-minute-limit=5"],
+      {
+        signal: stop.signal,
+        write: (line) => lines.push(line),
+      },
+    );
+    await vi.waitFor(() => expect(lines.some((line) => line.includes("ONEY habits"))).toBe(true));
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(lines[0] ?? "")?.[0] ?? "";
+    const state = (await (await fetch(`${url}/_admin/state`)).json()) as {
+      habits: Record<string, { habits: string[]; perMinuteLimit?: number }>;
+    };
+    expect(state.habits.ONEY).toEqual({ habits: ["bom"], perMinuteLimit: 5 });
+    expect(state.habits.HLCU).toEqual({ habits: [], perMinuteLimit: 10 });
+    expect(lines).toContain("  EGLV habits: plan-codes");
+    stop.abort();
+    await running;
+    await expect(runSimulatorCli(["--port", "0", "--habits", "MAEU=sloppy"])).rejects.toThrow(
+      /unknown habit sloppy/,
+    );
   });
 });
