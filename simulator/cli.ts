@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { type Clock, ManualClock, systemClock } from "../src/lib/clock";
+import { parseHabitsOption } from "./habits";
 import { startSimulator } from "./server";
 
 export interface SimulatorCliOptions {
@@ -13,10 +14,15 @@ export interface SimulatorCliOptions {
 }
 
 export const SIMULATOR_USAGE = `Usage: quayside simulator [--port N] [--host HOST] [--clock ISO-DATE-TIME]
+                          [--habits SCAC=habit,habit[;SCAC=...] | --habits real]
 
 Serves DCSA Track & Trace 2.2 for every carrier of the directory at
   http://HOST:PORT/<SCAC>/v2/events?equipmentReference=...|transportDocumentReference=...|carrierBookingReference=...
-Admin: GET /_admin/state, PUT|DELETE /_admin/faults/<SCAC>, PUT /_admin/clock (with --clock only).
+Admin: GET /_admin/state, PUT|DELETE /_admin/faults/<SCAC>, PUT|DELETE /_admin/habits/<SCAC>,
+PUT /_admin/clock (with --clock only).
+Habits (real carriers' quirks, per carrier): wrapped-body, plan-codes, lower-case-codes, no-offset,
+no-transport-call, unknown-mode, bom, relative-paging, link-paging, long-retry-after, per-minute-limit=N;
+"real" gives each real carrier the habits it is reported to have (simulator/habits.ts).
 `;
 
 export async function runSimulatorCli(
@@ -30,6 +36,7 @@ export async function runSimulatorCli(
       port: { type: "string", default: "4010" },
       host: { type: "string", default: "127.0.0.1" },
       clock: { type: "string" },
+      habits: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -48,8 +55,16 @@ export async function runSimulatorCli(
       throw new Error(`--clock must be an ISO date-time, not ${values.clock}`);
     clock = new ManualClock(values.clock);
   }
-  const simulator = await startSimulator({ port, host: String(values.host), clock });
+  const habits = parseHabitsOption(
+    (Array.isArray(values.habits) ? values.habits : []).filter((v): v is string => typeof v === "string"),
+  );
+  if (typeof habits === "string") throw new Error(habits);
+  const simulator = await startSimulator({ port, host: String(values.host), clock, habits });
   write(`Carrier simulator (DCSA T&T 2.2) listening on ${simulator.url}`);
+  for (const [scac, value] of Object.entries(simulator.habits.list())) {
+    const limit = value.perMinuteLimit ? [`per-minute-limit=${value.perMinuteLimit}`] : [];
+    write(`  ${scac} habits: ${[...value.habits, ...limit].join(", ")}`);
+  }
   write(`  e.g. ${simulator.url}/MSCU/v2/events?equipmentReference=MSCU1000001`);
 
   await new Promise<void>((resolve) => {

@@ -18,6 +18,14 @@ import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEve
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
 import { FEED_PUBLISHERS, feedXml, isFeedPublisher } from "./feeds";
 import {
+  applyEventHabits,
+  type CarrierHabits,
+  createHabitControl,
+  eventsBody,
+  type HabitControl,
+  parseHabitsBody,
+} from "./habits";
+import {
   CS_API_VERSION,
   encodeCsCursor,
   parsePointToPointQuery,
@@ -34,6 +42,7 @@ import { type Shipment, SimulatedWorld } from "./world/world";
 
 export type { SimulatorAuth } from "./auth";
 export type { Fault, FaultControl, FaultMode } from "./faults";
+export type { CarrierHabits, HabitControl, HabitName } from "./habits";
 
 export const API_VERSION = "2.2.0";
 const DEFAULT_PAGE_SIZE = 20;
@@ -56,6 +65,8 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** The world to serve (default: the real-looking one; the sandbox passes one that knows every reference). */
   world?: SimulatedWorld;
+  /** Real carriers' habits per SCAC (simulator/habits.ts; default none: every carrier is ideal DCSA). */
+  habits?: Record<string, CarrierHabits>;
 }
 
 export interface RunningSimulator {
@@ -63,6 +74,7 @@ export interface RunningSimulator {
   url: string;
   clock: Clock;
   faults: FaultControl;
+  habits: HabitControl;
   close(): Promise<void>;
 }
 
@@ -70,6 +82,7 @@ export interface RunningSimulator {
 export type SimulatorHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
   clock: Clock;
   faults: FaultControl;
+  habits: HabitControl;
   world: SimulatedWorld;
   /** Cancels pending slow answers (their connections are destroyed). */
   shutdown(): void;
@@ -138,6 +151,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const latencyMs = options.latencyMs ?? 0;
   const faults = createFaultControl(mainScac);
+  const habits = createHabitControl(mainScac, options.habits);
   const tokens = new TokenIssuer();
   const world = options.world ?? new SimulatedWorld();
   const requests = new Map<string, number>();
@@ -175,6 +189,12 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     errors: problems,
   });
 
+  /**
+   * Every error of a carrier resource, in the error shape of the standard the resource belongs to:
+   * T&T 2.2 items are `{reason, message}`, Commercial Schedules 1.0 `DetailedError`s are
+   * `{errorCodeText, errorCodeMessage}` (CS_v1.0.3.yaml). Decided by the path, so the refusals that
+   * come before the resource is read (faults, habits, authentication) answer in the right shape too.
+   */
   const sendDcsaError = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -182,11 +202,21 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     reason: string,
     message: string,
     headers: Record<string, string> = {},
-  ) =>
+  ) => {
+    if (isCommercialSchedulesPath(req)) {
+      send(
+        res,
+        status,
+        { ...dcsaError(req, status, []), errors: [{ errorCodeText: reason, errorCodeMessage: message }] },
+        { "API-Version": CS_API_VERSION, ...headers },
+      );
+      return;
+    }
     send(res, status, dcsaError(req, status, [{ reason, message }]), {
       "API-Version": API_VERSION,
       ...headers,
     });
+  };
 
   async function handleCarrier(
     req: IncomingMessage,
@@ -212,6 +242,13 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     if (!(await wait(latencyMs, res))) return;
     const fault = faults.get(carrier.scac);
     if (fault && (await applyFault(fault, req, res, carrier, url))) return;
+    const refusal = habits.refusal(carrier.scac, clock.now().getTime());
+    if (refusal) {
+      sendDcsaError(req, res, 429, "tooManyRequests", `${carrier.name} allows no more requests now.`, {
+        "Retry-After": String(refusal.retryAfterSeconds),
+      });
+      return;
+    }
     const strategy = auth.get(carrier.scac) ?? { kind: "none" };
     if (isToken) {
       if (req.method !== "POST") {
@@ -285,18 +322,23 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       headers["First-Page"] = linkTo(0);
       headers["Prev-Page"] = linkTo(Math.max(0, query.offset - limit));
     }
-    const habit = faults.get(carrier.scac)?.mode;
+    // The same habits as faults (set at run time) or as the carrier's habits (set at start or later).
+    const faultMode = faults.get(carrier.scac)?.mode;
+    const carrierHabits = habits.get(carrier.scac)?.habits ?? [];
+    const has = (name: "bom" | "relative-paging" | "link-paging") =>
+      faultMode === name || carrierHabits.includes(name);
     const next = headers["Next-Page"];
-    if (habit === "relative-paging" && next) {
+    if (has("relative-paging") && next) {
       const link = new URL(next);
       headers["Next-Page"] = `${link.pathname}${link.search}`;
     }
-    if (habit === "link-paging" && next) {
+    if (has("link-paging") && next) {
       delete headers["Next-Page"];
       headers.Link = `<${next}>; rel="next"`;
     }
-    if (habit === "bom") {
-      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(page))]);
+    const body = eventsBody(applyEventHabits(page, carrierHabits), carrierHabits);
+    if (has("bom")) {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(body))]);
       res.writeHead(200, {
         "Content-Type": "application/json; charset=utf-8",
         "Content-Length": String(bytes.byteLength),
@@ -305,7 +347,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       res.end(bytes);
       return;
     }
-    send(res, 200, page, headers);
+    send(res, 200, body, headers);
   }
 
   /** A Commercial Schedules query the simulator cannot answer: 400 naming each bad parameter. */
@@ -467,6 +509,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       send(res, 200, {
         clock: { now: clock.now().toISOString(), manual: clock instanceof ManualClock },
         faults: faults.list(),
+        habits: habits.list(),
         tokenIssues: tokens.issueCounts(),
         requests: Object.fromEntries(requests),
       });
@@ -495,6 +538,28 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         }
         faults.set(target, fault);
         send(res, 200, { scac: mainScac(target), fault });
+        return;
+      }
+    }
+    if (resource === "habits") {
+      if (target && !findSimulatedCarrier(target)) {
+        send(res, 404, { error: `No carrier with SCAC ${target} is simulated.` });
+        return;
+      }
+      if (req.method === "DELETE") {
+        habits.clear(target);
+        send(res, 204, undefined);
+        return;
+      }
+      if (req.method === "PUT" && target) {
+        const parsed = parseJson(await readBody(req));
+        const value = parsed === undefined ? "body must be JSON" : parseHabitsBody(parsed);
+        if (typeof value === "string") {
+          send(res, 400, { error: value });
+          return;
+        }
+        habits.set(target, value);
+        send(res, 200, { scac: mainScac(target), ...habits.get(target) });
         return;
       }
     }
@@ -560,6 +625,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       admin: {
         state: `${base}/_admin/state`,
         faults: `${base}/_admin/faults/{SCAC}`,
+        habits: `${base}/_admin/habits/{SCAC}`,
         clock: `${base}/_admin/clock`,
       },
     });
@@ -607,6 +673,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
   return Object.assign(handler, {
     clock,
     faults,
+    habits,
     world,
     shutdown() {
       for (const entry of pending) {
@@ -616,6 +683,15 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       pending.clear();
     },
   });
+}
+
+const CS_RESOURCES = new Set(["v1/point-to-point-routes", "v1/port-schedules"]);
+
+/** Whether the request is for a carrier's Commercial Schedules resource (`/<SCAC>/v1/...`). */
+function isCommercialSchedulesPath(req: IncomingMessage): boolean {
+  const path = new URL(req.url ?? "/", "http://simulator.invalid").pathname;
+  const segments = path.split("/").filter(Boolean);
+  return CS_RESOURCES.has(segments.slice(1).join("/"));
 }
 
 function parseJson(text: string): unknown {
@@ -644,6 +720,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     url: `http://${hostInUrl}:${port}`,
     clock: handler.clock,
     faults: handler.faults,
+    habits: handler.habits,
     close: () =>
       new Promise<void>((resolve, reject) => {
         handler.shutdown();

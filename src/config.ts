@@ -100,6 +100,8 @@ const environmentSchema = z.object({
   QUAYSIDE_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
   QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  /** Real carriers' habits for the embedded simulator, as `quayside simulator --habits` reads them. */
+  QUAYSIDE_SIMULATOR_HABITS: z.string().trim().default(""),
   QUAYSIDE_CARRIER_REGISTRY: z.string().optional(),
   QUAYSIDE_CARRIER_STATUS: z
     .string()
@@ -261,7 +263,7 @@ export interface AppConfig {
   keylessPerMinute: number;
   /** How long an authenticated key's row is reused in this process without asking the database; 0: never. */
   keyCacheSeconds: number;
-  simulator: { mode: "embedded" | "off"; port: number };
+  simulator: { mode: "embedded" | "off"; port: number; habits: string };
   carrierRegistryFile: string | undefined;
   /**
    * Per-call timeout and attempts (first included) of carrier requests, and how many requests each
@@ -401,7 +403,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
     keylessPerMinute: e.QUAYSIDE_KEYLESS_PER_MINUTE,
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,
-    simulator: { mode: e.QUAYSIDE_SIMULATOR, port: e.QUAYSIDE_SIMULATOR_PORT },
+    simulator: {
+      mode: e.QUAYSIDE_SIMULATOR,
+      port: e.QUAYSIDE_SIMULATOR_PORT,
+      habits: e.QUAYSIDE_SIMULATOR_HABITS,
+    },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
     carrierCalls: {
       timeoutMs: e.QUAYSIDE_CARRIER_TIMEOUT_MS,

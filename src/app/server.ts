@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import { openApiDocument } from "../../facades/v1/openapi";
+import { parseHabitsOption } from "../../simulator/habits";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import type { AppConfig } from "../config";
 import { type Database, openDatabase } from "../db/database";
@@ -72,9 +73,12 @@ export async function startServer(
     logger.info({ applied: migrations.applied }, "Database migrations applied");
 
   // Embedded mode: the simulator on loopback, and every carrier of the registry pointed at it.
+  // Habits only when asked for (QUAYSIDE_SIMULATOR_HABITS): by default every simulated carrier is ideal DCSA.
+  const habits = parseHabitsOption(config.simulator.habits ? [config.simulator.habits] : []);
+  if (typeof habits === "string") throw new Error(`QUAYSIDE_SIMULATOR_HABITS: ${habits}`);
   const simulator =
     config.simulator.mode === "embedded"
-      ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock })
+      ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock, habits })
       : null;
   startup.mark("simulator");
   const registry = loadCarrierRegistry({
