@@ -7,11 +7,16 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONG_RETRY_AFTER_SECONDS, REAL_CARRIER_HABITS } from "../../simulator/habits";
 import { type RunningSimulator, type SimulatorAuth, startSimulator } from "../../simulator/server";
 import { knownShipments, type Shipment } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import type { CarrierQuery } from "../../src/upstream/carriers/carrier-adapter";
-import { createCarrierGateway, loadCarrierRegistry } from "../../src/upstream/carriers/carrier-registry";
+import {
+  createCarrierGateway,
+  createCarrierTracker,
+  loadCarrierRegistry,
+} from "../../src/upstream/carriers/carrier-registry";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 // A throw-away test client of our own, made for this test (openssl req -x509): never a real key.
@@ -112,16 +117,20 @@ afterAll(async () => {
   await simulator.close();
 });
 
-/** Live mode, the shipped registry file, endpoints moved to the simulator by environment only. */
-function liveGateway(credentials: Record<string, string>, sent: URL[] = []) {
+/** Live mode, the shipped registry file, endpoints moved to a simulator by environment only. */
+function liveRegistry(credentials: Record<string, string>, at: RunningSimulator) {
   const env: Record<string, string> = { ...credentials };
   for (const scac of SCACS) {
-    env[`QUAYSIDE_CARRIER_${scac}_BASE_URL`] = `${simulator.url}/${scac}`;
+    env[`QUAYSIDE_CARRIER_${scac}_BASE_URL`] = `${at.url}/${scac}`;
     // The simulator serves the standard path; each carrier's own path stays in the registry file.
     env[`QUAYSIDE_CARRIER_${scac}_EVENTS_PATH`] = "/v2/events";
-    env[`QUAYSIDE_CARRIER_${scac}_TOKEN_URL`] = `${simulator.url}/${scac}/oauth/token`;
+    env[`QUAYSIDE_CARRIER_${scac}_TOKEN_URL`] = `${at.url}/${scac}/oauth/token`;
   }
-  const registry = loadCarrierRegistry({ env });
+  return loadCarrierRegistry({ env });
+}
+
+function liveGateway(credentials: Record<string, string>, sent: URL[] = []) {
+  const registry = liveRegistry(credentials, simulator);
   expect(registry.mode).toBe("live");
   // Real HTTP to the simulator; the wrapper only notes where each request went.
   const recordingFetch: typeof fetch = (input, init) => {
@@ -251,5 +260,35 @@ describe("each real DCSA member's registry entry against a simulator demanding i
     const reason = msc?.auth.kind === "unconfigured" ? msc.auth.reason : "";
     expect(reason).toContain("QUAYSIDE_CARRIER_MSCU_PRIVATE_KEY");
     expect(gateway.supports("MSCU")).toBe(true);
+  });
+});
+
+describe("each real DCSA member's entry against a simulator demanding its auth and answering in its habits", () => {
+  // carrier-readiness.md's habits (simulator/habits.ts REAL_CARRIER_HABITS): Maersk wraps its events,
+  // Evergreen writes PLAN, ZIM leaves out transportCall, Hapag-Lloyd answers 10 a minute, CMA CGM
+  // sends 429 with Retry-After: 3600.
+  let habitual: RunningSimulator;
+  beforeAll(async () => {
+    habitual = await startSimulator({ port: 0, clock, auth: DEMANDS, habits: { ...REAL_CARRIER_HABITS } });
+  });
+  afterAll(async () => {
+    await habitual?.close();
+  });
+
+  it.each(SCACS)("%s: maps the carrier's answer, in its habits, to the shipment's boxes", async (scac) => {
+    const tracker = createCarrierTracker(liveRegistry(allCredentials, habitual), {
+      clock,
+      timeoutMs: 5_000,
+      retry: { maxAttempts: 1 },
+    });
+    const answer = await tracker.track(queryFor(scac));
+    if (REAL_CARRIER_HABITS[scac]?.habits.includes("long-retry-after")) {
+      expect(answer).toEqual({ kind: "rate-limited", retryAfterSeconds: LONG_RETRY_AFTER_SECONDS });
+      return;
+    }
+    if (answer.kind !== "found") throw new Error(`${scac}: expected found, got ${JSON.stringify(answer)}`);
+    const numbers = answer.document.containers.map((c) => c.number);
+    expect(numbers).toContain(knownShipment(scac).containers[0]?.equipmentReference);
+    expect(answer.document.containers.every((c) => c.events.length > 0)).toBe(true);
   });
 });
