@@ -1,13 +1,14 @@
 /**
  * Issue 24 item 2, one consistent world, seen through the service: the booking, the bill of lading and
- * each container of one simulated shipment answer the same shipment and the same boxes on compat and
- * v1, and a bill of lading or booking the carrier never issued is not found.
+ * each container of one simulated shipment answer the same shipment and the same boxes on compat, v1,
+ * GraphQL and MCP, and a bill of lading or booking the carrier never issued is not found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knownShipments, type Shipment, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet, SIMULATOR_ENV } from "../compat/support";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { callTool, httpClient } from "../mcp/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
 /** Fixed, so the shipment is where this file says it is whenever it runs. */
 const NOW = "2026-11-20T12:00:00.000Z";
@@ -102,6 +103,37 @@ describe("one simulated shipment by its booking, its B/L and its boxes", () => {
       const byBox = await v1(`/container/${number}?sealine=MSCU`);
       expect(byBox.status, number).toBe(200);
       expect(eventsOf(byBox.body.data, number), number).toEqual(eventsOf(byBl.body.data, number));
+    }
+  });
+
+  it("GraphQL: track by booking (a booking-typed lookup), by B/L and by box; MCP shows the same boxes", async () => {
+    const TRACK = `mutation($reference: String!, $type: ReferenceType) {
+      track(reference: $reference, type: $type, carrier: "MSCU") {
+        __typename ... on TrackSuccess { document { containers { number } } }
+      }
+    }`;
+    const trackedBoxes = async (reference: string, type: string) => {
+      const { body } = await graphql(app, org.key, TRACK, { reference, type });
+      const outcome = (
+        body.data as { track: { __typename: string; document?: { containers: { number: string }[] } } }
+      ).track;
+      expect(outcome.__typename, `${type} ${reference}`).toBe("TrackSuccess");
+      return outcome.document!.containers.map((box) => box.number).sort();
+    };
+    expect(await trackedBoxes(shipment.carrierBookingReference, "booking")).toEqual(boxes);
+    expect(await trackedBoxes(shipment.transportDocumentReference, "bl")).toEqual(boxes);
+    expect(await trackedBoxes(boxes[0]!, "container")).toEqual([boxes[0]]);
+
+    const client = await httpClient(app, org.key);
+    try {
+      for (const reference of [shipment.transportDocumentReference, shipment.carrierBookingReference]) {
+        const result = await callTool(client, "get_shipment_status", { reference });
+        expect(result.isError, reference).toBeFalsy();
+        const listed = (result.structuredContent as { containers: { number: string }[] }).containers;
+        expect(listed.map((box) => box.number).sort(), reference).toEqual(boxes);
+      }
+    } finally {
+      await client.close();
     }
   });
 
