@@ -1,6 +1,6 @@
 /**
  * The carrier simulator's HTTP server: DCSA T&T 2.2 `GET /<SCAC>/v2/events` for every carrier of the
- * directory over the simulated world, OAuth2 token endpoints for carriers configured with it, and a
+ * directory over the simulated world (and the same events as T&T 3.0 at `/<SCAC>/v3/events`), OAuth2 token endpoints for carriers configured with it, and a
  * small admin API to inject faults and move the clock.
  *
  * Fault "down" destroys the connection without an answer: from the client's side the carrier is
@@ -33,6 +33,7 @@ import {
   pointToPointRoutes,
   renderPortSchedule,
 } from "./schedules";
+import { TNT3_API_VERSION, tnt3Error, toVersion3 } from "./tnt3";
 import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseBooking, awaitingReleaseBox, awaitingReleaseEvents } from "./world/awaiting-release";
 import { toUtcIso } from "./world/local-time";
@@ -203,6 +204,10 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     message: string,
     headers: Record<string, string> = {},
   ) => {
+    if (isTnt3Path(req)) {
+      send(res, status, tnt3Error(message), { "API-Version": TNT3_API_VERSION, ...headers });
+      return;
+    }
     if (isCommercialSchedulesPath(req)) {
       send(
         res,
@@ -231,7 +236,8 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     }
     requests.set(carrier.scac, (requests.get(carrier.scac) ?? 0) + 1);
     const rest = segments.slice(1).join("/");
-    const isEvents = rest === "v2/events";
+    const isTnt3 = rest === "v3/events";
+    const isEvents = rest === "v2/events" || isTnt3;
     const isToken = rest === "oauth/token";
     const isSchedules = rest === "v1/point-to-point-routes";
     const isPortSchedules = rest === "v1/port-schedules";
@@ -299,10 +305,18 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     }
     const query = parseEventsQuery(url.searchParams);
     if (Array.isArray(query)) {
+      if (isTnt3) {
+        send(res, 400, tnt3Error(query.map((p) => p.message).join(" ")), { "API-Version": TNT3_API_VERSION });
+        return;
+      }
       send(res, 400, dcsaError(req, 400, query), { "API-Version": API_VERSION });
       return;
     }
     const events = eventsForQuery(carrier, query);
+    if (isTnt3) {
+      answerTnt3(res, events, query);
+      return;
+    }
     const page = events.slice(query.offset, query.offset + (query.limit ?? pageSize));
     const base = `${publicBase(req)}${url.pathname}`;
     const linkTo = (offset: number) => {
@@ -348,6 +362,20 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       return;
     }
     send(res, 200, body, headers);
+  }
+
+  /**
+   * T&T 3.0: the same events in the 3.0 shape, `{ events }`, one page of `limit` (or the page size)
+   * and the cursor of the next page in `Next-Page-Cursor`, sent back with the original query.
+   */
+  function answerTnt3(res: ServerResponse, events: readonly DcsaEvent[], query: EventsQuery): void {
+    const limit = query.limit ?? pageSize;
+    const page = events.slice(query.offset, query.offset + limit);
+    const headers: Record<string, string> = { "API-Version": TNT3_API_VERSION };
+    if (query.offset + limit < events.length) {
+      headers["Next-Page-Cursor"] = encodeCursor(query.offset + limit, query.fingerprint);
+    }
+    send(res, 200, { events: page.map(toVersion3) }, headers);
   }
 
   /** A Commercial Schedules query the simulator cannot answer: 400 naming each bad parameter. */
@@ -688,6 +716,11 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
 const CS_RESOURCES = new Set(["v1/point-to-point-routes", "v1/port-schedules"]);
 
 /** Whether the request is for a carrier's Commercial Schedules resource (`/<SCAC>/v1/...`). */
+function isTnt3Path(req: IncomingMessage): boolean {
+  const path = new URL(req.url ?? "/", "http://simulator.invalid").pathname;
+  return path.split("/").filter(Boolean).slice(1).join("/") === "v3/events";
+}
+
 function isCommercialSchedulesPath(req: IncomingMessage): boolean {
   const path = new URL(req.url ?? "/", "http://simulator.invalid").pathname;
   const segments = path.split("/").filter(Boolean);

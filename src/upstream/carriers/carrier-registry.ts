@@ -11,7 +11,13 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
 import type { CarrierAuth, CarrierAuthConfig } from "./auth";
 import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
 import { type CarrierBudget, type CarrierCourtesy, createCarrierCourtesy } from "./carrier-courtesy";
-import { createDcsaTntAdapter, DCSA_TNT_DEFAULTS } from "./dcsa-tnt.adapter";
+import {
+  createDcsaTntAdapter,
+  DCSA_TNT_DEFAULTS,
+  defaultEventsPath,
+  TNT_VERSIONS,
+  type TntVersion,
+} from "./dcsa-tnt.adapter";
 import { dcsaTracker } from "./dcsa-tnt.tracker";
 
 /**
@@ -88,6 +94,8 @@ const carrierSpecSchema = z.strictObject({
   adapter: z.literal("dcsa-tnt-2.2"),
   baseUrl: z.url().nullable(),
   eventsPath: z.string().startsWith("/").optional(),
+  /** Which DCSA Track & Trace the carrier serves; 2.2 unless said (see DcsaTntAdapterOptions.tntVersion). */
+  tntVersion: z.enum(TNT_VERSIONS).optional(),
   auth: authSpecSchema,
   pageSize: z.number().int().min(1).max(1000).optional(),
   maxPages: z.number().int().min(1).max(1000).optional(),
@@ -123,6 +131,7 @@ export interface CarrierRegistryEntry {
   /** null: no endpoint known for this carrier outside the simulator. */
   baseUrl: string | null;
   eventsPath: string;
+  tntVersion: TntVersion;
   auth: CarrierAuth;
   pageSize: number | undefined;
   maxPages: number | undefined;
@@ -197,6 +206,7 @@ export function buildRegistry(
       scac,
       name: spec.name,
       adapter: spec.adapter,
+      tntVersion: spec.tntVersion ?? "2.2",
       pageSize: spec.pageSize,
       maxPages: spec.maxPages,
       maxConcurrency: spec.maxConcurrency,
@@ -211,7 +221,7 @@ export function buildRegistry(
         // The simulated carriers are the deployment's own: their real-world budgets do not apply.
         rateLimit: undefined,
         baseUrl: `${simulatorUrl}/${scac}`,
-        eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        eventsPath: defaultEventsPath(common.tntVersion),
         auth: options.simulatorAuth?.[scac] ?? { kind: "none" },
       });
       continue;
@@ -225,7 +235,9 @@ export function buildRegistry(
       ...common,
       baseUrl: value(`QUAYSIDE_CARRIER_${scac}_BASE_URL`) ?? spec.baseUrl,
       eventsPath:
-        value(`QUAYSIDE_CARRIER_${scac}_EVENTS_PATH`) ?? spec.eventsPath ?? DCSA_TNT_DEFAULTS.eventsPath,
+        value(`QUAYSIDE_CARRIER_${scac}_EVENTS_PATH`) ??
+        spec.eventsPath ??
+        defaultEventsPath(common.tntVersion),
       auth: resolveAuth(scac, spec.auth, value),
       rateLimit: spec.rateLimit,
     });
@@ -241,6 +253,7 @@ export function buildRegistry(
         adapter: "dcsa-tnt-2.2",
         baseUrl: `${simulatorUrl}/${carrier.scac}`,
         eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        tntVersion: "2.2",
         auth: { kind: "none" },
         pageSize: undefined,
         maxPages: undefined,
@@ -410,6 +423,7 @@ function adapterFor(
     scac: entry.scac,
     baseUrl: entry.baseUrl,
     eventsPath: entry.eventsPath,
+    tntVersion: entry.tntVersion,
     auth: entry.auth,
     clock: options.clock,
     fetch: options.fetch,

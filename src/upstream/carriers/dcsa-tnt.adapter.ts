@@ -7,15 +7,38 @@ import type { CarrierAdapter, CarrierFailure, CarrierOutcome, CarrierQuery } fro
 import type { CarrierBudget, CarrierCourtesy } from "./carrier-courtesy";
 
 /**
- * DCSA Track & Trace 2.2 client: `GET {baseUrl}{eventsPath}?<reference filter>&limit=`, paging
- * through `Next-Page`. It does I/O only; the events go to the mapper as they came.
+ * DCSA Track & Trace client: `GET {baseUrl}{eventsPath}?<reference filter>&limit=`, paging through
+ * `Next-Page` (2.2) or `Next-Page-Cursor` (3.0). It does I/O only; the events go to the mapper as they
+ * came (the mapper reads both versions).
  */
+
+export const TNT_VERSIONS = ["2.2", "3.0"] as const;
+export type TntVersion = (typeof TNT_VERSIONS)[number];
+
+/** The events resource of each version: `/v2/events` (2.2) and `/v3/events` (3.0). */
+export function defaultEventsPath(version: TntVersion): string {
+  return version === "3.0" ? "/v3/events" : DCSA_TNT_DEFAULTS.eventsPath;
+}
+
+/**
+ * What a version changes on the wire. 2.2: `API-Version: 2` (the major version, as 2.2 asks), the
+ * `Next-Page` header. 3.0 (DCSA T&T 3.0.0, `GET /events` of TNT_v3.0.0.yaml): `API-Version: 3.0.0`
+ * (the full version, as 3.0 asks), `eventTypes` limited to the milestone types (IOT and REEFER events
+ * are sensor readings the mapper sets aside anyway), the next page's cursor in `Next-Page-Cursor`,
+ * sent back as `cursor` with every original query parameter.
+ */
+const VERSION_WIRE = {
+  "2.2": { apiVersion: "2", eventTypes: undefined },
+  "3.0": { apiVersion: "3.0.0", eventTypes: "SHIPMENT,TRANSPORT,EQUIPMENT" },
+} as const satisfies Record<TntVersion, { apiVersion: string; eventTypes: string | undefined }>;
 
 export interface DcsaTntAdapterOptions {
   scac: string;
   baseUrl: string;
-  /** Path of the events resource under `baseUrl`; `/v2/events` in the standard. */
+  /** Path of the events resource under `baseUrl`; `/v2/events` (2.2) or `/v3/events` (3.0) by default. */
   eventsPath?: string;
+  /** The Track & Trace version the carrier serves (registry `tntVersion`); 2.2 by default. */
+  tntVersion?: TntVersion;
   auth: CarrierAuth;
   clock?: Clock;
   fetch?: typeof fetch;
@@ -97,6 +120,7 @@ class DcsaTntAdapter implements CarrierAdapter {
   private readonly pageSize: number;
   private readonly maxPages: number;
   private readonly eventsUrl: string;
+  private readonly version: TntVersion;
 
   constructor(
     private readonly options: DcsaTntAdapterOptions,
@@ -106,7 +130,8 @@ class DcsaTntAdapter implements CarrierAdapter {
   ) {
     this.pageSize = options.pageSize ?? DCSA_TNT_DEFAULTS.pageSize;
     this.maxPages = options.maxPages ?? DCSA_TNT_DEFAULTS.maxPages;
-    this.eventsUrl = `${baseUrl}${options.eventsPath ?? DCSA_TNT_DEFAULTS.eventsPath}`;
+    this.version = options.tntVersion ?? "2.2";
+    this.eventsUrl = `${baseUrl}${options.eventsPath ?? defaultEventsPath(this.version)}`;
   }
 
   async fetchEvents(query: CarrierQuery, signal?: AbortSignal): Promise<CarrierOutcome> {
@@ -115,6 +140,8 @@ class DcsaTntAdapter implements CarrierAdapter {
     if (this.options.documentWithContainer && query.container && query.referenceType !== "container") {
       first.searchParams.set(FILTER_BY_REFERENCE_TYPE.container, query.container);
     }
+    const eventTypes = VERSION_WIRE[this.version].eventTypes;
+    if (eventTypes) first.searchParams.set("eventTypes", eventTypes);
     first.searchParams.set("limit", String(this.pageSize));
 
     const events: unknown[] = [];
@@ -139,6 +166,9 @@ class DcsaTntAdapter implements CarrierAdapter {
       // T&T 3.0, and Maersk on 2.2 by third-party accounts, wrap the list as `{ "events": [...] }`.
       if (typeof body === "object" && body !== null && !Array.isArray(body) && "events" in body) {
         body = (body as { events: unknown }).events;
+      } else if (this.version === "3.0" && isFeedbackOnly(body)) {
+        // 3.0's GetEventsResponse makes `events` optional: only feedback (remarks on the query) is none.
+        body = [];
       }
       if (!Array.isArray(body)) {
         return { kind: "malformed", reason: `${this.where(page)}: body is not a JSON array of events` };
@@ -146,14 +176,15 @@ class DcsaTntAdapter implements CarrierAdapter {
       pages = page;
       events.push(...body);
 
-      const next = answer.headers.get("next-page")?.trim() || linkNext(answer.headers.get("link"));
+      const cursor = this.version === "3.0" ? answer.headers.get("next-page-cursor")?.trim() : undefined;
+      const next = cursor || answer.headers.get("next-page")?.trim() || linkNext(answer.headers.get("link"));
       if (!next || body.length === 0) break;
       if (pages >= this.maxPages || seenCursors.has(next)) {
         truncated = true;
         break;
       }
       seenCursors.add(next);
-      const nextUrl = this.nextPageUrl(next, first, url);
+      const nextUrl = cursor ? withCursor(first, cursor) : this.nextPageUrl(next, first, url);
       if (nextUrl === null) {
         truncated = true;
         break;
@@ -199,9 +230,7 @@ class DcsaTntAdapter implements CarrierAdapter {
       }
       return link.origin === first.origin ? link.href : null;
     }
-    const url = new URL(first.href);
-    url.searchParams.set("cursor", next);
-    return url.href;
+    return withCursor(first, next);
   }
 
   /** A GET with credentials; a 401 with a cached OAuth2 token gets one more try with a fresh token. */
@@ -214,7 +243,14 @@ class DcsaTntAdapter implements CarrierAdapter {
       if (!credentials.ok) return credentials.outcome;
       const result = await requestWithRetry(
         this.http,
-        { url, headers: { Accept: "application/json", "API-Version": "2", ...credentials.headers } },
+        {
+          url,
+          headers: {
+            Accept: "application/json",
+            "API-Version": VERSION_WIRE[this.version].apiVersion,
+            ...credentials.headers,
+          },
+        },
         signal,
       );
       if (result.kind === "held")
@@ -270,6 +306,23 @@ class DcsaTntAdapter implements CarrierAdapter {
   private where(page: number): string {
     return `${this.options.scac} events page ${page}`;
   }
+}
+
+/** The first page's query with the next page's cursor: every original parameter is kept (3.0 asks it). */
+function withCursor(first: URL, cursor: string): string {
+  const url = new URL(first.href);
+  url.searchParams.set("cursor", cursor);
+  return url.href;
+}
+
+/** A 3.0 answer carrying only `feedbackElements` (GetEventsResponse without `events`). */
+function isFeedbackOnly(body: unknown): boolean {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Array.isArray((body as { feedbackElements?: unknown }).feedbackElements)
+  );
 }
 
 /** The target of `rel="next"` in an RFC 8288 `Link` header, or undefined. */

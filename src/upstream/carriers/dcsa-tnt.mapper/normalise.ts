@@ -185,6 +185,25 @@ function normaliseCreatedTime(event: Json, warn: (m: string) => void, run: Mappi
 }
 
 /**
+ * A 3.0 location in the 2.2 shape: `geoCoordinate` becomes `latitude`/`longitude`, `facility` the
+ * `facilityCode` (and its list provider, and the name when the location has none).
+ */
+function locationFromVersion3(value: unknown): Json | undefined {
+  if (!isObject(value)) return undefined;
+  const { geoCoordinate, facility, ...out } = value;
+  if (isObject(geoCoordinate)) {
+    out.latitude ??= geoCoordinate.latitude;
+    out.longitude ??= geoCoordinate.longitude;
+  }
+  if (isObject(facility)) {
+    out.facilityCode ??= facility.facilityCode;
+    out.facilityCodeListProvider ??= facility.facilityCodeListProvider;
+    out.locationName ??= facility.facilityName;
+  }
+  return out;
+}
+
+/**
  * A T&T 3.0 event in the 2.2 shape the rest of the mapper reads: the codes come out of
  * `eventClassification`, the box out of `equipmentDetails`, the document out of `shipmentDetails`, the
  * call (voyages, service, vessel) out of `transportDetails.transportCall`, and `eventUpdatedDateTime`
@@ -203,7 +222,7 @@ function fromVersion3(event: Json, index: number, warn: (m: string) => void): Js
     eventClassifierCode: c.eventClassifierCode,
     eventDateTime: event.eventDateTime,
     eventCreatedDateTime: event.eventCreatedDateTime ?? event.eventUpdatedDateTime,
-    eventLocation: event.eventLocation,
+    eventLocation: locationFromVersion3(event.eventLocation),
     transportEventTypeCode: c.transportEventTypeCode,
     equipmentEventTypeCode: c.equipmentEventTypeCode,
     shipmentEventTypeCode: c.shipmentEventTypeCode,
@@ -223,11 +242,8 @@ function fromVersion3(event: Json, index: number, warn: (m: string) => void): Js
   const details = isObject(event.transportDetails) ? event.transportDetails : null;
   const call = details && isObject(details.transportCall) ? details.transportCall : null;
   if (call) {
-    const place = isObject(call.location)
-      ? call.location
-      : isObject(event.eventLocation)
-        ? event.eventLocation
-        : null;
+    // 3.0 keeps the call's place (and its facility type) on the event, not in the call.
+    const place = locationFromVersion3(isObject(call.location) ? call.location : event.eventLocation) ?? null;
     const vessel = isObject(call.vesselTransport) ? call.vesselTransport : null;
     const voyage = (v: unknown) => (isObject(v) ? v.carrierVoyageNumber : undefined);
     out.transportCall = {
@@ -240,6 +256,7 @@ function fromVersion3(event: Json, index: number, warn: (m: string) => void): Js
       exportVoyageNumber: voyage(call.exportVoyageNumberOrReference),
       importVoyageNumber: voyage(call.importVoyageNumberOrReference),
       UNLocationCode: place?.UNLocationCode,
+      facilityTypeCode: place?.facilityTypeCode,
       location: place ?? undefined,
       vessel: vessel ? { vesselIMONumber: vessel.vesselIMONumber, vesselName: vessel.vesselName } : undefined,
     };
