@@ -14,6 +14,7 @@ import { parse } from "yaml";
 import { knownShipments, type Shipment } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { buildRegistry, carrierRegistryFileSchema } from "../../src/upstream/carriers/carrier-registry";
+import { createDcsaTntAdapter } from "../../src/upstream/carriers/dcsa-tnt.adapter";
 import { compatGet, SIMULATOR_ENV } from "../compat/support";
 import { SHARED } from "../simulator/support";
 import { startTestApp, type TestApp } from "../support/app";
@@ -105,7 +106,41 @@ describe("a carrier set to T&T 3.0 in the registry", () => {
     }
   }, 120_000);
 
-  it("is asked in the 3.0 way: API-Version 3.0.0, milestone eventTypes, Next-Page-Cursor as cursor", async () => {
+  it("the 3.0 client sends API-Version 3.0.0 and milestone eventTypes, and each cursor with the original query", async () => {
+    const number = shipmentUnderWay().transportDocumentReference;
+    const sent: { url: URL; apiVersion: string | null }[] = [];
+    const adapter = createDcsaTntAdapter({
+      scac: "ONEY",
+      baseUrl: `${v3.simulator!.url}/ONEY`,
+      tntVersion: "3.0",
+      auth: { kind: "none" },
+      pageSize: 3,
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers);
+        sent.push({ url: new URL(String(input)), apiVersion: headers.get("api-version") });
+        return fetch(input, init);
+      },
+    });
+    const outcome = await adapter.fetchEvents({ scac: "ONEY", reference: number, referenceType: "bl" });
+    expect(outcome).toMatchObject({ kind: "found", truncated: false });
+    const { events, pages } = outcome as { events: unknown[]; pages: number };
+    expect(pages).toBe(sent.length);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(events.length).toBeGreaterThan(3);
+    for (const [index, request] of sent.entries()) {
+      expect(request.url.pathname).toBe("/ONEY/v3/events");
+      expect(request.apiVersion).toBe("3.0.0");
+      const query = Object.fromEntries(request.url.searchParams);
+      expect(query).toMatchObject({
+        transportDocumentReference: number,
+        eventTypes: "SHIPMENT,TRANSPORT,EQUIPMENT",
+        limit: "3",
+      });
+      expect("cursor" in query).toBe(index > 0);
+    }
+  }, 60_000);
+
+  it("is answered in the 3.0 way: { events }, API-Version 3.0.0, Next-Page-Cursor taken back as cursor", async () => {
     const number = shipmentUnderWay().transportDocumentReference;
     const base = `${v3.simulator!.url}/ONEY/v3/events?transportDocumentReference=${number}`;
     const first = await fetch(`${base}&eventTypes=SHIPMENT,TRANSPORT,EQUIPMENT&limit=3`);
