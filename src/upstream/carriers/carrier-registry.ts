@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
 import type { CarrierAuth, CarrierAuthConfig } from "./auth";
 import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
 import { type CarrierBudget, type CarrierCourtesy, createCarrierCourtesy } from "./carrier-courtesy";
+import { createCoscoCopAdapter } from "./cosco-cop.adapter";
 import { createDcsaTntAdapter, DCSA_TNT_DEFAULTS } from "./dcsa-tnt.adapter";
 import { dcsaTracker } from "./dcsa-tnt.tracker";
 
@@ -29,6 +30,8 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "an HTTP he
 const authSpecSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("none") }),
   z.strictObject({ kind: z.literal("api-key"), header: headerName, valueEnv: envName }),
+  /** COSCO COP: every request signed with HMAC-SHA1 from the apiKey and secretKey COP issued. */
+  z.strictObject({ kind: z.literal("cop-hmac"), apiKeyEnv: envName, secretKeyEnv: envName }),
   z.strictObject({
     kind: z.literal("client-id-secret"),
     idHeader: headerName,
@@ -83,30 +86,39 @@ const referenceRulesSchema = z.strictObject({
 });
 export type ReferenceRules = z.infer<typeof referenceRulesSchema>;
 
-const carrierSpecSchema = z.strictObject({
-  name: z.string().min(1),
-  adapter: z.literal("dcsa-tnt-2.2"),
-  baseUrl: z.url().nullable(),
-  eventsPath: z.string().startsWith("/").optional(),
-  auth: authSpecSchema,
-  pageSize: z.number().int().min(1).max(1000).optional(),
-  maxPages: z.number().int().min(1).max(1000).optional(),
-  maxConcurrency: z.number().int().min(1).max(64).optional(),
-  timeoutMs: z.number().int().min(100).max(120_000).optional(),
-  /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
-  documentWithContainer: z.boolean().optional(),
-  references: referenceRulesSchema.optional(),
-  /** Where the entry's facts come from (documentation, third-party client), for whoever checks it. */
-  source: z.string().optional(),
-  /** The carrier's published request budget; every process of the deployment spends from one. */
-  rateLimit: z
-    .strictObject({
-      perMinute: z.number().int().min(1).optional(),
-      perDay: z.number().int().min(1).optional(),
-    })
-    .optional(),
-  note: z.string().optional(),
-});
+/** `dcsa-tnt-2.2`: DCSA Track & Trace 2.2; `cosco-cop`: COSCO's Open-api Platform cargo tracking. */
+export const CARRIER_ADAPTER_KINDS = ["dcsa-tnt-2.2", "cosco-cop"] as const;
+export type CarrierAdapterKind = (typeof CARRIER_ADAPTER_KINDS)[number];
+
+const carrierSpecSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    adapter: z.enum(CARRIER_ADAPTER_KINDS),
+    baseUrl: z.url().nullable(),
+    eventsPath: z.string().startsWith("/").optional(),
+    auth: authSpecSchema,
+    pageSize: z.number().int().min(1).max(1000).optional(),
+    maxPages: z.number().int().min(1).max(1000).optional(),
+    maxConcurrency: z.number().int().min(1).max(64).optional(),
+    timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
+    documentWithContainer: z.boolean().optional(),
+    references: referenceRulesSchema.optional(),
+    /** Where the entry's facts come from (documentation, third-party client), for whoever checks it. */
+    source: z.string().optional(),
+    /** The carrier's published request budget; every process of the deployment spends from one. */
+    rateLimit: z
+      .strictObject({
+        perMinute: z.number().int().min(1).optional(),
+        perDay: z.number().int().min(1).optional(),
+      })
+      .optional(),
+    note: z.string().optional(),
+  })
+  .refine((spec) => (spec.adapter === "cosco-cop") === (spec.auth.kind === "cop-hmac"), {
+    message: "the cosco-cop adapter and the cop-hmac auth go together",
+    path: ["auth"],
+  });
 
 export const carrierRegistryFileSchema = z.strictObject({
   $comment: z.union([z.string(), z.array(z.string())]).optional(),
@@ -119,7 +131,7 @@ export type CarrierRegistryFile = z.infer<typeof carrierRegistryFileSchema>;
 export interface CarrierRegistryEntry {
   scac: string;
   name: string;
-  adapter: "dcsa-tnt-2.2";
+  adapter: CarrierAdapterKind;
   /** null: no endpoint known for this carrier outside the simulator. */
   baseUrl: string | null;
   eventsPath: string;
@@ -208,6 +220,9 @@ export function buildRegistry(
     if (simulatorUrl !== undefined) {
       carriers.set(scac, {
         ...common,
+        // The simulator speaks DCSA for every line, COSCO included: a cosco-cop entry is asked there
+        // in DCSA (docs/decisions/carriers.md "COSCO through its own API").
+        adapter: "dcsa-tnt-2.2",
         // The simulated carriers are the deployment's own: their real-world budgets do not apply.
         rateLimit: undefined,
         baseUrl: `${simulatorUrl}/${scac}`,
@@ -292,6 +307,15 @@ function resolveAuth(
         clientSecret: need(spec.clientSecretEnv),
       };
       break;
+    case "cop-hmac": {
+      const apiKey = need(spec.apiKeyEnv);
+      const secretKey = need(spec.secretKeyEnv);
+      if (missing.length === 0) return { kind: "cop-hmac", apiKey, secretKey };
+      return {
+        kind: "unconfigured",
+        reason: `${scac} credentials are not configured: set ${missing.join(", ")}`,
+      };
+    }
     case "oauth2": {
       const tokenUrl = spec.tokenUrlEnv ? (value(spec.tokenUrlEnv) ?? spec.tokenUrl) : spec.tokenUrl;
       if (tokenUrl === undefined) missing.push(spec.tokenUrlEnv ?? "tokenUrl");
@@ -405,6 +429,25 @@ function adapterFor(
   if (entry.baseUrl === null) {
     const reason = `${entry.scac} (${entry.name}) has no public endpoint configured; it runs against the simulator only (set QUAYSIDE_CARRIER_${entry.scac}_BASE_URL to use a real one)`;
     return { fetchEvents: async () => ({ kind: "unreachable", reason, cause: "not-configured" }) };
+  }
+  if (entry.adapter === "cosco-cop") {
+    if (entry.auth.kind !== "cop-hmac") {
+      const reason =
+        entry.auth.kind === "unconfigured"
+          ? entry.auth.reason
+          : `${entry.scac}: cosco-cop needs cop-hmac auth`;
+      return { fetchEvents: async () => ({ kind: "unauthorized", reason }) };
+    }
+    return createCoscoCopAdapter({
+      scac: entry.scac,
+      baseUrl: entry.baseUrl,
+      auth: entry.auth,
+      clock: options.clock,
+      fetch: options.fetch,
+      timeoutMs: entry.timeoutMs ?? options.timeoutMs,
+      courtesy,
+      budget: entry.rateLimit,
+    });
   }
   return createDcsaTntAdapter({
     scac: entry.scac,
