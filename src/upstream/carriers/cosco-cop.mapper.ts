@@ -312,6 +312,11 @@ export function mapCopTracking(raw: unknown, context: CopMapContext): CopMapResu
           : null,
     });
   }
-  if (events.length === 0) return { kind: "not-found" };
+  if (events.length === 0) {
+    // COP knows the number but nothing in its answer could be read: say so rather than "not found".
+    return warnings.length > 0
+      ? { kind: "malformed", reason: `no readable COP event: ${warnings.slice(0, 3).join("; ")}` }
+      : { kind: "not-found" };
+  }
   return { kind: "found", events, warnings };
 }

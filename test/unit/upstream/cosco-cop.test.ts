@@ -129,6 +129,15 @@ describe("COP cargo tracking -> tracking document", () => {
       kind: "malformed",
     });
     expect(mapCopTracking([1, 2], context)).toMatchObject({ kind: "malformed" });
+    const nowhere = structuredClone(blAnswer);
+    nowhere.data.content.actualShipment = [];
+    for (const group of nowhere.data.content.containerStatus) {
+      for (const box of group.containers) box.location = "Somewhere,Atlantis,,Nowhere";
+    }
+    expect(mapCopTracking(nowhere, context)).toMatchObject({
+      kind: "malformed",
+      reason: expect.stringContaining('no UN/LOCODE for COP place "Somewhere,Atlantis,,Nowhere"'),
+    });
   });
 });
 
