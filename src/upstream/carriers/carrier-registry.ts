@@ -171,6 +171,11 @@ export interface LoadCarrierRegistryOptions {
   /** The carriers the service lists; defaults to the whole directory. */
   directory?: readonly { scac: string; name: string }[];
   simulatorAuth?: Readonly<Record<string, CarrierAuthConfig>>;
+  /**
+   * Embedded mode: `cosco-cop` entries asked through the simulator's COP profile (at
+   * `${simulatorUrl}/${SCAC}/cop`, signed with these keys) instead of its DCSA API.
+   */
+  simulatorCop?: Readonly<Record<string, { apiKey: string; secretKey: string }>>;
 }
 
 export class CarrierRegistryError extends Error {}
@@ -217,6 +222,17 @@ export function buildRegistry(
       references: spec.references,
       note: spec.note ?? null,
     };
+    const cop = options.simulatorCop?.[scac];
+    if (simulatorUrl !== undefined && spec.adapter === "cosco-cop" && cop !== undefined) {
+      carriers.set(scac, {
+        ...common,
+        rateLimit: undefined,
+        baseUrl: `${simulatorUrl}/${scac}/cop`,
+        eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        auth: { kind: "cop-hmac", apiKey: cop.apiKey, secretKey: cop.secretKey },
+      });
+      continue;
+    }
     if (simulatorUrl !== undefined) {
       carriers.set(scac, {
         ...common,

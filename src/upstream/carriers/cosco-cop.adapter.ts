@@ -111,18 +111,42 @@ export function createCoscoCopAdapter(options: CoscoCopAdapterOptions): CarrierA
 
 /**
  * A COP place text to a port of the catalogue. A facility line is `Facility,City,State,Country` (state
- * may be empty): the city is searched and the country must agree. A leg's port is a bare name
- * (`Qingdao`, `Long Beach`), searched as it is; an ambiguous bare name takes the catalogue's first.
+ * may be empty): the city is searched and the country, named in English, must be the port's. A leg's
+ * port is a bare name (`Qingdao`, `Long Beach`): searched as it is, and an ambiguous bare name takes
+ * the catalogue's first. A city written with its port district (`Shenzhen (Yantian)`, `Cai Mep-Thi
+ * Vai`) is tried as the whole, the district, and the part before it.
  */
 export function resolveCopPlace(placeText: string): CopPlace | undefined {
   const parts = placeText.split(",").map((p) => p.trim());
   const city = parts.length >= 3 ? parts[parts.length - 3] : parts[0];
   const country = parts.length >= 3 ? foldText(parts[parts.length - 1] ?? "") : undefined;
   if (!city) return undefined;
-  const found = searchPorts(city).ports.find((port) =>
-    foldText(port.city ?? port.name) === foldText(city) || foldText(port.name) === foldText(city)
-      ? country === undefined || foldText(port.country ?? "") === country
-      : false,
-  );
-  return found ? { unLocode: found.locode, timeZone: found.timeZone } : undefined;
+  const candidates = [
+    city,
+    /\(([^)]+)\)/.exec(city)?.[1],
+    city.replace(/\s*\(.*$/, ""),
+    city.split(/[-/]/)[0],
+  ].filter((c): c is string => Boolean(c?.trim()));
+  for (const candidate of new Set(candidates.map((c) => c.trim()))) {
+    const wanted = foldText(candidate);
+    const found = searchPorts(candidate).ports.find(
+      (port) =>
+        (foldText(port.city ?? "") === wanted || foldText(port.name) === wanted) &&
+        (country === undefined || countryNames(port.countryCode, port.country).includes(country)),
+    );
+    if (found) return { unLocode: found.locode, timeZone: found.timeZone };
+  }
+  return undefined;
+}
+
+const englishCountry = new Intl.DisplayNames(["en"], { type: "region" });
+
+function countryNames(countryCode: string, catalogueName: string | null): string[] {
+  const names = [catalogueName ?? ""];
+  try {
+    names.push(englishCountry.of(countryCode) ?? "");
+  } catch {
+    // Not a region code Intl knows: the catalogue's own name is all there is.
+  }
+  return names.filter(Boolean).map(foldText);
 }
