@@ -209,6 +209,13 @@ export function buildRegistry(
       throw new CarrierRegistryError(`simulatorAuth names ${scac}, which is not in the carrier registry`);
     }
   }
+  for (const scac of Object.keys(options.simulatorCop ?? {})) {
+    if (file.carriers[scac]?.adapter !== "cosco-cop") {
+      throw new CarrierRegistryError(
+        `simulatorCop names ${scac}, which has no cosco-cop entry in the carrier registry`,
+      );
+    }
+  }
   for (const [scac, spec] of Object.entries(file.carriers)) {
     const common = {
       scac,
