@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { CARRIERS, type Carrier } from "../reference-data/carriers";
 import { type Clock, ManualClock, systemClock } from "../src/lib/clock";
 import { authorize, type SimulatorAuth, TokenIssuer, tokenRequest } from "./auth";
+import { type CopCredentials, copSignatureValid, copTrackingAnswer } from "./cop";
 import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
 import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
@@ -68,6 +69,11 @@ export interface SimulatorOptions {
   world?: SimulatedWorld;
   /** Real carriers' habits per SCAC (simulator/habits.ts; default none: every carrier is ideal DCSA). */
   habits?: Record<string, CarrierHabits>;
+  /**
+   * Lines that also answer COSCO's COP cargo tracking at `/<SCAC>/cop/info/tracking/<n>`, with the
+   * apiKey/secretKey whose HMAC signature they demand (simulator/cop.ts).
+   */
+  cop?: Record<string, CopCredentials>;
 }
 
 export interface RunningSimulator {
@@ -236,6 +242,10 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     }
     requests.set(carrier.scac, (requests.get(carrier.scac) ?? 0) + 1);
     const rest = segments.slice(1).join("/");
+    if (segments[1] === "cop") {
+      answerCop(req, res, carrier, url, segments.slice(2));
+      return;
+    }
     const isTnt3 = rest === "v3/events";
     const isEvents = rest === "v2/events" || isTnt3;
     const isToken = rest === "oauth/token";
@@ -429,6 +439,39 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, 200, port && calls ? renderPortSchedule(carrier, port, calls) : [], {
       "API-Version": CS_API_VERSION,
     });
+  }
+
+  /** COSCO's COP cargo tracking for a line that has the profile: signed, then the world in COP's words. */
+  function answerCop(
+    req: IncomingMessage,
+    res: ServerResponse,
+    carrier: Carrier,
+    url: URL,
+    path: string[],
+  ): void {
+    const credentials = options.cop?.[carrier.scac];
+    const number = path[2];
+    const numberType = url.searchParams.get("numberType");
+    if (!credentials || path[0] !== "info" || path[1] !== "tracking" || !number || path.length !== 3) {
+      send(res, 404, { code: 404, message: `No COP resource ${url.pathname}.` });
+      return;
+    }
+    if (!copSignatureValid(req, `${url.pathname}${url.search}`, credentials)) {
+      send(res, 401, { code: 401, message: "HMAC signature cannot be verified." });
+      return;
+    }
+    const param = {
+      bl: "transportDocumentReference",
+      bkg: "carrierBookingReference",
+      cntr: "equipmentReference",
+    }[numberType ?? ""];
+    if (!param || (numberType !== "bl" && numberType !== "bkg" && numberType !== "cntr")) {
+      send(res, 200, { code: 5400, message: "numberType must be bl, bkg or cntr." });
+      return;
+    }
+    const query = parseEventsQuery(new URLSearchParams({ [param]: number }));
+    const events = Array.isArray(query) ? [] : eventsForQuery(carrier, query);
+    send(res, 200, copTrackingAnswer(events, numberType));
   }
 
   function eventsForQuery(carrier: Carrier, query: EventsQuery): DcsaEvent[] {

@@ -102,6 +102,8 @@ const environmentSchema = z.object({
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   /** Real carriers' habits for the embedded simulator, as `quayside simulator --habits` reads them. */
   QUAYSIDE_SIMULATOR_HABITS: z.string().trim().default(""),
+  /** Lines with a `cosco-cop` registry entry asked through the embedded simulator's COP profile (COSU). */
+  QUAYSIDE_SIMULATOR_COP: z.string().trim().default(""),
   QUAYSIDE_CARRIER_REGISTRY: z.string().optional(),
   QUAYSIDE_CARRIER_STATUS: z
     .string()
@@ -263,7 +265,7 @@ export interface AppConfig {
   keylessPerMinute: number;
   /** How long an authenticated key's row is reused in this process without asking the database; 0: never. */
   keyCacheSeconds: number;
-  simulator: { mode: "embedded" | "off"; port: number; habits: string };
+  simulator: { mode: "embedded" | "off"; port: number; habits: string; cop: string[] };
   carrierRegistryFile: string | undefined;
   /**
    * Per-call timeout and attempts (first included) of carrier requests, and how many requests each
@@ -407,6 +409,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       mode: e.QUAYSIDE_SIMULATOR,
       port: e.QUAYSIDE_SIMULATOR_PORT,
       habits: e.QUAYSIDE_SIMULATOR_HABITS,
+      cop: commaList(e.QUAYSIDE_SIMULATOR_COP).map((scac) => scac.toUpperCase()),
     },
     carrierRegistryFile: e.QUAYSIDE_CARRIER_REGISTRY,
     carrierCalls: {

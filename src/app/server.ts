@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
@@ -76,15 +77,29 @@ export async function startServer(
   // Habits only when asked for (QUAYSIDE_SIMULATOR_HABITS): by default every simulated carrier is ideal DCSA.
   const habits = parseHabitsOption(config.simulator.habits ? [config.simulator.habits] : []);
   if (typeof habits === "string") throw new Error(`QUAYSIDE_SIMULATOR_HABITS: ${habits}`);
+  // COP profile (QUAYSIDE_SIMULATOR_COP): keys made up for this start, shared by both sides in-process.
+  const simulatorCop = Object.fromEntries(
+    config.simulator.cop.map((scac) => [
+      scac,
+      { apiKey: `simulated-${scac}`, secretKey: randomBytes(24).toString("base64url") },
+    ]),
+  );
   const simulator =
     config.simulator.mode === "embedded"
-      ? await startSimulator({ port: config.simulator.port, host: "127.0.0.1", clock, habits })
+      ? await startSimulator({
+          port: config.simulator.port,
+          host: "127.0.0.1",
+          clock,
+          habits,
+          cop: simulatorCop,
+        })
       : null;
   startup.mark("simulator");
   const registry = loadCarrierRegistry({
     file: config.carrierRegistryFile,
     env: config.environment,
     simulatorUrl: simulator?.url,
+    simulatorCop,
   });
   // One counter store for the API's windows and the carriers' cooldowns and budgets: with Redis, every
   // process of the deployment honours a carrier's Retry-After and spends from one budget.

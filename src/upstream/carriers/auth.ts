@@ -85,7 +85,13 @@ export function signClientAssertion(options: {
 }
 
 /** A carrier whose credentials are missing: it answers `unauthorized` with this reason, no request made. */
-export type CarrierAuth = CarrierAuthConfig | { kind: "unconfigured"; reason: string };
+/**
+ * `cop-hmac`: COSCO COP's per-request HMAC signature (cosco-cop.signing.ts). It is not a header set a
+ * session can hand out, so only the `cosco-cop` adapter uses it; the registry pairs the two.
+ */
+export type CopHmacAuth = { kind: "cop-hmac"; apiKey: string; secretKey: string };
+
+export type CarrierAuth = CarrierAuthConfig | CopHmacAuth | { kind: "unconfigured"; reason: string };
 
 export type AuthHeaders =
   | { ok: true; headers: Record<string, string> }
@@ -120,6 +126,17 @@ export function createAuthSession(
         scac,
         http,
       );
+    case "cop-hmac":
+      return {
+        headers: async () => ({
+          ok: false,
+          outcome: {
+            kind: "unauthorized",
+            reason: `${scac}: COP request signing needs the cosco-cop adapter`,
+          },
+        }),
+        rejected: () => false,
+      };
     case "unconfigured":
       return {
         headers: async () => ({ ok: false, outcome: { kind: "unauthorized", reason: auth.reason } }),

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy";
 import type { CarrierAuth, CarrierAuthConfig } from "./auth";
 import type { CarrierAdapter, CarrierOutcome, CarrierQuery } from "./carrier-adapter";
 import { type CarrierBudget, type CarrierCourtesy, createCarrierCourtesy } from "./carrier-courtesy";
+import { createCoscoCopAdapter } from "./cosco-cop.adapter";
 import {
   createDcsaTntAdapter,
   DCSA_TNT_DEFAULTS,
@@ -35,6 +36,8 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "an HTTP he
 const authSpecSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("none") }),
   z.strictObject({ kind: z.literal("api-key"), header: headerName, valueEnv: envName }),
+  /** COSCO COP: every request signed with HMAC-SHA1 from the apiKey and secretKey COP issued. */
+  z.strictObject({ kind: z.literal("cop-hmac"), apiKeyEnv: envName, secretKeyEnv: envName }),
   z.strictObject({
     kind: z.literal("client-id-secret"),
     idHeader: headerName,
@@ -89,32 +92,41 @@ const referenceRulesSchema = z.strictObject({
 });
 export type ReferenceRules = z.infer<typeof referenceRulesSchema>;
 
-const carrierSpecSchema = z.strictObject({
-  name: z.string().min(1),
-  adapter: z.literal("dcsa-tnt-2.2"),
-  baseUrl: z.url().nullable(),
-  eventsPath: z.string().startsWith("/").optional(),
-  /** Which DCSA Track & Trace the carrier serves; 2.2 unless said (see DcsaTntAdapterOptions.tntVersion). */
-  tntVersion: z.enum(TNT_VERSIONS).optional(),
-  auth: authSpecSchema,
-  pageSize: z.number().int().min(1).max(1000).optional(),
-  maxPages: z.number().int().min(1).max(1000).optional(),
-  maxConcurrency: z.number().int().min(1).max(64).optional(),
-  timeoutMs: z.number().int().min(100).max(120_000).optional(),
-  /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
-  documentWithContainer: z.boolean().optional(),
-  references: referenceRulesSchema.optional(),
-  /** Where the entry's facts come from (documentation, third-party client), for whoever checks it. */
-  source: z.string().optional(),
-  /** The carrier's published request budget; every process of the deployment spends from one. */
-  rateLimit: z
-    .strictObject({
-      perMinute: z.number().int().min(1).optional(),
-      perDay: z.number().int().min(1).optional(),
-    })
-    .optional(),
-  note: z.string().optional(),
-});
+/** `dcsa-tnt-2.2`: DCSA Track & Trace 2.2; `cosco-cop`: COSCO's Open-api Platform cargo tracking. */
+export const CARRIER_ADAPTER_KINDS = ["dcsa-tnt-2.2", "cosco-cop"] as const;
+export type CarrierAdapterKind = (typeof CARRIER_ADAPTER_KINDS)[number];
+
+const carrierSpecSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    adapter: z.enum(CARRIER_ADAPTER_KINDS),
+    baseUrl: z.url().nullable(),
+    eventsPath: z.string().startsWith("/").optional(),
+    /** Which DCSA Track & Trace the carrier serves; 2.2 unless said (see DcsaTntAdapterOptions.tntVersion). */
+    tntVersion: z.enum(TNT_VERSIONS).optional(),
+    auth: authSpecSchema,
+    pageSize: z.number().int().min(1).max(1000).optional(),
+    maxPages: z.number().int().min(1).max(1000).optional(),
+    maxConcurrency: z.number().int().min(1).max(64).optional(),
+    timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** The carrier answers a document only together with the box (HMM): see DcsaTntAdapterOptions. */
+    documentWithContainer: z.boolean().optional(),
+    references: referenceRulesSchema.optional(),
+    /** Where the entry's facts come from (documentation, third-party client), for whoever checks it. */
+    source: z.string().optional(),
+    /** The carrier's published request budget; every process of the deployment spends from one. */
+    rateLimit: z
+      .strictObject({
+        perMinute: z.number().int().min(1).optional(),
+        perDay: z.number().int().min(1).optional(),
+      })
+      .optional(),
+    note: z.string().optional(),
+  })
+  .refine((spec) => (spec.adapter === "cosco-cop") === (spec.auth.kind === "cop-hmac"), {
+    message: "the cosco-cop adapter and the cop-hmac auth go together",
+    path: ["auth"],
+  });
 
 export const carrierRegistryFileSchema = z.strictObject({
   $comment: z.union([z.string(), z.array(z.string())]).optional(),
@@ -127,7 +139,7 @@ export type CarrierRegistryFile = z.infer<typeof carrierRegistryFileSchema>;
 export interface CarrierRegistryEntry {
   scac: string;
   name: string;
-  adapter: "dcsa-tnt-2.2";
+  adapter: CarrierAdapterKind;
   /** null: no endpoint known for this carrier outside the simulator. */
   baseUrl: string | null;
   eventsPath: string;
@@ -168,6 +180,11 @@ export interface LoadCarrierRegistryOptions {
   /** The carriers the service lists; defaults to the whole directory. */
   directory?: readonly { scac: string; name: string }[];
   simulatorAuth?: Readonly<Record<string, CarrierAuthConfig>>;
+  /**
+   * Embedded mode: `cosco-cop` entries asked through the simulator's COP profile (at
+   * `${simulatorUrl}/${SCAC}/cop`, signed with these keys) instead of its DCSA API.
+   */
+  simulatorCop?: Readonly<Record<string, { apiKey: string; secretKey: string }>>;
 }
 
 export class CarrierRegistryError extends Error {}
@@ -201,6 +218,13 @@ export function buildRegistry(
       throw new CarrierRegistryError(`simulatorAuth names ${scac}, which is not in the carrier registry`);
     }
   }
+  for (const scac of Object.keys(options.simulatorCop ?? {})) {
+    if (file.carriers[scac]?.adapter !== "cosco-cop") {
+      throw new CarrierRegistryError(
+        `simulatorCop names ${scac}, which has no cosco-cop entry in the carrier registry`,
+      );
+    }
+  }
   for (const [scac, spec] of Object.entries(file.carriers)) {
     const common = {
       scac,
@@ -215,9 +239,23 @@ export function buildRegistry(
       references: spec.references,
       note: spec.note ?? null,
     };
+    const cop = options.simulatorCop?.[scac];
+    if (simulatorUrl !== undefined && spec.adapter === "cosco-cop" && cop !== undefined) {
+      carriers.set(scac, {
+        ...common,
+        rateLimit: undefined,
+        baseUrl: `${simulatorUrl}/${scac}/cop`,
+        eventsPath: DCSA_TNT_DEFAULTS.eventsPath,
+        auth: { kind: "cop-hmac", apiKey: cop.apiKey, secretKey: cop.secretKey },
+      });
+      continue;
+    }
     if (simulatorUrl !== undefined) {
       carriers.set(scac, {
         ...common,
+        // The simulator speaks DCSA for every line, COSCO included: a cosco-cop entry is asked there
+        // in DCSA (docs/decisions/carriers.md "COSCO through its own API").
+        adapter: "dcsa-tnt-2.2",
         // The simulated carriers are the deployment's own: their real-world budgets do not apply.
         rateLimit: undefined,
         baseUrl: `${simulatorUrl}/${scac}`,
@@ -305,6 +343,15 @@ function resolveAuth(
         clientSecret: need(spec.clientSecretEnv),
       };
       break;
+    case "cop-hmac": {
+      const apiKey = need(spec.apiKeyEnv);
+      const secretKey = need(spec.secretKeyEnv);
+      if (missing.length === 0) return { kind: "cop-hmac", apiKey, secretKey };
+      return {
+        kind: "unconfigured",
+        reason: `${scac} credentials are not configured: set ${missing.join(", ")}`,
+      };
+    }
     case "oauth2": {
       const tokenUrl = spec.tokenUrlEnv ? (value(spec.tokenUrlEnv) ?? spec.tokenUrl) : spec.tokenUrl;
       if (tokenUrl === undefined) missing.push(spec.tokenUrlEnv ?? "tokenUrl");
@@ -418,6 +465,25 @@ function adapterFor(
   if (entry.baseUrl === null) {
     const reason = `${entry.scac} (${entry.name}) has no public endpoint configured; it runs against the simulator only (set QUAYSIDE_CARRIER_${entry.scac}_BASE_URL to use a real one)`;
     return { fetchEvents: async () => ({ kind: "unreachable", reason, cause: "not-configured" }) };
+  }
+  if (entry.adapter === "cosco-cop") {
+    if (entry.auth.kind !== "cop-hmac") {
+      const reason =
+        entry.auth.kind === "unconfigured"
+          ? entry.auth.reason
+          : `${entry.scac}: cosco-cop needs cop-hmac auth`;
+      return { fetchEvents: async () => ({ kind: "unauthorized", reason }) };
+    }
+    return createCoscoCopAdapter({
+      scac: entry.scac,
+      baseUrl: entry.baseUrl,
+      auth: entry.auth,
+      clock: options.clock,
+      fetch: options.fetch,
+      timeoutMs: entry.timeoutMs ?? options.timeoutMs,
+      courtesy,
+      budget: entry.rateLimit,
+    });
   }
   return createDcsaTntAdapter({
     scac: entry.scac,

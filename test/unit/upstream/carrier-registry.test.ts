@@ -71,7 +71,12 @@ describe("the committed registry file", () => {
 
   it("holds only endpoints named by our references; the others are simulator-only", () => {
     const live = [...registry.carriers.values()].filter((c) => c.baseUrl !== null).map((c) => c.scac);
-    expect(live.sort()).toEqual(["CMDU", "HDMU", "HLCU", "MAEU", "MSCU", "ZIMU"]);
+    expect(live.sort()).toEqual(["CMDU", "COSU", "HDMU", "HLCU", "MAEU", "MSCU", "ZIMU"]);
+    expect(registry.get("COSU")).toMatchObject({
+      adapter: "cosco-cop",
+      baseUrl: "https://api.lines.coscoshipping.com/service",
+      rateLimit: { perDay: 1000 },
+    });
     expect(registry.get("hlcu")?.baseUrl).toBe("https://api.hlag.com/hlag/external");
     expect(registry.get("HLCU")?.eventsPath).toBe("/v2/events");
   });
