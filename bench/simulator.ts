@@ -54,14 +54,19 @@ export async function startSimulatorProcess(
     if (Date.now() > deadline) throw new Error(`the simulator did not answer within 60 s`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  // Live mode with every carrier at the simulator, no auth: what embedded mode does, across processes.
+  // Live mode with every carrier at the simulator's DCSA T&T 2.2 API, no auth and no request budget:
+  // what embedded mode does, across processes (a carrier's own API kind, version and published
+  // budget are for the real carrier, not the simulator).
   const registry = JSON.parse(
     readFileSync(path.join(input.repoRoot, "config", "carriers.registry.json"), "utf8"),
   ) as { carriers: Record<string, Record<string, unknown>> };
   for (const [scac, entry] of Object.entries(registry.carriers)) {
+    entry.adapter = "dcsa-tnt-2.2";
     entry.baseUrl = `${url}/${scac}`;
     entry.eventsPath = "/v2/events";
     entry.auth = { kind: "none" };
+    delete entry.tntVersion;
+    delete entry.rateLimit;
   }
   const registryFile = path.join(input.tempDir, "carriers.registry.json");
   writeFileSync(registryFile, JSON.stringify(registry));
