@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ReferenceType } from "../../domain/tracking/model";
+import { withOffsetIn } from "./dcsa-datetime";
 
 /**
  * COSCO COP cargo tracking (`GET /info/tracking/{number}?numberType=bl|bkg|cntr`) -> DCSA T&T 2.2
@@ -124,40 +125,9 @@ const MODES: Record<string, string> = { vessel: "VESSEL", truck: "TRUCK", rail: 
 
 /** `2015-09-24 18:15` (or with seconds) at a zone -> RFC 3339 with that zone's offset then. */
 export function copLocalToRfc3339(value: string, timeZone: string | null): string | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(?::(\d{2}))?$/.exec(value.trim());
   if (!m) return undefined;
-  const [y, mo, d, h, mi] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const s = m[6] === undefined ? 0 : Number(m[6]);
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
-  const offsetMinutes = timeZone
-    ? zoneOffsetMinutes(timeZone, asUtc - zoneOffsetMinutes(timeZone, asUtc) * 60_000)
-    : 0;
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${two(s)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
-}
-
-function zoneOffsetMinutes(timeZone: string, instantMs: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(instantMs));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return Math.round((wall - instantMs) / 60_000);
+  return withOffsetIn(`${m[1]}T${m[2]}:${m[3] ?? "00"}`, timeZone) ?? undefined;
 }
 
 interface Leg {
