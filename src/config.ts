@@ -70,6 +70,7 @@ const environmentSchema = z.object({
       "QUAYSIDE_MCP_ALLOWED_ORIGINS looks like https://app.example.com,http://localhost:6274 or *",
     ),
   QUAYSIDE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  QUAYSIDE_GRAPHQL_EXECUTION: z.enum(["compiled", "interpreted"]).default("compiled"),
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -236,6 +237,8 @@ export interface AppConfig {
   /** Browser origins `/api/mcp` accepts besides loopback and the public URL's; `*` accepts any. */
   mcpAllowedOrigins: string[];
   logLevel: z.infer<typeof environmentSchema>["QUAYSIDE_LOG_LEVEL"];
+  /** How the facades' persisted operations execute: compiled once at start-up, or by graphql-js per call. */
+  graphqlExecution: z.infer<typeof environmentSchema>["QUAYSIDE_GRAPHQL_EXECUTION"];
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
@@ -387,6 +390,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     mcpAllowedHosts: commaList(e.QUAYSIDE_MCP_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     mcpAllowedOrigins: commaList(e.QUAYSIDE_MCP_ALLOWED_ORIGINS).map((o) => o.toLowerCase()),
     logLevel: e.QUAYSIDE_LOG_LEVEL,
+    graphqlExecution: e.QUAYSIDE_GRAPHQL_EXECUTION,
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,

@@ -74,7 +74,7 @@ type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
 export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
   const { config } = services;
   if (config.workers.only) return buildWorkerProcessApp(services);
-  const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS);
+  const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS, config.graphqlExecution);
   const admission = new AdmissionGate({
     accounts: services.accounts,
     limiter: services.limiter,

@@ -15,6 +15,7 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { DatabaseUnavailableError, databaseUnavailableReason } from "../db/unavailable";
 import { inSpan, tracingOn } from "../observability/tracing";
 import type { GraphQLContext } from "./context";
@@ -32,7 +33,20 @@ export interface PersistedOperation {
   document: DocumentNode;
   /** query or mutation: names the operation's span. */
   type: OperationTypeNode;
+  /**
+   * The operation compiled to a function once at start-up (graphql-jit), or undefined when compiled
+   * execution is switched off or the compiler refused the document: then graphql-js executes it.
+   */
+  compiled?: CompiledQuery;
 }
+
+/**
+ * How persisted operations execute. `compiled` (the default) runs each through a function generated
+ * once at start-up, skipping graphql-js's per-call walk of the document and its field lookups;
+ * `interpreted` keeps graphql-js's `execute`. Both give the same data and the same coded errors
+ * (test/graphql/compiled-execution.test.ts runs the facades' operations both ways).
+ */
+export type ExecutionMode = "compiled" | "interpreted";
 
 export class OperationDocumentError extends Error {}
 
@@ -128,7 +142,11 @@ export class OperationExecutor {
    * and cost bounds guard against what clients send; our own documents are checked against the
    * default bounds by a test instead, so an operator's tighter bounds cannot stop start-up.
    */
-  static async load(schema: GraphQLSchema, folders: OperationFolders): Promise<OperationExecutor> {
+  static async load(
+    schema: GraphQLSchema,
+    folders: OperationFolders,
+    mode: ExecutionMode = "compiled",
+  ): Promise<OperationExecutor> {
     const operations = new Map<string, PersistedOperation>();
     const problems: string[] = [];
     const fragments = await loadFragments(folders.fragments);
@@ -137,7 +155,10 @@ export class OperationExecutor {
         const checked = checkOperation(schema, name, source, undefined, fragments);
         if (typeof checked === "string") problems.push(`${file}: ${checked}`);
         else if (operations.has(name)) problems.push(`${file}: operation ${name} is defined twice`);
-        else operations.set(name, { name, file, document: checked, type: operationTypeOf(checked) });
+        else {
+          const compiled = mode === "compiled" ? compiledOperation(schema, checked, name) : undefined;
+          operations.set(name, { name, file, document: checked, type: operationTypeOf(checked), compiled });
+        }
       }
     }
     if (problems.length > 0) throw new OperationDocumentError(problems.join("\n"));
@@ -163,13 +184,16 @@ export class OperationExecutor {
     const variableValues = (variables ?? {}) as Record<string, unknown>;
     const problem = unacceptableVariables(variableValues);
     if (problem) return { data: null, errors: [publicError("BAD_USER_INPUT", problem)] };
+    const compiled = operation.compiled;
     const run = async () =>
-      (await execute({
-        schema: this.schema,
-        document: operation.document,
-        variableValues,
-        contextValue: context,
-      })) as ExecutionResult<TData>;
+      (compiled
+        ? await compiled.query(undefined, context, variableValues)
+        : await execute({
+            schema: this.schema,
+            document: operation.document,
+            variableValues,
+            contextValue: context,
+          })) as ExecutionResult<TData>;
     // The hot path of every facade: with tracing off, not even the span helper is called.
     const result = tracingOn()
       ? await inSpan(
@@ -191,6 +215,24 @@ export class OperationExecutor {
     if (outage) throw new DatabaseUnavailableError(outage);
     if (unexpected.length > 0) throw new UnexpectedExecutionError(unexpected);
     return { data: result.data ?? null, errors };
+  }
+}
+
+/**
+ * Compiles one validated operation. Leaf serialisation stays on (the schema's scalars format dates
+ * and JSON), and the compiler's stack capture is off: its errors never reach a client anyway. A
+ * document the compiler refuses executes interpreted rather than stopping start-up.
+ */
+function compiledOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  name: string,
+): CompiledQuery | undefined {
+  try {
+    const compiled = compileQuery(schema, document, name, { disablingCapturingStackErrors: true });
+    return isCompiledQuery(compiled) ? compiled : undefined;
+  } catch {
+    return undefined;
   }
 }
 
