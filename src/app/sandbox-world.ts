@@ -223,6 +223,8 @@ export class SandboxWorld {
       name: "Sandbox",
       role: "owner",
     });
+    // Joined at the frozen moment, not when this process built the world: answers stay the same.
+    await db.prisma.user.update({ where: { id: user.id }, data: { createdAt: clock.now() } });
     const { rawKey } = await accounts.createApiKey({ userId: user.id, name: "Sandbox" });
     const authentication = await accounts.authenticate(rawKey);
     if (!authentication.ok) throw new Error("the sandbox key does not authenticate");
