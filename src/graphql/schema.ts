@@ -41,6 +41,8 @@ import "./types/disruptions/shipment-disruptions";
 import "./types/docs/docs-hit";
 import "./types/docs/docs-hit-kind";
 import "./types/docs/docs-search";
+import "./types/help/help-hit";
+import "./types/help/help-search";
 import "./types/history/lookup-outcome";
 import "./types/history/lookup-surface";
 import "./types/history/tracking-history";
