@@ -161,20 +161,23 @@ describe("get_mis_report", () => {
     }
   });
 
-  it("refuses arguments outside the specification's values as errors with a sentence", async () => {
-    for (const args of [
-      { delayStatus: "late" },
-      { shipmentType: "Pallet" },
-      { sealine: "MAERSK" },
-      { limit: 101 },
-      { status: "ARRIVED" },
-    ]) {
-      const result = await client
-        .callTool({ name: "get_mis_report", arguments: args })
-        .catch((e: Error) => e);
-      const text = result instanceof Error ? result.message : textOf(result as never);
-      if (!(result instanceof Error)) expect(result.isError).toBe(true);
-      expect(text, JSON.stringify(args)).toMatch(/invalid|expected|SCAC|less than|too big|Invalid/i);
+  it("refuses arguments outside the specification's values as tool errors naming the argument", async () => {
+    for (const [args, sentence] of [
+      [
+        { delayStatus: "late" },
+        /delayStatus: Invalid option: expected one of "delayed"\|"early"\|"on_time"\|"unknown"/,
+      ],
+      [
+        { shipmentType: "Pallet" },
+        /shipmentType: Invalid option: expected one of "Container"\|"Bill of Lading"/,
+      ],
+      [{ sealine: "MAERSK" }, /sealine: a 4-character SCAC/],
+      [{ limit: 101 }, /limit: Too big: expected number to be <=100/],
+      [{ status: "ARRIVED" }, /status: Invalid option/],
+    ] as const) {
+      const result = await callTool(client, "get_mis_report", args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(result)).toMatch(sentence);
     }
   });
 });
@@ -203,10 +206,8 @@ describe("search_help", () => {
   });
 
   it("refuses a query under two characters", async () => {
-    const result = await client
-      .callTool({ name: "search_help", arguments: { query: "a" } })
-      .catch((e: Error) => e);
-    const text = result instanceof Error ? result.message : textOf(result as never);
-    expect(text).toMatch(/at least 2 characters/);
+    const result = await callTool(client, "search_help", { query: "a" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/query: at least 2 characters/);
   });
 });
