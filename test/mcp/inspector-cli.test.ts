@@ -178,8 +178,10 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["get_port_conditions", { port: "CNSHA" }],
   ["check_carrier_support", { carrier: "MAEU" }],
   ["search_api_docs", { query: "refresh schedule" }],
+  ["search_help", { query: "connect Cursor over MCP" }],
   ["list_customers", {}],
   ["get_team", {}],
+  ["get_mis_report", { status: "IN_TRANSIT" }],
 ];
 
 describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {

@@ -22,8 +22,10 @@ const EXPECTED_TOOLS = [
   "get_port_conditions",
   "check_carrier_support",
   "search_api_docs",
+  "search_help",
   "list_customers",
   "get_team",
+  "get_mis_report",
 ];
 
 let app: TestApp;
@@ -136,9 +138,12 @@ const calls = (): [string, Record<string, unknown>][] => [
   ["check_carrier_support", { carrier: "MAEU" }],
   ["check_carrier_support", { carrier: "zz-no-such-line" }],
   ["search_api_docs", { query: "shipment slots per billing cycle" }],
+  ["search_help", { query: "how do I verify a webhook signature" }],
   ["list_customers", {}],
   ["list_customers", { search: "acme", filter: { hasActiveShipments: false } }],
   ["get_team", {}],
+  ["get_mis_report", {}],
+  ["get_mis_report", { sealine: "mscu", shipmentType: "Container", q: "acme", limit: 1 }],
 ];
 
 describe("tools/list", () => {

@@ -237,10 +237,16 @@ export async function loadOpenApiDocument(root: string, generated?: OpenApiSourc
   return generated ? await generated() : null;
 }
 
-/** Every documentation source of the project at `root`: README, `docs/**.md`, the schema, OpenAPI. */
+/** Every API documentation source of the project at `root`: README, `docs/**.md` but `docs/help`, the schema, OpenAPI. */
 export async function loadProjectDocs(root: string, openApi?: OpenApiSource): Promise<DocSection[]> {
   const sections: DocSection[] = [];
-  const guides = [path.join(root, "README.md"), ...(await markdownFiles(path.join(root, "docs")))];
+  // The help articles (docs/help) have their own index (`src/domain/help`, MCP `search_help`): this
+  // search stays on the API documentation.
+  const help = path.join(root, "docs", "help") + path.sep;
+  const guides = [
+    path.join(root, "README.md"),
+    ...(await markdownFiles(path.join(root, "docs"))).filter((file) => !file.startsWith(help)),
+  ];
   for (const file of guides) {
     if (!existsSync(file)) continue;
     sections.push(

@@ -1,0 +1,23 @@
+/** Twenty questions a user asks, each with the article that answers it (the help search's evaluation set). */
+export const HELP_QUESTIONS: readonly [question: string, slug: string][] = [
+  ["How do I install Quayside and track my first container?", "getting-started"],
+  ["I lost the demo API key printed at start, how do I make a new one?", "getting-started"],
+  ["How do I verify the webhook signature HMAC?", "webhooks"],
+  ["which events can my webhook endpoint subscribe to", "webhooks"],
+  ["How do I connect Claude Desktop to Quayside?", "mcp-setup"],
+  ["cursor mcp.json configuration", "mcp-setup"],
+  ["Can I test the API without a key?", "sandbox"],
+  ["reserved reference that returns a 402 in the sandbox", "sandbox"],
+  ["How many requests per minute does the free plan allow?", "limits-and-plans"],
+  ["what happens when all shipment slots are used", "limits-and-plans"],
+  ["migrate from SeaRates by changing the base URL", "compat-api"],
+  ["force_update cache 12 hours compat", "compat-api"],
+  ["How often are shipments refreshed from the carrier?", "carriers-and-data-freshness"],
+  ["Which carriers are supported?", "carriers-and-data-freshness"],
+  ["My container is not found, what should I do?", "troubleshooting"],
+  ["GraphQL query cost too high error", "graphql-api"],
+  ["list shipments changed since a date with updated_since", "v1-api"],
+  ["send the key with X-API-KEY header or Bearer token", "api-keys"],
+  ["export the on-time report to Excel", "reports"],
+  ["developer mode disabled 403 error", "troubleshooting"],
+];
