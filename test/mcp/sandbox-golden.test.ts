@@ -45,6 +45,9 @@ const CALLS: { tool: string; name?: string; args: Record<string, unknown> }[] = 
   { tool: "search_api_docs", args: { query: "webhook signature" } },
   { tool: "list_customers", args: {} },
   { tool: "get_team", args: {} },
+  { tool: "search_help", args: { query: "how do I verify a webhook signature" } },
+  { tool: "get_mis_report", args: {} },
+  { tool: "get_mis_report", name: "get_mis_report.delayed", args: { delayStatus: "delayed", limit: 5 } },
 ];
 
 let world: SandboxWorld;
