@@ -19,7 +19,7 @@ const UPDATE_PREFS = `mutation($input: NotificationPreferencesInput!) {
   }
 }`;
 const FOLLOW = `mutation($shipment: String!, $userId: ID) {
-  followShipment(shipment: $shipment, userId: $userId) { id reference followers { id email } }
+  followShipment(shipment: $shipment, userId: $userId) { id email }
 }`;
 const OUTBOX = `{ mailOutbox(first: 100) { id kind to subject text status transport notBefore sentAt } }`;
 
@@ -124,9 +124,7 @@ describe("e-mail through a real SMTP server", () => {
     for (const number of known) {
       const followed = await graphql(app, org.key, FOLLOW, { shipment: number });
       expect(followed.body.errors).toBeUndefined();
-      expect((followed.body.data!.followShipment as { followers: { id: string }[] }).followers).toEqual([
-        expect.objectContaining({ id: org.userId }),
-      ]);
+      expect(followed.body.data!.followShipment).toEqual([expect.objectContaining({ id: org.userId })]);
     }
 
     // Day by day (10:00 UTC, 02:00 in Los Angeles) until a refresh moves some ETAs.
@@ -207,4 +205,198 @@ describe("e-mail through a real SMTP server", () => {
       /^Daily digest \d{4}-\d{2}-\d{2}: \d+ changes? on the shipments you follow$/,
     );
   }, 300_000);
+});
+
+describe("preferences and followers through GraphQL", () => {
+  let app: TestApp;
+  let org: OrgWithKey;
+  let other: OrgWithKey;
+  let reference: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      env: {
+        QUAYSIDE_WORKERS: "off",
+        QUAYSIDE_SIMULATOR: "embedded",
+        QUAYSIDE_SIMULATOR_PORT: "0",
+        QUAYSIDE_CARRIER_ATTEMPTS: "1",
+      },
+    });
+    org = await app.fixtures.organization();
+    other = await app.fixtures.organization();
+    const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+      known: 1,
+      start: 720_000,
+    });
+    reference = known[0]!;
+    const tracked = await fetch(`${app.url}/api/v1/container/${reference}?sealine=MSCU`, {
+      headers: { authorization: `Bearer ${org.key}` },
+    });
+    expect(tracked.status).toBe(200);
+  }, 120_000);
+  afterAll(() => app?.stop());
+
+  it("refuses bad values with the field named, saving nothing", async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ timeZone: "Mars/Olympus_Mons" }, "timeZone"],
+      [{ timeZone: "Europe/Rotterdam" }, "timeZone"],
+      [{ quietHours: { start: "25:00", end: "07:00" } }, "quietHours.start"],
+      [{ quietHours: { start: "7:00", end: "08:00" } }, "quietHours.start"],
+      [{ quietHours: { start: "07:00", end: "07:00" } }, "quietHours"],
+      [{ etaChangeMinHours: -1 }, "etaChangeMinHours"],
+      [{ etaChangeMinHours: 100_000 }, "etaChangeMinHours"],
+      [{ emailEnabled: null }, "emailEnabled"],
+      [{ dailyDigest: true, timeZone: "Nowhere" }, "timeZone"],
+    ];
+    for (const [input, field] of bad) {
+      const res = await graphql(app, org.key, UPDATE_PREFS, { input });
+      expect(res.status, JSON.stringify(input)).toBe(200);
+      expect(res.body.errors?.[0]?.extensions, JSON.stringify(input)).toMatchObject({
+        code: "BAD_USER_INPUT",
+        field,
+      });
+    }
+    const now = await graphql(
+      app,
+      org.key,
+      "{ notificationPreferences { dailyDigest timeZone quietHours { start } } }",
+    );
+    expect(now.body.data!.notificationPreferences).toEqual({
+      dailyDigest: false,
+      timeZone: "UTC",
+      quietHours: null,
+    });
+
+    const cleared = await graphql(app, org.key, UPDATE_PREFS, {
+      input: { quietHours: { start: "23:00", end: "06:00" } },
+    });
+    expect(cleared.body.errors).toBeUndefined();
+    const removed = await graphql(app, org.key, UPDATE_PREFS, { input: { quietHours: null } });
+    expect(removed.body.data!.updateNotificationPreferences).toMatchObject({ quietHours: null });
+  });
+
+  it("follows only the organisation's own shipments and users; another organisation's are not found", async () => {
+    const teammate = await app.fixtures.teammate(org.organizationId);
+    const mine = await graphql(app, org.key, FOLLOW, { shipment: reference, userId: teammate.userId });
+    expect(mine.body.errors).toBeUndefined();
+    expect(mine.body.data!.followShipment).toEqual([expect.objectContaining({ id: teammate.userId })]);
+    // Following twice is still one follow.
+    await graphql(app, org.key, FOLLOW, { shipment: reference, userId: teammate.userId });
+    const self = await graphql(app, org.key, FOLLOW, { shipment: reference });
+    expect(self.body.data!.followShipment).toHaveLength(2);
+
+    const theirs = await graphql(app, other.key, FOLLOW, { shipment: reference });
+    expect(theirs.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const foreignUser = await graphql(app, org.key, FOLLOW, { shipment: reference, userId: other.userId });
+    expect(foreignUser.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(foreignUser.body.errors?.[0]?.message).toBe("No such shipment or user in your organisation.");
+
+    const unfollowed = await graphql(
+      app,
+      org.key,
+      `mutation($shipment: String!) { unfollowShipment(shipment: $shipment) { id } }`,
+      { shipment: reference },
+    );
+    expect(unfollowed.body.data!.unfollowShipment).toEqual([{ id: teammate.userId }]);
+    const listed = await graphql(
+      app,
+      other.key,
+      "query($s: String!) { shipmentFollowers(shipment: $s) { id } }",
+      {
+        s: reference,
+      },
+    );
+    expect(listed.body.data!.shipmentFollowers).toBeNull();
+    const count = await graphql(app, teammate.key, "{ notificationPreferences { followedShipments } }");
+    expect(count.body.data!.notificationPreferences).toEqual({ followedShipments: 1 });
+  });
+
+  it("needs a key that may write to change anything", async () => {
+    const viewOnly = await app.fixtures.teammate(org.organizationId, { viewOnly: true });
+    const res = await graphql(app, viewOnly.key, UPDATE_PREFS, { input: { dailyDigest: true } });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe("VIEW_ONLY_KEY");
+    const follow = await graphql(app, viewOnly.key, FOLLOW, { shipment: reference });
+    expect(follow.body.errors?.[0]?.extensions?.code).toBe("VIEW_ONLY_KEY");
+  });
+});
+
+describe("the outbox when no SMTP server is configured", () => {
+  let app: TestApp;
+  const clock = new ManualClock("2026-11-22T12:00:00Z");
+
+  beforeAll(async () => {
+    app = await startTestApp({ clock, env: { QUAYSIDE_WORKERS: "off" } });
+  }, 60_000);
+  afterAll(() => app?.stop());
+
+  it("keeps sent mail in the database for the dashboard, once per key, each organisation seeing its own", async () => {
+    const org = await app.fixtures.organization();
+    const other = await app.fixtures.organization();
+    const { notifications } = app.services;
+    const invitation = {
+      organizationId: org.organizationId,
+      to: "new.colleague@example.org",
+      subject: "You are invited to Quayside",
+      text: "Join your team on Quayside.",
+      html: "<p>Join your team on Quayside.</p>",
+      dedupeKey: "invitation:test-1",
+    };
+    expect(await notifications.enqueueMail(invitation)).toBe(true);
+    expect(await notifications.enqueueMail(invitation)).toBe(false);
+
+    const queued = await outbox(app, org.key);
+    expect(queued).toEqual([
+      expect.objectContaining({
+        kind: "mail",
+        to: "new.colleague@example.org",
+        status: "pending",
+        transport: null,
+      }),
+    ]);
+    await drain(app.workers.notifications);
+    await drain(app.workers.notifications);
+    const sent = await outbox(app, org.key);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        subject: "You are invited to Quayside",
+        text: "Join your team on Quayside.",
+        status: "sent",
+        transport: "outbox",
+        sentAt: "2026-11-22T12:00:00.000Z",
+      }),
+    ]);
+    expect(await outbox(app, other.key)).toEqual([]);
+  });
+
+  it("defers a user's mail through their quiet hours in their own zone", async () => {
+    const org = await app.fixtures.organization();
+    await graphql(app, org.key, UPDATE_PREFS, {
+      input: { timeZone: "Asia/Singapore", quietHours: { start: "19:00", end: "21:30" } },
+    });
+    // 12:00 UTC is 20:00 in Singapore: quiet until 21:30 there, 13:30 UTC.
+    clock.set("2026-11-22T12:00:00Z");
+    const profile = await graphql(app, org.key, "{ notificationPreferences { email } }");
+    const email = (profile.body.data!.notificationPreferences as { email: string }).email;
+    await app.services.notifications.enqueueMail({
+      organizationId: org.organizationId,
+      userId: org.userId,
+      to: email,
+      subject: "Quiet hours check",
+      text: "Sent after quiet hours.",
+    });
+    await drain(app.workers.notifications);
+    const waiting = await outbox(app, org.key);
+    expect(waiting).toEqual([
+      expect.objectContaining({ status: "pending", notBefore: "2026-11-22T13:30:00.000Z" }),
+    ]);
+    clock.set("2026-11-22T13:29:00Z");
+    await drain(app.workers.notifications);
+    expect((await outbox(app, org.key))[0]!.status).toBe("pending");
+    clock.set("2026-11-22T13:30:00Z");
+    await drain(app.workers.notifications);
+    expect((await outbox(app, org.key))[0]).toMatchObject({
+      status: "sent",
+      sentAt: "2026-11-22T13:30:00.000Z",
+    });
+  });
 });

@@ -180,6 +180,7 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["search_api_docs", { query: "refresh schedule" }],
   ["list_customers", {}],
   ["get_team", {}],
+  ["get_notification_prefs", {}],
 ];
 
 describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {

@@ -24,6 +24,7 @@ const EXPECTED_TOOLS = [
   "search_api_docs",
   "list_customers",
   "get_team",
+  "get_notification_prefs",
 ];
 
 let app: TestApp;
@@ -139,6 +140,7 @@ const calls = (): [string, Record<string, unknown>][] => [
   ["list_customers", {}],
   ["list_customers", { search: "acme", filter: { hasActiveShipments: false } }],
   ["get_team", {}],
+  ["get_notification_prefs", {}],
 ];
 
 describe("tools/list", () => {

@@ -30,7 +30,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Whether the runtime knows the zone (`Europe/Rotterdam`, `UTC`); a typo is refused, never guessed. */
+/** Whether the runtime knows the zone (`Europe/Amsterdam`, `UTC`); a typo is refused, never guessed. */
 export function isTimeZone(zone: string): boolean {
   if (zone.length === 0 || zone.length > 64) return false;
   try {

@@ -67,7 +67,7 @@ export const preferencesUpdate = z
     lastFreeDayReminders: z.boolean(),
     disruptions: z.boolean(),
     dailyDigest: z.boolean(),
-    timeZone: z.string().refine(isTimeZone, "an IANA time zone such as Europe/Rotterdam or UTC"),
+    timeZone: z.string().refine(isTimeZone, "an IANA time zone such as Europe/Amsterdam or UTC"),
     quietHours: z
       .object({ start: wallTime, end: wallTime })
       .refine((q) => q.start !== q.end, "start and end must differ (null for no quiet hours)")

@@ -87,7 +87,7 @@ const NotificationPreferencesInput = builder.inputType("NotificationPreferencesI
     lastFreeDayReminders: t.boolean(),
     disruptions: t.boolean(),
     dailyDigest: t.boolean(),
-    timeZone: t.string({ description: "IANA zone, e.g. Europe/Rotterdam" }),
+    timeZone: t.string({ description: "IANA zone, e.g. Europe/Amsterdam" }),
     quietHours: t.field({ type: QuietHoursInput }),
   }),
 });
