@@ -311,6 +311,46 @@ describe("preferences and followers through GraphQL", () => {
     expect(count.body.data!.notificationPreferences).toEqual({ followedShipments: 1 });
   });
 
+  it("reminds followers 72 and 24 hours before a known last free day, once each", async () => {
+    const follower = await app.fixtures.teammate(org.organizationId);
+    await graphql(app, follower.key, FOLLOW, { shipment: reference });
+    const { prisma } = app.services.db;
+    const shipment = await prisma.shipment.findFirstOrThrow({
+      where: { organizationId: org.organizationId, reference },
+    });
+    const profile = await graphql(app, follower.key, "{ notificationPreferences { email } }");
+    const address = (profile.body.data!.notificationPreferences as { email: string }).email;
+    const reminders = async () =>
+      (await outbox(app, follower.key)).filter((m) => m.kind.startsWith("lfd_") && m.to === address);
+    // No last free day known (no terminal data yet): no reminder.
+    await drain(app.workers.notifications);
+    expect(await reminders()).toEqual([]);
+
+    // What terminal records will supply, through the one seam reminders read.
+    const setLastFreeDay = (hoursAhead: number) =>
+      prisma.shipment.update({
+        where: { id: shipment.id },
+        data: {
+          summary: {
+            ...(shipment.summary as object),
+            lastFreeDay: new Date(Date.now() + hoursAhead * 3_600_000).toISOString(),
+          },
+        },
+      });
+    await setLastFreeDay(100);
+    await drain(app.workers.notifications);
+    expect(await reminders()).toEqual([]);
+    await setLastFreeDay(71);
+    await drain(app.workers.notifications);
+    await drain(app.workers.notifications);
+    expect((await reminders()).map((m) => m.kind)).toEqual(["lfd_72h"]);
+    expect((await reminders())[0]!.subject).toBe(`Last free day in 72 hours: ${reference}`);
+    await setLastFreeDay(23);
+    await drain(app.workers.notifications);
+    await drain(app.workers.notifications);
+    expect((await reminders()).map((m) => m.kind).sort()).toEqual(["lfd_24h", "lfd_72h"]);
+  });
+
   it("needs a key that may write to change anything", async () => {
     const viewOnly = await app.fixtures.teammate(org.organizationId, { viewOnly: true });
     const res = await graphql(app, viewOnly.key, UPDATE_PREFS, { input: { dailyDigest: true } });

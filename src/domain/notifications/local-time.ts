@@ -70,9 +70,22 @@ function offsetAt(instant: Date, zone: string): number {
  */
 export function instantOf(wall: WallClock, zone: string): Date {
   const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  const first = naive - offsetAt(new Date(naive), zone);
-  const second = naive - offsetAt(new Date(first), zone);
-  return new Date(Math.min(first, second));
+  // The zone's offsets a day either side: at most one change of clocks lies between them.
+  const before = naive - offsetAt(new Date(naive - 86_400_000), zone);
+  const after = naive - offsetAt(new Date(naive + 86_400_000), zone);
+  const reads = (t: number) => {
+    const w = wallClockAt(new Date(t), zone);
+    return (
+      w.year === wall.year &&
+      w.month === wall.month &&
+      w.day === wall.day &&
+      w.hour === wall.hour &&
+      w.minute === wall.minute
+    );
+  };
+  const matching = [before, after].filter(reads);
+  // Both: the time happens twice (first occurrence); neither: it is skipped (the old offset, so later).
+  return new Date(matching.length > 0 ? Math.min(...matching) : before);
 }
 
 /** `HH:MM` (00:00 to 23:59) as minutes after midnight, or null when it is not one. */

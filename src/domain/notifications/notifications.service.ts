@@ -12,7 +12,6 @@ import {
   changeMail,
   digestMail,
   disruptionMail,
-  hoursBetween,
   lastFreeDayMail,
   type MailKind,
 } from "./messages";
@@ -64,8 +63,9 @@ export function mailKindFor(event: string, data: ChangeData, prefs: Notification
   switch (event) {
     case "eta.changed": {
       if (!prefs.etaChanges) return null;
-      const moved = hoursBetween(data.previous_eta, data.eta);
-      return moved !== null && Math.abs(moved) >= prefs.etaChangeMinHours ? "eta_changed" : null;
+      if (!data.previous_eta || !data.eta) return null;
+      const movedMs = Math.abs(Date.parse(data.eta) - Date.parse(data.previous_eta));
+      return movedMs >= prefs.etaChangeMinHours * 3_600_000 ? "eta_changed" : null;
     }
     case "shipment.vessel_arrived":
       return prefs.vesselArrival ? "vessel_arrived" : null;
