@@ -351,6 +351,57 @@ describe("preferences and followers through GraphQL", () => {
     expect((await reminders()).map((m) => m.kind).sort()).toEqual(["lfd_24h", "lfd_72h"]);
   });
 
+  it("mails a disruption first seen after the follow began, once, and not older news", async () => {
+    const follower = await app.fixtures.teammate(org.organizationId);
+    const { prisma } = app.services.db;
+    const shipment = await prisma.shipment.findFirstOrThrow({
+      where: { organizationId: org.organizationId, reference },
+    });
+    const disruption = (id: string, headline: string, firstSeen: Date) =>
+      prisma.disruption.create({
+        data: {
+          id,
+          category: "weather",
+          severity: 3,
+          status: "active",
+          ports: [],
+          headline,
+          summary: headline,
+          firstSeen,
+          lastUpdated: firstSeen,
+          matches: {
+            create: {
+              shipmentId: shipment.id,
+              organizationId: org.organizationId,
+              matchTypes: ["pod"],
+              computedAt: firstSeen,
+            },
+          },
+        },
+      });
+    // What the disruption pipeline stores: an event and its match to the shipment.
+    await disruption(
+      "00000000-0000-4000-8000-00000000d001",
+      "Old storm closes the port",
+      new Date(Date.now() - 86_400_000),
+    );
+    await graphql(app, follower.key, FOLLOW, { shipment: reference });
+    await disruption(
+      "00000000-0000-4000-8000-00000000d002",
+      "Typhoon closes the port",
+      new Date(Date.now() + 1_000),
+    );
+    await drain(app.workers.notifications);
+    await drain(app.workers.notifications);
+    const profile = await graphql(app, follower.key, "{ notificationPreferences { email } }");
+    const address = (profile.body.data!.notificationPreferences as { email: string }).email;
+    const mails = (await outbox(app, follower.key)).filter(
+      (m) => m.kind === "disruption" && m.to === address,
+    );
+    expect(mails.map((m) => m.subject)).toEqual([`Disruption: Typhoon closes the port (${reference})`]);
+    expect(mails[0]!.text).toContain("touches the shipment by pod");
+  });
+
   it("needs a key that may write to change anything", async () => {
     const viewOnly = await app.fixtures.teammate(org.organizationId, { viewOnly: true });
     const res = await graphql(app, viewOnly.key, UPDATE_PREFS, { input: { dailyDigest: true } });
