@@ -5,7 +5,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string | null;
-  /** Sent as `Message-ID`-independent header `X-Quayside-Notification`: the de-duplication key. */
+  /** The de-duplication key, sent as the header `X-Quayside-Notification` so a receiver can drop a copy. */
   dedupeKey: string;
 }
 
