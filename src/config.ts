@@ -144,6 +144,18 @@ const environmentSchema = z.object({
   /** Ports watched for congestion besides the 60 largest container ports (comma-separated codes). */
   QUAYSIDE_CONGESTION_PORTS: z.string().default(""),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine(
+      (v) => v === undefined || /^smtps?:\/\/[^/\s]+/.test(v),
+      "SMTP_URL looks like smtp://user:password@mail.example.com:587 or smtps://mail.example.com",
+    ),
+  QUAYSIDE_MAIL_FROM: z
+    .string()
+    .regex(/^[^\r\n]*<?[^@\s<>]+@[^@\s<>]+>?$/, "QUAYSIDE_MAIL_FROM looks like Quayside <alerts@example.com>")
+    .default("Quayside <quayside@localhost>"),
   QUAYSIDE_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(12),
   QUAYSIDE_GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(20_000),
   QUAYSIDE_GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
@@ -278,6 +290,8 @@ export interface AppConfig {
   /** Carriers put under maintenance or disabled by the operator, by SCAC. */
   carrierStatus: Record<string, "active" | "maintenance" | "disabled">;
   webhookAllowPrivateTargets: boolean;
+  /** E-mail: through the SMTP server at `smtpUrl` when set, else into the database outbox. */
+  mail: { smtpUrl: string | undefined; from: string };
   /** Disruption feed ingestion (docs/decisions/disruptions.md, "Sources"). */
   disruptionFeeds: { sources: string; intervalMs: number; timeoutMs: number; maxBytes: number };
   /**
@@ -427,6 +441,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         .map((pair) => pair.trim().split("=") as [string, "active" | "maintenance" | "disabled"]),
     ),
     webhookAllowPrivateTargets: e.QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.QUAYSIDE_MAIL_FROM },
     disruptionFeeds: {
       sources: e.QUAYSIDE_DISRUPTION_FEEDS,
       intervalMs: e.QUAYSIDE_DISRUPTION_FEED_INTERVAL_MS,

@@ -5,6 +5,7 @@ import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
 import { getMisReport } from "./tools/get-mis-report.tool";
+import { getNotificationPrefs } from "./tools/get-notification-prefs.tool";
 import { getPortConditions } from "./tools/get-port-conditions.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
@@ -41,6 +42,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   listCustomers,
   getTeam,
   getMisReport,
+  getNotificationPrefs,
 ];
 
 const INSTRUCTIONS = [
@@ -51,6 +53,7 @@ const INSTRUCTIONS = [
   "get_route_news lists active disruptions touching a shipment, any of yours, or all; get_disruption_detail reads one with its sources.",
   "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
   "search_help answers how-to questions from the help articles; get_mis_report gives on-time and delay figures of your shipments against their first ETA.",
+  "get_notification_prefs reads your e-mail notification choices and the organisation's webhook endpoints by host (addresses masked, never a secret).",
 ].join(" ");
 
 /**

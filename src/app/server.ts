@@ -207,6 +207,7 @@ export async function startServer(
     workers.webhooks.start();
     workers.disruptions.start();
     workers.congestion.start();
+    workers.notifications.start();
   }
   logger.info(startup.summary(), "Started");
   // What the first requests do not need loads now, after the instance already answers.

@@ -19,6 +19,8 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { outboxTransport } from "../domain/notifications/mail-transport";
+import { NotificationsService } from "../domain/notifications/notifications.service";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
@@ -34,6 +36,7 @@ import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webho
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { smtpTransport } from "../upstream/mail/smtp-transport";
 import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
@@ -74,6 +77,8 @@ export interface Services {
   disruptions: DisruptionsService;
   /** Feed ingestion, when sources are configured (none: nothing is fetched). */
   feedIngestion: FeedIngestion | null;
+  /** E-mail notifications: preferences, followers, the mail queue and its outbox (`enqueueMail`). */
+  notifications: NotificationsService;
   close(): Promise<void>;
 }
 
@@ -173,6 +178,14 @@ export function createServices(input: {
     sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  const notifications = new NotificationsService({
+    prisma: db.prisma,
+    clock,
+    logger,
+    transport: config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : outboxTransport,
+    from: config.mail.from,
+  });
+  webhooks.onChanges((tx, organizationId, events) => notifications.recordChanges(tx, organizationId, events));
   const lookupLog = new LookupLog(db.prisma);
   const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
@@ -265,6 +278,7 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,
+    notifications,
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {
@@ -276,6 +290,7 @@ export function createServices(input: {
       });
       await counters.close();
       webhookSender.close();
+      await notifications.close();
     },
   };
 }

@@ -8,6 +8,7 @@ const REMATCH_BATCH = 50;
 /** How often the disruption worker looks for due feeds (each feed has its own, longer interval). */
 const DISRUPTION_TICK_MS = 30_000;
 const CONGESTION_BATCH = 10;
+const MAIL_BATCH = 25;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -17,12 +18,15 @@ export interface Workers {
   disruptions: PeriodicWorker;
   /** Samples watched ports' AIS areas and scores ports whose reading is due. */
   congestion: PeriodicWorker;
+  /** Queues last-free-day reminders, disruption mails and digests, and sends due mail. */
+  notifications: PeriodicWorker;
   stop(): Promise<void>;
 }
 
 /** The background workers of one process; every process may run them (rows are claimed, not shared). */
 export function createWorkers(services: Services): Workers {
-  const { background, webhooks, congestion, logger, config, disruptions, feedIngestion } = services;
+  const { background, webhooks, congestion, logger, config, disruptions, feedIngestion, notifications } =
+    services;
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
@@ -64,12 +68,19 @@ export function createWorkers(services: Services): Workers {
     },
     logger,
   );
+  const notificationWorker = new PeriodicWorker(
+    "notifications",
+    config.workers.intervalMs,
+    () => notifications.tick(MAIL_BATCH),
+    logger,
+  );
   return {
     refresh,
     discovery,
     webhooks: webhookWorker,
     disruptions: disruptionWorker,
     congestion: congestionWorker,
+    notifications: notificationWorker,
     async stop() {
       await Promise.all([
         refresh.stop(),
@@ -77,6 +88,7 @@ export function createWorkers(services: Services): Workers {
         webhookWorker.stop(),
         disruptionWorker.stop(),
         congestionWorker.stop(),
+        notificationWorker.stop(),
       ]);
     },
   };

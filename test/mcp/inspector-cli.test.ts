@@ -182,6 +182,7 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["list_customers", {}],
   ["get_team", {}],
   ["get_mis_report", { status: "IN_TRANSIT" }],
+  ["get_notification_prefs", {}],
 ];
 
 describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {

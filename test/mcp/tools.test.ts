@@ -26,6 +26,7 @@ const EXPECTED_TOOLS = [
   "list_customers",
   "get_team",
   "get_mis_report",
+  "get_notification_prefs",
 ];
 
 let app: TestApp;
@@ -144,6 +145,7 @@ const calls = (): [string, Record<string, unknown>][] => [
   ["get_team", {}],
   ["get_mis_report", {}],
   ["get_mis_report", { sealine: "mscu", shipmentType: "Container", q: "acme", limit: 1 }],
+  ["get_notification_prefs", {}],
 ];
 
 describe("tools/list", () => {

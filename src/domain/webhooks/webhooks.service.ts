@@ -43,8 +43,15 @@ export interface SampleDeliveries {
   send(url: string, event: WebhookEventName): Promise<SampleDelivery>;
 }
 
+/**
+ * Another consumer of the change stream (e-mail notifications): called with the same events, in the
+ * same transaction, as the webhook outbox.
+ */
+export type ChangeListener = (tx: Tx, organizationId: string, events: DomainEvent[]) => Promise<void>;
+
 export class WebhooksService {
   private readonly delivery: WebhookDeliveryService;
+  private readonly listeners: ChangeListener[] = [];
 
   constructor(
     private readonly deps: {
@@ -162,6 +169,7 @@ export class WebhooksService {
    */
   async enqueue(tx: Tx, organizationId: string, events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
+    for (const listener of this.listeners) await listener(tx, organizationId, events);
     const endpoints = await tx.webhookEndpoint.findMany({ where: { organizationId } });
     for (const event of events) {
       const subscribed = endpoints.filter((e) => e.events.includes("*") || e.events.includes(event.event));
@@ -184,6 +192,11 @@ export class WebhooksService {
     }));
     if (rows.length > 0) await db.webhookDelivery.createMany({ data: rows });
     return rows as unknown as WebhookDelivery[];
+  }
+
+  /** Adds a consumer of the change stream (the composition root wires notifications here). */
+  onChanges(listener: ChangeListener): void {
+    this.listeners.push(listener);
   }
 
   /** Leases endpoints with deliveries due (see `WebhookDeliveryService.claim`). */

@@ -1,0 +1,151 @@
+import {
+  DIGEST_HOUR,
+  LFD_REMINDER_HOURS,
+  maskAddress,
+  type NotificationPrefs,
+  preferencesUpdate,
+} from "../../../domain/notifications/preferences";
+import { builder } from "../../builder";
+import type { GraphQLContext } from "../../context";
+import { publicError } from "../../errors";
+import { WRITE_SCOPES } from "../../scopes";
+
+interface PrefsView extends NotificationPrefs {
+  email: string;
+  followedShipments: number;
+}
+
+const QuietHoursRef = builder.objectRef<{ start: string; end: string }>("QuietHours").implement({
+  description:
+    "A daily wall-clock window in the user's time zone when no e-mail is sent (start included, end excluded; an end before the start runs overnight). Mail falling inside waits until the end.",
+  fields: (t) => ({
+    start: t.exposeString("start", { description: "HH:MM" }),
+    end: t.exposeString("end", { description: "HH:MM" }),
+  }),
+});
+
+const NotificationPreferencesRef = builder.objectRef<PrefsView>("NotificationPreferences").implement({
+  description:
+    "The e-mail notifications of the user whose key asks. Only shipments the user follows are notified.",
+  fields: (t) => ({
+    email: t.exposeString("email", { description: "Where the mail goes: the user's address." }),
+    emailMasked: t.string({
+      description: "The address with most characters hidden (j***@e***.com), as MCP shows it.",
+      resolve: (p) => maskAddress(p.email),
+    }),
+    emailEnabled: t.exposeBoolean("emailEnabled", { description: "Off: no e-mail at all." }),
+    statusChanges: t.exposeBoolean("statusChanges", {
+      description: "A mail when a followed shipment's status changes (delivery included).",
+    }),
+    etaChanges: t.exposeBoolean("etaChanges", { description: "A mail when the carrier revises the ETA." }),
+    etaChangeMinHours: t.exposeInt("etaChangeMinHours", {
+      description: "Only ETA revisions of at least this many hours, either way, are mailed.",
+    }),
+    vesselArrival: t.exposeBoolean("vesselArrival", {
+      description: "A mail when the vessel arrives at the final port of discharge.",
+    }),
+    lastFreeDayReminders: t.exposeBoolean("lastFreeDayReminders", {
+      description: "Reminders 72 and 24 hours before a known last free day.",
+    }),
+    lastFreeDayReminderHours: t.intList({
+      description: "When last-free-day reminders go out, in hours before it.",
+      resolve: () => [...LFD_REMINDER_HOURS],
+    }),
+    disruptions: t.exposeBoolean("disruptions", {
+      description: "A mail when a new disruption touches a followed shipment.",
+    }),
+    dailyDigest: t.exposeBoolean("dailyDigest", {
+      description: `One mail a day at ${DIGEST_HOUR}:00 in the user's zone listing the changes of the 24 hours before (none on a quiet day).`,
+    }),
+    timeZone: t.exposeString("timeZone", {
+      description: "IANA time zone of quiet hours, the digest and times in mail.",
+    }),
+    quietHours: t.field({
+      type: QuietHoursRef,
+      nullable: true,
+      resolve: (p) => p.quietHours,
+    }),
+    followedShipments: t.exposeInt("followedShipments", { description: "Shipments the user follows." }),
+  }),
+});
+
+const QuietHoursInput = builder.inputType("QuietHoursInput", {
+  fields: (t) => ({
+    start: t.string({ required: true, description: "HH:MM, 00:00 to 23:59" }),
+    end: t.string({ required: true, description: "HH:MM; before the start for an overnight window" }),
+  }),
+});
+
+const NotificationPreferencesInput = builder.inputType("NotificationPreferencesInput", {
+  description: "Fields left out stay as they are; quietHours null removes them.",
+  fields: (t) => ({
+    emailEnabled: t.boolean(),
+    statusChanges: t.boolean(),
+    etaChanges: t.boolean(),
+    etaChangeMinHours: t.int({ description: "0 to 720" }),
+    vesselArrival: t.boolean(),
+    lastFreeDayReminders: t.boolean(),
+    disruptions: t.boolean(),
+    dailyDigest: t.boolean(),
+    timeZone: t.string({ description: "IANA zone, e.g. Europe/Amsterdam" }),
+    quietHours: t.field({ type: QuietHoursInput }),
+  }),
+});
+
+/** GraphQL sends an omitted field as undefined and an explicit null as null: only quietHours may be null. */
+function checkedUpdate(input: Record<string, unknown>) {
+  const present = Object.fromEntries(
+    Object.entries(input).filter(
+      ([key, value]) => value !== undefined && (value !== null || key === "quietHours"),
+    ),
+  );
+  const nulls = Object.entries(input).filter(([key, value]) => value === null && key !== "quietHours");
+  if (nulls.length > 0) {
+    throw publicError("BAD_USER_INPUT", `${nulls[0]![0]} cannot be null (leave it out to keep it)`, {
+      field: nulls[0]![0],
+    });
+  }
+  const parsed = preferencesUpdate.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join(".");
+    throw publicError("BAD_USER_INPUT", `${field}: ${issue.message}`, { field });
+  }
+  return parsed.data;
+}
+
+async function view(ctx: GraphQLContext): Promise<PrefsView> {
+  const user = ctx.principal!.user;
+  const [prefs, followedShipments] = await Promise.all([
+    ctx.services.notifications.preferences(user.id),
+    ctx.services.notifications.followedCount(user.id),
+  ]);
+  return { ...prefs, email: user.email, followedShipments };
+}
+
+builder.queryFields((t) => ({
+  notificationPreferences: t.field({
+    type: NotificationPreferencesRef,
+    nullable: true,
+    description: "The asking user's e-mail notification preferences (the defaults until changed).",
+    authScopes: { developerMode: true },
+    resolve: (_root, _args, ctx) => view(ctx),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateNotificationPreferences: t.field({
+    type: NotificationPreferencesRef,
+    nullable: true,
+    description: "Changes the asking user's preferences; every value is checked before anything is saved.",
+    authScopes: WRITE_SCOPES,
+    args: {
+      input: t.arg({ type: NotificationPreferencesInput, required: true }),
+    },
+    resolve: async (_root, { input }, ctx) => {
+      const update = checkedUpdate(input as Record<string, unknown>);
+      await ctx.services.notifications.updatePreferences(ctx.principal!.user, update);
+      return view(ctx);
+    },
+  }),
+}));

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { lastFreeDayOf } from "../../../src/domain/notifications/last-free-day";
+import {
+  instantOf,
+  isTimeZone,
+  lastWallTime,
+  localDate,
+  quietHoursEnd,
+} from "../../../src/domain/notifications/local-time";
+import type { ChangeData } from "../../../src/domain/notifications/messages";
+import { mailKindFor } from "../../../src/domain/notifications/notifications.service";
+import { DEFAULT_PREFS, hostOnly, maskAddress } from "../../../src/domain/notifications/preferences";
+
+const at = (iso: string) => new Date(iso);
+
+describe("quiet hours in the user's zone", () => {
+  const overnight = { start: "22:00", end: "07:00" };
+
+  it("holds mail inside an overnight window until its end, start included and end excluded", () => {
+    // Amsterdam is UTC+1 in November.
+    expect(quietHoursEnd(at("2026-11-22T21:00:00Z"), "Europe/Amsterdam", overnight)).toEqual(
+      at("2026-11-23T06:00:00Z"),
+    );
+    expect(quietHoursEnd(at("2026-11-23T02:30:00Z"), "Europe/Amsterdam", overnight)).toEqual(
+      at("2026-11-23T06:00:00Z"),
+    );
+    expect(quietHoursEnd(at("2026-11-23T06:00:00Z"), "Europe/Amsterdam", overnight)).toBeNull();
+    expect(quietHoursEnd(at("2026-11-22T20:59:00Z"), "Europe/Amsterdam", overnight)).toBeNull();
+  });
+
+  it("handles a daytime window, no window, and equal times as none", () => {
+    const lunch = { start: "12:00", end: "13:30" };
+    expect(quietHoursEnd(at("2026-11-22T04:15:00Z"), "Asia/Singapore", lunch)).toEqual(
+      at("2026-11-22T05:30:00Z"),
+    );
+    expect(quietHoursEnd(at("2026-11-22T05:30:00Z"), "Asia/Singapore", lunch)).toBeNull();
+    expect(quietHoursEnd(at("2026-11-22T04:15:00Z"), "Asia/Singapore", null)).toBeNull();
+    expect(quietHoursEnd(at("2026-11-22T04:15:00Z"), "UTC", { start: "04:00", end: "04:00" })).toBeNull();
+  });
+
+  it("ends at the local time across a change of clocks", () => {
+    // Los Angeles falls back on 1 November 2026: the night of 31 October ends at 07:00 PST = 15:00 UTC.
+    expect(
+      quietHoursEnd(at("2026-11-01T06:00:00Z"), "America/Los_Angeles", { start: "22:00", end: "07:00" }),
+    ).toEqual(at("2026-11-01T15:00:00Z"));
+    // and springs forward on 8 March 2026: 07:00 PDT = 14:00 UTC.
+    expect(
+      quietHoursEnd(at("2026-03-08T07:00:00Z"), "America/Los_Angeles", { start: "22:00", end: "07:00" }),
+    ).toEqual(at("2026-03-08T14:00:00Z"));
+    // 02:30 does not exist that morning: taken an hour later.
+    expect(instantOf({ year: 2026, month: 3, day: 8, hour: 2, minute: 30 }, "America/Los_Angeles")).toEqual(
+      at("2026-03-08T10:30:00Z"),
+    );
+  });
+
+  it("knows real zones only", () => {
+    expect(isTimeZone("Europe/Amsterdam")).toBe(true);
+    expect(isTimeZone("UTC")).toBe(true);
+    expect(isTimeZone("Europe/Rotterdam")).toBe(false);
+    expect(isTimeZone("")).toBe(false);
+  });
+
+  it("finds the last digest hour and the local date it belongs to", () => {
+    const digest = lastWallTime(at("2026-11-22T15:59:00Z"), "America/Los_Angeles", 8 * 60);
+    expect(digest).toEqual(at("2026-11-21T16:00:00Z"));
+    expect(localDate(digest, "America/Los_Angeles")).toBe("2026-11-21");
+    expect(lastWallTime(at("2026-11-22T16:00:00Z"), "America/Los_Angeles", 8 * 60)).toEqual(
+      at("2026-11-22T16:00:00Z"),
+    );
+  });
+});
+
+describe("which change is mailed", () => {
+  const change = (previous: string | null, next: string | null): ChangeData => ({
+    shipment_id: "SHP-1",
+    reference_number: "MSCU1234566",
+    carrier: "MSCU",
+    status: "IN_TRANSIT",
+    previous_status: "IN_TRANSIT",
+    eta: next,
+    previous_eta: previous,
+    ata: null,
+  });
+
+  it("mails an ETA revision of at least the threshold, either way, and nothing below it", () => {
+    const prefs = { ...DEFAULT_PREFS, etaChangeMinHours: 6 };
+    expect(mailKindFor("eta.changed", change("2026-12-01T00:00:00Z", "2026-12-01T06:00:00Z"), prefs)).toBe(
+      "eta_changed",
+    );
+    expect(mailKindFor("eta.changed", change("2026-12-01T06:00:00Z", "2026-12-01T00:00:00Z"), prefs)).toBe(
+      "eta_changed",
+    );
+    expect(
+      mailKindFor("eta.changed", change("2026-12-01T00:00:00Z", "2026-12-01T05:59:00Z"), prefs),
+    ).toBeNull();
+    expect(
+      mailKindFor("eta.changed", change("2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), {
+        ...prefs,
+        etaChanges: false,
+      }),
+    ).toBeNull();
+  });
+
+  it("follows the switches for status, delivery and arrival, and sends nothing with e-mail off", () => {
+    const data = change(null, null);
+    expect(mailKindFor("shipment.updated", data, DEFAULT_PREFS)).toBe("status_changed");
+    expect(mailKindFor("shipment.arrived", data, DEFAULT_PREFS)).toBe("delivered");
+    expect(mailKindFor("shipment.vessel_arrived", data, DEFAULT_PREFS)).toBe("vessel_arrived");
+    expect(
+      mailKindFor("shipment.vessel_arrived", data, { ...DEFAULT_PREFS, vesselArrival: false }),
+    ).toBeNull();
+    expect(mailKindFor("shipment.updated", data, { ...DEFAULT_PREFS, emailEnabled: false })).toBeNull();
+    expect(mailKindFor("discovery.recovered", data, DEFAULT_PREFS)).toBeNull();
+  });
+});
+
+describe("what MCP may show", () => {
+  it("masks an address and reduces a URL to its host", () => {
+    expect(maskAddress("jane.doe@example.com")).toBe("j***@e***.com");
+    expect(maskAddress("ops@mail.carrier.co.uk")).toBe("o***@m***.uk");
+    expect(maskAddress("no-at-sign")).toBe("***");
+    expect(hostOnly("https://user:pw@hooks.example.com:8443/path/secret?token=1")).toBe("hooks.example.com");
+    expect(hostOnly("not a url")).toBe("");
+  });
+});
+
+describe("the last-free-day seam", () => {
+  it("answers a date only where the shipment carries one", () => {
+    expect(lastFreeDayOf({ summary: null })).toBeNull();
+    expect(lastFreeDayOf({ summary: { origin: "CNSHA" } })).toBeNull();
+    expect(lastFreeDayOf({ summary: { lastFreeDay: "soon" } })).toBeNull();
+    expect(lastFreeDayOf({ summary: { lastFreeDay: "2026-12-03T23:59:00Z" } })).toEqual(
+      at("2026-12-03T23:59:00Z"),
+    );
+  });
+});
