@@ -47,6 +47,7 @@ const CALLS: { tool: string; name?: string; args: Record<string, unknown> }[] = 
   { tool: "get_team", args: {} },
   { tool: "search_help", args: { query: "how do I verify a webhook signature" } },
   { tool: "get_mis_report", args: {} },
+  { tool: "get_notification_prefs", args: {} },
   { tool: "get_mis_report", name: "get_mis_report.delayed", args: { delayStatus: "delayed", limit: 5 } },
 ];
 
