@@ -211,10 +211,13 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
   const bias = input.carrierBias[carrierBucket];
   const corrected = carrierEta === null ? 0 : carrierEta + (bias?.medianHours ?? 0) * HOUR_MS;
   const slip80 = (bias ? bias.q80Hours - bias.medianHours : DEFAULT_CARRIER_SLIP80_HOURS) * HOUR_MS;
+  // A connection ahead is the carrier's schedule, which it knows and the model can only guess (3-10
+  // days): the model then leaves the carrier's ETA alone.
+  const connectionAhead = vessel?.callsAhead.some((call) => call.transshipment) ?? false;
   const weight =
     carrierEta === null
       ? 1
-      : model
+      : model && !connectionAhead
         ? positionWeight(vessel, now) *
           disagreementWeight(model, corrected) *
           (table.modelWeight[carrierBucket] ?? 1)
