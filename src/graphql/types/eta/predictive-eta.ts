@@ -57,20 +57,16 @@ function etaLoader(ctx: GraphQLContext): DataLoader<EtaShipment, PredictiveEta |
 const enabled = (ctx: GraphQLContext) =>
   ctx.principal !== null && featureAccess(ctx.principal.organization, "predictive_eta") === "on";
 
-const ENABLED_DESCRIPTION =
-  "Whether predictive ETA is on for the organisation (plan professional and up, switch on): surfaces show `predictiveEta` only then.";
-const ETA_DESCRIPTION =
-  "Predicted arrival at the final port of discharge; null when predictive ETA is off for the organisation, once the vessel has arrived, or with nothing to predict from.";
+const ENABLED_DESCRIPTION = "Predictive ETA is on for the organisation's plan.";
+const ETA_DESCRIPTION = "Predicted arrival at the port of discharge; null when off, arrived or unknown.";
 
+// Described on the document's fields (the same meaning): a longer Shipment entry would rank its other
+// fields lower in the documentation search (MCP `search_api_docs`).
 builder.objectFields(ShipmentRef, (t) => ({
-  predictiveEtaEnabled: t.boolean({
-    description: ENABLED_DESCRIPTION,
-    resolve: (_s, _a, ctx) => enabled(ctx),
-  }),
+  predictiveEtaEnabled: t.boolean({ resolve: (_s, _a, ctx) => enabled(ctx) }),
   predictiveEta: t.field({
     type: PredictiveEtaRef,
     nullable: true,
-    description: ETA_DESCRIPTION,
     resolve: (s, _a, ctx) =>
       enabled(ctx) && s.deletedAt === null
         ? etaLoader(ctx).load({ id: s.id, documentId: s.documentId })
@@ -86,7 +82,7 @@ builder.objectFields(TrackingDocumentRef, (t) => ({
   predictiveEta: t.field({
     type: PredictiveEtaRef,
     nullable: true,
-    description: `${ETA_DESCRIPTION} The prediction of the organisation's shipment that follows this document.`,
+    description: ETA_DESCRIPTION,
     resolve: async (d, _a, ctx) => {
       if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
       const shipment = await ctx.services.db.prisma.shipment.findFirst({
