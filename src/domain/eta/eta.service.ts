@@ -117,8 +117,12 @@ export class EtaService {
     return prediction?.p50 ?? null;
   }
 
-  /** The prediction for one stored document (no storage): what the model says now. */
-  async predict(document: LatestDocument, now: number, seedKey: string): Promise<EtaPrediction | null> {
+  /**
+   * The prediction for one stored document (no storage): what the model says now. Seeded by the
+   * carrier and reference (with the hour, in the model), not by a row id: the same journey read at the
+   * same hour draws the same samples in any database, the sandbox's rebuilt one included.
+   */
+  async predict(document: LatestDocument, now: number): Promise<EtaPrediction | null> {
     const content = document.content;
     const progress = journeyProgress(content);
     if (progress.arrived) return null;
@@ -131,7 +135,7 @@ export class EtaService {
       vessel = fix ? await this.progressFrom(fix, progress.sailing, places) : null;
     }
     return predictEta({
-      seedKey,
+      seedKey: `${content.carrierScac}:${content.referenceType}:${content.reference}`,
       now,
       carrierEta: progress.carrierEta,
       carrierBias: CALIBRATION.carrierBias[content.carrierScac] ?? {},
@@ -175,7 +179,7 @@ export class EtaService {
   }
 
   private async computeAndKeep(shipmentId: string, document: LatestDocument, now: number) {
-    const prediction = await this.predict(document, now, shipmentId);
+    const prediction = await this.predict(document, now);
     if (!prediction) return null;
     const row = await this.deps.prisma.predictiveEtaSnapshot.create({
       data: {
