@@ -75,7 +75,8 @@ const USAGE = `Usage: npm run bench -- [options]
 
   Scenario ids: the HTTP scenarios of bench/scenarios.ts, and the runners bulk-track,
   webhook-fanout, refresh-scheduling, scale, open-loop and node-versions (PostgreSQL only; not in a
-  smoke run unless named).
+  smoke run unless named), and eta-calibration (the predictive ETA on 1,000 simulated voyages: no
+  server, database or wrk; alone it is the whole run, writing docs/eta-calibration.md).
 `;
 
 export class OptionsError extends Error {}

@@ -136,6 +136,8 @@ export function renderPerformanceDoc(results: BenchResults, resultsFile: string)
     "",
     "Needs `wrk` and `taskset` (Debian packages `wrk`, `util-linux`) and, for the PostgreSQL mode, the PostgreSQL server binaries (or `BENCH_PG_URL`). The smoke run fails only when the harness breaks (a target does not start, wrk is missing, a target answers nothing successfully), never on a slow figure.",
     "",
+    "The predictive ETA's calibration (1,000 simulated voyages, coverage of p50 and p80 and errors per horizon bucket) is on its own page, [docs/eta-calibration.md](eta-calibration.md): `npm run bench -- --scenarios eta-calibration` runs it alone.",
+    "",
     "## Machine",
     "",
     "| | |",

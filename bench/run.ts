@@ -7,6 +7,7 @@ import { PLANS } from "../src/domain/accounts/plans";
 import { freePort, postgresBinDir } from "../test/support/servers";
 import { type BaselineRoute, SCENARIO_HEADER } from "./baselines/config";
 import { DatabaseWorker } from "./databases";
+import { ETA_CALIBRATION_ID, runEtaCalibration, writeEtaCalibration } from "./eta-calibration/scenario";
 import {
   machineFacts,
   otherCpuShare,
@@ -170,7 +171,7 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
       runners: options.smoke ? (options.nodeExplicit ? ["node-versions"] : []) : [...RUNNER_IDS],
     };
   }
-  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS];
+  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS, ETA_CALIBRATION_ID];
   for (const id of options.scenarioIds) {
     if (!known.includes(id)) throw new OptionsError(`Unknown scenario ${id}; known: ${known.join(", ")}`);
   }
@@ -224,6 +225,27 @@ async function main(): Promise<number> {
   if (parsed === "help") return 0;
   const options = parsed;
   const started = Date.now();
+
+  // The ETA calibration is computation only (no server, database or wrk): named alone, it is the run;
+  // in a full run it comes first. Never in a smoke run unless named.
+  const calibrationNamed = options.scenarioIds.includes(ETA_CALIBRATION_ID);
+  if (calibrationNamed || (options.scenarioIds.length === 0 && !options.smoke)) {
+    const result = runEtaCalibration();
+    const stamp = `${new Date().toISOString().slice(0, 10)}-${sourceFacts(REPO_ROOT).commit.slice(0, 7)}`;
+    const file = options.writeDocs ? writeEtaCalibration(result, RESULTS_DIR, stamp) : null;
+    console.log(
+      `ETA calibration: ${result.predictions} predictions of ${result.voyages} voyages in ${result.seconds} s`,
+    );
+    for (const b of result.buckets) {
+      console.log(
+        `  ${b.bucket.padEnd(7)} n=${String(b.predictions).padStart(5)} before-p50 ${b.beforeP50.toFixed(3)} before-p80 ${b.beforeP80.toFixed(3)} MAE p50 ${b.maeP50Hours} h carrier ${b.maeCarrierHours} h`,
+      );
+    }
+    for (const c of result.checks)
+      for (const f of c.failures) console.log(`  target missed (${c.bucket}): ${f}`);
+    if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/eta-calibration.md written`);
+    if (calibrationNamed && options.scenarioIds.length === 1) return 0;
+  }
 
   const wrkVersion = toolVersion("wrk", ["-v"])?.replace(/\s+Copyright.*$/, "");
   if (!wrkVersion) throw new HarnessError("wrk is not installed (apt-get install -y wrk)");

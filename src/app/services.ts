@@ -10,6 +10,8 @@ import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
 import { FeedIngestion } from "../domain/disruptions/ingestion.service";
 import type { OpenApiSource } from "../domain/docs-search/doc-sources";
+import { EtaService } from "../domain/eta/eta.service";
+import { etaSources } from "../domain/eta/eta-sources";
 import { TrackingHistoryService } from "../domain/history/tracking-history.service";
 import {
   type CounterStore,
@@ -71,6 +73,8 @@ export interface Services {
   lookups: LookupServices;
   /** Port congestion: sampling, daily signals, scoring, the board and readings. */
   congestion: CongestionService;
+  /** Predictive ETA at the port of discharge, computed on read and kept (docs/decisions/eta.md). */
+  eta: EtaService;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
   /** Published disruptions, their matches to shipments, their sources' health. */
@@ -155,6 +159,15 @@ export function createServices(input: {
   );
   const documents = new DocumentStore(db.prisma, clock, db.prepared, {
     cacheLookups: metrics.cache("document_version"),
+  });
+  const congestion = new CongestionService({
+    prisma: db.prisma,
+    clock,
+    logger,
+    areaSources: input.lookupUpstreams?.portAreaSources ?? [],
+    sampleEveryMs: config.congestion.sampleEveryMs,
+    extraPorts: config.congestion.extraPorts,
+    scheduleSources: input.lookupUpstreams?.scheduleSources ?? [],
   });
   const lookups = createLookupServices({
     config,
@@ -266,14 +279,12 @@ export function createServices(input: {
     sampleDeliveries: input.sampleDeliveries,
     background,
     lookups,
-    congestion: new CongestionService({
+    congestion,
+    eta: new EtaService({
       prisma: db.prisma,
       clock,
-      logger,
-      areaSources: input.lookupUpstreams?.portAreaSources ?? [],
-      sampleEveryMs: config.congestion.sampleEveryMs,
-      extraPorts: config.congestion.extraPorts,
-      scheduleSources: input.lookupUpstreams?.scheduleSources ?? [],
+      documents,
+      sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
     }),
     openApiDocument: input.openApiDocument,
     disruptions,

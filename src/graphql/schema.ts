@@ -25,6 +25,7 @@ import "./types/customers/customer";
 import "./types/customers/customer-filter";
 import "./types/customers/customer-list";
 import "./types/disruptions/disruption";
+import "./types/eta/predictive-eta";
 import "./types/disruptions/disruption-affected";
 import "./types/disruptions/disruption-category";
 import "./types/disruptions/disruption-entities";

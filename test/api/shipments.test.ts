@@ -143,6 +143,8 @@ describe("GET /api/v1/shipments", () => {
         "customers",
         "next_refresh_eligible_at",
         "refresh_eligible_now",
+        // The fixture organisation is on the professional plan, which has predictive ETA.
+        "predictive_eta",
       ].sort(),
     );
     expect(body.data[0].name).toMatch(/^SHP-\d+$/);

@@ -436,7 +436,11 @@ describe("the other tools", () => {
     const schemaHit = (
       await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 3 })
     ).structuredContent as { results: { kind: string; title: string }[] };
-    expect(schemaHit.results[0]).toMatchObject({ kind: "graphql" });
+    // Among the first three: the Shipment type's entry grows with every field added to it, and the
+    // changelog's section listing this key weighs about the same (BM25 length normalisation).
+    expect(schemaHit.results).toContainEqual(
+      expect.objectContaining({ kind: "graphql", title: "GraphQL type Shipment" }),
+    );
   });
 
   it("lists customers with their shipment counts, and the team with who is asking", async () => {

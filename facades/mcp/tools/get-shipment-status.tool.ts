@@ -86,6 +86,20 @@ const output = shipmentSummaryShape.extend({
     ),
   lastEvent: milestone.describe("The latest milestone that happened"),
   nextEvent: milestone.describe("The next milestone expected"),
+  predictiveEta: z
+    .object({
+      p50: z.string().describe("Median predicted arrival at the final port of discharge (UTC)"),
+      p80: z.string().describe("The vessel arrives before this with 80% probability (UTC)"),
+      source: z
+        .string()
+        .describe("model (vessel progress), blend, or carrier (its ETA corrected by its measured bias)"),
+      confidence: z.string().describe("high, medium or low"),
+      computedAt: z.string().describe("When the prediction was computed"),
+    })
+    .nullable()
+    .describe(
+      "Our predicted arrival window at the port of discharge; null once the vessel has arrived, with nothing to predict from, or when the plan does not include predictive ETA",
+    ),
 });
 
 const portCallOf = (p: RoutePointFragment) =>
@@ -111,7 +125,7 @@ export const getShipmentStatus = defineTool({
   name: "get_shipment_status",
   title: "Shipment status",
   description:
-    "The current status of one of your organisation's shipments: status, ETA and arrival, ports of loading and discharge, delay, position, containers, the last milestone and the next one expected. Stored data only: no carrier is called and no shipment slot is used.",
+    "The current status of one of your organisation's shipments: status, ETA and arrival, our predicted arrival window (p50/p80), ports of loading and discharge, delay, position, containers, the last milestone and the next one expected. Stored data only: no carrier is called and no shipment slot is used.",
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
@@ -152,6 +166,7 @@ export const getShipmentStatus = defineTool({
         : null,
       lastEvent: milestoneOf(doc?.lastMilestone),
       nextEvent: milestoneOf(doc?.nextMilestone),
+      predictiveEta: s.predictiveEta,
     });
   },
 });

@@ -7,6 +7,7 @@ import type {
   VoyageLegFieldsFragment,
   VoyageLegStatus,
 } from "../../generated/operations";
+import { renderPredictiveEta } from "./predictive-eta";
 
 /**
  * The v1 tracking document (spec v1 section 2.2) rendered from the core's typed facts. Pure: every
@@ -198,6 +199,7 @@ export function renderTrackingDocument(input: {
     route_json: routeJson(view),
     shipment_uid: shipment.id,
     container_summary: view.containerSummary,
+    ...renderPredictiveEta(view),
     ...(input.staleReason ? { stale_reason: input.staleReason } : {}),
     ...renderTables(view),
   };

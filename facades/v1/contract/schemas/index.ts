@@ -57,6 +57,7 @@ export {
   VesselAnswer,
   VesselPosition,
 } from "./lookups";
+export { PredictiveEta } from "./predictive-eta";
 export { WebhookFireAnswer, WebhookFireBody, webhookEventNamed } from "./sandbox-webhook-fire";
 export {
   RetryFailedAnswer,

@@ -12,6 +12,7 @@ import {
   shipmentType,
   status,
 } from "./common";
+import { predictiveEtaField } from "./predictive-eta";
 import { documentTables } from "./tracking-document";
 
 export const ShipmentSummary = z
@@ -36,6 +37,7 @@ export const ShipmentSummary = z
     customers: z.array(z.string()),
     next_refresh_eligible_at: nullable(dateTime),
     refresh_eligible_now: z.boolean(),
+    predictive_eta: predictiveEtaField,
   })
   .meta({ id: "ShipmentSummary", description: "Spec v1 section 2.3." });
 

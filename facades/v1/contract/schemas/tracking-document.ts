@@ -12,6 +12,7 @@ import {
   shipmentType,
   status,
 } from "./common";
+import { predictiveEtaField } from "./predictive-eta";
 
 const voyagePlanRow = z.object({
   leg: z.number().int(),
@@ -150,6 +151,7 @@ export const TrackingDocument = z
     route_json: z.string().meta({ description: "JSON array of [lng, lat] points of the sea route." }),
     shipment_uid: z.string(),
     container_summary: z.string(),
+    predictive_eta: predictiveEtaField,
     stale_reason: z.string().optional().meta({
       description: "Only when the carrier could not be reached and the stored document was served.",
     }),

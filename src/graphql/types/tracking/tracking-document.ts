@@ -208,7 +208,7 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       resolve: (d, _a, ctx) =>
         currentPin(d.content, segmentsOf(d.content), currentPosition(d.content), ctx.services.clock.now()),
     }),
-    predictiveEta: t.field({
+    podArrivalEstimate: t.field({
       type: PredictedArrivalRef,
       nullable: true,
       description:

@@ -1,0 +1,23 @@
+import type { PredictiveEtaFieldsFragment } from "../../generated/operations";
+
+/**
+ * `predictive_eta` (spec v1 section 2.4): present only when predictive ETA is on for the organisation's
+ * plan, then the prediction or null (arrived, or nothing to predict from); absent otherwise.
+ */
+export function renderPredictiveEta(view: {
+  predictiveEtaEnabled: boolean;
+  predictiveEta: PredictiveEtaFieldsFragment | null;
+}): { predictive_eta?: ReturnType<typeof predictiveEtaBody> | null } {
+  if (!view.predictiveEtaEnabled) return {};
+  return { predictive_eta: view.predictiveEta ? predictiveEtaBody(view.predictiveEta) : null };
+}
+
+function predictiveEtaBody(eta: PredictiveEtaFieldsFragment) {
+  return {
+    p50: eta.p50,
+    p80: eta.p80,
+    source: eta.source,
+    confidence: eta.confidence,
+    computed_at: eta.computedAt,
+  };
+}

@@ -1,0 +1,58 @@
+import { journeyCalls } from "../routes/route-segments";
+import type { TrackedEvent, TrackedVessel, TrackingDocument } from "../tracking/model";
+
+/**
+ * Where a shipment stands on its sea journey, read from its tracking document: the carrier's ETA at
+ * the final port of discharge, whether the vessel has arrived there, and while a box is aboard a
+ * sailing ship, which ship and which calls lie ahead. Pure; the service adds the position and the
+ * congestion readings.
+ */
+export interface JourneyProgress {
+  /** The vessel's arrival at the final port of discharge has happened (`ata`): nothing to predict. */
+  arrived: boolean;
+  carrierEta: number | null;
+  podLocationKey: string | null;
+  /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
+  sailing: {
+    vessel: TrackedVessel;
+    /** Location keys from the call ahead to the port of discharge (the last one). */
+    callsAhead: string[];
+    /** Which of them change vessel (transshipment calls). */
+    transshipments: Set<string>;
+  } | null;
+}
+
+const allEvents = (doc: TrackingDocument): TrackedEvent[] => doc.containers.flatMap((c) => c.events);
+
+function actualAt(events: readonly TrackedEvent[], key: string, codes: readonly string[]): TrackedEvent[] {
+  return events.filter((e) => e.actual && e.locationKey === key && codes.includes(e.eventCode));
+}
+
+export function journeyProgress(doc: TrackingDocument): JourneyProgress {
+  const pod = doc.route.pod;
+  const arrived = doc.ata !== null || pod.actual === true;
+  const carrierEta = !arrived && pod.instant !== null ? Date.parse(pod.instant) : null;
+  const base = { arrived, carrierEta, podLocationKey: pod.locationKey };
+  if (arrived) return { ...base, sailing: null };
+  const { keys, seaFrom, seaTo } = journeyCalls(doc);
+  if (seaFrom < 0 || seaTo <= seaFrom) return { ...base, sailing: null };
+  const events = allEvents(doc);
+  for (let i = seaTo - 1; i >= seaFrom; i--) {
+    const departures = actualAt(events, keys[i]!, ["DEPA"]).filter((e) => e.vesselKey !== null);
+    if (departures.length === 0) continue;
+    // Left call i: sailing unless the next call already saw the vessel arrive.
+    if (actualAt(events, keys[i + 1]!, ["ARRI", "DISC"]).length > 0) break;
+    const latest = departures.sort((a, b) => Date.parse(b.instant ?? "0") - Date.parse(a.instant ?? "0"))[0]!;
+    const vessel = doc.vessels.find((v) => v.key === latest.vesselKey);
+    if (!vessel) break;
+    return {
+      ...base,
+      sailing: {
+        vessel,
+        callsAhead: keys.slice(i + 1, seaTo + 1),
+        transshipments: new Set(doc.transshipmentLocationKeys),
+      },
+    };
+  }
+  return { ...base, sailing: null };
+}

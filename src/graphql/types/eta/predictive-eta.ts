@@ -1,0 +1,95 @@
+import DataLoader from "dataloader";
+import { featureAccess } from "../../../domain/accounts/principal";
+import type { EtaShipment, PredictiveEta } from "../../../domain/eta/eta.service";
+import { builder } from "../../builder";
+import type { GraphQLContext } from "../../context";
+import { ShipmentRef } from "../shipments/shipment";
+import { TrackingDocumentRef } from "../tracking/tracking-document";
+
+export const EtaSourceEnum = builder.enumType("PredictiveEtaSource", {
+  description: "What the predicted arrival rests on.",
+  values: {
+    model: { description: "The vessel's fresh position and progress along its sea route." },
+    blend: { description: "The vessel's progress and the carrier's bias-corrected ETA together." },
+    carrier: { description: "The carrier's ETA corrected by its measured bias (no usable position)." },
+  } as const,
+});
+
+export const EtaConfidenceEnum = builder.enumType("PredictiveEtaConfidence", {
+  description:
+    "Graded by the position's freshness, the horizon, the port of discharge's data tier and the measured calibration.",
+  values: {
+    high: { description: "Fresh position, well-measured port, narrow and calibrated window." },
+    medium: { description: "A usable window; one of the conditions of high is missing." },
+    low: { description: "A wide window, or the carrier's ETA alone without measured history." },
+  } as const,
+});
+
+export const PredictiveEtaRef = builder.objectRef<PredictiveEta>("PredictiveEta").implement({
+  description:
+    "Our prediction of the vessel's arrival at the final port of discharge (the event that sets `ata`): the arrival comes before p50 one time in two and before p80 four times in five, as measured on simulated voyages (docs/eta-calibration.md).",
+  fields: (t) => ({
+    p50: t.expose("p50", { type: "DateTime", description: "Median predicted arrival." }),
+    p80: t.expose("p80", { type: "DateTime", description: "Arrival is before this with 80% probability." }),
+    source: t.field({ type: EtaSourceEnum, resolve: (p) => p.source }),
+    confidence: t.field({ type: EtaConfidenceEnum, resolve: (p) => p.confidence }),
+    computedAt: t.expose("computedAt", { type: "DateTime", description: "When it was computed." }),
+    horizonHours: t.exposeFloat("horizonHours", {
+      description: "Hours from computedAt to the arrival it predicted, as scored.",
+    }),
+  }),
+});
+
+const loaders = new WeakMap<GraphQLContext, DataLoader<EtaShipment, PredictiveEta | null, string>>();
+
+/** Predictions of the shipments a request reads, computed together (a page asks once). */
+function etaLoader(ctx: GraphQLContext): DataLoader<EtaShipment, PredictiveEta | null, string> {
+  let loader = loaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader((shipments) => ctx.services.eta.forShipments(shipments), {
+      cacheKeyFn: (s) => s.id,
+    });
+    loaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+const enabled = (ctx: GraphQLContext) =>
+  ctx.principal !== null && featureAccess(ctx.principal.organization, "predictive_eta") === "on";
+
+const ENABLED_DESCRIPTION = "Predictive ETA is on for the organisation's plan.";
+const ETA_DESCRIPTION = "Predicted arrival at the port of discharge; null when off, arrived or unknown.";
+
+// Described on the document's fields (the same meaning): a longer Shipment entry would rank its other
+// fields lower in the documentation search (MCP `search_api_docs`).
+builder.objectFields(ShipmentRef, (t) => ({
+  predictiveEtaEnabled: t.boolean({ resolve: (_s, _a, ctx) => enabled(ctx) }),
+  predictiveEta: t.field({
+    type: PredictiveEtaRef,
+    nullable: true,
+    resolve: (s, _a, ctx) =>
+      enabled(ctx) && s.deletedAt === null
+        ? etaLoader(ctx).load({ id: s.id, documentId: s.documentId })
+        : null,
+  }),
+}));
+
+builder.objectFields(TrackingDocumentRef, (t) => ({
+  predictiveEtaEnabled: t.boolean({
+    description: ENABLED_DESCRIPTION,
+    resolve: (_d, _a, ctx) => enabled(ctx),
+  }),
+  predictiveEta: t.field({
+    type: PredictiveEtaRef,
+    nullable: true,
+    description: ETA_DESCRIPTION,
+    resolve: async (d, _a, ctx) => {
+      if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
+      const shipment = await ctx.services.db.prisma.shipment.findFirst({
+        where: { documentId: d.document.id, organizationId: ctx.principal!.organization.id, deletedAt: null },
+        select: { id: true, documentId: true },
+      });
+      return shipment ? etaLoader(ctx).load(shipment) : null;
+    },
+  }),
+}));
