@@ -6,6 +6,7 @@ import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
 import { CongestionService } from "../domain/congestion/congestion.service";
+import { DndService } from "../domain/demurrage/dnd.service";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
 import { FeedIngestion } from "../domain/disruptions/ingestion.service";
@@ -68,6 +69,8 @@ export interface Services {
   lookups: LookupServices;
   /** Port congestion: sampling, daily signals, scoring, the board and readings. */
   congestion: CongestionService;
+  /** Demurrage and detention: tariffs, contract terms and the clocks of shipments. */
+  dnd: DndService;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
   /** Published disruptions, their matches to shipments, their sources' health. */
@@ -262,6 +265,7 @@ export function createServices(input: {
       extraPorts: config.congestion.extraPorts,
       scheduleSources: input.lookupUpstreams?.scheduleSources ?? [],
     }),
+    dnd: new DndService({ prisma: db.prisma, clock }),
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,
