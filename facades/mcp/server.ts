@@ -4,6 +4,7 @@ import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
+import { getDndStatus } from "./tools/get-dnd-status.tool";
 import { getPortConditions } from "./tools/get-port-conditions.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
@@ -20,7 +21,7 @@ import { trackVessel } from "./tools/track-vessel.tool";
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.3.0";
+export const MCP_SERVER_VERSION = "1.4.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -33,6 +34,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getRouteNews,
   getDisruptionDetail,
   getPortConditions,
+  getDndStatus,
   checkCarrierSupport,
   searchApiDocs,
   listCustomers,
@@ -46,6 +48,7 @@ const INSTRUCTIONS = [
   "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
   "get_route_news lists active disruptions touching a shipment, any of yours, or all; get_disruption_detail reads one with its sources.",
   "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
+  "get_dnd_status tells a shipment's demurrage and detention per box: free days left, last free day, overrun cost.",
 ].join(" ");
 
 /**

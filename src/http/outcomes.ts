@@ -593,6 +593,7 @@ export const UNION_MEMBER_ROWS = {
   },
   ShipmentDndOutcome: {
     ShipmentDnd: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
     PlanRequired: { outcome: "plan_required" },
     FeatureDisabled: { outcome: "feature_disabled" },
   },

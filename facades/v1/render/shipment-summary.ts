@@ -1,4 +1,5 @@
 import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
+import { renderDemurrageRisk } from "./demurrage-risk";
 import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
@@ -25,5 +26,7 @@ export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
     customers: s.customers,
     next_refresh_eligible_at: s.nextRefreshEligibleAt,
     refresh_eligible_now: s.refreshEligibleNow,
+    // Absent, not null, unless the plan has predictive ETA (spec v1 section 2.3).
+    ...(s.demurrageRisk ? { demurrage_risk: renderDemurrageRisk(s.demurrageRisk) } : {}),
   };
 }

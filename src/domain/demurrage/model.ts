@@ -89,7 +89,6 @@ export type DndStatus = (typeof DND_STATUSES)[number];
 export const UNKNOWN_REASONS = [
   "no_tracking_facts",
   "stale_tracking_facts",
-  "tracking_stopped",
   "no_port_of_discharge",
   "no_expected_discharge",
   "no_terms",

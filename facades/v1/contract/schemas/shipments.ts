@@ -12,6 +12,7 @@ import {
   shipmentType,
   status,
 } from "./common";
+import { DemurrageRisk } from "./demurrage";
 import { documentTables } from "./tracking-document";
 
 export const ShipmentSummary = z
@@ -36,6 +37,9 @@ export const ShipmentSummary = z
     customers: z.array(z.string()),
     next_refresh_eligible_at: nullable(dateTime),
     refresh_eligible_now: z.boolean(),
+    demurrage_risk: DemurrageRisk.optional().meta({
+      description: "Only when predictive ETA is enabled for the plan (spec v1 section 2.3).",
+    }),
   })
   .meta({ id: "ShipmentSummary", description: "Spec v1 section 2.3." });
 

@@ -3,11 +3,13 @@ import { minimumPlanFor } from "../../../domain/accounts/plans";
 import { featureAccess } from "../../../domain/accounts/principal";
 import type { ShipmentDnd } from "../../../domain/demurrage/dnd.service";
 import type { ContainerDnd } from "../../../domain/demurrage/dnd-assessment";
+import { shipmentName } from "../../../domain/shipments/shipment-id";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { FeatureDisabledRef } from "../shipments/feature-disabled";
 import { PlanRequiredRef } from "../shipments/plan-required";
 import { ShipmentRef } from "../shipments/shipment";
+import { ShipmentNotFoundRef } from "../shipments/shipment-not-found";
 import { DemurrageRiskRef, DndClockRef } from "./dnd-clock";
 import { EquipmentClassEnum } from "./dnd-enums";
 
@@ -32,26 +34,41 @@ const ContainerDndRef = builder.objectRef<ContainerDnd>("ContainerDnd").implemen
   }),
 });
 
-const ShipmentDndRef = builder.objectRef<ShipmentDnd & { kind: "assessed" }>("ShipmentDnd").implement({
-  description: "Demurrage and detention of a shipment: every box's clocks and the roll-up.",
+type Assessed = ShipmentDnd & {
+  kind: "assessed";
+  shipmentId: string;
+  reference: string;
+  carrierScac: string | null;
+};
+
+const ShipmentDndRef = builder.objectRef<Assessed>("ShipmentDnd").implement({
+  description:
+    "Demurrage and detention of a shipment: every box's clocks (free days left, last free day, accrued and projected cost; detention once the box has left the port, null while at it) and the roll-up. Stored data only.",
   fields: (t) => ({
+    shipmentId: t.exposeString("shipmentId", { description: "SHP-<digits>." }),
+    reference: t.exposeString("reference"),
+    carrierScac: t.exposeString("carrierScac", { nullable: true }),
     containers: t.field({ type: [ContainerDndRef], resolve: (d) => d.containers }),
     risk: t.field({ type: DemurrageRiskRef, resolve: (d) => d.risk }),
   }),
 });
 
 type Outcome =
-  | (ShipmentDnd & { kind: "assessed" })
+  | Assessed
+  | { kind: "not_found"; id: string }
   | { kind: "plan_required"; feature: "predictive_eta"; minPlan: ReturnType<typeof minimumPlanFor>["code"] }
   | { kind: "feature_disabled"; feature: "predictive_eta" };
 
 const MEMBERS = {
   assessed: ShipmentDndRef,
+  not_found: ShipmentNotFoundRef,
   plan_required: PlanRequiredRef,
   feature_disabled: FeatureDisabledRef,
 } as const;
 
 const ShipmentDndOutcomeRef = builder.unionType("ShipmentDndOutcome", {
+  description:
+    "A shipment's demurrage and detention, or why it is not shown: not tracked by the organisation (another organisation's included), or the plan lacks the predictive_eta feature.",
   types: Object.values(MEMBERS),
   resolveType: (value) => MEMBERS[(value as Outcome).kind],
 });
@@ -109,12 +126,19 @@ function access(ctx: GraphQLContext) {
   return organization ? featureAccess(organization, "predictive_eta") : "plan_required";
 }
 
-builder.objectFields(ShipmentRef, (t) => ({
-  dnd: t.field({
+builder.queryFields((t) => ({
+  shipmentDnd: t.field({
     type: ShipmentDndOutcomeRef,
     description:
-      "Demurrage and detention per box: free days left, last free day, accrued and projected cost, detention once the box has left the port (null while at it). Needs the predictive_eta feature (plan, then switch). Stored data only.",
-    resolve: async (s, _a, ctx): Promise<Outcome> => {
+      "Demurrage and detention of one shipment of the organisation, per box: free days left, the last free day, accrued and projected cost, and detention once the box has left the port (null while at it). Same identifiers as shipment(id). Needs the predictive_eta feature (plan, then switch). Stored data only.",
+    authScopes: { developerMode: true },
+    args: {
+      id: t.arg.string({ required: true, description: "Container, B/L or booking number, or SHP-<digits>." }),
+    },
+    resolve: async (_root, { id }, ctx): Promise<Outcome> => {
+      const shipment = await ctx.services.shipments.read(ctx.principal!, id);
+      // Visibility before the plan: whether a number is tracked is not the plan's to reveal.
+      if (!shipment) return { kind: "not_found", id };
       const granted = access(ctx);
       if (granted === "plan_required") {
         return {
@@ -124,14 +148,21 @@ builder.objectFields(ShipmentRef, (t) => ({
         };
       }
       if (granted === "feature_disabled") return { kind: "feature_disabled", feature: "predictive_eta" };
-      return { kind: "assessed", ...(await assessments(ctx).load(s)) };
+      return {
+        kind: "assessed",
+        shipmentId: shipmentName(shipment.number),
+        reference: shipment.reference,
+        carrierScac: shipment.carrierScac,
+        ...(await assessments(ctx).load(shipment)),
+      };
     },
   }),
+}));
+
+builder.objectFields(ShipmentRef, (t) => ({
   demurrageRisk: t.field({
     type: DemurrageRiskRef,
     nullable: true,
-    description:
-      "The shipment's demurrage and detention risk (the most urgent box's current clock); null unless the plan has predictive ETA switched on.",
     resolve: async (s, _a, ctx) => (access(ctx) === "on" ? (await assessments(ctx).load(s)).risk : null),
   }),
 }));
