@@ -95,6 +95,7 @@ builder.queryFields((t) => ({
     type: [DndTermsRef],
     description: "The organisation's own demurrage and detention contract terms, oldest first.",
     authScopes: { developerMode: true },
+    extensions: { listSize: 50 },
     resolve: (_r, _a, ctx) => ctx.services.dnd.contractTermsOf([ctx.principal!.organization.id]),
   }),
   dndPublishedTariffs: t.field({
@@ -102,6 +103,7 @@ builder.queryFields((t) => ({
     description:
       "The published tariffs and benchmarks the service resolves to when no contract applies, each with its source.",
     authScopes: { developerMode: true },
+    extensions: { listSize: 50 },
     resolve: (_r, _a, ctx) => ctx.services.dnd.publishedTariffs(),
   }),
 }));
