@@ -7,7 +7,9 @@ beforeAll(async () => {
   app = await startTestApp({
     env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0", QUAYSIDE_CARRIER_ATTEMPTS: "1" },
   });
-}, 120_000);
+  // The first sandbox request builds the world (tens of seconds on a busy machine).
+  await fetch(`${app.url}/api/v1/sandbox/carriers`);
+}, 240_000);
 afterAll(() => app?.stop());
 
 const sandbox = async (path: string) => {
