@@ -143,6 +143,8 @@ describe("GET /api/v1/shipments", () => {
         "customers",
         "next_refresh_eligible_at",
         "refresh_eligible_now",
+        // The fixture's plan is professional, which has predictive ETA: spec 2.3's demurrage_risk.
+        "demurrage_risk",
       ].sort(),
     );
     expect(body.data[0].name).toMatch(/^SHP-\d+$/);
