@@ -6,6 +6,7 @@ import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
 import { getMisReport } from "./tools/get-mis-report.tool";
 import { getNotificationPrefs } from "./tools/get-notification-prefs.tool";
+import { getDndStatus } from "./tools/get-dnd-status.tool";
 import { getPortConditions } from "./tools/get-port-conditions.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
@@ -36,6 +37,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getRouteNews,
   getDisruptionDetail,
   getPortConditions,
+  getDndStatus,
   checkCarrierSupport,
   searchApiDocs,
   searchHelp,
@@ -54,6 +56,7 @@ const INSTRUCTIONS = [
   "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
   "search_help answers how-to questions from the help articles; get_mis_report gives on-time and delay figures of your shipments against their first ETA.",
   "get_notification_prefs reads your e-mail notification choices and the organisation's webhook endpoints by host (addresses masked, never a secret).",
+  "get_dnd_status tells a shipment's demurrage and detention per box: free days left, last free day, overrun cost.",
 ].join(" ");
 
 /**

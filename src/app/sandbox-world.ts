@@ -19,6 +19,7 @@ import type { Logger } from "../observability/logger";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { seedSandboxContractTerms } from "./sandbox-demurrage";
 import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
 import { createServices, type Services } from "./services";
 
@@ -249,6 +250,7 @@ export class SandboxWorld {
     for (const pick of chosen) await track(pick.reference);
     const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
     phase("tracked");
+    await seedSandboxContractTerms(services, organization.id);
     await seedSandboxDisruptions(services, organization.id, clock.now());
     phase("disruptions");
     await watchCongestion(services, clock);

@@ -6,6 +6,7 @@ import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { type Carrier, withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
 import { CongestionService } from "../domain/congestion/congestion.service";
+import { DndService } from "../domain/demurrage/dnd.service";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
 import { FeedIngestion } from "../domain/disruptions/ingestion.service";
@@ -75,6 +76,8 @@ export interface Services {
   congestion: CongestionService;
   /** Predictive ETA at the port of discharge, computed on read and kept (docs/decisions/eta.md). */
   eta: EtaService;
+  /** Demurrage and detention: tariffs, contract terms and the clocks of shipments. */
+  dnd: DndService;
   /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
   openApiDocument?: OpenApiSource;
   /** Published disruptions, their matches to shipments, their sources' health. */
@@ -286,6 +289,7 @@ export function createServices(input: {
       documents,
       sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
     }),
+    dnd: new DndService({ prisma: db.prisma, clock }),
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,

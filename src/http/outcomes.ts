@@ -591,6 +591,12 @@ export const UNION_MEMBER_ROWS = {
     PlanRequired: { outcome: "plan_required" },
     FeatureDisabled: { outcome: "feature_disabled" },
   },
+  ShipmentDndOutcome: {
+    ShipmentDnd: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+    PlanRequired: { outcome: "plan_required" },
+    FeatureDisabled: { outcome: "feature_disabled" },
+  },
   PortCongestionBoardOutcome: {
     PortCongestionBoard: { answer: 200 },
     PlanRequired: { outcome: "plan_required" },

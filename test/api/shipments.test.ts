@@ -145,6 +145,8 @@ describe("GET /api/v1/shipments", () => {
         "refresh_eligible_now",
         // The fixture organisation is on the professional plan, which has predictive ETA.
         "predictive_eta",
+        // The fixture's plan is professional, which has predictive ETA: spec 2.3's demurrage_risk.
+        "demurrage_risk",
       ].sort(),
     );
     expect(body.data[0].name).toMatch(/^SHP-\d+$/);

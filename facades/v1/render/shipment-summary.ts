@@ -1,5 +1,6 @@
 import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
 import { renderPredictiveEta } from "./predictive-eta";
+import { renderDemurrageRisk } from "./demurrage-risk";
 import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
@@ -27,5 +28,7 @@ export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
     next_refresh_eligible_at: s.nextRefreshEligibleAt,
     refresh_eligible_now: s.refreshEligibleNow,
     ...renderPredictiveEta(s),
+    // Absent, not null, unless the plan has predictive ETA (spec v1 section 2.3).
+    ...(s.demurrageRisk ? { demurrage_risk: renderDemurrageRisk(s.demurrageRisk) } : {}),
   };
 }

@@ -13,6 +13,7 @@ import {
   status,
 } from "./common";
 import { predictiveEtaField } from "./predictive-eta";
+import { DemurrageRisk } from "./demurrage";
 import { documentTables } from "./tracking-document";
 
 export const ShipmentSummary = z
@@ -38,6 +39,9 @@ export const ShipmentSummary = z
     next_refresh_eligible_at: nullable(dateTime),
     refresh_eligible_now: z.boolean(),
     predictive_eta: predictiveEtaField,
+    demurrage_risk: DemurrageRisk.optional().meta({
+      description: "Only when predictive ETA is enabled for the plan (spec v1 section 2.3).",
+    }),
   })
   .meta({ id: "ShipmentSummary", description: "Spec v1 section 2.3." });
 

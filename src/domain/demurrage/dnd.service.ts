@@ -1,0 +1,170 @@
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
+import type { TrackingDocument } from "../tracking/model";
+import { type ContractTerms, clockEventsOf } from "./contract-terms";
+import { assessDocument, type ContainerDnd, type DemurrageRisk, demurrageRiskOf } from "./dnd-assessment";
+import type { PortContext } from "./dnd-clock";
+import type {
+  ChargeType,
+  ClockEnd,
+  ClockStart,
+  ClockStartRule,
+  DayBasis,
+  Direction,
+  EquipmentClass,
+  Tariff,
+} from "./model";
+
+/**
+ * Days from discharge to gate-out assumed at a port whose own dwell is not measured (no congestion
+ * signal in the last 14 days): the low end of the 4-5 free days US forwarders quote (wssa.com 2021).
+ */
+export const DEFAULT_DWELL_DAYS = 3;
+const DWELL_WINDOW_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+const Slabs = z.array(z.object({ fromDay: z.number(), toDay: z.number().nullable(), rate: z.number() }));
+
+type TariffRow = Awaited<ReturnType<PrismaClient["dndTariff"]["findMany"]>>[number];
+
+const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
+
+export function tariffOfRow(row: TariffRow): Tariff {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    carrierScac: row.carrierScac,
+    portLocode: row.portLocode,
+    countryCode: row.countryCode,
+    direction: row.direction as Direction,
+    chargeType: row.chargeType as ChargeType,
+    equipment: row.equipment as EquipmentClass,
+    freeDays: row.freeDays,
+    freeDayBasis: row.freeDayBasis as DayBasis,
+    chargeDayBasis: row.chargeDayBasis as DayBasis,
+    clockStart: row.clockStart as ClockStart,
+    clockStartRule: row.clockStartRule as ClockStartRule,
+    clockEnd: row.clockEnd as ClockEnd,
+    slabs: Slabs.parse(row.slabs),
+    currency: row.currency,
+    effectiveFrom: dateOnly(row.effectiveFrom),
+    effectiveTo: row.effectiveTo ? dateOnly(row.effectiveTo) : null,
+    sourceUrl: row.sourceUrl,
+    sourceNote: row.sourceNote,
+    isEstimate: row.isEstimate,
+  };
+}
+
+/** Every box's clocks and the shipment's roll-up. */
+export interface ShipmentDnd {
+  containers: ContainerDnd[];
+  risk: DemurrageRisk;
+}
+
+export class DndService {
+  private published: Promise<Tariff[]> | undefined;
+
+  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
+
+  /** The seeded published tariffs and benchmarks: written by a migration, so read once per process. */
+  publishedTariffs(): Promise<Tariff[]> {
+    this.published ??= this.deps.prisma.dndTariff
+      .findMany({ where: { organizationId: null }, orderBy: { id: "asc" } })
+      .then((rows) => rows.map(tariffOfRow));
+    this.published.catch(() => {
+      this.published = undefined;
+    });
+    return this.published;
+  }
+
+  /** Contract terms of some organisations, in one query (a page of shipments asks once). */
+  async contractTermsOf(organizationIds: readonly string[]): Promise<Tariff[]> {
+    const rows = await this.deps.prisma.dndTariff.findMany({
+      where: { organizationId: { in: [...organizationIds] } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return rows.map(tariffOfRow);
+  }
+
+  async addContractTerms(organizationId: string, terms: ContractTerms): Promise<Tariff> {
+    const clock = clockEventsOf(terms.direction, terms.chargeType);
+    const row = await this.deps.prisma.dndTariff.create({
+      data: {
+        organizationId,
+        carrierScac: terms.carrierScac,
+        portLocode: terms.portLocode,
+        countryCode: terms.countryCode ?? terms.portLocode?.slice(0, 2) ?? null,
+        direction: terms.direction,
+        chargeType: terms.chargeType,
+        equipment: terms.equipment,
+        freeDays: terms.freeDays,
+        freeDayBasis: terms.freeDayBasis,
+        chargeDayBasis: terms.chargeDayBasis,
+        clockStart: clock.start,
+        clockStartRule: terms.clockStartRule,
+        clockEnd: clock.end,
+        slabs: terms.slabs,
+        currency: terms.currency,
+        effectiveFrom: new Date(`${terms.effectiveFrom}T00:00:00Z`),
+        effectiveTo: terms.effectiveTo ? new Date(`${terms.effectiveTo}T00:00:00Z`) : null,
+        sourceUrl: null,
+        sourceNote: terms.note ?? "Contract terms stored by the organisation.",
+        isEstimate: false,
+      },
+    });
+    return tariffOfRow(row);
+  }
+
+  /** Removes one of the organisation's own terms; false when it has none with that id. */
+  async removeContractTerms(organizationId: string, id: string): Promise<boolean> {
+    const { count } = await this.deps.prisma.dndTariff.deleteMany({ where: { id, organizationId } });
+    return count > 0;
+  }
+
+  /** Median-ish dwell at ports: the newest measured daily dwell of the last 14 days, per port. */
+  async dwellDaysAt(locodes: readonly string[]): Promise<Map<string, number>> {
+    const since = new Date(this.deps.clock.now().getTime() - DWELL_WINDOW_DAYS * DAY_MS);
+    const rows = await this.deps.prisma.portCongestionSignal.findMany({
+      where: { locode: { in: [...locodes] }, day: { gte: since }, dwellD: { not: null } },
+      orderBy: { day: "desc" },
+      select: { locode: true, dwellD: true },
+    });
+    const dwell = new Map<string, number>();
+    for (const row of rows) if (!dwell.has(row.locode)) dwell.set(row.locode, row.dwellD!);
+    return dwell;
+  }
+
+  /** The port of discharge of a document as its clocks need it. */
+  portOf(doc: TrackingDocument, dwell: ReadonlyMap<string, number>): PortContext {
+    const pod = doc.locations.find((l) => l.key === doc.route.pod.locationKey);
+    return {
+      locode: pod?.unLocode ?? null,
+      countryCode: pod?.countryCode ?? null,
+      timeZone: pod?.timeZone ?? null,
+      holidays: { countryCode: pod?.countryCode ?? null, state: pod?.state ?? null },
+      dwellDays: (pod?.unLocode && dwell.get(pod.unLocode)) || DEFAULT_DWELL_DAYS,
+    };
+  }
+
+  /**
+   * The clocks of a shipment's newest document, with the tariffs already loaded (contract terms of the
+   * organisation plus the published ones). No document: every clock is unknown (`no_tracking_facts`).
+   */
+  assess(input: {
+    organizationId: string;
+    doc: TrackingDocument | null;
+    tariffs: readonly Tariff[];
+    dwell: ReadonlyMap<string, number>;
+  }): ShipmentDnd {
+    if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
+    const containers = assessDocument({
+      organizationId: input.organizationId,
+      doc: input.doc,
+      tariffs: input.tariffs,
+      port: this.portOf(input.doc, input.dwell),
+      now: this.deps.clock.now(),
+    });
+    return { containers, risk: demurrageRiskOf(containers, null) };
+  }
+}

@@ -1,0 +1,168 @@
+import DataLoader from "dataloader";
+import { minimumPlanFor } from "../../../domain/accounts/plans";
+import { featureAccess } from "../../../domain/accounts/principal";
+import type { ShipmentDnd } from "../../../domain/demurrage/dnd.service";
+import type { ContainerDnd } from "../../../domain/demurrage/dnd-assessment";
+import { shipmentName } from "../../../domain/shipments/shipment-id";
+import { builder } from "../../builder";
+import type { GraphQLContext } from "../../context";
+import { FeatureDisabledRef } from "../shipments/feature-disabled";
+import { PlanRequiredRef } from "../shipments/plan-required";
+import { ShipmentRef } from "../shipments/shipment";
+import { ShipmentNotFoundRef } from "../shipments/shipment-not-found";
+import { DemurrageRiskRef, DndClockRef } from "./dnd-clock";
+import { EquipmentClassEnum } from "./dnd-enums";
+
+const ContainerDndRef = builder.objectRef<ContainerDnd>("ContainerDnd").implement({
+  description: "One box's clocks at the port of discharge.",
+  fields: (t) => ({
+    container: t.exposeString("container"),
+    equipment: t.field({ type: EquipmentClassEnum, resolve: (b) => b.equipment }),
+    demurrage: t.field({
+      type: DndClockRef,
+      description:
+        "Discharge to gate-out; the combined clock (discharge to empty return) where the tariff combines them.",
+      resolve: (b) => b.demurrage,
+    }),
+    detention: t.field({
+      type: DndClockRef,
+      nullable: true,
+      description:
+        "Gate-out to empty return: null while the box is at the port, and under a combined tariff.",
+      resolve: (b) => b.detention,
+    }),
+  }),
+});
+
+type Assessed = ShipmentDnd & {
+  kind: "assessed";
+  shipmentId: string;
+  reference: string;
+  carrierScac: string | null;
+};
+
+const ShipmentDndRef = builder.objectRef<Assessed>("ShipmentDnd").implement({
+  description:
+    "Demurrage and detention of a shipment: every box's clocks (free days left, last free day, accrued and projected cost; detention once the box has left the port, null while at it) and the roll-up. Stored data only.",
+  fields: (t) => ({
+    shipmentId: t.exposeString("shipmentId", { description: "SHP-<digits>." }),
+    reference: t.exposeString("reference"),
+    carrierScac: t.exposeString("carrierScac", { nullable: true }),
+    containers: t.field({ type: [ContainerDndRef], resolve: (d) => d.containers }),
+    risk: t.field({ type: DemurrageRiskRef, resolve: (d) => d.risk }),
+  }),
+});
+
+type Outcome =
+  | Assessed
+  | { kind: "not_found"; id: string }
+  | { kind: "plan_required"; feature: "predictive_eta"; minPlan: ReturnType<typeof minimumPlanFor>["code"] }
+  | { kind: "feature_disabled"; feature: "predictive_eta" };
+
+const MEMBERS = {
+  assessed: ShipmentDndRef,
+  not_found: ShipmentNotFoundRef,
+  plan_required: PlanRequiredRef,
+  feature_disabled: FeatureDisabledRef,
+} as const;
+
+const ShipmentDndOutcomeRef = builder.unionType("ShipmentDndOutcome", {
+  description:
+    "A shipment's demurrage and detention, or why it is not shown: not tracked by the organisation (another organisation's included), or the plan lacks the predictive_eta feature.",
+  types: Object.values(MEMBERS),
+  resolveType: (value) => MEMBERS[(value as Outcome).kind],
+});
+
+interface Assessable {
+  id: string;
+  organizationId: string;
+  documentId: string | null;
+}
+
+const loaders = new WeakMap<GraphQLContext, DataLoader<Assessable, ShipmentDnd, string>>();
+
+/**
+ * The clocks of shipments, batched per request: a page of shipments reads its documents, its
+ * organisation's contract terms and its ports' dwell once.
+ */
+function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, string> {
+  let loader = loaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(
+      async (shipments: readonly Assessable[]) => {
+        const { dnd, documents } = ctx.services;
+        const ids = shipments.map((s) => s.documentId).filter((id): id is string => id !== null);
+        const [latest, published, contracts] = await Promise.all([
+          documents.latestOfMany(ids),
+          dnd.publishedTariffs(),
+          dnd.contractTermsOf([...new Set(shipments.map((s) => s.organizationId))]),
+        ]);
+        const docById = new Map(ids.map((id, i) => [id, latest[i]?.content ?? null]));
+        const podLocodes = new Set<string>();
+        for (const doc of docById.values()) {
+          const pod = doc?.locations.find((l) => l.key === doc.route.pod.locationKey)?.unLocode;
+          if (pod) podLocodes.add(pod);
+        }
+        const dwell = await dnd.dwellDaysAt([...podLocodes]);
+        return shipments.map((s) =>
+          dnd.assess({
+            organizationId: s.organizationId,
+            doc: s.documentId ? (docById.get(s.documentId) ?? null) : null,
+            tariffs: [...contracts.filter((c) => c.organizationId === s.organizationId), ...published],
+            dwell,
+          }),
+        );
+      },
+      { cacheKeyFn: (s) => s.id },
+    );
+    loaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+/** Demurrage and detention go with predictive ETA (docs/decisions/plans-and-limits.md). */
+function access(ctx: GraphQLContext) {
+  const organization = ctx.principal?.organization;
+  return organization ? featureAccess(organization, "predictive_eta") : "plan_required";
+}
+
+builder.queryFields((t) => ({
+  shipmentDnd: t.field({
+    type: ShipmentDndOutcomeRef,
+    description:
+      "Demurrage and detention of one shipment of the organisation, per box: free days left, the last free day, accrued and projected cost, and detention once the box has left the port (null while at it). Same identifiers as shipment(id). Needs the predictive_eta feature (plan, then switch). Stored data only.",
+    authScopes: { developerMode: true },
+    args: {
+      id: t.arg.string({ required: true, description: "Container, B/L or booking number, or SHP-<digits>." }),
+    },
+    resolve: async (_root, { id }, ctx): Promise<Outcome> => {
+      const shipment = await ctx.services.shipments.read(ctx.principal!, id);
+      // Visibility before the plan: whether a number is tracked is not the plan's to reveal.
+      if (!shipment) return { kind: "not_found", id };
+      const granted = access(ctx);
+      if (granted === "plan_required") {
+        return {
+          kind: "plan_required",
+          feature: "predictive_eta",
+          minPlan: minimumPlanFor("predictive_eta").code,
+        };
+      }
+      if (granted === "feature_disabled") return { kind: "feature_disabled", feature: "predictive_eta" };
+      return {
+        kind: "assessed",
+        shipmentId: shipmentName(shipment.number),
+        reference: shipment.reference,
+        carrierScac: shipment.carrierScac,
+        ...(await assessments(ctx).load(shipment)),
+      };
+    },
+  }),
+}));
+
+builder.objectFields(ShipmentRef, (t) => ({
+  demurrageRisk: t.field({
+    type: DemurrageRiskRef,
+    nullable: true,
+    resolve: async (s, _a, ctx) => (access(ctx) === "on" ? (await assessments(ctx).load(s)).risk : null),
+  }),
+}));
