@@ -21,6 +21,8 @@ import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
+import { TerminalRecords } from "../domain/terminals/terminal-records.service";
+import type { TerminalSource } from "../domain/terminals/terminal-source";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
 import { DocumentStore } from "../domain/tracking/document-store";
@@ -74,6 +76,8 @@ export interface Services {
   disruptions: DisruptionsService;
   /** Feed ingestion, when sources are configured (none: nothing is fetched). */
   feedIngestion: FeedIngestion | null;
+  /** Terminal records per box and terminal, and the terminal checks the workers make. */
+  terminals: TerminalRecords;
   close(): Promise<void>;
 }
 
@@ -138,6 +142,8 @@ export function createServices(input: {
   disruptionIds?: readonly string[];
   /** Aborted shortly before the shutdown grace ends (the live server's; absent in the sandbox). */
   wrapUp?: AbortSignal;
+  /** Where terminals are asked about boxes; absent: terminal records stay `finding`. */
+  terminalSource?: TerminalSource;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const metrics = input.metrics ?? new Metrics();
@@ -265,6 +271,7 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,
+    terminals: new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource }),
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {

@@ -8,6 +8,7 @@ const REMATCH_BATCH = 50;
 /** How often the disruption worker looks for due feeds (each feed has its own, longer interval). */
 const DISRUPTION_TICK_MS = 30_000;
 const CONGESTION_BATCH = 10;
+const TERMINAL_BATCH = 25;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -17,6 +18,8 @@ export interface Workers {
   disruptions: PeriodicWorker;
   /** Samples watched ports' AIS areas and scores ports whose reading is due. */
   congestion: PeriodicWorker;
+  /** Asks terminals about boxes whose terminal record is due. */
+  terminals: PeriodicWorker;
   stop(): Promise<void>;
 }
 
@@ -64,14 +67,22 @@ export function createWorkers(services: Services): Workers {
     },
     logger,
   );
+  const terminalWorker = new PeriodicWorker(
+    "terminals",
+    config.workers.intervalMs,
+    async () => ({ full: (await services.terminals.checkDue(TERMINAL_BATCH)) === TERMINAL_BATCH }),
+    logger,
+  );
   return {
     refresh,
     discovery,
     webhooks: webhookWorker,
     disruptions: disruptionWorker,
     congestion: congestionWorker,
+    terminals: terminalWorker,
     async stop() {
       await Promise.all([
+        terminalWorker.stop(),
         refresh.stop(),
         discovery.stop(),
         webhookWorker.stop(),

@@ -135,10 +135,11 @@ export class TerminalRecords {
     await this.register(pairs, doc.carrierScac);
     for (const pair of pairs) {
       const signals = signalsOf(pair.containerNumber);
+      if (signals.length === 0) continue;
       const value: CarrierSignals = { observedAt: doc.fetchedAt, signals };
       await this.deps.prisma.terminalRecord.updateMany({
         where: { containerNumber: pair.containerNumber, terminalCode: pair.terminal.code },
-        data: { carrierSignals: signals.length > 0 ? toJson(value) : undefined },
+        data: { carrierSignals: toJson(value) },
       });
     }
   }
