@@ -38,9 +38,17 @@ describe("the sandbox's terminal records", () => {
 
   it("shows a box in the yard with no hold as available and ready, with its yard location", async () => {
     const [item] = (await sandboxShipment("SHP-1000")).terminal;
-    expect(item).toMatchObject({ status: "found", available_for_pickup: true, ready_for_pickup: true, holds: [] });
+    expect(item).toMatchObject({
+      status: "found",
+      available_for_pickup: true,
+      ready_for_pickup: true,
+      holds: [],
+    });
     expect(item.yard_location).toMatch(/^[A-H]\d{2}-\d{2}-\d$/);
-    expect(item.events.map((e: { event: string }) => e.event)).toEqual(["discharged", "available_for_pickup"]);
+    expect(item.events.map((e: { event: string }) => e.event)).toEqual([
+      "discharged",
+      "available_for_pickup",
+    ]);
   });
 
   it("shows `finding` with no facts for a box whose terminal has no manifest for it yet", async () => {
@@ -52,13 +60,23 @@ describe("the sandbox's terminal records", () => {
 
   it("shows a gated-out box whose customs inspection and freight hold were both lifted: no hold listed", async () => {
     const [item] = (await sandboxShipment("SHP-1006")).terminal;
-    expect(item).toMatchObject({ status: "found", holds: [], available_for_pickup: false, yard_location: null });
+    expect(item).toMatchObject({
+      status: "found",
+      holds: [],
+      available_for_pickup: false,
+      yard_location: null,
+    });
     expect(item.gate_out_at).toMatch(/^2026-08-26T/);
     const events = item.events.map((e: { event: string; hold_type: string | null }) =>
       e.hold_type ? `${e.event}:${e.hold_type}` : e.event,
     );
     expect(events).toEqual(
-      expect.arrayContaining(["hold_placed:customs", "hold_released:customs", "hold_released:freight", "gated_out"]),
+      expect.arrayContaining([
+        "hold_placed:customs",
+        "hold_released:customs",
+        "hold_released:freight",
+        "gated_out",
+      ]),
     );
   });
 

@@ -71,7 +71,11 @@ const TerminalFactsRef = builder.objectRef<TerminalFacts>("TerminalFacts").imple
     readyForPickup: t.exposeBoolean("readyForPickup", {
       description: "Available for pickup and no hold of status HOLD.",
     }),
-    holds: t.field({ type: [TerminalHoldRef], resolve: (f) => f.holds }),
+    holds: t.field({
+      type: [TerminalHoldRef],
+      extensions: LIST_SIZE(HOLD_TYPES.length),
+      resolve: (f) => f.holds,
+    }),
     lastFreeDay: t.exposeString("lastFreeDay", {
       nullable: true,
       description: "YYYY-MM-DD at the port: the line's last free day when known, else the terminal's.",
@@ -125,7 +129,7 @@ const TerminalRecordItemRef = builder.objectRef<TerminalRecordItem>("TerminalRec
     events: t.field({
       type: [TerminalEventRef],
       nullable: true,
-      extensions: LIST_SIZE(50),
+      extensions: LIST_SIZE(8),
       resolve: (i) => (i.state === "found" ? i.events : null),
     }),
   }),
@@ -135,7 +139,8 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
   terminal: t.field({
     type: [TerminalRecordItemRef],
     nullable: true,
-    extensions: LIST_SIZE(50),
+    // One item per box, like the document's containers.
+    extensions: LIST_SIZE(10),
     description:
       "The terminal record: one item per box and terminal of the port of discharge, FOUND or FINDING; null when no box has a terminal to ask, or when the record could not be read.",
     resolve: async (s, _a, ctx) => {
