@@ -9,6 +9,7 @@ import { boxAtTerminal } from "../../simulator/terminals";
 import { SimulatedWorld, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { TerminalInquiryAdapter } from "../../src/upstream/terminals/terminal-inquiry.adapter";
+import { callTool, httpClient } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { containerNumber } from "../support/references";
 
@@ -65,7 +66,19 @@ async function graphqlTerminal(): Promise<Record<string, any>[] | null> {
     { id: box.reference },
   );
   expect(body.errors).toBeUndefined();
-  return (body.data?.shipment as { terminal: Record<string, any>[] | null }).terminal;
+  const shipment = body.data?.shipment as { terminal: Record<string, any>[] | null } | undefined;
+  return shipment ? shipment.terminal : null;
+}
+
+async function mcpTerminal(): Promise<Record<string, any>[] | null> {
+  const client = await httpClient(app, org.key);
+  try {
+    const result = await callTool(client, "get_shipment_status", { reference: box.reference });
+    expect(result.isError).toBeFalsy();
+    return (result.structuredContent as { terminal: Record<string, any>[] | null }).terminal;
+  } finally {
+    await client.close();
+  }
 }
 
 /** One check of every due box, as the worker's tick does. */
@@ -123,6 +136,16 @@ describe("a box followed through the simulator's terminal", () => {
       },
     });
     expect(core?.events.map((e: { kind: string }) => e.kind)).toEqual(["HOLD_PLACED", "DISCHARGED"]);
+    const [tool] = (await mcpTerminal())!;
+    expect(tool).toMatchObject({
+      containerNumber: box.reference,
+      state: "found",
+      availableForPickup: false,
+      readyForPickup: false,
+      holds: [{ type: "customs", status: "hold" }],
+      lastFreeDay: item?.last_free_day,
+      checkedAt: item?.checked_at,
+    });
   });
 
   it("drops the customs hold once customs released the box, and the box becomes available", async () => {

@@ -429,7 +429,11 @@ describe("the other tools", () => {
     const schemaHit = (
       await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 3 })
     ).structuredContent as { results: { kind: string; title: string }[] };
-    expect(schemaHit.results[0]).toMatchObject({ kind: "graphql" });
+    // The schema is searched: the Shipment type is among the first hits (a guide that names the field
+    // may score as high; their order moves with every field the type gains).
+    expect(schemaHit.results).toContainEqual(
+      expect.objectContaining({ kind: "graphql", title: "GraphQL type Shipment" }),
+    );
   });
 
   it("lists customers with their shipment counts, and the team with who is asking", async () => {

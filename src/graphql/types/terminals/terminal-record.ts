@@ -142,7 +142,7 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
     // One item per box, like the document's containers.
     extensions: LIST_SIZE(10),
     description:
-      "The terminal record: one item per box and terminal of the port of discharge, FOUND or FINDING; null when no box has a terminal to ask, or when the record could not be read.",
+      "The terminal record: one item per box and terminal (FOUND or FINDING); null when there is none.",
     resolve: async (s, _a, ctx) => {
       if (!s.documentId) return null;
       try {
