@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boxAtTerminal } from "../../simulator/terminals";
 import { SimulatedWorld, shipmentFor } from "../../simulator/world/world";
+import { TerminalRecords } from "../../src/domain/terminals/terminal-records.service";
 import { ManualClock } from "../../src/lib/clock";
 import { TerminalInquiryAdapter } from "../../src/upstream/terminals/terminal-inquiry.adapter";
 import { callTool, httpClient } from "../mcp/support";
@@ -218,6 +219,24 @@ describe("a box followed through the simulator's terminal", () => {
       hold_type: "customs",
       source: "carrier",
     });
+  });
+});
+
+describe("a deployment without a terminal source", () => {
+  it("shows what the carriers' signals say, and null rather than `finding` once they are a day old", async () => {
+    const records = new TerminalRecords({
+      prisma: app.services.db.prisma,
+      clock,
+      logger: app.services.logger,
+    });
+    const rows = await app.services.db.prisma.shipment.findMany({
+      where: { organizationId: org.organizationId },
+    });
+    const [latest] = await app.services.documents.latestOfMany([rows[0]!.documentId!]);
+    const [item] = (await records.recordOf(latest!.content))!;
+    expect(item).toMatchObject({ state: "found", facts: { holds: [{ type: "customs" }] } });
+    clock.set(clock.now().getTime() + 25 * HOUR);
+    expect(await records.recordOf(latest!.content)).toBeNull();
   });
 });
 

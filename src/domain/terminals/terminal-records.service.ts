@@ -70,14 +70,21 @@ export class TerminalRecords {
     await this.register(pairs, doc.carrierScac);
     const rows = await this.rowsOf(pairs);
     const now = this.deps.clock.now();
+    // Without a terminal source nothing is being checked: only the carriers' signals can be shown.
+    const checking = this.deps.source !== undefined;
     const items = pairs.flatMap((pair): TerminalRecordItem[] => {
       const row = rows.get(key(pair.containerNumber, pair.terminal.code));
-      if (!row) return [{ state: "finding", containerNumber: pair.containerNumber, terminal: pair.terminal }];
-      const found = foundOf(row, now);
+      const found = row ? foundOf(row, now) : null;
       if (found) return [found];
       // A box that left the terminal days ago is no longer followed: nothing current to show.
-      if (row.answer !== null && row.nextCheckAt === null) return [];
-      return [{ state: "finding", containerNumber: pair.containerNumber, terminal: terminalOf(row) }];
+      if (!checking || (row && row.answer !== null && row.nextCheckAt === null)) return [];
+      return [
+        {
+          state: "finding",
+          containerNumber: pair.containerNumber,
+          terminal: row ? terminalOf(row) : pair.terminal,
+        },
+      ];
     });
     return items.length > 0 ? items : null;
   }
