@@ -2,8 +2,8 @@
  * Terminal records: which box is asked at which terminal, what the terminals and the carriers said,
  * and the record a shipment read shows (spec 2.3; docs/decisions/terminals.md).
  *
- * Rows of `terminal_records` are the work queue too: a box is registered when a shipment read or a
- * carrier answer names its terminal, and background work asks the terminal when the row is due,
+ * Rows of `terminal_records` are the work queue too: a box is registered when its shipment's terminal
+ * record is read (or another rule registers it) or a carrier answer carries a hold for it, and background work asks the terminal when the row is due,
  * claimed with FOR UPDATE SKIP LOCKED and a lease like every other background work, so several
  * processes share it and a restart loses nothing.
  */
@@ -130,19 +130,25 @@ export class TerminalRecords {
 
   /**
    * What a carrier answer said about holds, releases and availability (DCSA events), per box of its
-   * document: registered with the box's terminal and kept as the box's carrier signals, replacing the
-   * previous answer's (a carrier answer lists every event it still has).
+   * document: each box the carrier spoke of is registered with its terminal and its signals kept,
+   * replacing the previous answer's (a carrier answer lists every event it still has).
    */
   async recordCarrierSignals(
     doc: TrackingDocument,
     signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
   ): Promise<void> {
-    const pairs = boxTerminals(doc);
-    if (pairs.length === 0) return;
-    await this.register(pairs, doc.carrierScac);
-    for (const pair of pairs) {
+    // Only boxes the carrier said something about: a carrier answer without holds costs no statement,
+    // and other boxes are registered when their record is first read.
+    const said = boxTerminals(doc).flatMap((pair) => {
       const signals = signalsOf(pair.containerNumber);
-      if (signals.length === 0) continue;
+      return signals.length > 0 ? [{ pair, signals }] : [];
+    });
+    if (said.length === 0) return;
+    await this.register(
+      said.map((s) => s.pair),
+      doc.carrierScac,
+    );
+    for (const { pair, signals } of said) {
       const value: CarrierSignals = { observedAt: doc.fetchedAt, signals };
       await this.deps.prisma.terminalRecord.updateMany({
         where: { containerNumber: pair.containerNumber, terminalCode: pair.terminal.code },
