@@ -34,6 +34,7 @@ import {
   pointToPointRoutes,
   renderPortSchedule,
 } from "./schedules";
+import { terminalAnswer } from "./terminals";
 import { TNT3_API_VERSION, tnt3Error, toVersion3 } from "./tnt3";
 import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseBooking, awaitingReleaseBox, awaitingReleaseEvents } from "./world/awaiting-release";
@@ -702,6 +703,21 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     });
   }
 
+  /** GET /terminals/<SMDG code>/containers/<box>: a terminal's container inquiry (simulator/terminals.ts). */
+  function answerTerminal(req: IncomingMessage, res: ServerResponse, url: URL, segments: string[]): void {
+    if (req.method !== "GET") {
+      send(res, 405, { error: "Use GET." }, { Allow: "GET" });
+      return;
+    }
+    const [, code, resource, box] = segments;
+    if (segments.length !== 4 || resource !== "containers" || !code || !box) {
+      send(res, 404, { error: "Ask /terminals/<SMDG code>/containers/<container number>." });
+      return;
+    }
+    const answer = terminalAnswer(world, code, box, url.searchParams, clock.now().getTime());
+    send(res, answer.status, answer.body);
+  }
+
   /** GET /feeds/<publisher>.xml: the world's news as RSS (simulator/feeds.ts). */
   function answerFeed(req: IncomingMessage, res: ServerResponse, file: string): void {
     const publisher = file.replace(/\.xml$/, "");
@@ -734,7 +750,9 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
               ? Promise.resolve(answerPortArea(req, res, url))
               : segments[0] === "feeds" && segments.length === 2
                 ? Promise.resolve(answerFeed(req, res, segments[1]!))
-                : handleCarrier(req, res, url, segments);
+                : segments[0] === "terminals"
+                  ? Promise.resolve(answerTerminal(req, res, url, segments))
+                  : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);

@@ -169,6 +169,11 @@ const environmentSchema = z.object({
       "QUAYSIDE_GRAPHQL_CORS_ORIGINS looks like https://app.example.com,http://localhost:3000 (no *)",
     ),
   QUAYSIDE_GRAPHIQL: booleanFromEnv(false),
+  QUAYSIDE_TERMINALS_URL: z
+    .string()
+    .regex(/^(https?:\/\/\S+)?$/, "QUAYSIDE_TERMINALS_URL is an http(s) base URL")
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
   QUAYSIDE_AIS_FEED: z
     .string()
     .regex(
@@ -314,6 +319,8 @@ export interface AppConfig {
   };
   /** AIS feed to ingest (tcp://host:port or file:PATH); unset: no AIS positions. */
   aisFeed: string | undefined;
+  /** Base URL of the terminal container inquiries; unset: the embedded simulator's terminals, if it runs. */
+  terminalsUrl: string | undefined;
   /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
   scheduleCarriers: string[];
   /**
@@ -467,6 +474,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       graphiql: e.QUAYSIDE_GRAPHIQL,
     },
     aisFeed: e.QUAYSIDE_AIS_FEED,
+    terminalsUrl: e.QUAYSIDE_TERMINALS_URL,
     scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
       .map((scac) => scac.trim().toUpperCase())
       .filter(Boolean),

@@ -11,6 +11,7 @@ import { computeCheckDigit } from "../domain/references/container-number";
 import { RESERVED_REFERENCES } from "../domain/sandbox/reserved-references";
 import { SandboxTrackingService } from "../domain/sandbox/sandbox-tracking.service";
 import { shipmentName } from "../domain/shipments/shipment-id";
+import { boxTerminals } from "../domain/terminals/box-terminals";
 import { DELAY_THRESHOLD_MS } from "../domain/tracking/shipment-facts";
 import type { WebhookEventName } from "../domain/webhooks/events";
 import type { SampleDelivery, WebhooksService } from "../domain/webhooks/webhooks.service";
@@ -22,6 +23,7 @@ import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { seedSandboxContractTerms } from "./sandbox-demurrage";
 import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
 import { createServices, type Services } from "./services";
+import { terminalSourceFor } from "./terminals-wiring";
 
 /**
  * The sandbox world (spec v1 section 4.3): the simulator's world with its clock frozen, served by
@@ -199,6 +201,7 @@ export class SandboxWorld {
       // The world answers its own sample deliveries, once it exists (no request reaches it before).
       sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
       disruptionIds: SANDBOX_DISRUPTION_IDS,
+      terminalSource: terminalSourceFor(simulator.url),
     });
     phase("database");
     await startLookupWork({
@@ -251,6 +254,8 @@ export class SandboxWorld {
     const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
     phase("tracked");
     await seedSandboxContractTerms(services, organization.id);
+    await checkTerminals(services, organization.id);
+    phase("terminals");
     await seedSandboxDisruptions(services, organization.id, clock.now());
     phase("disruptions");
     await watchCongestion(services, clock);
@@ -269,6 +274,28 @@ export class SandboxWorld {
       input.sampleSender,
     );
     return sandbox;
+  }
+}
+
+/**
+ * The terminal records of the eight as the live service would hold them: every box registered and
+ * its terminal asked at the frozen moment. Their states (test/api/sandbox-terminals.test.ts): boxes
+ * in the yard, one under a freight hold, one the terminal has no manifest for yet (`finding`), boxes
+ * gated out, and the failed shipment with no record (null).
+ */
+async function checkTerminals(services: Services, organizationId: string): Promise<void> {
+  const rows = await services.db.prisma.shipment.findMany({
+    where: { organizationId, documentId: { not: null } },
+    select: { documentId: true },
+  });
+  const documents = await services.documents.latestOfMany(
+    rows.flatMap((r) => (r.documentId ? [r.documentId] : [])),
+  );
+  for (const latest of documents) {
+    if (latest) await services.terminals.register(boxTerminals(latest.content), latest.content.carrierScac);
+  }
+  while ((await services.terminals.checkDue(25)) > 0) {
+    // every registered box is asked once; a box not known yet is due again hours later, not now
   }
 }
 

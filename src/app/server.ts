@@ -25,6 +25,7 @@ import { disruptionFeedSources } from "./disruption-feeds";
 import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { createCounterStore, createServices, type Services } from "./services";
+import { terminalSourceFor } from "./terminals-wiring";
 
 /** Serialises the demo account's creation across processes (any constant every instance shares). */
 const DEMO_LOCK_ID = 0x51a75_de0;
@@ -111,10 +112,17 @@ export async function startServer(
     timeoutMs: config.carrierCalls.timeoutMs,
     maxConcurrency: config.carrierCalls.concurrency,
     retry: { maxAttempts: config.carrierCalls.attempts },
+    // Bound late: the terminal records are part of the services built from this gateway.
+    terminalSignals: (document, signalsOf) => {
+      services?.terminals.recordCarrierSignals(document, signalsOf).catch((error: unknown) => {
+        logger.warn({ err: error }, "Carrier hold signals could not be kept");
+      });
+    },
   });
   // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
   const wrapUp = new AbortController();
-  const services = createServices({
+  let services: Services | undefined;
+  services = createServices({
     wrapUp: wrapUp.signal,
     config,
     db,
@@ -134,6 +142,7 @@ export async function startServer(
         clock,
       }),
     },
+    terminalSource: terminalSourceFor(config.terminalsUrl ?? simulator?.url),
     lookupUpstreams: createLookupUpstreams({
       config,
       prisma: db.prisma,
@@ -208,6 +217,7 @@ export async function startServer(
     workers.disruptions.start();
     workers.congestion.start();
     workers.notifications.start();
+    workers.terminals.start();
   }
   logger.info(startup.summary(), "Started");
   // What the first requests do not need loads now, after the instance already answers.

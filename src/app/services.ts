@@ -26,6 +26,8 @@ import { outboxTransport } from "../domain/notifications/mail-transport";
 import { NotificationsService } from "../domain/notifications/notifications.service";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
+import { TerminalRecords } from "../domain/terminals/terminal-records.service";
+import type { TerminalSource } from "../domain/terminals/terminal-source";
 import { BackgroundTracking } from "../domain/tracking/background.service";
 import type { CarrierTracker } from "../domain/tracking/carrier-tracker";
 import { DocumentStore } from "../domain/tracking/document-store";
@@ -86,6 +88,8 @@ export interface Services {
   feedIngestion: FeedIngestion | null;
   /** E-mail notifications: preferences, followers, the mail queue and its outbox (`enqueueMail`). */
   notifications: NotificationsService;
+  /** Terminal records per box and terminal, and the terminal checks the workers make. */
+  terminals: TerminalRecords;
   close(): Promise<void>;
 }
 
@@ -150,6 +154,8 @@ export function createServices(input: {
   disruptionIds?: readonly string[];
   /** Aborted shortly before the shutdown grace ends (the live server's; absent in the sandbox). */
   wrapUp?: AbortSignal;
+  /** Where terminals are asked about boxes; absent: terminal records stay `finding`. */
+  terminalSource?: TerminalSource;
 }): Services {
   const { config, db, clock, logger, carrierGateway } = input;
   const metrics = input.metrics ?? new Metrics();
@@ -294,6 +300,7 @@ export function createServices(input: {
     disruptions,
     feedIngestion,
     notifications,
+    terminals: new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource }),
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {

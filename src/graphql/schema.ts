@@ -94,6 +94,7 @@ import "./types/sharing/shared-milestone";
 import "./types/sharing/shared-shipment";
 import "./types/sharing/shared-stop";
 import "./types/sharing/unshare-shipment-result";
+import "./types/terminals/terminal-record";
 import "./types/shipments/customer-limit-reached";
 import "./types/shipments/discovery-ineligibility";
 import "./types/shipments/discovery-status";

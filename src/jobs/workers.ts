@@ -9,6 +9,7 @@ const REMATCH_BATCH = 50;
 const DISRUPTION_TICK_MS = 30_000;
 const CONGESTION_BATCH = 10;
 const MAIL_BATCH = 25;
+const TERMINAL_BATCH = 25;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -20,6 +21,8 @@ export interface Workers {
   congestion: PeriodicWorker;
   /** Queues last-free-day reminders, disruption mails and digests, and sends due mail. */
   notifications: PeriodicWorker;
+  /** Asks terminals about boxes whose terminal record is due. */
+  terminals: PeriodicWorker;
   stop(): Promise<void>;
 }
 
@@ -74,6 +77,12 @@ export function createWorkers(services: Services): Workers {
     () => notifications.tick(MAIL_BATCH),
     logger,
   );
+  const terminalWorker = new PeriodicWorker(
+    "terminals",
+    config.workers.intervalMs,
+    async () => ({ full: (await services.terminals.checkDue(TERMINAL_BATCH)) === TERMINAL_BATCH }),
+    logger,
+  );
   return {
     refresh,
     discovery,
@@ -81,8 +90,10 @@ export function createWorkers(services: Services): Workers {
     disruptions: disruptionWorker,
     congestion: congestionWorker,
     notifications: notificationWorker,
+    terminals: terminalWorker,
     async stop() {
       await Promise.all([
+        terminalWorker.stop(),
         refresh.stop(),
         discovery.stop(),
         webhookWorker.stop(),

@@ -3,6 +3,7 @@ import {
   type EventFragment,
   McpShipmentStatusDocument,
   type RoutePointFragment,
+  type TerminalRecordFieldsFragment,
 } from "../../generated/operations";
 import {
   instant,
@@ -84,6 +85,45 @@ const output = shipmentSummaryShape.extend({
     .describe(
       "Congestion at the port of discharge (see get_port_conditions); null when the port is not scored or the plan does not include port congestion",
     ),
+  terminal: z
+    .array(
+      z.object({
+        containerNumber: z.string(),
+        terminal: z.object({
+          code: z.string().describe("SMDG terminal code"),
+          name: z.string(),
+          unLocode: z.string().nullable(),
+        }),
+        state: z
+          .string()
+          .describe("found (current facts below) or finding (still checking: every fact null)"),
+        availableForPickup: z.boolean().nullable().describe("Whether the terminal lets the box be picked up"),
+        readyForPickup: z.boolean().nullable().describe("Available and no hold of status hold"),
+        holds: z
+          .array(
+            z.object({
+              type: z.string().describe("customs, freight, terminal, usda or other"),
+              status: z.string().describe("hold, or pending (being lifted)"),
+              description: z.string().nullable(),
+            }),
+          )
+          .nullable()
+          .describe("Active holds only: a lifted hold is not listed"),
+        lastFreeDay: z
+          .string()
+          .nullable()
+          .describe("YYYY-MM-DD: the line's last free day, else the terminal's"),
+        lastFreeDaySource: z.string().nullable().describe("line or terminal"),
+        yardLocation: z.string().nullable(),
+        dischargedAt: instant,
+        gateOutAt: instant.describe("When the box left the terminal"),
+        checkedAt: instant.describe("The newest observation behind the facts (within 24 hours)"),
+      }),
+    )
+    .nullable()
+    .describe(
+      "Terminal record at the port of discharge, one item per box and terminal; null when no box has a terminal to ask",
+    ),
   lastEvent: milestone.describe("The latest milestone that happened"),
   nextEvent: milestone.describe("The next milestone expected"),
   predictiveEta: z
@@ -107,6 +147,30 @@ const portCallOf = (p: RoutePointFragment) =>
     ? { place: p.location, at: p.instant, local: p.localDateTime, actual: p.actual }
     : null;
 
+const terminalItemOf = (item: TerminalRecordFieldsFragment) => {
+  const f = item.state === "FOUND" ? item.facts : null;
+  return {
+    containerNumber: item.containerNumber,
+    terminal: item.terminal,
+    state: f ? "found" : "finding",
+    availableForPickup: f?.availableForPickup ?? null,
+    readyForPickup: f ? f.readyForPickup : null,
+    holds: f
+      ? f.holds.map((h) => ({
+          type: h.type.toLowerCase(),
+          status: h.status.toLowerCase(),
+          description: h.description,
+        }))
+      : null,
+    lastFreeDay: f?.lastFreeDay ?? null,
+    lastFreeDaySource: f?.lastFreeDaySource ?? null,
+    yardLocation: f?.yardLocation ?? null,
+    dischargedAt: f?.dischargedAt ?? null,
+    gateOutAt: f?.gateOutAt ?? null,
+    checkedAt: f?.checkedAt ?? null,
+  };
+};
+
 const milestoneOf = (e: EventFragment | null | undefined) =>
   e
     ? {
@@ -125,7 +189,7 @@ export const getShipmentStatus = defineTool({
   name: "get_shipment_status",
   title: "Shipment status",
   description:
-    "The current status of one of your organisation's shipments: status, ETA and arrival, our predicted arrival window (p50/p80), ports of loading and discharge, delay, position, containers, the last milestone and the next one expected. Stored data only: no carrier is called and no shipment slot is used.",
+    "The current status of one of your organisation's shipments: status, ETA and arrival, our predicted arrival window (p50/p80), ports of loading and discharge, delay, position, containers, the last milestone and the next one expected, and the terminal record (availability for pickup, holds, last free day). Stored data only: no carrier is called and no shipment slot is used.",
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
@@ -164,6 +228,7 @@ export const getShipmentStatus = defineTool({
             computed_at: doc.route.portOfDischargeCongestion.computedAt,
           }
         : null,
+      terminal: s.terminal ? s.terminal.map(terminalItemOf) : null,
       lastEvent: milestoneOf(doc?.lastMilestone),
       nextEvent: milestoneOf(doc?.nextMilestone),
       predictiveEta: s.predictiveEta,

@@ -1,6 +1,6 @@
 import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
-import { renderPredictiveEta } from "./predictive-eta";
 import { renderDemurrageRisk } from "./demurrage-risk";
+import { renderPredictiveEta } from "./predictive-eta";
 import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */

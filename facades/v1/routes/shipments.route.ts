@@ -15,6 +15,7 @@ import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from 
 import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary } from "../render/shipment-summary";
+import { renderTerminalRecord } from "../render/terminal-record";
 import { renderTables, routeJson } from "../render/tracking-document";
 import { sendFeatureGate, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
@@ -218,8 +219,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
       success: true,
       data: {
         ...renderShipmentSummary(shipment),
-        // Terminal data (holds, availability) has no source yet: null until it exists.
-        terminal: null,
+        terminal: renderTerminalRecord(shipment.terminal),
         discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
         ...(full ? renderFull(shipment) : {}),
       },

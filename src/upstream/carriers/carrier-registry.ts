@@ -19,6 +19,7 @@ import {
   TNT_VERSIONS,
   type TntVersion,
 } from "./dcsa-tnt.adapter";
+import type { TerminalSignalSink } from "./dcsa-tnt.tracker";
 import { dcsaTracker } from "./dcsa-tnt.tracker";
 
 /**
@@ -399,6 +400,8 @@ export interface CarrierGatewayOptions {
    * configured, so every process respects them). Absent: this gateway's own memory.
    */
   counters?: CounterStore;
+  /** Told the hold, release and availability events of every carrier answer (terminal records). */
+  terminalSignals?: TerminalSignalSink;
 }
 
 /**
@@ -415,6 +418,7 @@ export function createCarrierTracker(
   return dcsaTracker(createCarrierGateway(registry, options), {
     clock: options.clock ?? systemClock,
     locationLookup: findPort,
+    terminalSignals: options.terminalSignals,
   });
 }
 

@@ -1,7 +1,19 @@
+import type { CarrierTerminalSignal } from "../../domain/terminals/terminal-facts";
 import type { CarrierTracker } from "../../domain/tracking/carrier-tracker";
+import type { TrackingDocument } from "../../domain/tracking/model";
 import type { Clock } from "../../lib/clock";
+import { dcsaTerminalSignals, signalsForBox } from "../terminals/dcsa-terminal-signals.mapper";
 import type { CarrierAdapter } from "./carrier-adapter";
 import { type LocationLookup, mapDcsaEvents } from "./dcsa-tnt.mapper";
+
+/**
+ * Told, after each carrier answer was mapped, which holds, releases and availability its DCSA events
+ * carried per box (terminal records). It must not throw; tracking does not wait for it.
+ */
+export type TerminalSignalSink = (
+  document: TrackingDocument,
+  signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
+) => void;
 
 /**
  * The tracking service's carrier port over DCSA Track & Trace: the client fetches the events, the
@@ -10,7 +22,7 @@ import { type LocationLookup, mapDcsaEvents } from "./dcsa-tnt.mapper";
  */
 export function dcsaTracker(
   client: CarrierAdapter,
-  options: { clock: Clock; locationLookup: LocationLookup },
+  options: { clock: Clock; locationLookup: LocationLookup; terminalSignals?: TerminalSignalSink },
 ): CarrierTracker {
   return {
     async track(query, signal) {
@@ -23,9 +35,12 @@ export function dcsaTracker(
         fetchedAt: options.clock.now(),
         locationLookup: options.locationLookup,
       });
-      return mapped.ok
-        ? { kind: "found", document: mapped.document }
-        : { kind: "malformed", reason: mapped.detail };
+      if (!mapped.ok) return { kind: "malformed", reason: mapped.detail };
+      if (options.terminalSignals) {
+        const signals = dcsaTerminalSignals(outcome.events);
+        options.terminalSignals(mapped.document, (box) => signalsForBox(signals, box));
+      }
+      return { kind: "found", document: mapped.document };
     },
   };
 }

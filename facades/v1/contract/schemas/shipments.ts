@@ -12,8 +12,9 @@ import {
   shipmentType,
   status,
 } from "./common";
-import { predictiveEtaField } from "./predictive-eta";
 import { DemurrageRisk } from "./demurrage";
+import { predictiveEtaField } from "./predictive-eta";
+import { TerminalRecord } from "./terminal-record";
 import { documentTables } from "./tracking-document";
 
 export const ShipmentSummary = z
@@ -56,9 +57,7 @@ const fullDocument = z.object({
 });
 
 export const ShipmentDetail = ShipmentSummary.extend({
-  terminal: z
-    .null()
-    .meta({ description: "Terminal data (holds, availability): null until a source exists." }),
+  terminal: TerminalRecord,
   discovery: nullable(z.object({ status: z.string() })),
   document: nullable(fullDocument).optional().meta({ description: "With `?include=full` only." }),
   cached_at: nullable(dateTime).optional(),

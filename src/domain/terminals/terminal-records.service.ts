@@ -1,0 +1,271 @@
+/**
+ * Terminal records: which box is asked at which terminal, what the terminals and the carriers said,
+ * and the record a shipment read shows (spec 2.3; docs/decisions/terminals.md).
+ *
+ * Rows of `terminal_records` are the work queue too: a box is registered when its shipment's terminal
+ * record is read (or another rule registers it) or a carrier answer carries a hold for it, and background work asks the terminal when the row is due,
+ * claimed with FOR UPDATE SKIP LOCKED and a lease like every other background work, so several
+ * processes share it and a restart loses nothing.
+ */
+import type { Logger } from "pino";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
+import type { TrackingDocument } from "../tracking/model";
+import { type BoxAtTerminal, boxTerminals } from "./box-terminals";
+import {
+  type CarrierSignals,
+  type CarrierTerminalSignal,
+  currentTerminalFacts,
+  type TerminalAnswer,
+  type TerminalEvent,
+  type TerminalFacts,
+  type TerminalRecordItem,
+  type TerminalRef,
+  terminalEvents,
+} from "./terminal-facts";
+import type { TerminalSource } from "./terminal-source";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** A claimed check not finished by then is picked up again. */
+const LEASE_MS = 5 * MINUTE;
+/** While the box is at the terminal: well inside the 24 hours after which facts are dropped. */
+const CHECK_AT_TERMINAL_MS = 3 * HOUR;
+/** A terminal that does not know the box yet (not manifested) is asked again after this. */
+const CHECK_NOT_KNOWN_MS = 6 * HOUR;
+const CHECK_UNAVAILABLE_MS = 30 * MINUTE;
+/** After gate-out the record is kept current this long (a late hold or a correction), then closed. */
+const FOLLOW_AFTER_GATE_OUT_MS = 3 * DAY;
+const CHECK_AFTER_GATE_OUT_MS = 12 * HOUR;
+
+type TerminalRow = Prisma.TerminalRecordGetPayload<object>;
+type FoundItem = Extract<TerminalRecordItem, { state: "found" }>;
+
+/** A box's current terminal facts, for other rules (demurrage): see `currentFactsOf`. */
+export interface BoxTerminalFacts {
+  containerNumber: string;
+  terminal: TerminalRef;
+  facts: TerminalFacts;
+}
+
+export interface TerminalRecordsDeps {
+  prisma: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  /** Where terminals are asked; absent: nothing is asked and records stay `finding`. */
+  source?: TerminalSource;
+}
+
+export class TerminalRecords {
+  constructor(private readonly deps: TerminalRecordsDeps) {}
+
+  /**
+   * The terminal record of a shipment's document: one item per box and terminal (`found` or
+   * `finding`), registering boxes not asked about yet; null when no box has a terminal to ask.
+   */
+  async recordOf(doc: TrackingDocument): Promise<TerminalRecordItem[] | null> {
+    const pairs = boxTerminals(doc);
+    if (pairs.length === 0) return null;
+    await this.register(pairs, doc.carrierScac);
+    const rows = await this.rowsOf(pairs);
+    const now = this.deps.clock.now();
+    // Without a terminal source nothing is being checked: only the carriers' signals can be shown.
+    const checking = this.deps.source !== undefined;
+    const items = pairs.flatMap((pair): TerminalRecordItem[] => {
+      const row = rows.get(key(pair.containerNumber, pair.terminal.code));
+      const found = row ? foundOf(row, now) : null;
+      if (found) return [found];
+      // A box that left the terminal days ago is no longer followed: nothing current to show.
+      if (!checking || (row && row.answer !== null && row.nextCheckAt === null)) return [];
+      return [
+        {
+          state: "finding",
+          containerNumber: pair.containerNumber,
+          terminal: row ? terminalOf(row) : pair.terminal,
+        },
+      ];
+    });
+    return items.length > 0 ? items : null;
+  }
+
+  /**
+   * A box's current terminal facts (the last 24 hours only): availability, active holds, the last
+   * free day (the line's when known, else the terminal's), yard location, discharge and gate-out
+   * times. With `terminalCode` the one terminal; without, the box's most recently checked terminal.
+   * Null when nothing current is known.
+   */
+  async currentFactsOf(containerNumber: string, terminalCode?: string): Promise<BoxTerminalFacts | null> {
+    const rows = await this.deps.prisma.terminalRecord.findMany({
+      where: { containerNumber, ...(terminalCode ? { terminalCode } : {}) },
+    });
+    const now = this.deps.clock.now();
+    const current = rows
+      .flatMap((row) => {
+        const found = foundOf(row, now);
+        return found ? [found] : [];
+      })
+      .sort((a, b) => Date.parse(b.facts.checkedAt) - Date.parse(a.facts.checkedAt));
+    const best = current[0];
+    return best ? { containerNumber, terminal: best.terminal, facts: best.facts } : null;
+  }
+
+  /** Registers boxes to ask about (existing rows are left as they are). */
+  async register(pairs: readonly BoxAtTerminal[], carrierScac: string | null): Promise<void> {
+    if (pairs.length === 0) return;
+    const now = this.deps.clock.now();
+    await this.deps.prisma.terminalRecord.createMany({
+      data: pairs.map((pair) => ({
+        containerNumber: pair.containerNumber,
+        terminalCode: pair.terminal.code,
+        terminalName: pair.terminal.name,
+        unLocode: pair.terminal.unLocode,
+        carrierScac,
+        requestedAt: now,
+        nextCheckAt: now,
+      })),
+      skipDuplicates: true,
+    });
+  }
+
+  /**
+   * What a carrier answer said about holds, releases and availability (DCSA events), per box of its
+   * document: each box the carrier spoke of is registered with its terminal and its signals kept,
+   * replacing the previous answer's (a carrier answer lists every event it still has).
+   */
+  async recordCarrierSignals(
+    doc: TrackingDocument,
+    signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
+  ): Promise<void> {
+    // Only boxes the carrier said something about: a carrier answer without holds costs no statement,
+    // and other boxes are registered when their record is first read.
+    const said = boxTerminals(doc).flatMap((pair) => {
+      const signals = signalsOf(pair.containerNumber);
+      return signals.length > 0 ? [{ pair, signals }] : [];
+    });
+    if (said.length === 0) return;
+    await this.register(
+      said.map((s) => s.pair),
+      doc.carrierScac,
+    );
+    for (const { pair, signals } of said) {
+      const value: CarrierSignals = { observedAt: doc.fetchedAt, signals };
+      await this.deps.prisma.terminalRecord.updateMany({
+        where: { containerNumber: pair.containerNumber, terminalCode: pair.terminal.code },
+        data: { carrierSignals: toJson(value) },
+      });
+    }
+  }
+
+  /** Asks the terminals about up to `limit` due boxes; returns how many were checked. */
+  async checkDue(limit = 25, signal?: AbortSignal): Promise<number> {
+    const { prisma, clock, source } = this.deps;
+    if (!source) return 0;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE terminal_records SET next_check_at = ${new Date(now.getTime() + LEASE_MS)}
+       WHERE id IN (
+         SELECT id FROM terminal_records
+          WHERE next_check_at <= ${now}
+          ORDER BY next_check_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    for (const { id } of claimed) {
+      const row = await prisma.terminalRecord.findUnique({ where: { id } });
+      if (row) await this.check(row, source, signal);
+    }
+    return claimed.length;
+  }
+
+  private async check(row: TerminalRow, source: TerminalSource, signal?: AbortSignal): Promise<void> {
+    const { prisma, clock, logger } = this.deps;
+    const lookup = await source
+      .lookup(
+        {
+          terminalCode: row.terminalCode,
+          containerNumber: row.containerNumber,
+          carrierScac: row.carrierScac,
+        },
+        signal,
+      )
+      .catch((error: unknown) => ({
+        kind: "unavailable" as const,
+        reason: error instanceof Error ? error.message : String(error),
+      }));
+    const now = clock.now().getTime();
+    if (lookup.kind !== "found") {
+      if (lookup.kind === "unavailable") {
+        logger.warn({ terminal: row.terminalCode, reason: lookup.reason }, "Terminal could not be asked");
+      }
+      await prisma.terminalRecord.update({
+        where: { id: row.id },
+        data: {
+          lastOutcome: lookup.kind,
+          nextCheckAt: new Date(
+            now + (lookup.kind === "not_known" ? CHECK_NOT_KNOWN_MS : CHECK_UNAVAILABLE_MS),
+          ),
+        },
+      });
+      return;
+    }
+    const answer = lookup.answer;
+    const events = mergeEvents(storedEvents(row.events), answer.events);
+    const gateOut = answer.gateOutAt ? Date.parse(answer.gateOutAt) : null;
+    const nextCheckAt =
+      gateOut === null
+        ? now + CHECK_AT_TERMINAL_MS
+        : now > gateOut + FOLLOW_AFTER_GATE_OUT_MS
+          ? null
+          : now + CHECK_AFTER_GATE_OUT_MS;
+    await prisma.terminalRecord.update({
+      where: { id: row.id },
+      data: {
+        answer: toJson(answer),
+        answeredAt: new Date(answer.observedAt),
+        events: toJson(events),
+        lastOutcome: "found",
+        nextCheckAt: nextCheckAt === null ? null : new Date(nextCheckAt),
+      },
+    });
+  }
+
+  private async rowsOf(pairs: readonly BoxAtTerminal[]): Promise<Map<string, TerminalRow>> {
+    const rows = await this.deps.prisma.terminalRecord.findMany({
+      where: { containerNumber: { in: [...new Set(pairs.map((p) => p.containerNumber))] } },
+    });
+    return new Map(rows.map((row) => [key(row.containerNumber, row.terminalCode), row]));
+  }
+}
+
+const key = (containerNumber: string, terminalCode: string) => `${containerNumber}|${terminalCode}`;
+
+function terminalOf(row: TerminalRow): TerminalRef {
+  return { code: row.terminalCode, name: row.terminalName, unLocode: row.unLocode };
+}
+
+function foundOf(row: TerminalRow, now: Date): FoundItem | null {
+  const answer = (row.answer ?? null) as TerminalAnswer | null;
+  const carrier = (row.carrierSignals ?? null) as CarrierSignals | null;
+  const facts = currentTerminalFacts({ answer, carrier }, now);
+  if (!facts) return null;
+  return {
+    state: "found",
+    containerNumber: row.containerNumber,
+    terminal: terminalOf(row),
+    facts,
+    events: terminalEvents(storedEvents(row.events), carrier),
+  };
+}
+
+function storedEvents(value: unknown): TerminalEvent[] {
+  return Array.isArray(value) ? (value as TerminalEvent[]) : [];
+}
+
+function mergeEvents(kept: readonly TerminalEvent[], fresh: readonly TerminalEvent[]): TerminalEvent[] {
+  return terminalEvents([...kept, ...fresh], null);
+}
+
+function toJson(value: unknown): Prisma.InputJsonValue {
+  return value as Prisma.InputJsonValue;
+}
