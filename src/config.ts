@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DCSA_TNT_DEFAULTS } from "./upstream/carriers/dcsa-tnt.adapter";
+import { type DocumentsConfig, documentEnvironment, documentsConfig } from "./workspace-config";
 
 /**
  * The only place that reads the environment. Parsed once at start-up; a bad value stops the process
@@ -211,6 +212,7 @@ const environmentSchema = z.object({
       "QUAYSIDE_SCHEDULE_CARRIERS looks like MSCU,MAEU",
     )
     .default("MSCU,MAEU,CMDU,COSU,HLCU,ONEY,EGLV,HDMU,YMLU,ZIMU"),
+  ...documentEnvironment,
 });
 
 export type DatabaseTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -297,6 +299,8 @@ export interface AppConfig {
   };
   /** AIS feed to ingest (tcp://host:port or file:PATH); unset: no AIS positions. */
   aisFeed: string | undefined;
+  /** Workspace documents: the upload cap and where the bytes go (docs/decisions/workspace.md). */
+  documents: DocumentsConfig;
   /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
   scheduleCarriers: string[];
   /**
@@ -448,6 +452,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       graphiql: e.QUAYSIDE_GRAPHIQL,
     },
     aisFeed: e.QUAYSIDE_AIS_FEED,
+    documents: documentsConfig(e, e.QUAYSIDE_DATA_DIR),
     scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
       .map((scac) => scac.trim().toUpperCase())
       .filter(Boolean),

@@ -31,10 +31,14 @@ import { ApiCallsService } from "../domain/usage/api-calls.service";
 import { VesselRegister } from "../domain/vessels/vessel-register";
 import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
+import { WorkspaceDocumentsService } from "../domain/workspace/documents.service";
+import { QuoteRequestsService } from "../domain/workspace/quote-requests.service";
+import { TicketsService } from "../domain/workspace/tickets.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
 import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
+import { createDocumentStorage } from "./document-storage";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -74,6 +78,12 @@ export interface Services {
   disruptions: DisruptionsService;
   /** Feed ingestion, when sources are configured (none: nothing is fetched). */
   feedIngestion: FeedIngestion | null;
+  /** Workspace: documents organisations upload (local folder or S3). */
+  workspaceDocuments: WorkspaceDocumentsService;
+  /** Workspace: support tickets, answered by the deployment's operator. */
+  tickets: TicketsService;
+  /** Workspace: freight quote requests, quoted by the deployment's operator. */
+  quoteRequests: QuoteRequestsService;
   close(): Promise<void>;
 }
 
@@ -265,6 +275,14 @@ export function createServices(input: {
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,
+    workspaceDocuments: new WorkspaceDocumentsService({
+      prisma: db.prisma,
+      storage: createDocumentStorage(config.documents.storage),
+      logger,
+      maxBytes: config.documents.maxBytes,
+    }),
+    tickets: new TicketsService({ prisma: db.prisma, clock }),
+    quoteRequests: new QuoteRequestsService({ prisma: db.prisma, clock }),
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {
