@@ -4,14 +4,18 @@ import type { OutcomeCode } from "../../src/http/outcomes";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
+import { getDocumentMeta } from "./tools/get-document-meta.tool";
 import { getPortConditions } from "./tools/get-port-conditions.tool";
+import { getQuoteRequestStatus } from "./tools/get-quote-request-status.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
 import { getShipmentStatus } from "./tools/get-shipment-status.tool";
 import { getShipmentTimeline } from "./tools/get-shipment-timeline.tool";
 import { getTeam } from "./tools/get-team.tool";
+import { getTicketStatus } from "./tools/get-ticket-status.tool";
 import { getVesselSchedules } from "./tools/get-vessel-schedules.tool";
 import { listCustomers } from "./tools/list-customers.tool";
+import { listDocuments } from "./tools/list-documents.tool";
 import { listMyShipments } from "./tools/list-my-shipments.tool";
 import { searchApiDocs } from "./tools/search-api-docs.tool";
 import { trackVessel } from "./tools/track-vessel.tool";
@@ -20,7 +24,7 @@ import { trackVessel } from "./tools/track-vessel.tool";
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.3.0";
+export const MCP_SERVER_VERSION = "1.4.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [
@@ -28,6 +32,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getShipmentStatus,
   getShipmentTimeline,
   getRefreshSchedule,
+  listDocuments,
+  getDocumentMeta,
   getVesselSchedules,
   trackVessel,
   getRouteNews,
@@ -37,6 +43,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   searchApiDocs,
   listCustomers,
   getTeam,
+  getTicketStatus,
+  getQuoteRequestStatus,
 ];
 
 const INSTRUCTIONS = [
@@ -46,6 +54,7 @@ const INSTRUCTIONS = [
   "get_vessel_schedules reads carriers' published schedules and track_vessel finds a vessel by name or IMO number; both spend the key's daily lookup allowance unless cached.",
   "get_route_news lists active disruptions touching a shipment, any of yours, or all; get_disruption_detail reads one with its sources.",
   "get_port_conditions tells how congested a port is now against its own normal (readings computed ahead of time, no provider call).",
+  "list_documents and get_document_meta describe documents uploaded for your shipments (never their contents); get_ticket_status and get_quote_request_status follow your support tickets and freight quote requests.",
 ].join(" ");
 
 /**

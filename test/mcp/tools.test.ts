@@ -15,6 +15,8 @@ const EXPECTED_TOOLS = [
   "get_shipment_status",
   "get_shipment_timeline",
   "get_refresh_schedule",
+  "list_documents",
+  "get_document_meta",
   "get_vessel_schedules",
   "track_vessel",
   "get_route_news",
@@ -24,6 +26,8 @@ const EXPECTED_TOOLS = [
   "search_api_docs",
   "list_customers",
   "get_team",
+  "get_ticket_status",
+  "get_quote_request_status",
 ];
 
 let app: TestApp;
@@ -429,7 +433,12 @@ describe("the other tools", () => {
     const schemaHit = (
       await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 3 })
     ).structuredContent as { results: { kind: string; title: string }[] };
-    expect(schemaHit.results[0]).toMatchObject({ kind: "graphql" });
+    // The MCP changelog's 1.1.0 section names the key too and may rank first (BM25 favours short
+    // sections as the corpus grows): the schema's own section is among the top three.
+    expect(schemaHit.results.map((r) => [r.kind, r.title])).toContainEqual([
+      "graphql",
+      "GraphQL type Shipment",
+    ]);
   });
 
   it("lists customers with their shipment counts, and the team with who is asking", async () => {
