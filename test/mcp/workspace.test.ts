@@ -308,6 +308,15 @@ describe("quote requests", () => {
   });
 });
 
+describe("identical quote requests at the same moment", () => {
+  it("make one record between them", async () => {
+    const q = `mutation { requestQuote(origin: "CNSHA", destination: "NLRTM", containerType: "20GP", quantity: 5, readyDate: "2027-01-25", commodity: "Rubber") { duplicate request { requestNumber } } }`;
+    const answers = await Promise.all([1, 2, 3, 4].map(() => ask(a.key, q)));
+    expect(new Set(answers.map((x) => x.requestQuote.request.requestNumber))).toEqual(new Set(["RFQ-2"]));
+    expect(answers.filter((x) => !x.requestQuote.duplicate)).toHaveLength(1);
+  });
+});
+
 describe("document tools", () => {
   it("list and describe the organisation's documents, and answer another organisation's as not found", async () => {
     const bytes = pdfBytes("delivery order");
