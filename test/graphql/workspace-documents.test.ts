@@ -193,6 +193,22 @@ describe("uploading", () => {
     });
   });
 
+  it("answers a multipart body that is no GraphQL multipart request with a GraphQL error, never a 5xx", async () => {
+    for (const body of ['{"query":"{ __typename }"}', "--x\r\nnot a part\r\n--x--\r\n"]) {
+      const res = await fetch(`${app.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${a.key}`, "content-type": "multipart/form-data; boundary=x" },
+        body,
+      });
+      const text = await res.text();
+      // Yoga answers a broken multipart body 400, a well-formed one without `operations` 200 with errors.
+      expect([200, 400], text).toContain(res.status);
+      const answer = JSON.parse(text) as { errors: { message: string }[] };
+      expect(answer.errors[0]!.message).toMatch(/multipart/i);
+      expect(answer.errors[0]!.message).not.toMatch(/at |node_modules|\.ts/);
+    }
+  });
+
   it("needs a key that may write, with developer mode on", async () => {
     const viewOnly = await app.fixtures.teammate(a.organizationId, { viewOnly: true });
     const { body } = await uploadDocument(
