@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DCSA_TNT_DEFAULTS } from "./upstream/carriers/dcsa-tnt.adapter";
+import { type DocumentsConfig, documentEnvironment, documentsConfig } from "./workspace-config";
 
 /**
  * The only place that reads the environment. Parsed once at start-up; a bad value stops the process
@@ -229,6 +230,7 @@ const environmentSchema = z.object({
       "QUAYSIDE_SCHEDULE_CARRIERS looks like MSCU,MAEU",
     )
     .default("MSCU,MAEU,CMDU,COSU,HLCU,ONEY,EGLV,HDMU,YMLU,ZIMU"),
+  ...documentEnvironment,
 });
 
 export type DatabaseTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -321,6 +323,8 @@ export interface AppConfig {
   aisFeed: string | undefined;
   /** Base URL of the terminal container inquiries; unset: the embedded simulator's terminals, if it runs. */
   terminalsUrl: string | undefined;
+  /** Workspace documents: the upload cap and where the bytes go (docs/decisions/workspace.md). */
+  documents: DocumentsConfig;
   /** Carriers whose DCSA Commercial Schedules APIs a schedule search asks, by SCAC. */
   scheduleCarriers: string[];
   /**
@@ -475,6 +479,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     },
     aisFeed: e.QUAYSIDE_AIS_FEED,
     terminalsUrl: e.QUAYSIDE_TERMINALS_URL,
+    documents: documentsConfig(e, e.QUAYSIDE_DATA_DIR),
     scheduleCarriers: e.QUAYSIDE_SCHEDULE_CARRIERS.split(",")
       .map((scac) => scac.trim().toUpperCase())
       .filter(Boolean),

@@ -5,16 +5,20 @@ import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
 import { getDndStatus } from "./tools/get-dnd-status.tool";
+import { getDocumentMeta } from "./tools/get-document-meta.tool";
 import { getMisReport } from "./tools/get-mis-report.tool";
 import { getNotificationPrefs } from "./tools/get-notification-prefs.tool";
 import { getPortConditions } from "./tools/get-port-conditions.tool";
+import { getQuoteRequestStatus } from "./tools/get-quote-request-status.tool";
 import { getRefreshSchedule } from "./tools/get-refresh-schedule.tool";
 import { getRouteNews } from "./tools/get-route-news.tool";
 import { getShipmentStatus } from "./tools/get-shipment-status.tool";
 import { getShipmentTimeline } from "./tools/get-shipment-timeline.tool";
 import { getTeam } from "./tools/get-team.tool";
+import { getTicketStatus } from "./tools/get-ticket-status.tool";
 import { getVesselSchedules } from "./tools/get-vessel-schedules.tool";
 import { listCustomers } from "./tools/list-customers.tool";
+import { listDocuments } from "./tools/list-documents.tool";
 import { listMyShipments } from "./tools/list-my-shipments.tool";
 import { searchApiDocs } from "./tools/search-api-docs.tool";
 import { searchHelp } from "./tools/search-help.tool";
@@ -32,6 +36,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getShipmentStatus,
   getShipmentTimeline,
   getRefreshSchedule,
+  listDocuments,
+  getDocumentMeta,
   getVesselSchedules,
   trackVessel,
   getRouteNews,
@@ -45,6 +51,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   getTeam,
   getMisReport,
   getNotificationPrefs,
+  getTicketStatus,
+  getQuoteRequestStatus,
 ];
 
 const INSTRUCTIONS = [
@@ -57,6 +65,7 @@ const INSTRUCTIONS = [
   "search_help answers how-to questions from the help articles; get_mis_report gives on-time and delay figures of your shipments against their first ETA.",
   "get_notification_prefs reads your e-mail notification choices and the organisation's webhook endpoints by host (addresses masked, never a secret).",
   "get_dnd_status tells a shipment's demurrage and detention per box: free days left, last free day, overrun cost.",
+  "list_documents and get_document_meta describe documents uploaded for your shipments (never their contents); get_ticket_status and get_quote_request_status follow your support tickets and freight quote requests.",
 ].join(" ");
 
 /**

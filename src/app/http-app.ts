@@ -25,6 +25,7 @@ import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
 import { requestId, requestLogging, requestMetrics, traceRequests } from "../http/observability";
 import { metricsAccess } from "../http/operator-access";
 import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
+import { mountDocumentDownload } from "./document-download";
 import { OPERATION_FOLDERS } from "./operation-folders";
 import { sandboxOnDemand } from "./sandbox";
 import type { Services } from "./services";
@@ -146,6 +147,9 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     ),
     (req, res, next) => {
       if (req.method === "POST" && !req.is(["application/json", "application/*+json"])) {
+        // File uploads (GraphQL multipart request specification): Yoga reads the parts itself, within
+        // the documents' size cap (docs/decisions/workspace.md).
+        if (req.is("multipart/form-data")) return toYoga(req, res, next);
         return sendGraphQLRefusal(res, "unsupported_media_type");
       }
       next();
@@ -167,6 +171,9 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     toYoga,
   );
 
+  mountDocumentDownload(app, services, admission, (res, outcome, message) =>
+    refuse("other", res, outcome, message),
+  );
   app.use(createShareRouter(v1));
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));

@@ -38,11 +38,15 @@ import { ApiCallsService } from "../domain/usage/api-calls.service";
 import { VesselRegister } from "../domain/vessels/vessel-register";
 import { guardedLookup } from "../domain/webhooks/target-guard";
 import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webhooks.service";
+import { WorkspaceDocumentsService } from "../domain/workspace/documents.service";
+import { QuoteRequestsService } from "../domain/workspace/quote-requests.service";
+import { TicketsService } from "../domain/workspace/tickets.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
 import { smtpTransport } from "../upstream/mail/smtp-transport";
 import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
+import { createDocumentStorage } from "./document-storage";
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -90,6 +94,12 @@ export interface Services {
   notifications: NotificationsService;
   /** Terminal records per box and terminal, and the terminal checks the workers make. */
   terminals: TerminalRecords;
+  /** Workspace: documents organisations upload (local folder or S3). */
+  workspaceDocuments: WorkspaceDocumentsService;
+  /** Workspace: support tickets, answered by the deployment's operator. */
+  tickets: TicketsService;
+  /** Workspace: freight quote requests, quoted by the deployment's operator. */
+  quoteRequests: QuoteRequestsService;
   close(): Promise<void>;
 }
 
@@ -301,6 +311,14 @@ export function createServices(input: {
     feedIngestion,
     notifications,
     terminals: new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource }),
+    workspaceDocuments: new WorkspaceDocumentsService({
+      prisma: db.prisma,
+      storage: createDocumentStorage(config.documents.storage),
+      logger,
+      maxBytes: config.documents.maxBytes,
+    }),
+    tickets: new TicketsService({ prisma: db.prisma, clock }),
+    quoteRequests: new QuoteRequestsService({ prisma: db.prisma, clock }),
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {

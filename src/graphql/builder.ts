@@ -25,6 +25,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    /** A file of a multipart request (GraphQL multipart request specification), input only. */
+    File: { Input: File; Output: never };
   };
   DefaultFieldNullability: false;
 }>({

@@ -177,6 +177,10 @@ import "./types/webhooks/webhook-delivery-status";
 import "./types/webhooks/webhook-endpoint";
 import "./types/webhooks/webhook-endpoint-with-secret";
 import "./types/webhooks/webhook-event";
+import "./types/scalars/file";
+import "./types/workspace/quote-request";
+import "./types/workspace/support-ticket";
+import "./types/workspace/workspace-document";
 
 /** The whole schema: what the facades' persisted operations are validated and executed against. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -137,6 +137,9 @@ export function createGraphQLHandler(
       };
     },
     parserAndValidationCache: false,
+    // Only multipart uploads reach Yoga's own body parsers (JSON is read before, within
+    // QUAYSIDE_BODY_LIMIT): a file at the documents' cap plus its operation and map.
+    maxRequestBodySize: services.config.documents.maxBytes + limits.maxQueryBytes + 65_536,
     plugins: [admission(limits, cache), operationSpans()],
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
     // validation errors too). A database outage is the table's 503 with Retry-After, logged as a

@@ -13,6 +13,7 @@ import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { trackActiveShipment } from "../support/disruptions";
+import { pdfBytes, uploadDocument } from "../support/workspace";
 import { TRACKING_ENV } from "./support";
 
 const run = promisify(execFile);
@@ -34,6 +35,8 @@ let app: TestApp;
 let org: OrgWithKey;
 let home: string;
 let reference: string;
+/** A workspace document of the organisation's shipment, and its first support ticket (TCK-1). */
+let documentId: string;
 /** What `tools/list` answered in each era. */
 const tools: Partial<Record<Era, ListedTool[]>> = {};
 
@@ -152,6 +155,23 @@ beforeAll(async () => {
       computedAt: app.services.clock.now(),
     },
   });
+  const uploaded = await uploadDocument(
+    app,
+    org.key,
+    { bytes: pdfBytes(), name: "bl.pdf", type: "application/pdf" },
+    { type: "BILL_OF_LADING", shipments: [reference] },
+  );
+  documentId = uploaded.body.data.uploadDocument.id;
+  const workspace = await fetch(`${app.url}/graphql`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      query: `mutation { openTicket(subject: "Inspector", body: "A question", type: QUESTION) { ticketNumber }
+        requestQuote(origin: "CNSHA", destination: "NLRTM", containerType: "40HC", quantity: 1,
+          readyDate: "${new Date(app.services.clock.now().getTime() + 30 * 86_400_000).toISOString().slice(0, 10)}", commodity: "Toys") { duplicate } }`,
+    }),
+  });
+  expect(((await workspace.json()) as { errors?: unknown }).errors).toBeUndefined();
   for (const era of ERAS) {
     const listed = await inspector("tools/list", { era });
     expect(listed.exitCode, listed.stderr).toBe(0);
@@ -171,6 +191,8 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["get_shipment_status", { reference }],
   ["get_shipment_timeline", { reference }],
   ["get_refresh_schedule", { reference }],
+  ["list_documents", { reference }],
+  ["get_document_meta", { id: documentId }],
   ["get_vessel_schedules", { origin: "SGSIN", destination: "NLRTM", date: today(), weeks: 2 }],
   ["track_vessel", { vessel: "9811000" }],
   ["get_route_news", {}],
@@ -183,6 +205,8 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["get_team", {}],
   ["get_mis_report", { status: "IN_TRANSIT" }],
   ["get_notification_prefs", {}],
+  ["get_ticket_status", { ticketNumber: "TCK-1" }],
+  ["get_quote_request_status", {}],
 ];
 
 describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
+import { pdfBytes, uploadDocument } from "../support/workspace";
 import { jsonRpcMessages, parseJson } from "./support/checks";
 import { FUZZ_ENV } from "./support/fuzz";
 import { enc, send } from "./support/http";
@@ -150,6 +151,17 @@ async function sharePage(token: string): Promise<Answer> {
   return { status: ex.status, outcome, text: ex.text, request: ex.path };
 }
 
+async function documentDownload(id: string): Promise<Answer> {
+  const ex = await send(app.url, {
+    method: "GET",
+    path: `/api/workspace/documents/${enc(id)}/download`,
+    headers: { authorization: `Bearer ${b.key}` },
+  });
+  const parsed = parseJson(ex.text);
+  const error = parsed.ok ? (parsed.value as { data?: { error?: string } }).data?.error : "not JSON";
+  return { status: ex.status, outcome: String(error ?? "ok"), text: ex.text, request: ex.path };
+}
+
 const SHIPMENT_FIELDS = "__typename ... on Shipment { id reference } ... on ShipmentNotFound { __typename }";
 
 const shipmentIds: IdForm[] = [
@@ -253,6 +265,7 @@ const OBJECTS: ObjectRow[] = [
         name: "get_refresh_schedule",
         ask: (id) => mcp("get_refresh_schedule", { reference: id }),
       },
+      { surface: "mcp", name: "list_documents", ask: (id) => mcp("list_documents", { reference: id }) },
       {
         surface: "mcp",
         name: "list_my_shipments(filter.reference)",
@@ -383,6 +396,86 @@ const OBJECTS: ObjectRow[] = [
       },
     ],
   },
+  {
+    object: "workspace document",
+    ids: [{ name: "document id", of: () => A.documentId!, nonexistent: () => randomUUID() }],
+    ways: [
+      {
+        surface: "v1",
+        name: "GET /api/workspace/documents/{id}/download",
+        ask: (id) => documentDownload(id),
+      },
+      {
+        surface: "graphql",
+        name: "workspaceDocument(id)",
+        ask: (id) => gql("query($id: ID!) { workspaceDocument(id: $id) { id name sha256 } }", { id }),
+      },
+      {
+        surface: "graphql",
+        name: "attachDocument(id)",
+        ask: (id) =>
+          gql('mutation($id: ID!) { attachDocument(id: $id, shipments: ["SHP-1"]) { id } }', { id }),
+      },
+      {
+        surface: "graphql",
+        name: "deleteDocument(id)",
+        ask: (id) => gql("mutation($id: ID!) { deleteDocument(id: $id) }", { id }),
+      },
+      { surface: "mcp", name: "get_document_meta(id)", ask: (id) => mcp("get_document_meta", { id }) },
+    ],
+  },
+  {
+    object: "support ticket",
+    ids: [
+      // B has a TCK-1 of its own: A's second ticket is a number B does not have.
+      { name: "ticket number", of: () => "TCK-2", nonexistent: () => "TCK-98765" },
+    ],
+    ways: [
+      {
+        surface: "graphql",
+        name: "ticket(ticketNumber)",
+        ask: (n) => gql("query($n: String!) { ticket(ticketNumber: $n) { id subject } }", { n }),
+      },
+      {
+        surface: "graphql",
+        name: "replyToTicket(ticketNumber)",
+        ask: (n) =>
+          gql('mutation($n: String!) { replyToTicket(ticketNumber: $n, body: "hi") { id } }', { n }),
+      },
+      {
+        surface: "mcp",
+        name: "get_ticket_status",
+        ask: (n) => mcp("get_ticket_status", { ticketNumber: n }),
+      },
+    ],
+  },
+  {
+    object: "support ticket (row id)",
+    ids: [{ name: "ticket id", of: () => A.ticketId!, nonexistent: () => randomUUID() }],
+    ways: [
+      {
+        surface: "graphql",
+        name: "answerTicket(id)",
+        ask: (id) => gql('mutation($id: ID!) { answerTicket(id: $id, body: "x") { id } }', { id }),
+      },
+    ],
+  },
+  {
+    object: "quote request",
+    ids: [{ name: "request number", of: () => "RFQ-2", nonexistent: () => "RFQ-98765" }],
+    ways: [
+      {
+        surface: "graphql",
+        name: "quoteRequest(requestNumber)",
+        ask: (n) => gql("query($n: String!) { quoteRequest(requestNumber: $n) { id commodity } }", { n }),
+      },
+      {
+        surface: "graphql",
+        name: "requestBooking(requestNumber)",
+        ask: (n) => gql("mutation($n: String!) { requestBooking(requestNumber: $n) { id } }", { n }),
+      },
+    ],
+  },
 ];
 
 /** B's own lists and dashboards, which must show none of A's values whatever filter is sent. */
@@ -422,6 +515,14 @@ const LISTS: Way[] = [
   { surface: "mcp", name: "list_my_shipments", ask: () => mcp("list_my_shipments", {}) },
   { surface: "mcp", name: "list_customers", ask: () => mcp("list_customers", {}) },
   { surface: "mcp", name: "get_team", ask: () => mcp("get_team", {}) },
+  {
+    surface: "graphql",
+    name: "workspaceDocuments",
+    ask: () => gql("{ workspaceDocuments { id name } }", {}),
+  },
+  { surface: "graphql", name: "tickets", ask: () => gql("{ tickets { id subject } }", {}) },
+  { surface: "graphql", name: "quoteRequests", ask: () => gql("{ quoteRequests { id commodity } }", {}) },
+  { surface: "mcp", name: "get_quote_request_status", ask: () => mcp("get_quote_request_status", {}) },
 ];
 
 /** A's values that must never reach B, except the one B itself sent in the request. */
@@ -438,6 +539,11 @@ const secretsOfA = () =>
     A.mateEmail,
     A.endpointId,
     A.deliveryId,
+    A.documentId,
+    A.documentName,
+    A.ticketId,
+    A.ticketSubject,
+    A.commodity,
     a.keyId,
     aMate.keyId,
     a.userId,
@@ -519,6 +625,30 @@ beforeAll(async () => {
   // B: one shipment of its own, so B's lists are not trivially empty.
   A.bContainer = known[2]!;
   expect((await asA("GET", `/api/v1/container/${known[2]}`, undefined, b.key)).status).toBe(200);
+  // A: a workspace document, two support tickets and two quote requests (B has one of each, numbered 1).
+  A.documentName = "acme-secret-bill.pdf";
+  const uploaded = await uploadDocument(
+    app,
+    a.key,
+    { bytes: pdfBytes(), name: A.documentName, type: "application/pdf" },
+    { type: "BILL_OF_LADING", shipments: [A.shipmentId] },
+  );
+  A.documentId = uploaded.body.data.uploadDocument.id;
+  A.ticketSubject = "Acme secret ticket";
+  A.commodity = "Acme secret commodity";
+  const day = new Date(clock.now().getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const workspace = (key: string, subject: string, commodity: string) =>
+    graphql(
+      app,
+      key,
+      `mutation($s: String!, $c: String!, $d: String!) { openTicket(subject: $s, body: "b", type: QUESTION) { id }
+        requestQuote(origin: "CNSHA", destination: "NLRTM", containerType: "40HC", quantity: 1, readyDate: $d, commodity: $c) { duplicate } }`,
+      { s: subject, c: commodity, d: day },
+    );
+  await workspace(a.key, "first", "first commodity");
+  const second = await workspace(a.key, A.ticketSubject, A.commodity);
+  A.ticketId = (second.body.data as { openTicket: { id: string } }).openTicket.id;
+  await workspace(b.key, "B's own", "B's own commodity");
   for (const [name, value] of Object.entries(A)) expect(value, `fixture ${name}`).not.toBe("");
 }, 120_000);
 afterAll(() => app?.stop());
