@@ -19,6 +19,7 @@ import {
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { PeopleService } from "../domain/people/people.service";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { BackgroundTracking } from "../domain/tracking/background.service";
@@ -44,6 +45,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   accounts: AccountsService;
+  /** People in the dashboard: passwords, sessions, invitations. */
+  people: PeopleService;
   /** The carrier directory with the operator's status overrides applied. */
   carriers: readonly Carrier[];
   counters: CounterStore;
@@ -227,6 +230,7 @@ export function createServices(input: {
       keyCacheSeconds: config.keyCacheSeconds,
       cacheLookups: metrics.cache("api_key"),
     }),
+    people: new PeopleService(db.prisma, clock, limiter),
     carriers,
     counters,
     limiter,

@@ -18,6 +18,8 @@ import "./types/accounts/rate-window";
 import "./types/accounts/user";
 import "./types/accounts/user-role";
 import "./types/accounts/viewer";
+import "./types/people/dashboard-people";
+import "./types/people/invitation";
 import "./types/carriers/carrier";
 import "./types/carriers/carrier-status";
 import "./types/carriers/carrier-unavailable-reason";

@@ -51,6 +51,7 @@ export type OutcomeCode =
   | "method_not_allowed"
   | "invalid_batch"
   | "origin_not_allowed"
+  | "csrf_token_invalid"
   | "request_timeout"
   | "headers_too_large"
   | "malformed_http"
@@ -422,6 +423,15 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 403, code: "FORBIDDEN" },
     mcp: { isError: true, jsonRpcCode: -32000 },
     sentence: "The request's Origin or Host is not one this server accepts (DNS rebinding protection).",
+  },
+  // A browser request on a dashboard session without the session's CSRF token (docs/decisions/dashboard.md).
+  csrf_token_invalid: {
+    v1: { status: 403, error: "csrf_token_invalid" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "FORBIDDEN" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence:
+      "This request changes something but does not carry the session's CSRF token (reload the page and try again; on /graphql send it as X-CSRF-Token).",
   },
   // Answered by the HTTP server itself, before any surface is known: the v1 body is the only form.
   request_timeout: {
