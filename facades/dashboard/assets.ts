@@ -19,6 +19,8 @@ section,.card{background:#fff;border:1px solid var(--line);border-radius:8px;pad
 .tiles li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px}
 .tiles strong{display:block;font-size:28px}
 .table-wrap{overflow-x:auto}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:12px;margin:0}.facts dt{font-size:14px;color:var(--muted)}.facts dd{margin:0;font-weight:600}
+progress{width:100%;height:20px}
 table{width:100%;border-collapse:collapse;background:#fff}th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{font-size:14px;color:var(--muted)}
 label{display:block;font-weight:600;margin:8px 0 4px}

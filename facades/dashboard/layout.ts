@@ -12,10 +12,13 @@ const NAV: { path: string; label: string; operator?: boolean }[] = [
   { path: "/dashboard", label: "Overview" },
   { path: "/dashboard/shipments", label: "Shipments" },
   { path: "/dashboard/track", label: "Track" },
+  { path: "/dashboard/customers", label: "Customers" },
   { path: "/dashboard/keys", label: "API keys" },
   { path: "/dashboard/webhooks", label: "Webhooks" },
   { path: "/dashboard/team", label: "Team" },
+  { path: "/dashboard/usage", label: "Usage" },
   { path: "/dashboard/account", label: "Account" },
+  { path: "/dashboard/operations", label: "Operations", operator: true },
 ];
 
 /** The page shell: skip link, header with the organisation, navigation, main. No external resource. */

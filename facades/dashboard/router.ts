@@ -15,6 +15,7 @@ import { csrfField, esc, notice } from "./html";
 import { layout } from "./layout";
 import { mountAccountPages } from "./pages/account";
 import { mountKeyPages } from "./pages/keys";
+import { mountMorePages } from "./pages/more";
 import { mountOverview } from "./pages/overview";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountTeamPages } from "./pages/team";
@@ -199,6 +200,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountKeyPages(get, post);
   mountWebhookPages(get, post);
   mountTeamPages(get, post);
+  mountMorePages(get);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 
   router.use("/dashboard", (req, res) => {

@@ -38,7 +38,12 @@ beforeAll(async () => {
   });
   receiver = await startReceiver();
   const { accounts } = app.services;
-  const org = await accounts.createOrganization({ name: "Harbour Freight", plan: "professional" });
+  // The operating organisation of the deployment, so its people see the operator pages too.
+  const org = await accounts.createOrganization({
+    name: "Harbour Freight",
+    plan: "professional",
+    operator: true,
+  });
   orgId = org.id;
   ownerEmail = `owner-${org.id.slice(0, 8)}@example.com`;
   await accounts.createUser({
@@ -97,7 +102,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 const csrfOf = (page: Page) => page.locator('input[name="_csrf"]').first().inputValue();
 
-describe.skipIf(!hasChromium)("the dashboard in Chromium", () => {
+describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 }, () => {
   let owner: BrowserContext;
   let page: Page;
   let ownerKeyId: string;
@@ -245,6 +250,14 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", () => {
 
     await mpage.goto(`${app.url}/dashboard/keys`);
     expect(await mpage.getByRole("button", { name: "Revoke CI key" }).count()).toBe(0);
+    // A member may not invite either: the form is not offered, and posting it anyway is refused.
+    await mpage.goto(`${app.url}/dashboard/team`);
+    expect(await mpage.getByRole("button", { name: "Create invitation" }).count()).toBe(0);
+    const invite = await mpage.request.post(`${app.url}/dashboard/team/invitations`, {
+      form: { _csrf: await csrfOf(mpage), email: "someone@example.com" },
+    });
+    expect(invite.status()).toBe(403);
+    await mpage.goto(`${app.url}/dashboard/keys`);
     // Posting the revocation anyway (with the member's own CSRF token) is refused and changes nothing.
     const refused = await mpage.request.post(`${app.url}/dashboard/keys/${ownerKeyId}/revoke`, {
       form: { _csrf: await csrfOf(mpage) },
@@ -258,6 +271,26 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", () => {
     const again = await mpage.request.get(link);
     expect(again.status()).toBe(404);
     await member.close();
+  });
+
+  it("shows customers, usage and plan, and the operator pages with the carrier just called", async () => {
+    await page.goto(`${app.url}/dashboard/customers`);
+    expect(await page.locator("main").textContent()).toContain("No customers yet");
+    await shoot(page, "customers");
+    await page.goto(`${app.url}/dashboard/usage`);
+    expect(await page.locator("main").textContent()).toMatch(/1 of \d+ used/);
+    await shoot(page, "usage");
+    await page.getByRole("link", { name: "Operations" }).click();
+    const health = page.getByRole("table", { name: "Carrier network health" });
+    expect(await health.locator("tbody tr").first().textContent()).toMatch(/^MSCU\s*1/);
+    expect(await page.getByRole("table", { name: "Background queues" }).locator("tbody tr").count()).toBe(3);
+    await shoot(page, "operations");
+    await page.getByRole("link", { name: "Feed sources" }).click();
+    expect(await page.locator("main").textContent()).toContain("No disruption news feeds are configured");
+    await shoot(page, "feeds");
+    await page.goto(`${app.url}/dashboard/operations/congestion`);
+    expect(await page.locator("h1").textContent()).toBe("Congestion board");
+    await shoot(page, "congestion");
   });
 
   it("refuses a state-changing request without the CSRF token, on the pages and on /graphql", async () => {

@@ -1,6 +1,7 @@
 import { answerFor, OUTCOMES } from "../../../src/http/outcomes";
 import {
   DashShareDocument,
+  DashShipmentDisruptionsDocument,
   DashShipmentDocument,
   DashShipmentsDocument,
   DashTrackDocument,
@@ -13,6 +14,13 @@ import { csrfField, esc, notice, postButton, STATUS_TEXT, statusBadge, time } fr
 import type { Mount } from "../mount";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const SEVERITY: Record<number, string> = {
+  1: "information",
+  2: "moderate",
+  3: "high",
+  4: "critical",
+  5: "critical, widely reported",
+};
 const STATUSES = ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const;
 
 /** The list's filters, read from the URL (so a filtered view is a link, and Back works). */
@@ -236,7 +244,7 @@ async function shipmentPage(s: Signed, message = ""): Promise<void> {
   const legs = (doc?.routeSegments ?? []).map((r) => ({ path: r.path }));
   const facts = `<section class="card" aria-labelledby="facts"><h2 id="facts">Summary</h2>
 <p>${statusBadge(shipment.status, shipment.failed)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}</p>
-<dl class="tiles">
+<dl class="facts">
 <div><dt>Carrier</dt><dd>${esc(shipment.carrier?.name ?? shipment.carrierScac ?? "Not known yet")}</dd></div>
 <div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
 <div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${time(shipment.ata ?? shipment.eta, "Not known yet")}</dd></div>
@@ -272,9 +280,29 @@ ${
 ${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the share link", s.session.csrfToken)}
 ${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}
 </section>`;
+  const disruptions = await disruptionsSection(s, shipment.name);
   s.render(
     `${shipment.reference}`,
     "/dashboard/shipments",
-    `${message}${facts}${map}${timeline}${containers}${voyages}${history}${share}`,
+    `${message}${facts}${disruptions}${map}${timeline}${containers}${voyages}${history}${share}`,
   );
+}
+
+async function disruptionsSection(s: Signed, id: string): Promise<string> {
+  const result = await s.deps.run(s.caller, DashShipmentDisruptionsDocument, { id });
+  const answer = result.ok ? result.data.shipmentDisruptions : null;
+  let body: string;
+  if (!answer || answer.__typename === "ShipmentNotFound") body = "<p>Disruptions could not be read.</p>";
+  else if (answer.__typename === "PlanRequired") body = "<p>Disruption alerts are not part of this plan.</p>";
+  else if (answer.__typename === "FeatureDisabled")
+    body = "<p>Disruption alerts are switched off for this organisation.</p>";
+  else if (answer.items.length === 0) body = "<p>No active disruption touches this shipment.</p>";
+  else
+    body = `<ul>${answer.items
+      .map(
+        (i) =>
+          `<li><strong><span aria-hidden="true">⚠</span> ${esc(i.disruption.headline)}</strong> (${esc(SEVERITY[i.disruption.severity] ?? `severity ${i.disruption.severity}`)}, ${esc(i.disruption.category.replace(/_/g, " "))}; matched by ${esc(i.matchTypes.join(", ").toLowerCase().replace(/_/g, " "))})<br><span class="muted">${esc(i.disruption.summary)}</span> ${time(i.disruption.lastUpdated)}</li>`,
+      )
+      .join("")}</ul>`;
+  return `<section class="card" aria-labelledby="disruptions"><h2 id="disruptions">Disruptions</h2>${body}</section>`;
 }

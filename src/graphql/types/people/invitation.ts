@@ -57,7 +57,7 @@ builder.mutationFields((t) => ({
     type: InvitationWithLinkRef,
     description:
       "Invites a person to the organisation as owner or member; the answer carries the link to accept it (valid 7 days). Owners only.",
-    authScopes: { owner: true, writableKey: true },
+    authScopes: { $all: { writableKey: true, owner: true } },
     args: {
       email: t.arg.string({ required: true }),
       role: t.arg({ type: UserRoleEnum, required: false }),
@@ -75,7 +75,7 @@ builder.mutationFields((t) => ({
   revokeInvitation: t.prismaField({
     type: "Invitation",
     description: "Withdraws an open invitation: its link stops working. Owners only.",
-    authScopes: { owner: true, writableKey: true },
+    authScopes: { $all: { writableKey: true, owner: true } },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
       const revoked = await mapPeopleErrors(() =>
