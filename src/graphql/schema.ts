@@ -20,6 +20,7 @@ import "./types/accounts/user-role";
 import "./types/accounts/viewer";
 import "./types/people/dashboard-people";
 import "./types/people/invitation";
+import "./types/people/saved-filters";
 import "./types/operations/deployment-health";
 import "./types/carriers/carrier";
 import "./types/carriers/carrier-status";

@@ -187,8 +187,24 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await page.getByRole("button", { name: "Create or show the share link" }).click();
     expect(await page.locator("#share-url").textContent()).toMatch(/\/share\/[\w-]{32}$/);
 
-    await page.goto(`${app.url}/dashboard/shipments?status=IN_TRANSIT&status=`);
     await page.goto(`${app.url}/dashboard/shipments`);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
+    // Filters live in the URL: a filter that matches nothing, then Back to the full list.
+    await page.getByLabel("Status").selectOption("CANCELLED");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/status=CANCELLED/);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(0);
+    expect(await page.locator("main").textContent()).toContain("No shipment matches these filters");
+    // Saved under a name, it comes back as a link to the same URL.
+    await page.getByLabel("Save this filter as").fill("Cancelled boxes");
+    await page.getByRole("button", { name: "Save filter" }).click();
+    await page.getByRole("link", { name: "Cancelled boxes" }).click();
+    await page.waitForURL(/\/dashboard\/shipments\?status=CANCELLED$/);
+    expect(await page.getByLabel("Status").inputValue()).toBe("CANCELLED");
+    await page.goBack();
+    await page.goBack();
+    await page.goBack();
+    await page.waitForURL(`${app.url}/dashboard/shipments`);
     expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
     await shoot(page, "shipments");
     const csv = await page.request.get(`${app.url}/dashboard/shipments.csv`);

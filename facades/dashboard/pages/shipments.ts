@@ -1,5 +1,8 @@
 import { answerFor, OUTCOMES } from "../../../src/http/outcomes";
 import {
+  DashDeleteFilterDocument,
+  DashSavedFiltersDocument,
+  DashSaveFilterDocument,
   DashShareDocument,
   DashShipmentDisruptionsDocument,
   DashShipmentDocument,
@@ -55,8 +58,24 @@ function filterFromQuery(query: Record<string, unknown>) {
 }
 
 export function mountShipmentPages(get: Mount, post: Mount): void {
-  get("/dashboard/shipments", async (s) => {
-    const { filter, page, values } = filterFromQuery(s.req.query as Record<string, unknown>);
+  get("/dashboard/shipments", (s) => shipmentsPage(s));
+  post("/dashboard/shipments/saved-filters", async (s) => {
+    const body = s.req.body as Record<string, unknown>;
+    const name = typeof body.name === "string" ? body.name : "";
+    const query = typeof body.query === "string" ? body.query : "";
+    const saved = await s.run(s.deps.run(s.caller, DashSaveFilterDocument, { name, query }));
+    await shipmentsPage(s, saved ? notice("ok", `Filter "${name.trim()}" saved.`) : refusal(s).html, query);
+  });
+  post("/dashboard/shipments/saved-filters/:id/delete", async (s) => {
+    const done = await s.run(s.deps.run(s.caller, DashDeleteFilterDocument, { id: String(s.req.params.id) }));
+    await shipmentsPage(s, done ? notice("ok", "Saved filter deleted.") : refusal(s).html);
+  });
+  async function shipmentsPage(s: Signed, message = "", savedQuery?: string): Promise<void> {
+    const source =
+      savedQuery === undefined
+        ? (s.req.query as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(savedQuery));
+    const { filter, page, values } = filterFromQuery(source);
     const data = await s.run(s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 25 }));
     const failedLoad = data ? "" : refusal(s).html;
     const result = data?.shipmentSearch;
@@ -86,8 +105,19 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
                 `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.carrierScac ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${time(i.ata ?? i.eta)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
-    s.render("Shipments", "/dashboard/shipments", `${failedLoad}${form}${table}`);
-  });
+    const savedList =
+      (await s.run(s.deps.run(s.caller, DashSavedFiltersDocument)))?.savedShipmentFilters ?? [];
+    const saved = `<section class="card" aria-labelledby="saved"><h2 id="saved">Saved filters</h2>${
+      savedList.length === 0
+        ? "<p>None yet. Filter the list, then save the filter under a name.</p>"
+        : `<ul>${savedList.map((f) => `<li><a href="/dashboard/shipments?${esc(f.query)}">${esc(f.name)}</a> ${postButton(`/dashboard/shipments/saved-filters/${f.id}/delete`, `Delete ${f.name}`, s.session.csrfToken)}</li>`).join("")}</ul>`
+    }${
+      query
+        ? `<form method="post" action="/dashboard/shipments/saved-filters" class="row">${csrfField(s.session.csrfToken)}<input type="hidden" name="query" value="${esc(query)}"><div><label for="saved-name">Save this filter as</label><input id="saved-name" name="name" maxlength="60" required></div><div><button type="submit">Save filter</button></div></form>`
+        : ""
+    }</section>`;
+    s.render("Shipments", "/dashboard/shipments", `${message}${failedLoad}${form}${saved}${table}`);
+  }
 
   get("/dashboard/shipments.csv", async (s) => {
     const { filter } = filterFromQuery(s.req.query as Record<string, unknown>);

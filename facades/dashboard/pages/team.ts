@@ -1,11 +1,26 @@
-import { DashInvitationsDocument, DashInviteDocument, DashTeamDocument } from "../../generated/operations";
+import {
+  DashInvitationsDocument,
+  DashInviteDocument,
+  DashRevokeInvitationDocument,
+  DashTeamDocument,
+} from "../../generated/operations";
 import { refusal, type Signed } from "../context";
-import { csrfField, esc, notice, time } from "../html";
+import { csrfField, esc, notice, postButton, time } from "../html";
 import type { Mount } from "../mount";
 
 /** Team: the organisation's people; owners invite (the link shown; e-mail through the outbox seam). */
 export function mountTeamPages(get: Mount, post: Mount): void {
   get("/dashboard/team", (s) => teamPage(s));
+  post("/dashboard/team/invitations/:id/revoke", async (s) => {
+    const done = await s.run(
+      s.deps.run(s.caller, DashRevokeInvitationDocument, { id: String(s.req.params.id) }),
+    );
+    await teamPage(
+      s,
+      done ? notice("ok", "Invitation withdrawn: its link no longer works.") : refusal(s).html,
+      done ? undefined : refusal(s).status,
+    );
+  });
   post("/dashboard/team/invitations", async (s) => {
     const body = s.req.body as Record<string, unknown>;
     const email = typeof body.email === "string" ? body.email : "";
@@ -31,7 +46,7 @@ async function teamPage(s: Signed, message = "", status?: number): Promise<void>
   const open =
     invitations.length === 0
       ? ""
-      : `<h2>Open invitations</h2><ul>${invitations.map((i) => `<li>${esc(i.email)} (${esc(i.role)}), expires ${time(i.expiresAt)}</li>`).join("")}</ul>`;
+      : `<h2>Open invitations</h2><ul>${invitations.map((i) => `<li>${esc(i.email)} (${esc(i.role)}), expires ${time(i.expiresAt)} ${postButton(`/dashboard/team/invitations/${i.id}/revoke`, `Withdraw the invitation for ${i.email}`, s.session.csrfToken)}</li>`).join("")}</ul>`;
   const form = owner
     ? `<form method="post" action="/dashboard/team/invitations" class="card" aria-labelledby="invite-title"><h2 id="invite-title">Invite a teammate</h2>${csrfField(s.session.csrfToken)}
 <label for="invite-email">E-mail address</label><input id="invite-email" name="email" type="email" required size="30">
