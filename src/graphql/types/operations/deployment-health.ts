@@ -31,9 +31,16 @@ const QueueRef = builder.objectRef<QueueRow>("BackgroundQueue").implement({
   }),
 });
 
-const FaultRef = builder.objectRef<{ outcome: string; count: number }>("CarrierFaultCount").implement({
-  fields: (t) => ({ outcome: t.exposeString("outcome"), count: t.exposeInt("count") }),
-});
+const FaultRef = builder
+  .objectRef<{ scac: string; outcome: string; count: number }>("CarrierFaultCount")
+  .implement({
+    description: "Failed calls to one carrier with one outcome (a flat list, so a page of it costs little).",
+    fields: (t) => ({
+      scac: t.exposeString("scac"),
+      outcome: t.exposeString("outcome"),
+      count: t.exposeInt("count"),
+    }),
+  });
 
 const CarrierHealthRef = builder.objectRef<CarrierRow>("CarrierHealth").implement({
   description: "One carrier's tracking calls made by this process since it started.",
@@ -47,11 +54,6 @@ const CarrierHealthRef = builder.objectRef<CarrierRow>("CarrierHealth").implemen
       resolve: (r) => (r.calls > 0 ? r.answered / r.calls : null),
     }),
     meanLatencyMs: t.float({ nullable: true, resolve: (r) => r.meanLatencyMs }),
-    faults: t.field({
-      type: [FaultRef],
-      description: "Calls that failed, by outcome.",
-      resolve: (r) => r.faults,
-    }),
   }),
 });
 
@@ -67,6 +69,12 @@ const DeploymentHealthRef = builder
         type: [CarrierHealthRef],
         description: "Carriers this process called since it started, most calls first (per instance).",
         resolve: (h) => h.carriers,
+      }),
+      carrierFaults: t.field({
+        type: [FaultRef],
+        description:
+          "Failed carrier calls of this process by carrier and outcome (timeouts, refusals, malformed answers...).",
+        resolve: (h) => h.carriers.flatMap((c) => c.faults.map((f) => ({ scac: c.scac, ...f }))),
       }),
     }),
   });
