@@ -44,6 +44,7 @@ button.secondary{background:#fff;color:var(--accent)}button.danger{background:va
 .route{fill:none;stroke:#0b57a4;stroke-width:2.5}.stop circle{fill:#fff;stroke:#0b57a4;stroke-width:2}
 .stop.destination circle{fill:#0b57a4}.stop text{font-size:11px;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .pin circle{fill:#f2a900;stroke:#1b2430;stroke-width:2}
+td details{min-width:16em}
 pre{white-space:pre-wrap;word-break:break-all;background:#f1f3f5;padding:8px;border-radius:4px;font-size:13px}
 details summary{cursor:pointer;padding:4px 0}
 .auth{max-width:420px;margin:40px auto}

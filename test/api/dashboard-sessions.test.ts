@@ -41,7 +41,7 @@ async function signIn(email: string, password: string, headers: Record<string, s
   });
 }
 
-describe("dashboard sign-in over HTTP", () => {
+describe("dashboard sign-in over HTTP", { timeout: 180_000 }, () => {
   it("refuses further attempts from an address after too many failures, even with the right password", async () => {
     const { email } = await person();
     const from = { "x-forwarded-for": "203.0.113.9" };

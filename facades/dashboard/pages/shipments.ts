@@ -64,7 +64,10 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
     const name = typeof body.name === "string" ? body.name : "";
     const query = typeof body.query === "string" ? body.query : "";
     const saved = await s.run(s.deps.run(s.caller, DashSaveFilterDocument, { name, query }));
-    await shipmentsPage(s, saved ? notice("ok", `Filter "${name.trim()}" saved.`) : refusal(s).html, query);
+    // Post/redirect/get: going Back never saves it twice.
+    if (saved)
+      return void s.res.redirect(303, `/dashboard/shipments?${new URLSearchParams(query).toString()}`);
+    await shipmentsPage(s, refusal(s).html, query);
   });
   post("/dashboard/shipments/saved-filters/:id/delete", async (s) => {
     const done = await s.run(s.deps.run(s.caller, DashDeleteFilterDocument, { id: String(s.req.params.id) }));
@@ -81,7 +84,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
     const result = data?.shipmentSearch;
     const items = result?.items ?? [];
     const query = new URLSearchParams(Object.entries(values).filter(([, v]) => v)).toString();
-    const form = `<form method="get" action="/dashboard/shipments" class="card" role="search" aria-label="Filter shipments">
+    const form = `<form method="get" action="/dashboard/shipments" class="card" role="search" autocomplete="off" aria-label="Filter shipments">
 <div class="row">
 <div><label for="f-reference">Reference</label><input id="f-reference" name="reference" value="${esc(values.reference)}" size="16"></div>
 <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>${STATUSES.map((st) => `<option value="${st}"${values.status === st ? " selected" : ""}>${esc(STATUS_TEXT[st])}</option>`).join("")}</select></div>

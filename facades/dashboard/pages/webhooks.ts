@@ -83,7 +83,7 @@ function deliveriesTable(deliveries: Delivery[]): string {
   if (deliveries.length === 0)
     return `<div id="deliveries"><p>No deliveries yet. Send a test to an endpoint to see one here.</p></div>`;
   const pending = deliveries.some((d) => d.status === "pending");
-  return `<div id="deliveries"${pending ? ' hx-get="/dashboard/webhooks/deliveries" hx-trigger="every 2s" hx-swap="outerHTML"' : ""}><div class="table-wrap"><table><thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Details</th></tr></thead><tbody>${deliveries
+  return `<div id="deliveries"${pending ? ' hx-get="/dashboard/webhooks/deliveries" hx-trigger="every 2s" hx-swap="outerHTML"' : ""}><div class="table-wrap"><table><thead><tr><th scope="col">Event</th><th scope="col" class="hide-narrow">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Details</th></tr></thead><tbody>${deliveries
     .map(
       (d) =>
         `<tr data-testid="delivery"><td>${esc(d.event)}</td><td class="hide-narrow">${esc(d.endpoint.url)}</td><td>${d.status === "delivered" ? "✓" : d.status === "failed" ? "✕" : "◌"} ${esc(d.status)}</td><td>${d.attempts}</td><td>${time(d.createdAt)}</td><td><details><summary>Body and attempts</summary><pre>${esc(d.body)}</pre><ul>${d.attemptLog.map((a) => `<li>${time(a.attemptedAt)}: ${a.responseStatus ? `HTTP ${a.responseStatus}` : esc(a.error ?? "no answer")} in ${a.durationMs} ms</li>`).join("") || "<li>Not attempted yet</li>"}</ul></details></td></tr>`,
