@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_FAILURES_PER_WINDOW } from "../../src/domain/people/people.service";
-import { startTestApp, type TestApp } from "../support/app";
+import { graphql, startTestApp, type TestApp } from "../support/app";
 
 /**
  * The dashboard's sign-in over plain HTTP (no browser): throttling per address, the Secure cookie
@@ -116,6 +116,27 @@ describe("dashboard sign-in over HTTP", { timeout: 180_000 }, () => {
     expect(await res.text()).toContain("operates this deployment");
     const nav = await (await fetch(`${app.url}/dashboard`, { headers: { cookie } })).text();
     expect(nav).not.toContain('href="/dashboard/operations"');
+  });
+
+  it("lets an owner's key invite on /graphql, and refuses a member's key with OWNER_REQUIRED", async () => {
+    const owner = await app.fixtures.organization({ role: "owner" });
+    const member = await app.fixtures.teammate(owner.organizationId, { role: "member" });
+    const invite = `mutation($email: String!) { inviteTeammate(email: $email) { acceptPath invitation { email role } } }`;
+    const refused = await graphql(app, member.key, invite, { email: "new-mate@example.com" });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe("OWNER_REQUIRED");
+    expect(await app.services.db.prisma.invitation.count({ where: { email: "new-mate@example.com" } })).toBe(
+      0,
+    );
+
+    const invited = await graphql(app, owner.key, invite, { email: "new-mate@example.com" });
+    const answer = invited.body.data?.inviteTeammate as { acceptPath: string; invitation: { role: string } };
+    expect(answer.invitation.role).toBe("member");
+    expect(answer.acceptPath).toMatch(/^\/dashboard\/invitations\/[\w-]{43}$/);
+    const listed = await graphql(app, owner.key, "{ invitations { email } }");
+    expect(listed.body.data?.invitations).toEqual([{ email: "new-mate@example.com" }]);
+    // The internal fields are not on the public schema.
+    const internal = await graphql(app, owner.key, `mutation { changePassword(current: "a", next: "b") }`);
+    expect(internal.body.errors?.[0]?.message).toMatch(/Cannot query field "changePassword"/);
   });
 
   it("stores passwords as scrypt hashes that carry their parameters, never the password", async () => {
