@@ -7,6 +7,7 @@ import express, {
 } from "express";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
+import { createDashboardRouter } from "../../facades/dashboard/router";
 import type { FacadeDeps, FacadeLog } from "../../facades/facade";
 import { createShareRouter } from "../../facades/share/router";
 import { v1AllowedMethods } from "../../facades/v1/allow";
@@ -25,6 +26,7 @@ import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
 import { requestId, requestLogging, requestMetrics, traceRequests } from "../http/observability";
 import { metricsAccess } from "../http/operator-access";
 import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
+import { SessionGate } from "../http/sessions";
 import { mountDocumentDownload } from "./document-download";
 import { OPERATION_FOLDERS } from "./operation-folders";
 import { sandboxOnDemand } from "./sandbox";
@@ -91,6 +93,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     log,
   });
   const v1 = facade("v1");
+  const sessions = new SessionGate(services.people);
   let draining = false;
 
   const app = baseApp(services, () => draining);
@@ -141,6 +144,8 @@ export async function buildApp(services: Services, options: { baseUrl: string })
       }
       next();
     },
+    // A person signed in to the dashboard (session cookie + CSRF header), else the key below.
+    sessions.graphqlSessions(admission, (r, outcome) => sendGraphQLRefusal(r, outcome)),
     // The key is checked before the body is read.
     guard(admission, { allowQueryKey: false, allowDeveloperModeOff: true }, (r, refusal) =>
       sendGraphQLRefusal(r, refusal.outcome),
@@ -175,6 +180,8 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     refuse("other", res, outcome, message),
   );
   app.use(createShareRouter(v1));
+  // The dashboard is a client of the GraphQL core: its operations count as the GraphQL surface.
+  app.use(createDashboardRouter({ ...facade("graphql"), sessions }));
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));
   const sandbox = config.sandboxEnabled ? sandboxOnDemand({ live: services, executor }) : null;

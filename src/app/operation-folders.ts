@@ -11,6 +11,7 @@ export const OPERATION_FOLDERS = {
     "../../facades/compat/operations",
     "../../facades/mcp/operations",
     "../../facades/share/operations",
+    "../../facades/dashboard/operations",
   ].map((dir) => fileURLToPath(new URL(dir, import.meta.url))),
   fragments: fileURLToPath(new URL("../../facades/fragments", import.meta.url)),
 } as const;

@@ -24,6 +24,7 @@ import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
 import { outboxTransport } from "../domain/notifications/mail-transport";
 import { NotificationsService } from "../domain/notifications/notifications.service";
+import { PeopleService } from "../domain/people/people.service";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { TerminalRecords } from "../domain/terminals/terminal-records.service";
@@ -56,6 +57,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   accounts: AccountsService;
+  /** People in the dashboard: passwords, sessions, invitations. */
+  people: PeopleService;
   /** The carrier directory with the operator's status overrides applied. */
   carriers: readonly Carrier[];
   counters: CounterStore;
@@ -272,6 +275,7 @@ export function createServices(input: {
       keyCacheSeconds: config.keyCacheSeconds,
       cacheLookups: metrics.cache("api_key"),
     }),
+    people: new PeopleService(db.prisma, clock, limiter),
     carriers,
     counters,
     limiter,

@@ -26,7 +26,7 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
   orgs operator --org ORG_ID_OR_NAME [--off]
                                           mark the organisation that runs this deployment (its
                                           keys may read feed health); --off removes the mark
-  users create --org ORG_ID_OR_NAME --email EMAIL [--name NAME] [--role owner|member]
+  users create --org ORG_ID_OR_NAME --email EMAIL [--name NAME] [--role owner|member] [--password PASSWORD]
   users list [--org ORG_ID_OR_NAME]
   keys create --user USER_ID_OR_EMAIL [--name NAME] [--view-only] [--expires-at ISO_DATE]
   keys revoke KEY_ID
@@ -69,6 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
       org: { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
+      password: { type: "string" },
       user: { type: "string" },
       "view-only": { type: "boolean", default: false },
       "expires-at": { type: "string" },
@@ -101,6 +102,7 @@ export async function runCli(argv: string[]): Promise<number> {
     org: values.org,
     email: values.email,
     role: values.role,
+    password: values.password,
     user: values.user,
     viewOnly: values["view-only"],
     expiresAt: values["expires-at"],
@@ -219,6 +221,7 @@ async function serve(): Promise<number> {
     const demo = demoAnnouncement(server.demo);
     if (demo) lines.push(demo);
     lines.push(
+      `  dashboard    ${server.url}/dashboard`,
       `  GraphQL      ${server.url}/graphql`,
       `  v1 API       ${server.url}/api/v1   (OpenAPI ${server.url}/api/v1/openapi.json)`,
       ...(config.sandboxEnabled ? [`  sandbox      ${server.url}/api/v1/sandbox   (no key)`] : []),

@@ -34,8 +34,9 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin, ValidationPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
-      developerMode: ctx.principal?.organization.developerMode === true,
-      writableKey: ctx.principal !== null && !ctx.principal.apiKey.viewOnly,
+      // Developer mode gates API keys; a person signed in to the dashboard always reads their own data.
+      developerMode: ctx.principal?.organization.developerMode === true || ctx.principal?.apiKey === null,
+      writableKey: ctx.principal !== null && ctx.principal.apiKey?.viewOnly !== true,
       owner: ctx.principal?.user.role === "owner",
       operator: ctx.principal?.organization.operator === true,
     }),

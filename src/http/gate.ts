@@ -126,6 +126,20 @@ export class AdmissionGate {
   }
 
   /**
+   * Admission of a caller already authenticated another way (a person's dashboard session): the same
+   * rate windows as a key, counted against the person.
+   */
+  async admitPrincipal(res: Response, principal: Principal): Promise<Admission> {
+    const spent = await this.spendWindows(principal, 1);
+    setRateHeaders(res, spent.rate);
+    if (spent.outcome) {
+      res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+      return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+    }
+    return { ok: true, principal, rate: spent.rate };
+  }
+
+  /**
    * The rest of an admitted request's cost, once its size is known (an MCP batch is admitted for one
    * request before its body is read, then costs one request per message). Refused, the rest is given
    * back at once: the request keeps only the one its admission spent, like every refused answer.
@@ -266,6 +280,8 @@ export function guard(
   refuse: (res: Response, refusal: Extract<Admission, { ok: false }>) => void,
 ): RequestHandler {
   return (req, res, next) => {
+    // Already admitted as a person (a dashboard session on /graphql).
+    if (req.principal) return next();
     admission.admit(req, res, options).then((decision) => {
       if (!decision.ok) {
         closeIfBodyUnread(req, res);

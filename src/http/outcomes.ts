@@ -51,6 +51,9 @@ export type OutcomeCode =
   | "method_not_allowed"
   | "invalid_batch"
   | "origin_not_allowed"
+  | "csrf_token_invalid"
+  | "owner_required"
+  | "operator_required"
   | "request_timeout"
   | "headers_too_large"
   | "malformed_http"
@@ -423,6 +426,30 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32000 },
     sentence: "The request's Origin or Host is not one this server accepts (DNS rebinding protection).",
   },
+  // A browser request on a dashboard session without the session's CSRF token (docs/decisions/dashboard.md).
+  csrf_token_invalid: {
+    v1: { status: 403, error: "csrf_token_invalid" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "FORBIDDEN" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence:
+      "This request changes something but does not carry the session's CSRF token (reload the page and try again; on /graphql send it as X-CSRF-Token).",
+  },
+  // Scopes of the core (OWNER_REQUIRED, OPERATOR_REQUIRED) as a facade renders them.
+  owner_required: {
+    v1: { status: 403, error: "owner_required" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "OWNER_REQUIRED" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence: "Only an owner of the organisation may do this.",
+  },
+  operator_required: {
+    v1: { status: 403, error: "operator_required" },
+    compat: { message: "API_KEY_ACCESS_DENIED" },
+    graphql: { status: 403, code: "OPERATOR_REQUIRED" },
+    mcp: { isError: true, jsonRpcCode: -32000 },
+    sentence: "Only the organisation that operates this deployment may read this.",
+  },
   // Answered by the HTTP server itself, before any surface is known: the v1 body is the only form.
   request_timeout: {
     v1: { status: 408, error: "request_timeout" },
@@ -700,6 +727,8 @@ const GRAPHQL_CODE_OUTCOMES: Readonly<Record<string, OutcomeCode>> = {
   UNAUTHENTICATED: "invalid_key",
   DEVELOPER_MODE_DISABLED: "developer_mode_off",
   VIEW_ONLY_KEY: "view_only_key",
+  OWNER_REQUIRED: "owner_required",
+  OPERATOR_REQUIRED: "operator_required",
   API_KEY_LIMIT_REACHED: "api_key_limit_reached",
   SERVICE_UNAVAILABLE: "database_unavailable",
 };

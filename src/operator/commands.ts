@@ -35,6 +35,8 @@ export const operatorCommandSchema = z.discriminatedUnion("command", [
     email: z.string({ error: "users create needs --org and --email" }).min(1),
     name: optionalName,
     role: z.enum(["owner", "member"], { error: "--role is owner or member" }).default("member"),
+    /** The dashboard password (at least 10 characters); without it the user cannot sign in yet. */
+    password: z.string().optional(),
   }),
   z.object({ command: z.literal("users list"), org: z.string().optional() }),
   z.object({
@@ -133,8 +135,13 @@ export async function runOperatorCommand(
         email: command.email,
         name: command.name,
         role: command.role,
+        password: command.password,
       });
-      return { human: `Created user ${user.email} (${user.id}) in ${org.name}`, data: user };
+      const { passwordHash, ...shown } = user;
+      return {
+        human: `Created user ${user.email} (${user.id}) in ${org.name}${passwordHash ? "; they can sign in to /dashboard" : ""}`,
+        data: shown,
+      };
     }
     case "users list": {
       const orgs = command.org
@@ -146,7 +153,8 @@ export async function runOperatorCommand(
         human:
           users.map((u) => `${u.id}  ${u.email}  ${u.role}  ${orgName.get(u.organizationId)}`).join("\n") ||
           "No users.",
-        data: users,
+        // Never the password hash, not even in --json.
+        data: users.map(({ passwordHash: _hash, ...user }) => user),
       };
     }
     case "keys create": {

@@ -425,10 +425,15 @@ describe("the demo key", () => {
     };
     try {
       const first = await start();
-      const key = /: (\S+)$/.exec(first ?? "")?.[1];
-      expect(first).toMatch(/^Demo API key \(organisation "Demo", plan professional\): \S{16,}$/);
+      const key = /plan professional\): (\S+)/.exec(first ?? "")?.[1];
+      const password = /with password (\S+)$/.exec(first ?? "")?.[1];
+      // The key, and beside it the dashboard sign-in (docs/decisions/dashboard.md).
+      expect(first).toMatch(
+        /^Demo API key \(organisation "Demo", plan professional\): \S{16,}\nDemo sign-in at \/dashboard: demo@quayside\.local with password \S{16}$/,
+      );
       const second = await start();
       expect(second).not.toContain(key);
+      expect(second).not.toContain(password);
       expect(second).toMatch(/printed only on the first start/);
       expect(second).toContain("quayside keys create --user demo@quayside.local");
     } finally {

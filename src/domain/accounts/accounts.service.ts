@@ -2,6 +2,7 @@ import type { ApiKey, Organization, PrismaClient, User } from "../../generated/p
 import type { BillingCycle, BillingState, PlanCode, UserRole } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { CacheLookups } from "../../observability/metrics";
+import { hashPassword, passwordProblem } from "../people/passwords";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
 import { KeyCache, type KeyRow } from "./key-cache";
 import { FEATURES, type Feature, ORGANIZATION_BOUNDS } from "./plans";
@@ -118,8 +119,14 @@ export class AccountsService {
     email: string;
     name?: string;
     role?: UserRole;
+    /** A dashboard password (docs/decisions/dashboard.md); without one the user cannot sign in. */
+    password?: string;
   }): Promise<User> {
     const email = input.email.trim().toLowerCase();
+    if (input.password !== undefined) {
+      const problem = passwordProblem(input.password);
+      if (problem) throw new AccountError("invalid_input", problem);
+    }
     if (!/^[^@\s]+@[^@\s]+$/.test(email))
       throw new AccountError("invalid_input", `Not an e-mail address: ${email}`);
     const organization = await this.prisma.organization.findUnique({ where: { id: input.organizationId } });
@@ -132,6 +139,7 @@ export class AccountsService {
         email,
         name: input.name?.trim() || email.split("@")[0]!,
         role: input.role ?? "member",
+        passwordHash: input.password === undefined ? null : await hashPassword(input.password),
       },
     });
   }

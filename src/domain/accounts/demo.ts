@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AccountsService } from "./accounts.service";
 import { FEATURES } from "./plans";
 
@@ -5,8 +6,8 @@ export const DEMO_ORGANIZATION = "Demo";
 export const DEMO_USER_EMAIL = "demo@quayside.local";
 
 export type DemoOutcome =
-  | { kind: "created"; organizationId: string; rawKey: string }
-  | { kind: "pinned-key"; organizationId: string; rawKey: string; created: boolean }
+  | { kind: "created"; organizationId: string; rawKey: string; password?: string }
+  | { kind: "pinned-key"; organizationId: string; rawKey: string; created: boolean; password?: string }
   | { kind: "existing"; organizationId: string | null };
 
 /**
@@ -28,16 +29,19 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
       operator: true,
       features: Object.fromEntries(FEATURES.map((f) => [f, true])),
     });
+    // A dashboard password for the demo owner, printed once beside the key (like the key).
+    const password = randomBytes(12).toString("base64url");
     const user = await accounts.createUser({
       organizationId: demo.id,
       email: DEMO_USER_EMAIL,
       name: "Demo",
       role: "owner",
+      password,
     });
     const { rawKey } = await accounts.createApiKey({ userId: user.id, name: "Demo key", rawKey: pinnedKey });
     return pinnedKey
-      ? { kind: "pinned-key", organizationId: demo.id, rawKey, created: true }
-      : { kind: "created", organizationId: demo.id, rawKey };
+      ? { kind: "pinned-key", organizationId: demo.id, rawKey, created: true, password }
+      : { kind: "created", organizationId: demo.id, rawKey, password };
   }
 
   if (pinnedKey) {
@@ -63,7 +67,10 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
 export function demoAnnouncement(outcome: DemoOutcome | null): string | undefined {
   if (!outcome) return undefined;
   if (outcome.kind === "created" || (outcome.kind === "pinned-key" && outcome.created)) {
-    return `Demo API key (organisation "Demo", plan professional): ${outcome.rawKey}`;
+    const key = `Demo API key (organisation "Demo", plan professional): ${outcome.rawKey}`;
+    return outcome.password
+      ? `${key}\nDemo sign-in at /dashboard: ${DEMO_USER_EMAIL} with password ${outcome.password}`
+      : key;
   }
   if (outcome.kind === "pinned-key") {
     return "Demo API key: the value of QUAYSIDE_DEMO_KEY (set up on an earlier start, so not printed again).";

@@ -1,9 +1,15 @@
 import type { ApiKey, Organization, User } from "../../generated/prisma/client";
 import { type Feature, PLANS, type PlanDefinition } from "./plans";
 
-/** Who a request acts for. The key decides: no surface takes an account or user id from a client. */
+/**
+ * Who a request acts for. The key (or a person's dashboard session) decides: no surface takes an
+ * account or user id from a client.
+ */
 export interface Principal {
-  apiKey: ApiKey;
+  /** The key making the request; null for a person signed in to the dashboard. */
+  apiKey: ApiKey | null;
+  /** The dashboard session's id (its hash) when a person, not a key, is asking. */
+  sessionId?: string;
   user: User;
   organization: Organization;
   plan: PlanDefinition;

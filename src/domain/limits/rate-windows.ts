@@ -10,7 +10,15 @@ export interface RateWindow {
 
 /** The key's own window: the plan's requests per minute (spec v1 section 8). */
 export function keyRateWindow(principal: Principal): RateWindow {
-  return { subject: `key:${principal.apiKey.id}`, limit: principal.plan.ratePerMinute };
+  return { subject: `key:${callerId(principal)}`, limit: principal.plan.ratePerMinute };
+}
+
+/**
+ * What a per-key window or allowance is counted against: the key, or for a person signed in to the
+ * dashboard the person (all their sessions together count as one key).
+ */
+export function callerId(principal: Principal): string {
+  return principal.apiKey ? principal.apiKey.id : `user:${principal.user.id}`;
 }
 
 /** The organisation's window: its keys together, a multiple of the per-key window. */

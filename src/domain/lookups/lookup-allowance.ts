@@ -1,6 +1,7 @@
 import { ORGANIZATION_BOUNDS } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { DAY_MS, type FixedWindowLimiter, type WindowDecision } from "../limits/fixed-window";
+import { callerId } from "../limits/rate-windows";
 
 /**
  * The daily lookup allowances of a key (v1 section 8), in fixed UTC-day windows over the same atomic
@@ -41,7 +42,7 @@ interface Allowance {
 }
 
 function keyAllowance(principal: Principal, kind: AllowanceKind): Allowance {
-  return { subject: `lookups:${kind}:${principal.apiKey.id}`, limit: limitOf(principal, kind) };
+  return { subject: `lookups:${kind}:${callerId(principal)}`, limit: limitOf(principal, kind) };
 }
 
 function organizationAllowance(principal: Principal, kind: AllowanceKind): Allowance {

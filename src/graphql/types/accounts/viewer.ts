@@ -21,12 +21,14 @@ const ViewerRef = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement
     }),
     apiKey: t.prismaField({
       type: "ApiKey",
-      description: "The key making this request.",
-      resolve: (query, { ctx }) =>
-        ctx.services.db.prisma.apiKey.findUniqueOrThrow({
-          ...query,
-          where: { id: ctx.principal!.apiKey.id },
-        }),
+      nullable: true,
+      description: "The key making this request; null for a person signed in to the dashboard.",
+      resolve: (query, { ctx }) => {
+        const key = ctx.principal!.apiKey;
+        return key
+          ? ctx.services.db.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: key.id } })
+          : null;
+      },
     }),
     rateLimit: t.field({
       type: RateWindowRef,

@@ -1,0 +1,341 @@
+import { answerFor, OUTCOMES } from "../../../src/http/outcomes";
+import {
+  DashDeleteFilterDocument,
+  DashSavedFiltersDocument,
+  DashSaveFilterDocument,
+  DashShareDocument,
+  DashShipmentDisruptionsDocument,
+  DashShipmentDocument,
+  DashShipmentsDocument,
+  DashTrackDocument,
+  DashUnshareDocument,
+  type ShipmentStatus,
+} from "../../generated/operations";
+import { routeMapSvg } from "../../share/map";
+import { emptyState, refusal, type Signed } from "../context";
+import { csrfField, esc, notice, postButton, STATUS_TEXT, statusBadge, time } from "../html";
+import type { Mount } from "../mount";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SEVERITY: Record<number, string> = {
+  1: "information",
+  2: "moderate",
+  3: "high",
+  4: "critical",
+  5: "critical, widely reported",
+};
+const STATUSES = ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const;
+
+/** The list's filters, read from the URL (so a filtered view is a link, and Back works). */
+function filterFromQuery(query: Record<string, unknown>) {
+  const str = (k: string) => (typeof query[k] === "string" ? (query[k] as string).trim() : "");
+  const status = STATUSES.filter((s) => s === str("status"));
+  const etaDays = Number.parseInt(str("eta"), 10);
+  const filter: Record<string, unknown> = {};
+  if (status.length) filter.status = status as ShipmentStatus[];
+  if (str("carrier")) filter.carrier = str("carrier");
+  if (str("customer")) filter.customer = str("customer");
+  if (str("reference")) filter.reference = str("reference");
+  if (str("failed") === "true") filter.failed = true;
+  if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) {
+    filter.active = true;
+    filter.etaFrom = new Date();
+    filter.etaTo = new Date(Date.now() + etaDays * DAY_MS);
+  }
+  const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
+  return {
+    filter,
+    page,
+    values: {
+      status: str("status"),
+      carrier: str("carrier"),
+      customer: str("customer"),
+      reference: str("reference"),
+      failed: str("failed"),
+      eta: str("eta"),
+    },
+  };
+}
+
+export function mountShipmentPages(get: Mount, post: Mount): void {
+  get("/dashboard/shipments", (s) => shipmentsPage(s));
+  post("/dashboard/shipments/saved-filters", async (s) => {
+    const body = s.req.body as Record<string, unknown>;
+    const name = typeof body.name === "string" ? body.name : "";
+    const query = typeof body.query === "string" ? body.query : "";
+    const saved = await s.run(s.deps.run(s.caller, DashSaveFilterDocument, { name, query }));
+    // Post/redirect/get: going Back never saves it twice.
+    if (saved)
+      return void s.res.redirect(303, `/dashboard/shipments?${new URLSearchParams(query).toString()}`);
+    await shipmentsPage(s, refusal(s).html, query);
+  });
+  post("/dashboard/shipments/saved-filters/:id/delete", async (s) => {
+    const done = await s.run(s.deps.run(s.caller, DashDeleteFilterDocument, { id: String(s.req.params.id) }));
+    await shipmentsPage(s, done ? notice("ok", "Saved filter deleted.") : refusal(s).html);
+  });
+  async function shipmentsPage(s: Signed, message = "", savedQuery?: string): Promise<void> {
+    const source =
+      savedQuery === undefined
+        ? (s.req.query as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(savedQuery));
+    const { filter, page, values } = filterFromQuery(source);
+    const data = await s.run(s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 25 }));
+    const failedLoad = data ? "" : refusal(s).html;
+    const result = data?.shipmentSearch;
+    const items = result?.items ?? [];
+    const query = new URLSearchParams(Object.entries(values).filter(([, v]) => v)).toString();
+    const form = `<form method="get" action="/dashboard/shipments" class="card" role="search" autocomplete="off" aria-label="Filter shipments">
+<div class="row">
+<div><label for="f-reference">Reference</label><input id="f-reference" name="reference" value="${esc(values.reference)}" size="16"></div>
+<div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>${STATUSES.map((st) => `<option value="${st}"${values.status === st ? " selected" : ""}>${esc(STATUS_TEXT[st])}</option>`).join("")}</select></div>
+<div><label for="f-carrier">Carrier (SCAC)</label><input id="f-carrier" name="carrier" value="${esc(values.carrier)}" size="6" maxlength="4"></div>
+<div><label for="f-customer">Customer</label><input id="f-customer" name="customer" value="${esc(values.customer)}" size="14"></div>
+<div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
+<div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
+<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
+</div></form>`;
+    const total = result?.total ?? 0;
+    const table =
+      items.length === 0
+        ? emptyState(
+            query ? "No shipment matches these filters. Clear a filter to see more." : "No shipments yet.",
+            { href: "/dashboard/track", label: "Track a new reference" },
+          )
+        : `<p role="status">${total} shipment${total === 1 ? "" : "s"} · <a href="/dashboard/shipments.csv${query ? `?${esc(query)}` : ""}" download>Download CSV</a></p>
+<div class="table-wrap"><table><thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Carrier</th><th scope="col" class="hide-narrow">Route</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Customer</th></tr></thead><tbody>${items
+            .map(
+              (i) =>
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.carrierScac ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${time(i.ata ?? i.eta)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td></tr>`,
+            )
+            .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
+    const savedList =
+      (await s.run(s.deps.run(s.caller, DashSavedFiltersDocument)))?.savedShipmentFilters ?? [];
+    const saved = `<section class="card" aria-labelledby="saved"><h2 id="saved">Saved filters</h2>${
+      savedList.length === 0
+        ? "<p>None yet. Filter the list, then save the filter under a name.</p>"
+        : `<ul>${savedList.map((f) => `<li><a href="/dashboard/shipments?${esc(f.query)}">${esc(f.name)}</a> ${postButton(`/dashboard/shipments/saved-filters/${f.id}/delete`, `Delete ${f.name}`, s.session.csrfToken)}</li>`).join("")}</ul>`
+    }${
+      query
+        ? `<form method="post" action="/dashboard/shipments/saved-filters" class="row">${csrfField(s.session.csrfToken)}<input type="hidden" name="query" value="${esc(query)}"><div><label for="saved-name">Save this filter as</label><input id="saved-name" name="name" maxlength="60" required></div><div><button type="submit">Save filter</button></div></form>`
+        : ""
+    }</section>`;
+    s.render("Shipments", "/dashboard/shipments", `${message}${failedLoad}${form}${saved}${table}`);
+  }
+
+  get("/dashboard/shipments.csv", async (s) => {
+    const { filter } = filterFromQuery(s.req.query as Record<string, unknown>);
+    const rows: string[] = [
+      "shipment,reference,type,status,failed,carrier,origin,destination,eta,ata,customers",
+    ];
+    for (let page = 1; page <= 20; page++) {
+      const data = await s.run(s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 100 }));
+      const items = data?.shipmentSearch?.items ?? [];
+      for (const i of items) {
+        rows.push(
+          [
+            i.name,
+            i.reference,
+            i.referenceType,
+            i.status,
+            i.failed,
+            i.carrierScac ?? "",
+            i.summary?.origin ?? "",
+            i.summary?.destination ?? "",
+            i.eta ?? "",
+            i.ata ?? "",
+            i.customers.join("; "),
+          ]
+            .map(csvCell)
+            .join(","),
+        );
+      }
+      if (items.length < 100) break;
+    }
+    s.res.setHeader("Cache-Control", "no-store");
+    s.res.setHeader("Content-Disposition", 'attachment; filename="shipments.csv"');
+    s.res.type("text/csv; charset=utf-8").send(`${rows.join("\r\n")}\r\n`);
+  });
+
+  get("/dashboard/shipments/:id", (s) => shipmentPage(s));
+  post("/dashboard/shipments/:id/share", async (s) => {
+    const id = String(s.req.params.id);
+    const shared = await s.run(s.deps.run(s.caller, DashShareDocument, { id }));
+    const link = shared?.shareShipment?.__typename === "ShareLink" ? shared.shareShipment.path : null;
+    await shipmentPage(
+      s,
+      link
+        ? `${notice("ok", "Share link ready: anyone with it sees this shipment's status, route and milestones.")}<p class="secret" id="share-url">${esc(`${s.deps.baseUrl}${link}`)}</p><p><a href="${esc(link)}">Open the public page</a></p>`
+        : refusal(s).html,
+    );
+  });
+  post("/dashboard/shipments/:id/unshare", async (s) => {
+    const id = String(s.req.params.id);
+    const done = await s.run(s.deps.run(s.caller, DashUnshareDocument, { id }));
+    await shipmentPage(
+      s,
+      done ? notice("ok", "The share link was revoked; it no longer works.") : refusal(s).html,
+    );
+  });
+
+  get("/dashboard/track", async (s) => {
+    s.render("Track", "/dashboard/track", trackForm(s));
+  });
+  post("/dashboard/track", async (s) => {
+    const body = s.req.body as Record<string, unknown>;
+    const raw = typeof body.references === "string" ? body.references : "";
+    const carrier = typeof body.carrier === "string" && body.carrier.trim() ? body.carrier.trim() : undefined;
+    const references = [
+      ...new Set(
+        raw
+          .split(/[\s,;]+/)
+          .map((r) => r.trim())
+          .filter(Boolean),
+      ),
+    ];
+    if (references.length === 0 || references.length > 50) {
+      return s.render(
+        "Track",
+        "/dashboard/track",
+        `${notice("error", "Enter 1 to 50 references, one per line.")}${trackForm(s, raw)}`,
+        OUTCOMES.bad_request.v1.status,
+      );
+    }
+    const outcomes: string[] = [];
+    for (const reference of references) {
+      const result = await s.deps.run(s.caller, DashTrackDocument, { reference, carrier });
+      if (!result.ok) {
+        outcomes.push(`<tr><td>${esc(reference)}</td><td>⚠ ${esc(result.message)}</td></tr>`);
+        continue;
+      }
+      const track = result.data.track;
+      if (track?.__typename === "TrackSuccess") {
+        outcomes.push(
+          `<tr><td><a href="/dashboard/shipments/${esc(track.shipment.name)}">${esc(reference)}</a></td><td>✓ Tracked as ${esc(track.shipment.name)} (${esc(track.carrier.name)})</td></tr>`,
+        );
+      } else if (track?.__typename === "ReferenceNotFound" && track.shipment) {
+        outcomes.push(
+          `<tr><td><a href="/dashboard/shipments/${esc(track.shipment.name)}">${esc(reference)}</a></td><td>○ Not found yet${track.discoveryQueued ? "; other carriers are being searched" : ""}</td></tr>`,
+        );
+      } else if (track) {
+        const answer = answerFor("TrackResult", track);
+        const sentence = answer.kind === "refusal" ? OUTCOMES[answer.outcome].sentence : "Done.";
+        outcomes.push(`<tr><td>${esc(reference)}</td><td>⚠ ${esc(sentence)}</td></tr>`);
+      }
+    }
+    s.render(
+      "Track",
+      "/dashboard/track",
+      `<section aria-labelledby="results"><h2 id="results">Results</h2><div class="table-wrap"><table><thead><tr><th scope="col">Reference</th><th scope="col">Outcome</th></tr></thead><tbody>${outcomes.join("")}</tbody></table></div></section>${trackForm(s)}`,
+    );
+  });
+}
+
+function trackForm(s: Signed, value = ""): string {
+  return `<form method="post" action="/dashboard/track" class="card">${csrfField(s.session.csrfToken)}
+<label for="references">Container, bill-of-lading or booking numbers</label>
+<p class="muted" id="references-help">One per line (or separated by spaces or commas), up to 50. Example: MSCU1234566</p>
+<textarea id="references" name="references" aria-describedby="references-help" required>${esc(value)}</textarea>
+<label for="carrier">Carrier SCAC (optional: detected when empty)</label><input id="carrier" name="carrier" size="6" maxlength="4">
+<p><button type="submit">Track</button></p></form>`;
+}
+
+function pager(page: number, total: number, size: number, query: string): string {
+  const pages = Math.max(1, Math.ceil(total / size));
+  if (pages === 1) return "";
+  const link = (p: number, label: string) => {
+    const q = new URLSearchParams(query);
+    q.set("page", String(p));
+    return `<a href="/dashboard/shipments?${esc(q.toString())}">${esc(label)}</a>`;
+  };
+  return `<nav aria-label="Pages" class="row">${page > 1 ? link(page - 1, "Previous page") : ""}<span>Page ${page} of ${pages}</span>${page < pages ? link(page + 1, "Next page") : ""}</nav>`;
+}
+
+function csvCell(value: unknown): string {
+  let text = String(value ?? "");
+  // A cell a spreadsheet would run as a formula is written as text.
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+async function shipmentPage(s: Signed, message = ""): Promise<void> {
+  const id = String(s.req.params.id);
+  const data = await s.run(s.deps.run(s.caller, DashShipmentDocument, { id }));
+  const shipment = data?.shipment;
+  if (!shipment) {
+    const status = data ? OUTCOMES.shipment_not_found.v1.status : refusal(s).status;
+    return s.render(
+      "Shipment not found",
+      "/dashboard/shipments",
+      `${message}${emptyState("Your organisation does not track this shipment.", { href: "/dashboard/shipments", label: "Back to shipments" })}`,
+      status,
+    );
+  }
+  const doc = shipment.document;
+  const stops = (doc?.placedLocations ?? [])
+    .filter((l) => l.lat !== null && l.lng !== null)
+    .map((l) => ({ lat: l.lat!, lng: l.lng!, name: l.name }));
+  const legs = (doc?.routeSegments ?? []).map((r) => ({ path: r.path }));
+  const facts = `<section class="card" aria-labelledby="facts"><h2 id="facts">Summary</h2>
+<p>${statusBadge(shipment.status, shipment.failed)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}</p>
+<dl class="facts">
+<div><dt>Carrier</dt><dd>${esc(shipment.carrier?.name ?? shipment.carrierScac ?? "Not known yet")}</dd></div>
+<div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
+<div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${time(shipment.ata ?? shipment.eta, "Not known yet")}</dd></div>
+<div><dt>Data from the carrier</dt><dd>${time(shipment.lastSyncedAt, "Never fetched")}</dd></div>
+<div><dt>Next refresh</dt><dd>${time(shipment.scheduledRefreshAt, "Not scheduled")}</dd></div>
+<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", ") || "—")}</dd></div>
+</dl>${shipment.failed ? notice("error", shipment.failureReason ?? "No carrier has found this reference yet.") : ""}</section>`;
+  const map = `<section class="card" aria-labelledby="route"><h2 id="route">Route</h2>
+${
+  stops.length > 0
+    ? `<figure>${routeMapSvg(stops, legs)}<figcaption class="muted">Map drawn from Natural Earth data on this server. The table below lists the same places.</figcaption></figure>
+<div class="table-wrap"><table aria-label="Places on the route"><thead><tr><th scope="col">#</th><th scope="col">Place</th><th scope="col">Latitude</th><th scope="col">Longitude</th></tr></thead><tbody>${stops.map((p, n) => `<tr><td>${n + 1}</td><td>${esc(p.name)}</td><td>${p.lat.toFixed(3)}</td><td>${p.lng.toFixed(3)}</td></tr>`).join("")}</tbody></table></div>`
+    : "<p>No places with coordinates yet.</p>"
+}</section>`;
+  const events = (doc?.containers ?? []).flatMap((c) => c.events.map((e) => ({ ...e, container: c.number })));
+  events.sort((a, b) => String(a.instant ?? "").localeCompare(String(b.instant ?? "")));
+  const timeline = `<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
+${
+  events.length === 0
+    ? "<p>No milestones yet.</p>"
+    : `<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Actual or estimated</th><th scope="col">Milestone</th><th scope="col">Place</th><th scope="col" class="hide-narrow">Vessel</th><th scope="col" class="hide-narrow">Container</th></tr></thead><tbody>${events
+        .map(
+          (e) =>
+            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${time(e.instant, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(e.container)}</td></tr>`,
+        )
+        .join("")}</tbody></table></div>`
+}</section>`;
+  const containers = `<section class="card" aria-labelledby="containers"><h2 id="containers">Containers</h2>${(doc?.containers ?? []).length === 0 ? "<p>None known yet.</p>" : `<ul>${doc!.containers.map((c) => `<li>${esc(c.number)} ${esc(c.sizeType ?? "")} ${statusBadge(c.status)}</li>`).join("")}</ul>`}</section>`;
+  const voyages = `<section class="card" aria-labelledby="voyages"><h2 id="voyages">Vessels and voyages</h2>${(doc?.voyageLegs ?? []).length === 0 ? "<p>No vessel legs yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Leg</th><th scope="col">Vessel</th><th scope="col">Voyage</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${doc!.voyageLegs.map((l) => `<tr><td>${l.sequence}</td><td>${esc(l.vessel?.name ?? "—")}${l.vessel?.imo ? ` <span class="muted">IMO ${l.vessel.imo}</span>` : ""}</td><td>${esc(l.voyage ?? "—")}</td><td>${esc(l.from?.name ?? "—")}<br>${time(l.departure.instant)}</td><td>${esc(l.to?.name ?? "—")}<br>${time(l.arrival?.instant)}</td><td>${esc(l.status.toLowerCase())}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
+  const history = `<section class="card" aria-labelledby="eta-history"><h2 id="eta-history">ETA history</h2>${(doc?.etaHistory ?? []).length === 0 ? "<p>No arrival estimate recorded yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Recorded</th><th scope="col">Arrival</th><th scope="col">Change</th></tr></thead><tbody>${doc!.etaHistory.map((h) => `<tr><td>${time(h.recordedAt)}</td><td>${time(h.eta)}${h.actual ? " (actual)" : ""}</td><td>${h.changeHours === 0 ? "—" : `${h.changeHours > 0 ? "later by" : "earlier by"} ${Math.abs(h.changeHours)} h`}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
+  const share = `<section class="card" aria-labelledby="share"><h2 id="share">Share link</h2>
+<p>A public page with the status, route and milestones (no customer, no account details).</p>
+${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the share link", s.session.csrfToken)}
+${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}
+</section>`;
+  const disruptions = await disruptionsSection(s, shipment.name);
+  s.render(
+    `${shipment.reference}`,
+    "/dashboard/shipments",
+    `${message}${facts}${disruptions}${map}${timeline}${containers}${voyages}${history}${share}`,
+  );
+}
+
+async function disruptionsSection(s: Signed, id: string): Promise<string> {
+  const result = await s.deps.run(s.caller, DashShipmentDisruptionsDocument, { id });
+  const answer = result.ok ? result.data.shipmentDisruptions : null;
+  let body: string;
+  if (!answer || answer.__typename === "ShipmentNotFound") body = "<p>Disruptions could not be read.</p>";
+  else if (answer.__typename === "PlanRequired") body = "<p>Disruption alerts are not part of this plan.</p>";
+  else if (answer.__typename === "FeatureDisabled")
+    body = "<p>Disruption alerts are switched off for this organisation.</p>";
+  else if (answer.items.length === 0) body = "<p>No active disruption touches this shipment.</p>";
+  else
+    body = `<ul>${answer.items
+      .map(
+        (i) =>
+          `<li><strong><span aria-hidden="true">⚠</span> ${esc(i.disruption.headline)}</strong> (${esc(SEVERITY[i.disruption.severity] ?? `severity ${i.disruption.severity}`)}, ${esc(i.disruption.category.replace(/_/g, " "))}; matched by ${esc(i.matchTypes.join(", ").toLowerCase().replace(/_/g, " "))})<br><span class="muted">${esc(i.disruption.summary)}</span> ${time(i.disruption.lastUpdated)}</li>`,
+      )
+      .join("")}</ul>`;
+  return `<section class="card" aria-labelledby="disruptions"><h2 id="disruptions">Disruptions</h2>${body}</section>`;
+}

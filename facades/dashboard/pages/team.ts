@@ -1,0 +1,57 @@
+import {
+  DashInvitationsDocument,
+  DashInviteDocument,
+  DashRevokeInvitationDocument,
+  DashTeamDocument,
+} from "../../generated/operations";
+import { refusal, type Signed } from "../context";
+import { csrfField, esc, notice, postButton, time } from "../html";
+import type { Mount } from "../mount";
+
+/** Team: the organisation's people; owners invite (the link shown; e-mail through the outbox seam). */
+export function mountTeamPages(get: Mount, post: Mount): void {
+  get("/dashboard/team", (s) => teamPage(s));
+  post("/dashboard/team/invitations/:id/revoke", async (s) => {
+    const done = await s.run(
+      s.deps.run(s.caller, DashRevokeInvitationDocument, { id: String(s.req.params.id) }),
+    );
+    await teamPage(
+      s,
+      done ? notice("ok", "Invitation withdrawn: its link no longer works.") : refusal(s).html,
+      done ? undefined : refusal(s).status,
+    );
+  });
+  post("/dashboard/team/invitations", async (s) => {
+    const body = s.req.body as Record<string, unknown>;
+    const email = typeof body.email === "string" ? body.email : "";
+    const role = body.role === "owner" ? "owner" : "member";
+    const invited = await s.run(s.deps.run(s.caller, DashInviteDocument, { email, role }));
+    if (!invited?.inviteTeammate) return teamPage(s, refusal(s).html, refusal(s).status);
+    const url = `${s.deps.baseUrl}${invited.inviteTeammate.acceptPath}`;
+    await teamPage(
+      s,
+      `${notice("ok", `Invitation for ${invited.inviteTeammate.invitation.email} created. Send them this link (valid 7 days, shown only now):`)}<p class="secret" id="invite-link" data-testid="invite-link">${esc(url)}</p><p><button type="button" class="secondary" data-copy="invite-link">Copy link</button></p>`,
+    );
+  });
+}
+
+async function teamPage(s: Signed, message = "", status?: number): Promise<void> {
+  const team = await s.run(s.deps.run(s.caller, DashTeamDocument));
+  const users = team?.viewer.organization.users ?? [];
+  const owner = s.person.role === "owner";
+  const invitations = owner
+    ? ((await s.run(s.deps.run(s.caller, DashInvitationsDocument)))?.invitations ?? [])
+    : [];
+  const people = `<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" class="hide-narrow">Since</th></tr></thead><tbody>${users.map((u) => `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td class="hide-narrow">${time(u.createdAt)}</td></tr>`).join("")}</tbody></table></div>`;
+  const open =
+    invitations.length === 0
+      ? ""
+      : `<h2>Open invitations</h2><ul>${invitations.map((i) => `<li>${esc(i.email)} (${esc(i.role)}), expires ${time(i.expiresAt)} ${postButton(`/dashboard/team/invitations/${i.id}/revoke`, `Withdraw the invitation for ${i.email}`, s.session.csrfToken)}</li>`).join("")}</ul>`;
+  const form = owner
+    ? `<form method="post" action="/dashboard/team/invitations" class="card" aria-labelledby="invite-title"><h2 id="invite-title">Invite a teammate</h2>${csrfField(s.session.csrfToken)}
+<label for="invite-email">E-mail address</label><input id="invite-email" name="email" type="email" required size="30">
+<label for="invite-role">Role</label><select id="invite-role" name="role"><option value="member">Member: tracks shipments, manages own keys</option><option value="owner">Owner: also manages the team, billing and every key</option></select>
+<p><button type="submit">Create invitation</button></p></form>`
+    : `<p class="muted">Only owners invite teammates.</p>`;
+  s.render("Team", "/dashboard/team", `${message}${people}${open}${form}`, status);
+}

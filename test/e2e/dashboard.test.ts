@@ -1,0 +1,418 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app";
+import { hasChromium, launchChromium } from "../support/browser";
+import { startReceiver } from "../support/receiver";
+import { simulatedContainers } from "../support/references";
+
+/**
+ * The dashboard in Debian's Chromium against the real service on loopback (PGlite, or PostgreSQL with
+ * QUAYSIDE_TEST_DB=postgres). Screenshots of every page at desktop and phone width go to
+ * test-results/dashboard (git-ignored).
+ */
+const SHOTS = path.resolve("test-results/dashboard");
+const OWNER_PASSWORD = "harbour-lights-42";
+const MEMBER_PASSWORD = "quay-side-member-7";
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+let app: TestApp;
+let browser: Browser;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let ownerEmail: string;
+let orgId: string;
+/** Requests the pages tried to send anywhere but 127.0.0.1 (aborted). */
+const outside: string[] = [];
+/** Every page visited, for the accessibility and keyboard checks. */
+const visited = new Map<string, string>();
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: {
+      QUAYSIDE_SIMULATOR: "embedded",
+      QUAYSIDE_SIMULATOR_PORT: "0",
+      QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    },
+  });
+  receiver = await startReceiver();
+  const { accounts } = app.services;
+  // The operating organisation of the deployment, so its people see the operator pages too.
+  const org = await accounts.createOrganization({
+    name: "Harbour Freight",
+    plan: "professional",
+    operator: true,
+  });
+  orgId = org.id;
+  ownerEmail = `owner-${org.id.slice(0, 8)}@example.com`;
+  await accounts.createUser({
+    organizationId: org.id,
+    email: ownerEmail,
+    name: "Olive Owner",
+    role: "owner",
+    password: OWNER_PASSWORD,
+  });
+  if (hasChromium) browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await app?.stop();
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({ timezoneId: "Asia/Singapore" });
+  // Every request is routed: only 127.0.0.1 goes through, anything else is aborted and recorded.
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === "127.0.0.1") return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  return context;
+}
+
+async function sessionCookie(context: BrowserContext): Promise<string | undefined> {
+  return (await context.cookies()).find((c) => c.name === "quayside_session")?.value;
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${app.url}/dashboard`);
+  await expect.poll(() => page.url()).toContain("/dashboard/sign-in");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${app.url}/dashboard`);
+}
+
+/** Records a page for the later checks and takes its screenshots at desktop and phone width. */
+async function shoot(page: Page, name: string): Promise<void> {
+  visited.set(name, page.url());
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  // At phone width nothing may overflow the page sideways (tables scroll inside their own box).
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} is wider than a phone`).toBeLessThanOrEqual(1);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+const csrfOf = (page: Page) => page.locator('input[name="_csrf"]').first().inputValue();
+
+describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 }, () => {
+  let owner: BrowserContext;
+  let page: Page;
+  let ownerKeyId: string;
+
+  it("signs the owner in with a new session id, and refuses a wrong password", async () => {
+    owner = await newContext();
+    page = await owner.newPage();
+    await page.goto(`${app.url}/dashboard/sign-in`);
+    await shoot(page, "sign-in");
+    const before = await sessionCookie(owner);
+    expect(before).toMatch(/^[\w-]{43}$/);
+
+    await page.getByLabel("E-mail address").fill(ownerEmail);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/do not match/);
+
+    await page.getByLabel("Password").fill(OWNER_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${app.url}/dashboard`);
+    const after = await sessionCookie(owner);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    const cookie = (await owner.cookies()).find((c) => c.name === "quayside_session")!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe("Lax");
+    expect(await page.locator("h1").textContent()).toBe("Overview");
+    expect(await page.locator("header").textContent()).toContain("Harbour Freight");
+    await shoot(page, "overview-empty");
+  });
+
+  it("creates an API key that is shown once and then only by its prefix", async () => {
+    await page.goto(`${app.url}/dashboard/keys`);
+    await page.getByLabel("Name").fill("CI key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const raw = (await page.getByTestId("new-key").textContent())?.trim() ?? "";
+    expect(raw).toMatch(/^qs_[\w-]{43}$/);
+    await shoot(page, "keys-created");
+    // The key works on the API.
+    const viewer = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${raw}` },
+      body: JSON.stringify({ query: "{ viewer { apiKey { id name } } }" }),
+    });
+    const body = (await viewer.json()) as { data: { viewer: { apiKey: { id: string; name: string } } } };
+    expect(body.data.viewer.apiKey.name).toBe("CI key");
+    ownerKeyId = body.data.viewer.apiKey.id;
+
+    await page.goto(`${app.url}/dashboard/keys`);
+    expect(await page.content()).not.toContain(raw);
+    expect(await page.locator("td code").first().textContent()).toBe(`${raw.slice(0, 9)}…`);
+    await shoot(page, "keys");
+  });
+
+  it("tracks a container, opens it and shows its map, places table and timeline", async () => {
+    const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+      known: 1,
+      start: 610_000,
+    });
+    await page.goto(`${app.url}/dashboard/track`);
+    await shoot(page, "track");
+    await page.getByLabel("Container, bill-of-lading or booking numbers").fill(known[0]!);
+    await page.getByRole("button", { name: "Track" }).click();
+    await page.getByRole("link", { name: known[0]! }).click();
+    await page.waitForURL(/\/dashboard\/shipments\/SHP-1$/);
+    expect(await page.locator("h1").textContent()).toBe(known[0]);
+    expect(await page.locator("svg.route-map path.land").count()).toBe(1);
+    expect(await page.locator("svg.route-map path.route").getAttribute("d")).toMatch(/^M/);
+    const stops = await page.locator("svg.route-map .stop").count();
+    expect(stops).toBeGreaterThanOrEqual(2);
+    // The table alternative lists the same places as the map.
+    expect(await page.getByRole("table", { name: "Places on the route" }).locator("tbody tr").count()).toBe(
+      stops,
+    );
+    expect(await page.locator("#timeline ~ * tbody tr, #timeline + div tbody tr").count()).toBeGreaterThan(0);
+    // Times are shown in the reader's zone, with UTC on hover.
+    const firstTime = page.locator("main time[datetime]").first();
+    expect(await firstTime.getAttribute("title")).toMatch(/UTC$/);
+    expect(await firstTime.textContent()).not.toMatch(/UTC$/);
+    await shoot(page, "shipment");
+
+    await page.getByRole("button", { name: "Create or show the share link" }).click();
+    expect(await page.locator("#share-url").textContent()).toMatch(/\/share\/[\w-]{32}$/);
+
+    await page.goto(`${app.url}/dashboard/shipments`);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
+    // Filters live in the URL: a filter that matches nothing, then Back to the full list.
+    await page.getByLabel("Status").selectOption("CANCELLED");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/status=CANCELLED/);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(0);
+    expect(await page.locator("main").textContent()).toContain("No shipment matches these filters");
+    await page.goBack();
+    await page.waitForURL(`${app.url}/dashboard/shipments`);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
+    await page.goForward();
+    await page.waitForURL(/status=CANCELLED/);
+    // Saved under a name, it comes back as a link to the same URL.
+    await page.getByLabel("Save this filter as").fill("Cancelled boxes");
+    await page.getByRole("button", { name: "Save filter" }).click();
+    await page.goto(`${app.url}/dashboard/shipments`);
+    expect(await page.getByRole("link", { name: "Cancelled boxes" }).count()).toBe(1);
+    await page.getByRole("link", { name: "Cancelled boxes" }).click();
+    await page.waitForURL(/\/dashboard\/shipments\?status=CANCELLED$/);
+    expect(await page.getByLabel("Status").inputValue()).toBe("CANCELLED");
+    await page.goto(`${app.url}/dashboard/shipments`);
+    expect(await page.getByLabel("Status").inputValue()).toBe("");
+    await shoot(page, "shipments");
+    const csv = await page.request.get(`${app.url}/dashboard/shipments.csv`);
+    expect(csv.headers()["content-type"]).toMatch(/text\/csv/);
+    expect(await csv.text()).toContain(known[0]!);
+    await page.goto(`${app.url}/dashboard`);
+    await shoot(page, "overview");
+  });
+
+  it("adds a webhook endpoint, sends a test that is delivered, disables and re-enables it", async () => {
+    await page.goto(`${app.url}/dashboard/webhooks`);
+    await shoot(page, "webhooks-empty");
+    await page.getByLabel("URL (https)").fill(receiver.url);
+    await page.getByLabel("shipment.updated").check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    expect(await page.getByTestId("new-secret").textContent()).toMatch(/\S{20,}/);
+
+    await page.getByRole("button", { name: "Send test" }).click();
+    await app.workers.webhooks.runOnce();
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/dashboard/webhooks`);
+          return page.getByTestId("delivery").first().textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/webhook\.test[\s\S]*delivered/);
+    expect(receiver.received.some((r) => r.body.includes("webhook.test"))).toBe(true);
+    await page.getByText("Body and attempts").first().click();
+    expect(await page.locator("details pre").first().textContent()).toContain("webhook.test");
+    await shoot(page, "webhooks");
+
+    await page.getByRole("button", { name: "Disable" }).click();
+    expect(await page.getByTestId("endpoint").textContent()).toContain("Disabled");
+    await page.getByRole("button", { name: "Re-enable" }).click();
+    expect(await page.getByTestId("endpoint").textContent()).toContain("Enabled");
+    expect(await page.getByRole("status").first().textContent()).toMatch(/failure count was cleared/);
+  });
+
+  it("invites a teammate who joins as a member and cannot revoke the owner's key", async () => {
+    await page.goto(`${app.url}/dashboard/team`);
+    const memberEmail = `member-${orgId.slice(0, 8)}@example.com`;
+    await page.getByLabel("E-mail address").fill(memberEmail);
+    await page.getByRole("button", { name: "Create invitation" }).click();
+    const link = (await page.getByTestId("invite-link").textContent())?.trim() ?? "";
+    expect(link).toMatch(/\/dashboard\/invitations\/[\w-]{43}$/);
+    await shoot(page, "team");
+
+    const member = await newContext();
+    const mpage = await member.newPage();
+    await mpage.goto(link);
+    await shoot(mpage, "invitation");
+    await mpage.getByLabel("Your name").fill("Max Member");
+    await mpage.getByLabel(/Choose a password/).fill(MEMBER_PASSWORD);
+    await mpage.getByRole("button", { name: "Join and sign in" }).click();
+    await mpage.waitForURL(`${app.url}/dashboard`);
+    expect(await mpage.locator("header").textContent()).toContain("(member)");
+
+    await mpage.goto(`${app.url}/dashboard/keys`);
+    expect(await mpage.getByRole("button", { name: "Revoke CI key" }).count()).toBe(0);
+    // A member may not invite either: the form is not offered, and posting it anyway is refused.
+    await mpage.goto(`${app.url}/dashboard/team`);
+    expect(await mpage.getByRole("button", { name: "Create invitation" }).count()).toBe(0);
+    const invite = await mpage.request.post(`${app.url}/dashboard/team/invitations`, {
+      form: { _csrf: await csrfOf(mpage), email: "someone@example.com" },
+    });
+    expect(invite.status()).toBe(403);
+    await mpage.goto(`${app.url}/dashboard/keys`);
+    // Posting the revocation anyway (with the member's own CSRF token) is refused and changes nothing.
+    const refused = await mpage.request.post(`${app.url}/dashboard/keys/${ownerKeyId}/revoke`, {
+      form: { _csrf: await csrfOf(mpage) },
+    });
+    expect(refused.status()).toBe(404);
+    expect(await refused.text()).toContain("No such API key");
+    const key = await app.services.db.prisma.apiKey.findUniqueOrThrow({ where: { id: ownerKeyId } });
+    expect(key.revokedAt).toBeNull();
+
+    // The invitation link works once.
+    const again = await mpage.request.get(link);
+    expect(again.status()).toBe(404);
+    await member.close();
+  });
+
+  it("shows customers, usage and plan, and the operator pages with the carrier just called", async () => {
+    await page.goto(`${app.url}/dashboard/customers`);
+    expect(await page.locator("main").textContent()).toContain("No customers yet");
+    await shoot(page, "customers");
+    await page.goto(`${app.url}/dashboard/usage`);
+    expect(await page.locator("main").textContent()).toMatch(/1 of \d+ used/);
+    await shoot(page, "usage");
+    await page.getByRole("link", { name: "Operations" }).click();
+    const health = page.getByRole("table", { name: "Carrier network health" });
+    expect(await health.locator("tbody tr").first().textContent()).toMatch(/^MSCU\s*1/);
+    expect(await page.getByRole("table", { name: "Background queues" }).locator("tbody tr").count()).toBe(3);
+    await shoot(page, "operations");
+    await page.getByRole("link", { name: "Feed sources" }).click();
+    expect(await page.locator("main").textContent()).toContain("No disruption news feeds are configured");
+    await shoot(page, "feeds");
+    await page.goto(`${app.url}/dashboard/operations/congestion`);
+    expect(await page.locator("h1").textContent()).toBe("Congestion board");
+    await shoot(page, "congestion");
+  });
+
+  it("refuses a state-changing request without the CSRF token, on the pages and on /graphql", async () => {
+    const withoutToken = await page.request.post(`${app.url}/dashboard/keys`, { form: { name: "sneaky" } });
+    expect(withoutToken.status()).toBe(403);
+    const wrongToken = await page.request.post(`${app.url}/dashboard/keys`, {
+      form: { name: "sneaky", _csrf: "x".repeat(43) },
+    });
+    expect(wrongToken.status()).toBe(403);
+    const keys = await app.services.db.prisma.apiKey.count({ where: { name: "sneaky" } });
+    expect(keys).toBe(0);
+
+    const query = JSON.stringify({ query: "{ viewer { user { email } apiKey { id } } }" });
+    const graphqlWithout = await page.request.post(`${app.url}/graphql`, {
+      headers: { "content-type": "application/json" },
+      data: query,
+    });
+    expect(graphqlWithout.status()).toBe(403);
+    await page.goto(`${app.url}/dashboard/account`);
+    const graphqlWith = await page.request.post(`${app.url}/graphql`, {
+      headers: { "content-type": "application/json", "x-csrf-token": await csrfOf(page) },
+      data: query,
+    });
+    expect(graphqlWith.status()).toBe(200);
+    expect(await graphqlWith.json()).toEqual({
+      data: { viewer: { user: { email: ownerEmail }, apiKey: null } },
+    });
+    await shoot(page, "account");
+  });
+
+  it("changes the password and signs out", async () => {
+    await page.goto(`${app.url}/dashboard/account`);
+    await page.getByLabel("Current password").fill(OWNER_PASSWORD);
+    await page.getByLabel(/New password/).fill(`${OWNER_PASSWORD}-new`);
+    await page.getByRole("button", { name: "Change password" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Password changed/);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/dashboard\/sign-in$/);
+    await page.goto(`${app.url}/dashboard/keys`);
+    expect(page.url()).toContain("/dashboard/sign-in");
+    await signIn(page, ownerEmail, `${OWNER_PASSWORD}-new`);
+  });
+
+  it("has no serious or critical axe violation (WCAG 2.2 AA tags) on any page", async () => {
+    const member = await newContext();
+    const anon = await member.newPage();
+    const failures: string[] = [];
+    for (const [name, url] of visited) {
+      const p = name === "sign-in" || name === "invitation" ? anon : page;
+      if (name === "invitation") continue; // spent; its form is the sign-in form's twin, checked below
+      await p.goto(url);
+      const results = await new AxeBuilder({ page: p }).withTags(WCAG).analyze();
+      for (const v of results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
+        failures.push(`${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      }
+    }
+    await member.close();
+    expect(failures).toEqual([]);
+    expect(visited.size).toBeGreaterThanOrEqual(10);
+  });
+
+  it("reaches every control of every page with the keyboard alone, focus always visible", async () => {
+    const missed: string[] = [];
+    for (const [name, url] of visited) {
+      if (name === "invitation" || name === "sign-in") continue;
+      await page.goto(url);
+      const controls = await page.evaluate(() =>
+        [
+          ...document.querySelectorAll<HTMLElement>(
+            "a[href], button, input:not([type=hidden]):not([hidden]), select, textarea, summary",
+          ),
+        ]
+          .filter((el) => el.offsetParent !== null)
+          .map((el, i) => {
+            el.dataset.kbd = String(i);
+            return String(i);
+          }),
+      );
+      const reached = new Set<string>();
+      for (let n = 0; n < controls.length + 5; n++) {
+        await page.keyboard.press("Tab");
+        const state = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || el === document.body) return null;
+          const style = getComputedStyle(el);
+          return {
+            id: el.dataset.kbd ?? "",
+            outline: style.outlineStyle !== "none" || style.boxShadow !== "none",
+          };
+        });
+        if (state?.id) {
+          reached.add(state.id);
+          if (!state.outline) missed.push(`${name}: control ${state.id} has no visible focus`);
+        }
+      }
+      for (const id of controls)
+        if (!reached.has(id)) missed.push(`${name}: control ${id} not reached by Tab`);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("made no request outside 127.0.0.1", () => {
+    expect(outside).toEqual([]);
+  });
+});
