@@ -213,12 +213,23 @@ export function createServices(input: {
     sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  const terminals = new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource });
   const notifications = new NotificationsService({
     prisma: db.prisma,
     clock,
     logger,
     transport: config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : outboxTransport,
     from: config.mail.from,
+    boxLastFreeDay: async (containerNumber) => {
+      const current = await terminals.currentFactsOf(containerNumber);
+      return current
+        ? {
+            lastFreeDay: current.facts.lastFreeDay,
+            portLocode: current.terminal.unLocode,
+            gatedOut: current.facts.gateOutAt !== null,
+          }
+        : null;
+    },
   });
   webhooks.onChanges((tx, organizationId, events) => notifications.recordChanges(tx, organizationId, events));
   const lookupLog = new LookupLog(db.prisma);
@@ -314,7 +325,7 @@ export function createServices(input: {
     disruptions,
     feedIngestion,
     notifications,
-    terminals: new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource }),
+    terminals,
     workspaceDocuments: new WorkspaceDocumentsService({
       prisma: db.prisma,
       storage: createDocumentStorage(config.documents.storage),

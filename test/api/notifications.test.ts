@@ -326,17 +326,42 @@ describe("preferences and followers through GraphQL", () => {
     await drain(app.workers.notifications);
     expect(await reminders()).toEqual([]);
 
-    // What terminal records will supply, through the one seam reminders read.
-    const setLastFreeDay = (hoursAhead: number) =>
-      prisma.shipment.update({
-        where: { id: shipment.id },
-        data: {
-          summary: {
-            ...(shipment.summary as object),
-            lastFreeDay: new Date(Date.now() + hoursAhead * 3_600_000).toISOString(),
-          },
+    // A terminal answers for the shipment's box with the line's last free day: a whole day whose end
+    // (midnight UTC, the port being unknown) is the deadline reminders count down to.
+    const [box] = (shipment.summary as { containerNumbers: string[] }).containerNumbers;
+    const DAY = 86_400_000;
+    const dayEndingAt = (deadline: number) => new Date(deadline - DAY).toISOString().slice(0, 10);
+    const midnightAtOrBefore = (ms: number) => Math.floor(ms / DAY) * DAY;
+    const answerWith = (lastFreeDayLine: string) => ({
+      observedAt: new Date().toISOString(),
+      availableForPickup: true,
+      holds: [],
+      lastFreeDayLine,
+      lastFreeDayTerminal: null,
+      yardLocation: null,
+      dischargedAt: null,
+      gateOutAt: null,
+      events: [],
+    });
+    // Ends within (hoursAhead - 24, hoursAhead] hours of now; 0: at the next midnight.
+    const setLastFreeDay = async (hoursAhead: number) => {
+      const now = Date.now();
+      const deadline =
+        hoursAhead === 0 ? midnightAtOrBefore(now) + DAY : midnightAtOrBefore(now + hoursAhead * 3_600_000);
+      const answer = answerWith(dayEndingAt(deadline));
+      await prisma.terminalRecord.upsert({
+        where: { containerNumber_terminalCode: { containerNumber: box!, terminalCode: "TESTT" } },
+        create: {
+          containerNumber: box!,
+          terminalCode: "TESTT",
+          terminalName: "Test terminal",
+          requestedAt: new Date(now),
+          answer,
+          answeredAt: new Date(now),
         },
+        update: { answer, answeredAt: new Date(now) },
       });
+    };
     await setLastFreeDay(100);
     await drain(app.workers.notifications);
     expect(await reminders()).toEqual([]);
@@ -345,7 +370,7 @@ describe("preferences and followers through GraphQL", () => {
     await drain(app.workers.notifications);
     expect((await reminders()).map((m) => m.kind)).toEqual(["lfd_72h"]);
     expect((await reminders())[0]!.subject).toBe(`Last free day in 72 hours: ${reference}`);
-    await setLastFreeDay(23);
+    await setLastFreeDay(0);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
     expect((await reminders()).map((m) => m.kind).sort()).toEqual(["lfd_24h", "lfd_72h"]);

@@ -59,6 +59,8 @@ export interface AssessmentInput {
   tariffs: readonly Tariff[];
   port: PortContext;
   now: Date;
+  /** The predicted arrival at the port of discharge (predictive ETA p50), when there is one. */
+  predictedArrival?: string | null;
 }
 
 /** Import clocks of every box of a document at its port of discharge. */
@@ -74,7 +76,9 @@ function assessContainer(input: AssessmentInput, container: TrackedContainer): C
     return { ...box, demurrage: unknownClock("demurrage", "no_port_of_discharge"), detention: null };
   }
   const facts = boxMilestones(doc, container);
-  const expected = facts.dischargedAt ? null : expectedDischargeAt(doc, container);
+  const expected = facts.dischargedAt
+    ? null
+    : expectedDischargeAt(doc, container, input.predictedArrival ?? null);
   const onDate = localDate(new Date(facts.dischargedAt ?? expected ?? now.toISOString()), port.timeZone);
   const query = {
     organizationId: input.organizationId,

@@ -156,6 +156,8 @@ export class DndService {
     doc: TrackingDocument | null;
     tariffs: readonly Tariff[];
     dwell: ReadonlyMap<string, number>;
+    /** The predictive ETA's p50 at the port of discharge, projecting discharge when it is known. */
+    predictedArrival?: string | null;
   }): ShipmentDnd {
     if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
     const containers = assessDocument({
@@ -164,6 +166,7 @@ export class DndService {
       tariffs: input.tariffs,
       port: this.portOf(input.doc, input.dwell),
       now: this.deps.clock.now(),
+      predictedArrival: input.predictedArrival ?? null,
     });
     return { containers, risk: demurrageRiskOf(containers, null) };
   }

@@ -1,14 +1,41 @@
+import { findPortEntry } from "../ports/port-directory";
+import { instantOf, isTimeZone } from "./local-time";
+
+/** One box's last free day as a terminal record tells it: a port-local date and the port. */
+export interface BoxLastFreeDay {
+  /** `YYYY-MM-DD`, the line's when it gave one, else the terminal's (docs/decisions/terminals.md). */
+  lastFreeDay: string | null;
+  /** UN/LOCODE of the terminal's port: its zone says when the day ends. */
+  portLocode: string | null;
+  /** A box already gated out owes no more demurrage: its last free day no longer matters. */
+  gatedOut: boolean;
+}
+
 /**
- * The one seam last-free-day reminders read. Terminal records and demurrage (another part of the
- * project) will supply the date; until they do, the answer is the date only where a shipment already
- * carries one (`lastFreeDay`, ISO 8601, in its stored summary), else null, and null means no reminder.
- * Replace the body here, and nothing else, when terminal data lands.
+ * The one seam last-free-day reminders read: the earliest deadline among a shipment's boxes still at
+ * the terminal, from the terminal records' current facts (never older than 24 hours). A last free
+ * day is a whole day in the port's own calendar: charges start when it ends, at midnight in the
+ * port's zone (UTC when the port or its zone is unknown). Null: no reminder.
  */
-export function lastFreeDayOf(shipment: { summary: unknown }): Date | null {
-  const summary = shipment.summary;
-  if (!summary || typeof summary !== "object" || Array.isArray(summary)) return null;
-  const value = (summary as { lastFreeDay?: unknown }).lastFreeDay;
-  if (typeof value !== "string") return null;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : new Date(at);
+export function lastFreeDayDeadline(boxes: readonly BoxLastFreeDay[]): Date | null {
+  let earliest: Date | null = null;
+  for (const box of boxes) {
+    if (box.gatedOut || !box.lastFreeDay) continue;
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(box.lastFreeDay);
+    if (!m) continue;
+    const zone = (box.portLocode && findPortEntry(box.portLocode)?.timeZone) || "UTC";
+    const dayAfter = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1));
+    const end = instantOf(
+      {
+        year: dayAfter.getUTCFullYear(),
+        month: dayAfter.getUTCMonth() + 1,
+        day: dayAfter.getUTCDate(),
+        hour: 0,
+        minute: 0,
+      },
+      isTimeZone(zone) ? zone : "UTC",
+    );
+    if (!earliest || end < earliest) earliest = end;
+  }
+  return earliest;
 }

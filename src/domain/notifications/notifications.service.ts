@@ -4,7 +4,7 @@ import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
 import type { DomainEvent } from "../webhooks/events";
-import { lastFreeDayOf } from "./last-free-day";
+import { type BoxLastFreeDay, lastFreeDayDeadline } from "./last-free-day";
 import { lastWallTime, localDate, quietHoursEnd } from "./local-time";
 import type { MailTransport } from "./mail-transport";
 import {
@@ -93,6 +93,8 @@ export class NotificationsService {
       transport: MailTransport;
       /** The `From` of every mail. */
       from: string;
+      /** A box's last free day from its terminal record's current facts (null: none known). */
+      boxLastFreeDay?: (containerNumber: string) => Promise<BoxLastFreeDay | null>;
     },
   ) {}
 
@@ -246,6 +248,15 @@ export class NotificationsService {
     return count === 1;
   }
 
+  /** The earliest last-free-day deadline of a shipment's boxes still at the terminal. */
+  private async lastFreeDayOf(summary: unknown): Promise<Date | null> {
+    const lookup = this.deps.boxLastFreeDay;
+    const boxes = (summary as { containerNumbers?: unknown } | null)?.containerNumbers;
+    if (!lookup || !Array.isArray(boxes)) return null;
+    const known = await Promise.all(boxes.filter((b): b is string => typeof b === "string").map(lookup));
+    return lastFreeDayDeadline(known.filter((b): b is BoxLastFreeDay => b !== null));
+  }
+
   /** Reminders 72 and 24 hours before a followed shipment's last free day (when one is known). */
   async scanLastFreeDays(): Promise<number> {
     const { prisma, clock } = this.deps;
@@ -260,7 +271,7 @@ export class NotificationsService {
     });
     let queued = 0;
     for (const follow of follows) {
-      const lfd = lastFreeDayOf(follow.shipment);
+      const lfd = await this.lastFreeDayOf(follow.shipment.summary);
       if (!lfd || lfd <= now) continue;
       const hours = LFD_REMINDER_HOURS.filter((h) => now.getTime() >= lfd.getTime() - h * 3_600_000);
       // Only the nearest reminder due: a follow made 20 hours before gets the 24-hour one alone.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastFreeDayOf } from "../../../src/domain/notifications/last-free-day";
+import { lastFreeDayDeadline } from "../../../src/domain/notifications/last-free-day";
 import {
   instantOf,
   isTimeZone,
@@ -124,13 +124,32 @@ describe("what MCP may show", () => {
   });
 });
 
-describe("the last-free-day seam", () => {
-  it("answers a date only where the shipment carries one", () => {
-    expect(lastFreeDayOf({ summary: null })).toBeNull();
-    expect(lastFreeDayOf({ summary: { origin: "CNSHA" } })).toBeNull();
-    expect(lastFreeDayOf({ summary: { lastFreeDay: "soon" } })).toBeNull();
-    expect(lastFreeDayOf({ summary: { lastFreeDay: "2026-12-03T23:59:00Z" } })).toEqual(
-      at("2026-12-03T23:59:00Z"),
-    );
+describe("the last-free-day deadline reminders count down to", () => {
+  const box = (lastFreeDay: string | null, portLocode: string | null, gatedOut = false) => ({
+    lastFreeDay,
+    portLocode,
+    gatedOut,
+  });
+
+  it("ends the last free day at midnight in the port's own zone", () => {
+    // Los Angeles in December is UTC-8: 4 December ends at 08:00 UTC on the 5th.
+    expect(lastFreeDayDeadline([box("2026-12-04", "USLAX")])).toEqual(at("2026-12-05T08:00:00Z"));
+    // Rotterdam in December is UTC+1: it ends at 23:00 UTC on the 4th.
+    expect(lastFreeDayDeadline([box("2026-12-04", "NLRTM")])).toEqual(at("2026-12-04T23:00:00Z"));
+    // An unknown port: the day ends at midnight UTC.
+    expect(lastFreeDayDeadline([box("2026-12-04", null)])).toEqual(at("2026-12-05T00:00:00Z"));
+  });
+
+  it("takes the earliest box still at the terminal; a gated-out box or no date counts for nothing", () => {
+    expect(
+      lastFreeDayDeadline([
+        box("2026-12-02", null, true),
+        box("2026-12-06", null),
+        box("2026-12-04", null),
+        box(null, null),
+      ]),
+    ).toEqual(at("2026-12-05T00:00:00Z"));
+    expect(lastFreeDayDeadline([box("2026-12-02", null, true), box(null, "USLAX")])).toBeNull();
+    expect(lastFreeDayDeadline([box("soon", null)])).toBeNull();
   });
 });

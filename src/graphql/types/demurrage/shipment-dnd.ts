@@ -90,12 +90,14 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
   if (!loader) {
     loader = new DataLoader(
       async (shipments: readonly Assessable[]) => {
-        const { dnd, documents } = ctx.services;
+        const { dnd, documents, eta } = ctx.services;
         const ids = shipments.map((s) => s.documentId).filter((id): id is string => id !== null);
-        const [latest, published, contracts] = await Promise.all([
+        // Only shipments whose plan has predictive ETA get here (access below), so its p50 is theirs.
+        const [latest, published, contracts, predictions] = await Promise.all([
           documents.latestOfMany(ids),
           dnd.publishedTariffs(),
           dnd.contractTermsOf([...new Set(shipments.map((s) => s.organizationId))]),
+          eta.forShipments(shipments),
         ]);
         const docById = new Map(ids.map((id, i) => [id, latest[i]?.content ?? null]));
         const podLocodes = new Set<string>();
@@ -104,12 +106,13 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
           if (pod) podLocodes.add(pod);
         }
         const dwell = await dnd.dwellDaysAt([...podLocodes]);
-        return shipments.map((s) =>
+        return shipments.map((s, i) =>
           dnd.assess({
             organizationId: s.organizationId,
             doc: s.documentId ? (docById.get(s.documentId) ?? null) : null,
             tariffs: [...contracts.filter((c) => c.organizationId === s.organizationId), ...published],
             dwell,
+            predictedArrival: predictions[i]?.p50.toISOString() ?? null,
           }),
         );
       },
