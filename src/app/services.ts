@@ -286,7 +286,19 @@ export function createServices(input: {
       keyCacheSeconds: config.keyCacheSeconds,
       cacheLookups: metrics.cache("api_key"),
     }),
-    people: new PeopleService(db.prisma, clock, limiter),
+    people: new PeopleService(db.prisma, clock, limiter, {
+      // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
+      invitationCreated: async (m) => {
+        const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, "");
+        await notifications.enqueueMail({
+          organizationId: m.organizationId,
+          to: m.to,
+          subject: `${m.invitedBy} invited you to ${m.organizationName} on Quayside`,
+          text: `${m.invitedBy} invited you to join ${m.organizationName} on Quayside.\n\nAccept the invitation: ${base}${m.path}\n`,
+          dedupeKey: `invitation:${m.invitationId}`,
+        });
+      },
+    }),
     carriers,
     counters,
     limiter,

@@ -134,6 +134,13 @@ describe("dashboard sign-in over HTTP", { timeout: 180_000 }, () => {
     expect(answer.acceptPath).toMatch(/^\/dashboard\/invitations\/[\w-]{43}$/);
     const listed = await graphql(app, owner.key, "{ invitations { email } }");
     expect(listed.body.data?.invitations).toEqual([{ email: "new-mate@example.com" }]);
+    // The invitation is e-mailed through the mail queue (the outbox here: no SMTP_URL), with its link.
+    const mail = await graphql(app, owner.key, "{ mailOutbox { to subject text } }");
+    const invitationMail = (
+      mail.body.data?.mailOutbox as { to: string; subject: string; text: string }[]
+    ).find((m) => m.to === "new-mate@example.com");
+    expect(invitationMail?.subject).toMatch(/invited you to .* on Quayside$/);
+    expect(invitationMail?.text).toContain(answer.acceptPath);
     // The internal fields are not on the public schema.
     const internal = await graphql(app, owner.key, `mutation { changePassword(current: "a", next: "b") }`);
     expect(internal.body.errors?.[0]?.message).toMatch(/Cannot query field "changePassword"/);

@@ -42,12 +42,13 @@ export type SignInResult =
   | { ok: false; refusal: "wrong_credentials" | "throttled"; retryAfterSeconds?: number };
 
 /**
- * Where an invitation's e-mail goes. Today nothing sends mail: the link is shown to the owner who
- * invited. The notifications outbox (a separate piece of work) implements this seam; the composition
- * root hands it in.
+ * Where an invitation's e-mail goes: the composition root hands in the notifications' mail queue
+ * (SMTP, or the database outbox the dashboard shows). The link is also shown to the owner who invited.
  */
 export interface InvitationOutbox {
   invitationCreated(message: {
+    invitationId: string;
+    organizationId: string;
     to: string;
     organizationName: string;
     invitedBy: string;
@@ -197,6 +198,8 @@ export class PeopleService {
       },
     });
     await this.outbox.invitationCreated({
+      invitationId: invitation.id,
+      organizationId: input.organization.id,
       to: email,
       organizationName: input.organization.name,
       invitedBy: input.invitedBy.name,
