@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { SimulatedWorld } from "../../simulator/world/world";
 import type { AppConfig } from "../config";
@@ -22,6 +25,7 @@ import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { seedSandboxContractTerms } from "./sandbox-demurrage";
 import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
+import { seedSandboxWorkspace } from "./sandbox-workspace";
 import { createServices, type Services } from "./services";
 import { terminalSourceFor } from "./terminals-wiring";
 
@@ -77,6 +81,7 @@ export class SandboxWorld {
     private readonly simulator: RunningSimulator,
     private readonly snapshot: Snapshot,
     private readonly sampleSender: Pick<WebhooksService, "sendSample">,
+    private readonly documentsDir: string,
   ) {}
 
   /**
@@ -159,6 +164,7 @@ export class SandboxWorld {
     await this.services.close();
     await this.simulator.close();
     await this.db.close();
+    await rm(this.documentsDir, { recursive: true, force: true });
   }
 
   static async create(input: {
@@ -173,7 +179,14 @@ export class SandboxWorld {
       phases[name] = Date.now() - started;
     };
     const clock = new ManualClock(SANDBOX_NOW);
-    const config: AppConfig = { ...input.config, redisUrl: undefined, aisFeed: undefined };
+    // Its workspace documents live in a folder of its own, removed with the world.
+    const documentsDir = await mkdtemp(path.join(tmpdir(), "quayside-sandbox-documents-"));
+    const config: AppConfig = {
+      ...input.config,
+      redisUrl: undefined,
+      aisFeed: undefined,
+      documents: { ...input.config.documents, storage: { kind: "local", dir: documentsDir } },
+    };
     const world = sandboxSimulatedWorld();
     const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
     await applyMigrations(db);
@@ -258,6 +271,8 @@ export class SandboxWorld {
     phase("terminals");
     await seedSandboxDisruptions(services, organization.id, clock.now());
     phase("disruptions");
+    await seedSandboxWorkspace(services, principal);
+    phase("workspace");
     await watchCongestion(services, clock);
     clock.set(SANDBOX_NOW);
     phase("congestion");
@@ -272,6 +287,7 @@ export class SandboxWorld {
       simulator,
       snapshot,
       input.sampleSender,
+      documentsDir,
     );
     return sandbox;
   }

@@ -342,6 +342,7 @@ export function createServices(input: {
       prisma: db.prisma,
       storage: createDocumentStorage(config.documents.storage),
       logger,
+      clock,
       maxBytes: config.documents.maxBytes,
     }),
     tickets: new TicketsService({ prisma: db.prisma, clock }),

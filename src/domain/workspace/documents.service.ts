@@ -5,6 +5,7 @@ import type {
   WorkspaceDocument,
   WorkspaceDocumentType,
 } from "../../generated/prisma/client";
+import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import type { Principal } from "../accounts/principal";
 import { shipmentIdWhere } from "../shipments/shipment-id";
@@ -64,6 +65,8 @@ export class WorkspaceDocumentsService {
       prisma: PrismaClient;
       storage: DocumentStorage;
       logger: Logger;
+      /** Upload times come from the service's clock (the sandbox's stands still), not the database's. */
+      clock: Clock;
       /** Largest accepted file, in bytes. */
       maxBytes: number;
     },
@@ -109,6 +112,7 @@ export class WorkspaceDocumentsService {
           sizeBytes: bytes.length,
           sha256: createHash("sha256").update(bytes).digest("hex"),
           storageKey,
+          createdAt: this.deps.clock.now(),
           shipments: { create: shipments.ids.map((shipmentId) => ({ shipmentId })) },
         },
       });
