@@ -137,7 +137,7 @@ describe("dashboard sign-in over HTTP", { timeout: 180_000 }, () => {
     // The invitation is e-mailed through the mail queue (the outbox here: no SMTP_URL), with its link.
     const mail = await graphql(app, owner.key, "{ mailOutbox { to subject text } }");
     const invitationMail = (
-      mail.body.data?.mailOutbox as { to: string; subject: string; text: string }[]
+      mail.body.data!.mailOutbox as { to: string; subject: string; text: string }[]
     ).find((m) => m.to === "new-mate@example.com");
     expect(invitationMail?.subject).toMatch(/invited you to .* on Quayside$/);
     expect(invitationMail?.text).toContain(answer.acceptPath);
