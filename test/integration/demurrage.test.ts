@@ -1,7 +1,7 @@
 /**
- * Issue 21 item 4 on every surface: one shipment followed through the simulator's clock from before
- * discharge to after the empty return shows the same demurrage and detention on GraphQL, v1 and MCP
- * (within_free_time, then closed); contract terms through GraphQL, validated and per organisation;
+ * Issue 21 on every surface: one shipment followed through the simulator's clock from the water to
+ * after the empty return shows the predicted arrival narrowing, the terminal's facts changing, and the
+ * same demurrage and detention on GraphQL, v1 and MCP (within_free_time, then closed); contract terms through GraphQL, validated and per organisation;
  * the plan gate; the seeded tariffs citing their sources; no D&D on v1 tracking documents.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,8 +54,8 @@ function followedShipment() {
           Date.parse(e.eventDateTime) > Date.parse(out.eventDateTime),
       );
     if (!out || !back) continue;
-    // Far enough ahead that the box is still at sea two days before discharge, and already known then.
-    const before = discharged - 2 * DAY;
+    // Far enough ahead that the box is at sea a week before discharge, and already known then.
+    const before = discharged - 7 * DAY;
     if (
       before < start.getTime() ||
       shipmentFor("MSCU", box, "equipment", new Date(before))?.key !== shipment.key
@@ -84,6 +84,51 @@ const v1 = async (key: string, path: string) => {
   const res = await fetch(`${app.url}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
+
+const ETA_AND_TERMINAL = `query ($id: String!) {
+  shipment(id: $id) {
+    predictiveEta { p50 p80 }
+    terminal { containerNumber state facts { holds { type } } }
+  }
+}`;
+
+/** The predicted arrival and the terminal record, as GraphQL, v1 and MCP each answer them. */
+async function etaAndTerminal(key: string, box: string, shipmentId: string) {
+  const gql = await graphql(app, key, ETA_AND_TERMINAL, { id: box });
+  expect(gql.body.errors).toBeUndefined();
+  const shipment = gql.body.data!.shipment as Record<string, any>;
+  const read = (await v1(key, `/shipments/${shipmentId}`)).body.data;
+  const client = await httpClient(app, key);
+  try {
+    const status = (await callTool(client, "get_shipment_status", { reference: box }))
+      .structuredContent as Record<string, any>;
+    const eta = (e: { p50: string; p80: string } | null | undefined) =>
+      e ? { p50: new Date(e.p50).toISOString(), p80: new Date(e.p80).toISOString() } : null;
+    const terminal = (items: Record<string, any>[] | null | undefined) =>
+      items?.map((t) => ({
+        container: t.containerNumber ?? t.container_number,
+        status: String(t.state ?? t.status).toLowerCase(),
+        holds: (t.facts?.holds ?? t.holds ?? []).map((h: { type: string }) => String(h.type).toLowerCase()),
+      })) ?? null;
+    return {
+      eta: {
+        graphql: eta(shipment.predictiveEta),
+        v1: eta(read.predictive_eta),
+        mcp: eta(status.predictiveEta),
+      },
+      terminal: {
+        graphql: terminal(shipment.terminal),
+        v1: terminal(read.terminal),
+        mcp: terminal(status.terminal),
+      },
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+const spreadOf = (eta: { p50: string; p80: string } | null) =>
+  eta ? Date.parse(eta.p80) - Date.parse(eta.p50) : Number.NaN;
 
 const DND_QUERY = `query ($id: String!) {
   shipmentDnd(id: $id) {
@@ -130,8 +175,17 @@ async function everySurface(key: string, box: string) {
 }
 
 describe("a shipment followed from before discharge to the empty return", () => {
-  it("moves from within_free_time to closed, identically on GraphQL, v1 and MCP", async () => {
+  it("narrows the ETA, changes the terminal's facts and moves D&D from within_free_time to closed, identically on GraphQL, v1 and MCP", async () => {
     const { box, discharged, returned } = journey;
+    // A week out: a predicted arrival window, the same on every surface.
+    clock.set(discharged - 7 * DAY);
+    expect((await v1(org.key, `/container/${box}?sealine=MSCU`)).status).toBe(200);
+    const { shipmentId } = (await everySurface(org.key, box)).dnd;
+    const weekOut = await etaAndTerminal(org.key, box, shipmentId);
+    expect(weekOut.eta.graphql).not.toBeNull();
+    expect(weekOut.eta.v1).toEqual(weekOut.eta.graphql);
+    expect(weekOut.eta.mcp).toEqual(weekOut.eta.graphql);
+
     clock.set(discharged - 2 * DAY);
     expect((await v1(org.key, `/container/${box}?sealine=MSCU`)).status).toBe(200);
     const before = await everySurface(org.key, box);
@@ -148,6 +202,24 @@ describe("a shipment followed from before discharge to the empty return", () => 
       demurrage: { clockStartedAt: null },
     });
     expect(before.tool.containers[0].detention).toBeNull();
+    // Two days out the window is narrower; the terminal has not answered for the box yet.
+    const twoDaysOut = await etaAndTerminal(org.key, box, shipmentId);
+    expect(twoDaysOut.eta.v1).toEqual(twoDaysOut.eta.graphql);
+    expect(twoDaysOut.eta.mcp).toEqual(twoDaysOut.eta.graphql);
+    expect(spreadOf(twoDaysOut.eta.graphql)).toBeLessThan(spreadOf(weekOut.eta.graphql));
+    expect(twoDaysOut.terminal.graphql).toEqual([{ container: box, status: "finding", holds: [] }]);
+    expect(twoDaysOut.terminal.v1).toEqual(twoDaysOut.terminal.graphql);
+    expect(twoDaysOut.terminal.mcp).toEqual(twoDaysOut.terminal.graphql);
+
+    // A day after discharge: the vessel is in (no prediction any more) and the terminal knows the box.
+    clock.set(discharged + DAY);
+    expect((await v1(org.key, `/container/${box}?sealine=MSCU`)).status).toBe(200);
+    await app.services.terminals.checkDue(25);
+    const atTerminal = await etaAndTerminal(org.key, box, shipmentId);
+    expect(atTerminal.eta).toEqual({ graphql: null, v1: null, mcp: null });
+    expect(atTerminal.terminal.graphql).toMatchObject([{ container: box, status: "found" }]);
+    expect(atTerminal.terminal.v1).toEqual(atTerminal.terminal.graphql);
+    expect(atTerminal.terminal.mcp).toEqual(atTerminal.terminal.graphql);
 
     // After the empty return (fetched again: the stored document is older than 12 hours by then).
     clock.set(returned + DAY);

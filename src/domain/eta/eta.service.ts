@@ -149,6 +149,7 @@ export class EtaService {
     sailing: NonNullable<ReturnType<typeof journeyProgress>["sailing"]>,
     places: Map<string, { lat: number | null; lng: number | null; unLocode: string | null }>,
   ): Promise<VesselProgress | null> {
+    if (!(await this.onTheLeg(fix, sailing, places))) return null;
     let from = { lat: fix.lat, lng: fix.lng };
     let remainingNm = 0;
     for (const key of sailing.callsAhead) {
@@ -176,6 +177,28 @@ export class EtaService {
       remainingNm,
       callsAhead,
     };
+  }
+
+  /**
+   * Whether a fix can be this sailing's: sailing from the call the vessel left to the next one through
+   * the fix is at most a third longer than the leg itself (plus 300 nm for a fix near either port).
+   * A fix far off the leg belongs to another voyage of a ship of that name, or to a wrong position
+   * report; its distance to go would move the prediction by days, so the prediction goes without it.
+   */
+  private async onTheLeg(
+    fix: VesselFix,
+    sailing: NonNullable<ReturnType<typeof journeyProgress>["sailing"]>,
+    places: Map<string, { lat: number | null; lng: number | null; unLocode: string | null }>,
+  ): Promise<boolean> {
+    const left = places.get(sailing.departedFrom);
+    const next = places.get(sailing.callsAhead[0] ?? "");
+    if (left?.lat == null || left.lng == null || next?.lat == null || next.lng == null) return true;
+    const at = { lat: fix.lat, lng: fix.lng };
+    const leg = seaRoute({ lat: left.lat, lng: left.lng }, { lat: next.lat, lng: next.lng });
+    const sailed = seaRoute({ lat: left.lat, lng: left.lng }, at);
+    const ahead = seaRoute(at, { lat: next.lat, lng: next.lng });
+    if (!leg || !sailed || !ahead) return true;
+    return sailed.lengthNm + ahead.lengthNm <= leg.lengthNm * (4 / 3) + 300;
   }
 
   private async computeAndKeep(shipmentId: string, document: LatestDocument, now: number) {

@@ -15,6 +15,8 @@ export interface JourneyProgress {
   /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
   sailing: {
     vessel: TrackedVessel;
+    /** Location key of the call the vessel last left. */
+    departedFrom: string;
     /** Location keys from the call ahead to the port of discharge (the last one). */
     callsAhead: string[];
     /** Which of them change vessel (transshipment calls). */
@@ -49,6 +51,7 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
       ...base,
       sailing: {
         vessel,
+        departedFrom: keys[i]!,
         callsAhead: keys.slice(i + 1, seaTo + 1),
         transshipments: new Set(doc.transshipmentLocationKeys),
       },
