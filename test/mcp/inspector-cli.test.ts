@@ -205,6 +205,7 @@ const validCalls = (): [string, Record<string, unknown>][] => [
   ["get_team", {}],
   ["get_mis_report", { status: "IN_TRANSIT" }],
   ["get_notification_prefs", {}],
+  ["get_dnd_status", { reference }],
   ["get_ticket_status", { ticketNumber: "TCK-1" }],
   ["get_quote_request_status", {}],
 ];
