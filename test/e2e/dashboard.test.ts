@@ -182,6 +182,14 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     const firstTime = page.locator("main time[datetime]").first();
     expect(await firstTime.getAttribute("title")).toMatch(/UTC$/);
     expect(await firstTime.textContent()).not.toMatch(/UTC$/);
+    // The outlook: predictive ETA, terminal and demurrage and detention, each under its own heading.
+    for (const heading of ["Predictive ETA", "Terminal", "Demurrage and detention"])
+      expect(await page.getByRole("heading", { name: heading, exact: true }).count()).toBe(1);
+    const dnd = page.getByRole("table", { name: "Demurrage and detention per box" });
+    expect(await dnd.locator("tbody tr").first().textContent()).toContain(known[0]!);
+    await page.getByRole("button", { name: "Follow this shipment" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/You now follow this shipment/);
+    expect(await page.getByRole("button", { name: "Unfollow this shipment" }).count()).toBe(1);
     await shoot(page, "shipment");
 
     await page.getByRole("button", { name: "Create or show the share link" }).click();
