@@ -17,6 +17,7 @@ const NAV: { path: string; label: string; operator?: boolean }[] = [
   { path: "/dashboard/webhooks", label: "Webhooks" },
   { path: "/dashboard/team", label: "Team" },
   { path: "/dashboard/usage", label: "Usage" },
+  { path: "/dashboard/notifications", label: "Notifications" },
   { path: "/dashboard/account", label: "Account" },
   { path: "/dashboard/operations", label: "Operations", operator: true },
 ];

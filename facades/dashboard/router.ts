@@ -16,6 +16,7 @@ import { layout } from "./layout";
 import { mountAccountPages } from "./pages/account";
 import { mountKeyPages } from "./pages/keys";
 import { mountMorePages } from "./pages/more";
+import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountTeamPages } from "./pages/team";
@@ -201,6 +202,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountWebhookPages(get, post);
   mountTeamPages(get, post);
   mountMorePages(get);
+  mountNotificationPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 
   router.use("/dashboard", (req, res) => {

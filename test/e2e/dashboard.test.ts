@@ -226,6 +226,33 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await shoot(page, "overview");
   });
 
+  it("saves the owner's notification preferences and shows the mail outbox", async () => {
+    await page.getByRole("link", { name: "Notifications" }).click();
+    await page.waitForURL(/\/dashboard\/notifications$/);
+    expect(await page.locator("main").textContent()).toContain("about the 1 shipment you follow");
+    expect(await page.locator("main").textContent()).toMatch(/No e-mail yet|Mail outbox/);
+    // A time zone the core does not know is refused in words, and nothing is saved.
+    await page.getByLabel(/Time zone/).fill("Mars/Olympus");
+    await page.getByRole("button", { name: "Save preferences" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/time ?zone/i);
+    await page.goto(`${app.url}/dashboard/notifications`);
+    expect(await page.getByLabel(/Time zone/).inputValue()).toBe("UTC");
+
+    await page.getByLabel(/Time zone/).fill("Europe/Amsterdam");
+    await page.getByLabel(/Daily digest/i).check();
+    await page.getByLabel(/at least \(hours\)/).fill("12");
+    await page.getByLabel("From (HH:MM)").fill("22:00");
+    await page.getByLabel("Until (HH:MM)").fill("07:00");
+    await page.getByRole("button", { name: "Save preferences" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/preferences saved/);
+    await page.goto(`${app.url}/dashboard/notifications`);
+    expect(await page.getByLabel(/Time zone/).inputValue()).toBe("Europe/Amsterdam");
+    expect(await page.getByLabel(/Daily digest/i).isChecked()).toBe(true);
+    expect(await page.getByLabel(/at least \(hours\)/).inputValue()).toBe("12");
+    expect(await page.getByLabel("Until (HH:MM)").inputValue()).toBe("07:00");
+    await shoot(page, "notifications");
+  });
+
   it("adds a webhook endpoint, sends a test that is delivered, disables and re-enables it", async () => {
     await page.goto(`${app.url}/dashboard/webhooks`);
     await shoot(page, "webhooks-empty");
