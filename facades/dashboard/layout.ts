@@ -18,6 +18,7 @@ const NAV: { path: string; label: string; operator?: boolean }[] = [
   { path: "/dashboard/team", label: "Team" },
   { path: "/dashboard/usage", label: "Usage" },
   { path: "/dashboard/notifications", label: "Notifications" },
+  { path: "/dashboard/tickets", label: "Support" },
   { path: "/dashboard/account", label: "Account" },
   { path: "/dashboard/operations", label: "Operations", operator: true },
 ];

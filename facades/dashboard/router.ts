@@ -20,6 +20,7 @@ import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountTeamPages } from "./pages/team";
+import { mountTicketPages } from "./pages/tickets";
 import { mountWebhookPages } from "./pages/webhooks";
 
 export type { DashboardDeps };
@@ -203,6 +204,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountTeamPages(get, post);
   mountMorePages(get);
   mountNotificationPages(get, post);
+  mountTicketPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 
   router.use("/dashboard", (req, res) => {

@@ -253,6 +253,47 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await shoot(page, "notifications");
   });
 
+  it("opens a support ticket about the shipment, sees it listed and replies to it", async () => {
+    await page.getByRole("link", { name: "Support" }).click();
+    await page.waitForURL(/\/dashboard\/tickets$/);
+    expect(await page.locator("main").textContent()).toContain("No tickets yet");
+    await shoot(page, "tickets-empty");
+    await page.getByLabel("Subject").fill("Vessel name looks wrong");
+    await page
+      .getByLabel("What happened, or what you need")
+      .fill("The timeline names another vessel.\nPlease check.");
+    await page.getByLabel("Type").selectOption("PROBLEM");
+    await page.getByLabel("Priority").selectOption("HIGH");
+    await page.getByLabel(/Shipment reference/).fill("SHP-1");
+    await page.getByRole("button", { name: "Open ticket" }).click();
+    await page.waitForURL(/\/dashboard\/tickets\/TCK-\d+\?opened=1$/);
+    const ticketNumber = page.url().match(/TCK-\d+/)![0];
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Ticket opened/);
+    expect(await page.locator("h1").textContent()).toBe("Vessel name looks wrong");
+    expect(await page.locator("main").textContent()).toContain("No reply yet");
+    await page.getByLabel("Your reply").fill("It is the second leg.");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await page.waitForURL(/#replies$/);
+    expect(await page.locator("ol.replies li").first().textContent()).toContain("It is the second leg.");
+    await shoot(page, "ticket");
+
+    await page.goto(`${app.url}/dashboard/tickets`);
+    const row = page.getByRole("table", { name: "Support tickets" }).locator("tbody tr").first();
+    expect(await row.textContent()).toMatch(new RegExp(`${ticketNumber}\\s*Vessel name looks wrong`));
+    expect(await row.textContent()).toContain("High");
+    // An empty subject is refused in words and the draft stays in the form.
+    await page.getByLabel("What happened, or what you need").fill("kept draft");
+    await page.getByLabel("Subject").fill(" ");
+    await page.getByRole("button", { name: "Open ticket" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/subject/i);
+    expect(await page.getByLabel("What happened, or what you need").inputValue()).toBe("kept draft");
+    await page.goto(`${app.url}/dashboard/tickets`);
+    await shoot(page, "tickets");
+    // Another number is not found, in words.
+    const missing = await page.request.get(`${app.url}/dashboard/tickets/TCK-999999`);
+    expect(missing.status()).toBe(404);
+  });
+
   it("adds a webhook endpoint, sends a test that is delivered, disables and re-enables it", async () => {
     await page.goto(`${app.url}/dashboard/webhooks`);
     await shoot(page, "webhooks-empty");
