@@ -294,6 +294,61 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     expect(missing.status()).toBe(404);
   });
 
+  it("uploads a PDF attached to the shipment, lists it, downloads it with the session and deletes it", async () => {
+    await page.getByRole("link", { name: "Documents" }).click();
+    await page.waitForURL(/\/dashboard\/documents$/);
+    expect(await page.locator("main").textContent()).toContain("No documents yet");
+    await shoot(page, "documents-empty");
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+    // Bytes that are not a document are refused in words, whatever the name says.
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("just text") });
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/only PDF, PNG/);
+
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "bill.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.getByLabel("Type").selectOption("BILL_OF_LADING");
+    await page.getByLabel(/^Name/).fill("Original bill");
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/dashboard\/documents\?uploaded=1$/);
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Document uploaded/);
+    const row = page.getByTestId("document");
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toMatch(/Original bill[\s\S]*Bill of lading/);
+    // Attached to the shipment: its row links to the shipment page.
+    expect(await row.locator(`a[href="/dashboard/shipments/SHP-1"]`).count()).toBe(1);
+    await shoot(page, "documents");
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download Original bill" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const { readFile } = await import("node:fs/promises");
+    expect(Buffer.compare(await readFile(await download.path()), pdf)).toBe(0);
+    // Without the session the link is refused (a key or a session is needed).
+    const href = (await page.getByRole("link", { name: "Download Original bill" }).getAttribute("href"))!;
+    expect((await fetch(`${app.url}${href}`)).status).toBe(401);
+
+    await page.getByRole("button", { name: "Delete Original bill" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Document deleted/);
+    expect(await page.getByTestId("document").count()).toBe(0);
+    expect((await page.request.get(`${app.url}${href}`)).status()).toBe(404);
+
+    // Uploaded again for the later page checks (the list with a row).
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "bill.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/dashboard\/documents\?uploaded=1$/);
+  });
+
   it("adds a webhook endpoint, sends a test that is delivered, disables and re-enables it", async () => {
     await page.goto(`${app.url}/dashboard/webhooks`);
     await shoot(page, "webhooks-empty");
