@@ -185,8 +185,15 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     // The outlook: predictive ETA, terminal and demurrage and detention, each under its own heading.
     for (const heading of ["Predictive ETA", "Terminal", "Demurrage and detention"])
       expect(await page.getByRole("heading", { name: heading, exact: true }).count()).toBe(1);
+    expect(await page.locator("#predictive-eta + dl").textContent()).toMatch(
+      /Likely arrival \(50 %\)[\s\S]*Arrival by \(80 %\)/,
+    );
+    const terminal = page.getByRole("table", { name: "Terminal record per box" });
+    expect(await terminal.locator("tbody tr").first().textContent()).toMatch(/Finding|Found/);
     const dnd = page.getByRole("table", { name: "Demurrage and detention per box" });
-    expect(await dnd.locator("tbody tr").first().textContent()).toContain(known[0]!);
+    expect(await dnd.locator("tbody tr").first().textContent()).toMatch(
+      new RegExp(`${known[0]}\\s*Demurrage\\s*✓ Within free time`),
+    );
     await page.getByRole("button", { name: "Follow this shipment" }).click();
     expect(await page.getByRole("status").first().textContent()).toMatch(/You now follow this shipment/);
     expect(await page.getByRole("button", { name: "Unfollow this shipment" }).count()).toBe(1);
