@@ -32,6 +32,8 @@ button.secondary{background:#fff;color:var(--accent)}button.danger{background:va
 .inline{display:inline}
 .row{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-end}
 .muted{color:var(--muted)}
+.pre-line{white-space:pre-line;overflow-wrap:anywhere}
+fieldset{border:1px solid var(--line);border-radius:4px;margin:12px 0}
 .notice{padding:10px 12px;border-radius:6px;margin:0 0 16px;border:2px solid}
 .notice-ok{background:#e6f4ea;border-color:var(--ok)}.notice-error{background:#fbe9ea;border-color:var(--bad)}
 .secret{font-family:ui-monospace,monospace;font-size:15px;background:#fffbe6;border:2px dashed var(--warn);padding:10px;word-break:break-all}

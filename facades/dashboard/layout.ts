@@ -17,6 +17,9 @@ const NAV: { path: string; label: string; operator?: boolean }[] = [
   { path: "/dashboard/webhooks", label: "Webhooks" },
   { path: "/dashboard/team", label: "Team" },
   { path: "/dashboard/usage", label: "Usage" },
+  { path: "/dashboard/documents", label: "Documents" },
+  { path: "/dashboard/notifications", label: "Notifications" },
+  { path: "/dashboard/tickets", label: "Support" },
   { path: "/dashboard/account", label: "Account" },
   { path: "/dashboard/operations", label: "Operations", operator: true },
 ];

@@ -13,12 +13,16 @@ import { APP_CSS, APP_JS } from "./assets";
 import { type DashboardDeps, requestIdOf, type Signed, signedContext } from "./context";
 import { csrfField, esc, notice } from "./html";
 import { layout } from "./layout";
+import { parseMultipartInto } from "./multipart";
 import { mountAccountPages } from "./pages/account";
+import { mountDocumentPages } from "./pages/documents";
 import { mountKeyPages } from "./pages/keys";
 import { mountMorePages } from "./pages/more";
+import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountTeamPages } from "./pages/team";
+import { mountTicketPages } from "./pages/tickets";
 import { mountWebhookPages } from "./pages/webhooks";
 
 export type { DashboardDeps };
@@ -62,9 +66,26 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   // Every state-changing request needs the session's CSRF token (form field or header).
   const sessionOf = new WeakMap<Request, BrowserSession>();
   router.use("/dashboard", (req, res, next) => {
-    deps.sessions.readOrOpen(req, res).then((session) => {
+    deps.sessions.readOrOpen(req, res).then(async (session) => {
       sessionOf.set(req, session);
       if (req.method === "GET" || req.method === "HEAD") return next();
+      // The documents upload form: read (within a cap) only for a signed-in person, so the token
+      // travels as a form field like everywhere else.
+      if (session.principal && req.is("multipart/form-data")) {
+        const parsed = await parseMultipartInto(req);
+        if (!parsed.ok) {
+          const wire = OUTCOMES[parsed.reason === "too_large" ? "body_too_large" : "bad_request"];
+          return void res
+            .status(wire.v1.status)
+            .type("html")
+            .send(
+              layout({
+                title: "Upload refused",
+                body: `${notice("error", parsed.reason === "too_large" ? "The file is too large to upload." : "The upload could not be read. Choose the file again.")}<p><a href="/dashboard/documents">Back to documents</a></p>`,
+              }),
+            );
+        }
+      }
       const body = (req.body ?? {}) as Record<string, unknown>;
       const token = typeof body._csrf === "string" ? body._csrf : req.get(CSRF_HEADER);
       if (sameToken(token, session.csrfToken)) return next();
@@ -201,6 +222,9 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountWebhookPages(get, post);
   mountTeamPages(get, post);
   mountMorePages(get);
+  mountNotificationPages(get, post);
+  mountTicketPages(get, post);
+  mountDocumentPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 
   router.use("/dashboard", (req, res) => {

@@ -1,4 +1,4 @@
-import type { Express, Response } from "express";
+import type { Express, RequestHandler, Response } from "express";
 import { type AdmissionGate, guard } from "../http/gate";
 import type { OutcomeCode } from "../http/outcomes";
 import type { Services } from "./services";
@@ -15,8 +15,9 @@ export function attachmentDisposition(fileName: string): string {
 }
 
 /**
- * A workspace document's bytes, for the organisation that uploaded it only: the same key, developer
- * mode and minute window as every API, and another organisation's id (or a deleted document) is 404.
+ * A workspace document's bytes, for the organisation that uploaded it only: the same key (or a
+ * signed-in dashboard session), developer mode and minute window as every API, and another
+ * organisation's id (or a deleted document) is 404.
  * Always an attachment, never rendered: the browser is told not to sniff and, should it open the file
  * anyway, to run nothing in it.
  */
@@ -25,6 +26,8 @@ export function mountDocumentDownload(
   services: Services,
   admission: AdmissionGate,
   refuse: (res: Response, outcome: OutcomeCode, message?: string) => void,
+  /** A dashboard session (the browser's download link) stands in for a key. */
+  sessionRead: RequestHandler = (_req, _res, next) => next(),
 ): void {
   app.get(
     DOCUMENT_DOWNLOAD_PATH,
@@ -32,6 +35,7 @@ export function mountDocumentDownload(
       req.metricsRoute = DOCUMENT_DOWNLOAD_PATH;
       next();
     },
+    sessionRead,
     guard(admission, { allowQueryKey: false }, (res, refusal) => refuse(res, refusal.outcome)),
     async (req, res, next) => {
       try {

@@ -176,8 +176,12 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     toYoga,
   );
 
-  mountDocumentDownload(app, services, admission, (res, outcome, message) =>
-    refuse("other", res, outcome, message),
+  mountDocumentDownload(
+    app,
+    services,
+    admission,
+    (res, outcome, message) => refuse("other", res, outcome, message),
+    sessions.readSessions(admission, (res, outcome) => refuse("other", res, outcome)),
   );
   app.use(createShareRouter(v1));
   // The dashboard is a client of the GraphQL core: its operations count as the GraphQL surface.

@@ -96,6 +96,33 @@ export class SessionGate {
   }
 
   /**
+   * A safe read from the browser (a document's download link on the dashboard): a GET without a key
+   * but with a signed-in session cookie acts as that person, through the same windows as every call.
+   * No CSRF token is asked: the answer is an attachment another site cannot read, and nothing
+   * changes. Requests with a key, or without a session, go on to the key gate unchanged.
+   */
+  readSessions(
+    admission: AdmissionGate,
+    refuse: (res: Response, outcome: OutcomeCode) => void,
+  ): RequestHandler {
+    return (req, res, next) => {
+      if (
+        (req.method !== "GET" && req.method !== "HEAD") ||
+        req.get("authorization") ||
+        req.get("x-api-key") !== undefined
+      )
+        return next();
+      this.read(req).then(async (session) => {
+        if (!session?.principal) return next();
+        const admitted = await admission.admitPrincipal(res, session.principal);
+        if (!admitted.ok) return refuse(res, admitted.outcome);
+        req.principal = session.principal;
+        next();
+      }, next);
+    };
+  }
+
+  /**
    * /graphql from the browser: a request without a key but with a signed-in session cookie acts as
    * that person, only with the session's CSRF token in X-CSRF-Token (a cross-site page cannot read
    * it, and cannot set the header without a preflight CORS refuses). Requests with a key, or without

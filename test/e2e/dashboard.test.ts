@@ -182,6 +182,21 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     const firstTime = page.locator("main time[datetime]").first();
     expect(await firstTime.getAttribute("title")).toMatch(/UTC$/);
     expect(await firstTime.textContent()).not.toMatch(/UTC$/);
+    // The outlook: predictive ETA, terminal and demurrage and detention, each under its own heading.
+    for (const heading of ["Predictive ETA", "Terminal", "Demurrage and detention"])
+      expect(await page.getByRole("heading", { name: heading, exact: true }).count()).toBe(1);
+    expect(await page.locator("#predictive-eta + dl").textContent()).toMatch(
+      /Likely arrival \(50 %\)[\s\S]*Arrival by \(80 %\)/,
+    );
+    const terminal = page.getByRole("table", { name: "Terminal record per box" });
+    expect(await terminal.locator("tbody tr").first().textContent()).toMatch(/Finding|Found/);
+    const dnd = page.getByRole("table", { name: "Demurrage and detention per box" });
+    expect(await dnd.locator("tbody tr").first().textContent()).toMatch(
+      new RegExp(`${known[0]}\\s*Demurrage\\s*✓ Within free time`),
+    );
+    await page.getByRole("button", { name: "Follow this shipment" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/You now follow this shipment/);
+    expect(await page.getByRole("button", { name: "Unfollow this shipment" }).count()).toBe(1);
     await shoot(page, "shipment");
 
     await page.getByRole("button", { name: "Create or show the share link" }).click();
@@ -216,6 +231,129 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     expect(await csv.text()).toContain(known[0]!);
     await page.goto(`${app.url}/dashboard`);
     await shoot(page, "overview");
+  });
+
+  it("saves the owner's notification preferences and shows the mail outbox", async () => {
+    await page.getByRole("link", { name: "Notifications" }).click();
+    await page.waitForURL(/\/dashboard\/notifications$/);
+    expect(await page.locator("main").textContent()).toContain("about the 1 shipment you follow");
+    expect(await page.locator("main").textContent()).toMatch(/No e-mail yet|Mail outbox/);
+    // A time zone the core does not know is refused in words, and nothing is saved.
+    await page.getByLabel(/Time zone/).fill("Mars/Olympus");
+    await page.getByRole("button", { name: "Save preferences" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/time ?zone/i);
+    await page.goto(`${app.url}/dashboard/notifications`);
+    expect(await page.getByLabel(/Time zone/).inputValue()).toBe("UTC");
+
+    await page.getByLabel(/Time zone/).fill("Europe/Amsterdam");
+    await page.getByLabel(/Daily digest/i).check();
+    await page.getByLabel(/at least \(hours\)/).fill("12");
+    await page.getByLabel("From (HH:MM)").fill("22:00");
+    await page.getByLabel("Until (HH:MM)").fill("07:00");
+    await page.getByRole("button", { name: "Save preferences" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/preferences saved/);
+    await page.goto(`${app.url}/dashboard/notifications`);
+    expect(await page.getByLabel(/Time zone/).inputValue()).toBe("Europe/Amsterdam");
+    expect(await page.getByLabel(/Daily digest/i).isChecked()).toBe(true);
+    expect(await page.getByLabel(/at least \(hours\)/).inputValue()).toBe("12");
+    expect(await page.getByLabel("Until (HH:MM)").inputValue()).toBe("07:00");
+    await shoot(page, "notifications");
+  });
+
+  it("opens a support ticket about the shipment, sees it listed and replies to it", async () => {
+    await page.getByRole("link", { name: "Support" }).click();
+    await page.waitForURL(/\/dashboard\/tickets$/);
+    expect(await page.locator("main").textContent()).toContain("No tickets yet");
+    await shoot(page, "tickets-empty");
+    await page.getByLabel("Subject").fill("Vessel name looks wrong");
+    await page
+      .getByLabel("What happened, or what you need")
+      .fill("The timeline names another vessel.\nPlease check.");
+    await page.getByLabel("Type").selectOption("PROBLEM");
+    await page.getByLabel("Priority").selectOption("HIGH");
+    await page.getByLabel(/Shipment reference/).fill("SHP-1");
+    await page.getByRole("button", { name: "Open ticket" }).click();
+    await page.waitForURL(/\/dashboard\/tickets\/TCK-\d+\?opened=1$/);
+    const ticketNumber = page.url().match(/TCK-\d+/)![0];
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Ticket opened/);
+    expect(await page.locator("h1").textContent()).toBe("Vessel name looks wrong");
+    expect(await page.locator("main").textContent()).toContain("No reply yet");
+    await page.getByLabel("Your reply").fill("It is the second leg.");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await page.waitForURL(/#replies$/);
+    expect(await page.locator("ol.replies li").first().textContent()).toContain("It is the second leg.");
+    await shoot(page, "ticket");
+
+    await page.goto(`${app.url}/dashboard/tickets`);
+    const row = page.getByRole("table", { name: "Support tickets" }).locator("tbody tr").first();
+    expect(await row.textContent()).toMatch(new RegExp(`${ticketNumber}\\s*Vessel name looks wrong`));
+    expect(await row.textContent()).toContain("High");
+    // An empty subject is refused in words and the draft stays in the form.
+    await page.getByLabel("What happened, or what you need").fill("kept draft");
+    await page.getByLabel("Subject").fill(" ");
+    await page.getByRole("button", { name: "Open ticket" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/subject/i);
+    expect(await page.getByLabel("What happened, or what you need").inputValue()).toBe("kept draft");
+    await page.goto(`${app.url}/dashboard/tickets`);
+    await shoot(page, "tickets");
+    // Another number is not found, in words.
+    const missing = await page.request.get(`${app.url}/dashboard/tickets/TCK-999999`);
+    expect(missing.status()).toBe(404);
+  });
+
+  it("uploads a PDF attached to the shipment, lists it, downloads it with the session and deletes it", async () => {
+    await page.getByRole("link", { name: "Documents" }).click();
+    await page.waitForURL(/\/dashboard\/documents$/);
+    expect(await page.locator("main").textContent()).toContain("No documents yet");
+    await shoot(page, "documents-empty");
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+    // Bytes that are not a document are refused in words, whatever the name says.
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("just text") });
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/only PDF, PNG/);
+
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "bill.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.getByLabel("Type").selectOption("BILL_OF_LADING");
+    await page.getByLabel(/^Name/).fill("Original bill");
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/dashboard\/documents\?uploaded=1$/);
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Document uploaded/);
+    const row = page.getByTestId("document");
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toMatch(/Original bill[\s\S]*Bill of lading/);
+    // Attached to the shipment: its row links to the shipment page.
+    expect(await row.locator(`a[href="/dashboard/shipments/SHP-1"]`).count()).toBe(1);
+    await shoot(page, "documents");
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download Original bill" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const { readFile } = await import("node:fs/promises");
+    expect(Buffer.compare(await readFile(await download.path()), pdf)).toBe(0);
+    // Without the session the link is refused (a key or a session is needed).
+    const href = (await page.getByRole("link", { name: "Download Original bill" }).getAttribute("href"))!;
+    expect((await fetch(`${app.url}${href}`)).status).toBe(401);
+
+    await page.getByRole("button", { name: "Delete Original bill" }).click();
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Document deleted/);
+    expect(await page.getByTestId("document").count()).toBe(0);
+    expect((await page.request.get(`${app.url}${href}`)).status()).toBe(404);
+
+    // Uploaded again for the later page checks (the list with a row).
+    await page
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "bill.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.getByLabel(/Attach to shipments/).fill("SHP-1");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.waitForURL(/\/dashboard\/documents\?uploaded=1$/);
   });
 
   it("adds a webhook endpoint, sends a test that is delivered, disables and re-enables it", async () => {

@@ -15,6 +15,7 @@ import { routeMapSvg } from "../../share/map";
 import { emptyState, refusal, type Signed } from "../context";
 import { csrfField, esc, notice, postButton, STATUS_TEXT, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
+import { follow, outlookSections } from "./outlook";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SEVERITY: Record<number, string> = {
@@ -177,6 +178,18 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
     );
   });
 
+  for (const on of [true, false]) {
+    post(`/dashboard/shipments/:id/${on ? "follow" : "unfollow"}`, async (s) => {
+      const done = await follow(s, String(s.req.params.id), on);
+      await shipmentPage(
+        s,
+        done
+          ? notice("ok", on ? "You now follow this shipment." : "You no longer follow this shipment.")
+          : refusal(s).html,
+      );
+    });
+  }
+
   get("/dashboard/track", async (s) => {
     s.render("Track", "/dashboard/track", trackForm(s));
   });
@@ -314,10 +327,11 @@ ${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the 
 ${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}
 </section>`;
   const disruptions = await disruptionsSection(s, shipment.name);
+  const outlook = await outlookSections(s, shipment.name);
   s.render(
     `${shipment.reference}`,
     "/dashboard/shipments",
-    `${message}${facts}${disruptions}${map}${timeline}${containers}${voyages}${history}${share}`,
+    `${message}${facts}${disruptions}${outlook}${map}${timeline}${containers}${voyages}${history}${share}`,
   );
 }
 
