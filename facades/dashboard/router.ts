@@ -21,6 +21,7 @@ import { mountMorePages } from "./pages/more";
 import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
 import { mountShipmentPages } from "./pages/shipments";
+import { mountSupportQueuePages } from "./pages/support-queue";
 import { mountTeamPages } from "./pages/team";
 import { mountTicketPages } from "./pages/tickets";
 import { mountWebhookPages } from "./pages/webhooks";
@@ -224,6 +225,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountMorePages(get);
   mountNotificationPages(get, post);
   mountTicketPages(get, post);
+  mountSupportQueuePages(get, post);
   mountDocumentPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 

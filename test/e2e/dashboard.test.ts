@@ -106,6 +106,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
   let owner: BrowserContext;
   let page: Page;
   let ownerKeyId: string;
+  let openedTicket: string;
 
   it("signs the owner in with a new session id, and refuses a wrong password", async () => {
     owner = await newContext();
@@ -261,7 +262,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
   });
 
   it("opens a support ticket about the shipment, sees it listed and replies to it", async () => {
-    await page.getByRole("link", { name: "Support" }).click();
+    await page.getByRole("link", { name: "Support", exact: true }).click();
     await page.waitForURL(/\/dashboard\/tickets$/);
     expect(await page.locator("main").textContent()).toContain("No tickets yet");
     await shoot(page, "tickets-empty");
@@ -275,6 +276,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await page.getByRole("button", { name: "Open ticket" }).click();
     await page.waitForURL(/\/dashboard\/tickets\/TCK-\d+\?opened=1$/);
     const ticketNumber = page.url().match(/TCK-\d+/)![0];
+    openedTicket = ticketNumber;
     expect(await page.getByRole("status").first().textContent()).toMatch(/Ticket opened/);
     expect(await page.locator("h1").textContent()).toBe("Vessel name looks wrong");
     expect(await page.locator("main").textContent()).toContain("No reply yet");
@@ -298,6 +300,51 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await shoot(page, "tickets");
     // Another number is not found, in words.
     const missing = await page.request.get(`${app.url}/dashboard/tickets/TCK-999999`);
+    expect(missing.status()).toBe(404);
+  });
+
+  it("answers the ticket from the operator's support queue, and the customer sees the answer and status", async () => {
+    await page.getByRole("link", { name: "Support queue" }).click();
+    await page.waitForURL(/\/dashboard\/operations\/tickets$/);
+    const row = page
+      .getByRole("table", { name: "Support queue" })
+      .locator("tbody tr", { hasText: openedTicket });
+    expect(await row.textContent()).toMatch(/Harbour Freight\s*Vessel name looks wrong\s*● New/);
+    await shoot(page, "support-queue");
+    // Filtering by another status leaves an empty state in words.
+    await page.getByLabel("Status").selectOption("ON_HOLD");
+    await page.getByRole("button", { name: "Show" }).click();
+    expect(await page.locator("main").textContent()).toContain("No ticket has this status.");
+
+    await page.goto(`${app.url}/dashboard/operations/tickets`);
+    await row.getByRole("link", { name: openedTicket }).click();
+    expect(await page.locator("h1").textContent()).toBe(`${openedTicket}: Vessel name looks wrong`);
+    expect(await page.locator("ol.replies").textContent()).toContain("It is the second leg.");
+    // An empty answer is refused in words, and nothing is sent.
+    await page.getByLabel("Answer as Quayside support").fill(" ");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/\w/);
+    await page.getByLabel("Answer as Quayside support").fill("Fixed: the second leg's vessel is shown now.");
+    await page.getByLabel("Then set the status to").selectOption("PENDING");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    await page.waitForURL(/done=answered#replies$/);
+    expect(await page.getByRole("status").first().textContent()).toMatch(/Answer sent/);
+    expect(await page.locator("dl.facts").textContent()).toContain("Waiting on the customer");
+    await shoot(page, "support-ticket");
+    // The core refuses moving a ticket back to NEW; the refusal is shown as text.
+    await page.getByLabel("New status").selectOption("NEW");
+    await page.getByRole("button", { name: "Change status" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/\w/);
+    expect(await page.locator("dl.facts").textContent()).toContain("Waiting on the customer");
+
+    // The customer's own ticket page shows the staff reply and the new status.
+    await page.goto(`${app.url}/dashboard/tickets/${openedTicket}`);
+    const last = page.locator("ol.replies li").last();
+    expect(await last.textContent()).toContain("Fixed: the second leg's vessel is shown now.");
+    expect(await last.textContent()).toContain("(staff)");
+    expect(await page.locator("dl.facts").textContent()).toContain("Waiting on you");
+    // An unknown id in the queue is not found, in words.
+    const missing = await page.request.get(`${app.url}/dashboard/operations/tickets/not-a-ticket`);
     expect(missing.status()).toBe(404);
   });
 

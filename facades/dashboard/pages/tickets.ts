@@ -11,19 +11,19 @@ import { emptyState, refusal, type Signed } from "../context";
 import { csrfField, esc, notice, time } from "../html";
 import type { Mount } from "../mount";
 
-const TYPES: Record<TicketType, string> = {
+export const TYPES: Record<TicketType, string> = {
   QUESTION: "Question",
   INCIDENT: "Incident (something is broken)",
   PROBLEM: "Problem (something keeps going wrong)",
   TASK: "Task (please do something)",
 };
-const PRIORITIES: Record<TicketPriority, string> = {
+export const PRIORITIES: Record<TicketPriority, string> = {
   LOW: "Low",
   NORMAL: "Normal",
   HIGH: "High",
   URGENT: "Urgent",
 };
-const STATUS: Record<string, string> = {
+export const STATUS: Record<string, string> = {
   NEW: "● New",
   OPEN: "◐ Open",
   PENDING: "◌ Waiting on you",
