@@ -23,6 +23,7 @@ const NAV: { path: string; label: string; operator?: boolean }[] = [
   { path: "/dashboard/account", label: "Account" },
   { path: "/dashboard/operations", label: "Operations", operator: true },
   { path: "/dashboard/operations/tickets", label: "Support queue", operator: true },
+  { path: "/dashboard/operations/quotes", label: "Quote requests", operator: true },
 ];
 
 /** The page shell: skip link, header with the organisation, navigation, main. No external resource. */

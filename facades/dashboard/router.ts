@@ -20,6 +20,7 @@ import { mountKeyPages } from "./pages/keys";
 import { mountMorePages } from "./pages/more";
 import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
+import { mountQuoteQueuePages } from "./pages/quote-queue";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountSupportQueuePages } from "./pages/support-queue";
 import { mountTeamPages } from "./pages/team";
@@ -226,6 +227,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountNotificationPages(get, post);
   mountTicketPages(get, post);
   mountSupportQueuePages(get, post);
+  mountQuoteQueuePages(get, post);
   mountDocumentPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 

@@ -323,7 +323,8 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     // An empty answer is refused in words, and nothing is sent.
     await page.getByLabel("Answer as Quayside support").fill(" ");
     await page.getByRole("button", { name: "Send answer" }).click();
-    expect(await page.getByRole("alert").first().textContent()).toMatch(/\w/);
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/body is empty/);
+    expect(await page.locator("ol.replies li").count()).toBe(1);
     await page.getByLabel("Answer as Quayside support").fill("Fixed: the second leg's vessel is shown now.");
     await page.getByLabel("Then set the status to").selectOption("PENDING");
     await page.getByRole("button", { name: "Send answer" }).click();
@@ -334,7 +335,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     // The core refuses moving a ticket back to NEW; the refusal is shown as text.
     await page.getByLabel("New status").selectOption("NEW");
     await page.getByRole("button", { name: "Change status" }).click();
-    expect(await page.getByRole("alert").first().textContent()).toMatch(/\w/);
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/cannot become new again/);
     expect(await page.locator("dl.facts").textContent()).toContain("Waiting on the customer");
 
     // The customer's own ticket page shows the staff reply and the new status.
@@ -346,6 +347,56 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     // An unknown id in the queue is not found, in words.
     const missing = await page.request.get(`${app.url}/dashboard/operations/tickets/not-a-ticket`);
     expect(missing.status()).toBe(404);
+  });
+
+  it("quotes a customer's freight request from the operator's quote requests", async () => {
+    await page.getByRole("link", { name: "Quote requests" }).click();
+    await page.waitForURL(/\/dashboard\/operations\/quotes$/);
+    expect(await page.locator("main").textContent()).toContain("No organisation has asked for a quote yet");
+    await shoot(page, "quote-requests-empty");
+    const readyDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const asked = await page.request.post(`${app.url}/graphql`, {
+      headers: { "content-type": "application/json", "x-csrf-token": await csrfOf(page) },
+      data: JSON.stringify({
+        query: `mutation { requestQuote(origin: "CNSHA", destination: "NLRTM", containerType: "40GP", quantity: 2, readyDate: "${readyDate}", commodity: "Bicycles") { request { requestNumber status } } }`,
+      }),
+    });
+    const { requestNumber } = (await asked.json()).data.requestQuote.request;
+    await page.reload();
+    const row = page.getByRole("table", { name: "Quote requests" }).locator("tbody tr").first();
+    expect(await row.textContent()).toMatch(new RegExp(`${requestNumber}\\s*CNSHA → NLRTM\\s*2 × 40GP`));
+    expect(await row.textContent()).toContain("Waiting for a quote");
+    await shoot(page, "quote-requests");
+
+    await row.getByRole("link", { name: requestNumber }).click();
+    const validUntil = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    // A total that is not a number is refused in words, and the typed values stay.
+    await page.getByLabel(/^Total/).fill("lots");
+    await page.getByLabel(/^Currency/).fill("EUR");
+    await page.getByLabel("Valid until").fill(validUntil);
+    await page.getByLabel("Carrier SCAC").fill("MSCU");
+    await page.getByLabel("Transit days").fill("31");
+    await page.getByRole("button", { name: "Send quote" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/total as a number/);
+    expect(await page.getByLabel("Carrier SCAC").inputValue()).toBe("MSCU");
+    await page.getByLabel(/^Total/).fill("1850.5");
+    await page.getByRole("button", { name: "Send quote" }).click();
+    await page.waitForURL(/done=quoted$/);
+    const facts = await page.locator("dl.facts").textContent();
+    expect(facts).toContain("Quoted");
+    expect(facts).toMatch(/1850\.50 EUR, MSCU, 31 days/);
+    await shoot(page, "quote-request");
+
+    // The customer's side reads the same quote.
+    const mine = await page.request.post(`${app.url}/graphql`, {
+      headers: { "content-type": "application/json", "x-csrf-token": await csrfOf(page) },
+      data: JSON.stringify({ query: "{ quoteRequests { requestNumber status quote { total currency } } }" }),
+    });
+    expect((await mine.json()).data.quoteRequests).toContainEqual({
+      requestNumber,
+      status: "QUOTED",
+      quote: { total: 1850.5, currency: "EUR" },
+    });
   });
 
   it("uploads a PDF attached to the shipment, lists it, downloads it with the session and deletes it", async () => {

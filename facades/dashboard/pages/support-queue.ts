@@ -134,7 +134,7 @@ async function ticketPage(s: Signed, message = "", status?: number, draft = ""):
   }
 <form method="post" action="${base}/answer">${csrfField(s.session.csrfToken)}
 <label for="answer-body">Answer as Quayside support</label><textarea id="answer-body" name="body" required>${esc(draft)}</textarea>
-<label for="answer-status">Then set the status to</label><select id="answer-status" name="status">${statusOptions("", "Leave as the core decides")}</select>
+<label for="answer-status">Then set the status to</label><select id="answer-status" name="status">${statusOptions("", "Waiting on the customer (the default)")}</select>
 <p><button type="submit">Send answer</button></p></form></section>`;
   const statusForm = `<form method="post" action="${base}/status" class="card" aria-labelledby="change-status"><h2 id="change-status">Change the status</h2>${csrfField(s.session.csrfToken)}
 <label for="new-status">New status</label><select id="new-status" name="status">${statusOptions(ticket.status)}</select>
