@@ -397,6 +397,23 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
       status: "QUOTED",
       quote: { total: 1850.5, currency: "EUR" },
     });
+
+    // A second request is declined with a reason the customer reads.
+    const other = await page.request.post(`${app.url}/graphql`, {
+      headers: { "content-type": "application/json", "x-csrf-token": await csrfOf(page) },
+      data: JSON.stringify({
+        query: `mutation { requestQuote(origin: "CNSHA", destination: "USLAX", containerType: "20GP", quantity: 1, readyDate: "${readyDate}", commodity: "Glass") { request { requestNumber } } }`,
+      }),
+    });
+    const declined = (await other.json()).data.requestQuote.request.requestNumber;
+    await page.goto(`${app.url}/dashboard/operations/quotes`);
+    await page.getByRole("link", { name: declined }).click();
+    await page.getByLabel(/^Reason/).fill("No space on this lane this month.");
+    await page.getByRole("button", { name: "Decline request" }).click();
+    await page.waitForURL(/done=declined$/);
+    expect(await page.locator("dl.facts").textContent()).toMatch(
+      /Declined[\s\S]*No space on this lane this month\./,
+    );
   });
 
   it("uploads a PDF attached to the shipment, lists it, downloads it with the session and deletes it", async () => {
