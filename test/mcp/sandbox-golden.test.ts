@@ -23,6 +23,13 @@ const GOLDEN = path.join(import.meta.dirname, "golden");
 const UPDATE = process.env.QUAYSIDE_UPDATE_GOLDEN === "1";
 
 /** One call per tool (some twice), with arguments that name the sandbox world's own data. */
+/**
+ * The two searches read the project's own documents, not the world: any edit of the README or a help
+ * article moves their scores and snippets. Their golden files keep what a change of the tool (not of
+ * the documents) would alter: the keys of the answer and of each hit, and that something was found.
+ */
+const SEARCHES = new Set(["search_api_docs", "search_help"]);
+
 const CALLS: { tool: string; name?: string; args: Record<string, unknown> }[] = [
   { tool: "list_my_shipments", args: {} },
   {
@@ -103,7 +110,8 @@ describe("every MCP tool on the sandbox world", () => {
         client.callTool({ name: tool, arguments: args }),
       )) as CallToolResult;
       expect(result.isError ?? false).toBe(false);
-      const answer = JSON.stringify(result.structuredContent, spreadOut, 2);
+      const content = result.structuredContent as Record<string, unknown>;
+      const answer = JSON.stringify(SEARCHES.has(tool) ? searchShape(content) : content, spreadOut, 2);
       const file = path.join(GOLDEN, `${name ?? tool}.json`);
       if (UPDATE) {
         await mkdir(GOLDEN, { recursive: true });
@@ -128,3 +136,13 @@ function spreadOut(key: string, value: unknown): unknown {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A search answer as its golden file keeps it: its keys, the keys of its hits, whether it found any. */
+function searchShape(answer: Record<string, unknown>) {
+  const results = answer.results as Record<string, unknown>[];
+  return {
+    keys: Object.keys(answer).sort(),
+    hitKeys: [...new Set(results.flatMap((r) => Object.keys(r)))].sort(),
+    hasHits: results.length > 0,
+  };
+}
