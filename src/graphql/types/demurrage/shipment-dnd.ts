@@ -3,9 +3,11 @@ import { minimumPlanFor } from "../../../domain/accounts/plans";
 import { featureAccess } from "../../../domain/accounts/principal";
 import type { ShipmentDnd } from "../../../domain/demurrage/dnd.service";
 import type { ContainerDnd } from "../../../domain/demurrage/dnd-assessment";
+import type { PredictiveEta } from "../../../domain/eta/eta.service";
 import { shipmentName } from "../../../domain/shipments/shipment-id";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
+import { etaLoader } from "../eta/predictive-eta";
 import { FeatureDisabledRef } from "../shipments/feature-disabled";
 import { PlanRequiredRef } from "../shipments/plan-required";
 import { ShipmentRef } from "../shipments/shipment";
@@ -81,6 +83,10 @@ interface Assessable {
 
 const loaders = new WeakMap<GraphQLContext, DataLoader<Assessable, ShipmentDnd, string>>();
 
+/** A loaded prediction's p50; a failed load projects from the carrier's estimate instead. */
+const arrivalOf = (prediction: PredictiveEta | null | Error | undefined): string | null =>
+  prediction && !(prediction instanceof Error) ? prediction.p50.toISOString() : null;
+
 /**
  * The clocks of shipments, batched per request: a page of shipments reads its documents, its
  * organisation's contract terms and its ports' dwell once.
@@ -90,14 +96,14 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
   if (!loader) {
     loader = new DataLoader(
       async (shipments: readonly Assessable[]) => {
-        const { dnd, documents, eta } = ctx.services;
+        const { dnd, documents } = ctx.services;
         const ids = shipments.map((s) => s.documentId).filter((id): id is string => id !== null);
         // Only shipments whose plan has predictive ETA get here (access below), so its p50 is theirs.
         const [latest, published, contracts, predictions] = await Promise.all([
           documents.latestOfMany(ids),
           dnd.publishedTariffs(),
           dnd.contractTermsOf([...new Set(shipments.map((s) => s.organizationId))]),
-          eta.forShipments(shipments),
+          etaLoader(ctx).loadMany(shipments),
         ]);
         const docById = new Map(ids.map((id, i) => [id, latest[i]?.content ?? null]));
         const podLocodes = new Set<string>();
@@ -112,7 +118,7 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
             doc: s.documentId ? (docById.get(s.documentId) ?? null) : null,
             tariffs: [...contracts.filter((c) => c.organizationId === s.organizationId), ...published],
             dwell,
-            predictedArrival: predictions[i]?.p50.toISOString() ?? null,
+            predictedArrival: arrivalOf(predictions[i]),
           }),
         );
       },

@@ -42,8 +42,12 @@ export const PredictiveEtaRef = builder.objectRef<PredictiveEta>("PredictiveEta"
 
 const loaders = new WeakMap<GraphQLContext, DataLoader<EtaShipment, PredictiveEta | null, string>>();
 
-/** Predictions of the shipments a request reads, computed together (a page asks once). */
-function etaLoader(ctx: GraphQLContext): DataLoader<EtaShipment, PredictiveEta | null, string> {
+/**
+ * Predictions of the shipments a request reads, computed together (a page asks once). Whatever else
+ * needs a shipment's prediction in the same request (the demurrage projection) loads it here, so it is
+ * computed, and kept, once.
+ */
+export function etaLoader(ctx: GraphQLContext): DataLoader<EtaShipment, PredictiveEta | null, string> {
   let loader = loaders.get(ctx);
   if (!loader) {
     loader = new DataLoader((shipments) => ctx.services.eta.forShipments(shipments), {
