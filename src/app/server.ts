@@ -218,6 +218,7 @@ export async function startServer(
     workers.congestion.start();
     workers.notifications.start();
     workers.terminals.start();
+    workers.eta.start();
   }
   logger.info(startup.summary(), "Started");
   // What the first requests do not need loads now, after the instance already answers.

@@ -10,6 +10,7 @@ const DISRUPTION_TICK_MS = 30_000;
 const CONGESTION_BATCH = 10;
 const MAIL_BATCH = 25;
 const TERMINAL_BATCH = 25;
+const ETA_BATCH = 50;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -23,6 +24,8 @@ export interface Workers {
   notifications: PeriodicWorker;
   /** Asks terminals about boxes whose terminal record is due. */
   terminals: PeriodicWorker;
+  /** Computes the predictive ETA of shipments with a new version or whose hour is up. */
+  eta: PeriodicWorker;
   stop(): Promise<void>;
 }
 
@@ -83,6 +86,12 @@ export function createWorkers(services: Services): Workers {
     async () => ({ full: (await services.terminals.checkDue(TERMINAL_BATCH)) === TERMINAL_BATCH }),
     logger,
   );
+  const etaWorker = new PeriodicWorker(
+    "eta",
+    config.workers.intervalMs,
+    async () => ({ full: (await services.eta.computeDue(ETA_BATCH)) === ETA_BATCH }),
+    logger,
+  );
   return {
     refresh,
     discovery,
@@ -91,8 +100,10 @@ export function createWorkers(services: Services): Workers {
     congestion: congestionWorker,
     notifications: notificationWorker,
     terminals: terminalWorker,
+    eta: etaWorker,
     async stop() {
       await Promise.all([
+        etaWorker.stop(),
         terminalWorker.stop(),
         refresh.stop(),
         discovery.stop(),

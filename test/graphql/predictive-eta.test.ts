@@ -1,6 +1,7 @@
 /**
  * Predictive ETA on the GraphQL core: tracked through the carrier simulator at a fixed time, read on
- * the shipment and on its document, kept as a snapshot per hour and document version, gated by plan,
+ * the shipment and on its document, computed by the eta worker (never by a read) and kept as a snapshot
+ * per computation, cleared by a new version, gated by plan,
  * and the domain's `podArrivalP50` for other code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,9 +61,14 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     expect(Math.abs(Date.parse(eta.p50) - Date.parse(shipment.eta)) / HOUR_MS).toBeLessThan(14 * 24);
   });
 
-  it("keeps one snapshot per hour: a read in the same hour reuses it, a later hour adds one", async () => {
+  it("is computed by the eta worker, not by reads: one snapshot per computation, again after an hour", async () => {
     clock.set(NOW);
     const first = await trackAndRead(professional, "MSCU1000090");
+    // Before the worker: the read computes it in memory and stores nothing.
+    expect(first.predictiveEta.computedAt).toBe(NOW);
+    expect(await snapshots(first.id)).toHaveLength(0);
+
+    expect(await app.services.eta.computeDue()).toBeGreaterThanOrEqual(1);
     const again = await trackAndRead(professional, "MSCU1000090");
     expect(again.predictiveEta).toEqual(first.predictiveEta);
     const kept = await snapshots(first.id);
@@ -74,13 +80,60 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
       confidence: first.predictiveEta.confidence,
     });
     expect(kept[0]!.carrierEta).not.toBeNull();
+    // Nothing is due again within the hour, and reads keep nothing.
+    expect(await app.services.eta.computeDue()).toBe(0);
+    await trackAndRead(professional, "MSCU1000090");
+    expect(await snapshots(first.id)).toHaveLength(1);
 
-    clock.set(new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString());
-    const later = await trackAndRead(professional, "MSCU1000090");
-    expect(later.predictiveEta.computedAt).toBe(new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString());
+    const later = new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString();
+    clock.set(later);
+    // Served from the row until the worker has computed the new hour's.
+    expect((await trackAndRead(professional, "MSCU1000090")).predictiveEta.computedAt).toBe(NOW);
+    expect(await app.services.eta.computeDue()).toBeGreaterThanOrEqual(1);
+    expect((await trackAndRead(professional, "MSCU1000090")).predictiveEta.computedAt).toBe(later);
     const all = await snapshots(first.id);
     expect(all).toHaveLength(2);
     expect(all[1]!.horizonHours).toBeLessThan(all[0]!.horizonHours);
+  });
+
+  it("never serves the previous version's prediction once a new version is stored", async () => {
+    const now = new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString();
+    clock.set(now);
+    const before = await trackAndRead(professional, "MSCU1000090");
+    await app.services.eta.computeDue();
+    const row = () => app.services.db.prisma.shipment.findUniqueOrThrow({ where: { id: before.id } });
+    const { documentId } = await row();
+    const [latest] = await app.services.documents.latestOfMany([documentId!]);
+    // The carrier moves its ETA by two days: a new version of the document, served from the store.
+    const content = latest!.content;
+    const moved = new Date(Date.parse(content.route.pod.instant!) + 48 * HOUR_MS).toISOString();
+    const stored = await app.services.documents.record(
+      professional.organizationId,
+      latest!.document.carrierScac,
+      latest!.document.referenceType,
+      latest!.document.referenceKey,
+      { ...content, route: { ...content.route, pod: { ...content.route.pod, instant: moved } } },
+    );
+    expect(stored.changed).toBe(true);
+    // Tracked again within the freshness window: served from the store, the new version.
+    const served = await graphql(
+      app,
+      professional.key,
+      `mutation { track(reference: "MSCU1000090", mode: SERVE_FRESH) { __typename } }`,
+    );
+    expect((served.body.data as any).track.__typename).toBe("TrackSuccess");
+    const after = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!
+      .shipment as any;
+    expect(after.eta).toBe(moved);
+    // The write that served the new version cleared the row's prediction and made it due at once.
+    expect((await row()).predictedEta).toBeNull();
+    expect((await row()).etaDueAt?.toISOString()).toBe(now);
+    // What a read serves meanwhile is the new version's, computed in memory; the worker then keeps it.
+    expect(after.predictiveEta).not.toEqual(before.predictiveEta);
+    await app.services.eta.computeDue();
+    expect((await row()).predictedEta).toMatchObject({ kind: "predicted", versionId: stored.version.id });
+    const read = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!.shipment as any;
+    expect(read.predictiveEta).toEqual(after.predictiveEta);
   });
 
   it("gives other code the current p50 through podArrivalP50, and nothing to another organisation", async () => {

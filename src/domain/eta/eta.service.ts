@@ -1,5 +1,6 @@
-import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
+import { featureAccess } from "../accounts/principal";
 import { placeLocations } from "../routes/placed-locations";
 import { seaRoute } from "../routes/sea-route";
 import type { DocumentStore, LatestDocument } from "../tracking/document-store";
@@ -45,16 +46,49 @@ export interface PredictiveEta {
 export interface EtaShipment {
   id: string;
   documentId: string | null;
+  /** The row's `predicted_eta`; absent or null: not computed for the served version yet. */
+  predictedEta?: unknown;
 }
 
-const hourOf = (ms: number) => Math.floor(ms / HOUR_MS);
+/** What `shipments.predicted_eta` holds: the served version's prediction, or that there is none. */
+type StoredPrediction =
+  | {
+      kind: "predicted";
+      versionId: string;
+      p50: string;
+      p80: string;
+      source: EtaSource;
+      confidence: EtaConfidence;
+      computedAt: string;
+      horizonHours: number;
+    }
+  | { kind: "none"; versionId: string };
+
+/** A shipment still on its way is predicted again every hour (the model's seed is the hour). */
+const RECOMPUTE_MS = HOUR_MS;
+/** Not arrived but nothing to predict from yet (no route, no carrier ETA): a position may come. */
+const RETRY_NONE_MS = 6 * HOUR_MS;
+/** A claimed shipment is left alone this long, so that a crashed worker's claim lapses. */
+const LEASE_MS = 10 * 60_000;
+
+function storedPrediction(value: unknown): StoredPrediction | null {
+  if (value === null || typeof value !== "object") return null;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === "predicted" || kind === "none" ? (value as StoredPrediction) : null;
+}
+
+/** The document version a shipment row's prediction was computed from; null when it has none. */
+export function predictionVersionOf(value: unknown): string | null {
+  return storedPrediction(value)?.versionId ?? null;
+}
 
 /**
- * Predictive ETA for shipments (docs/decisions/eta.md). Computed on read and kept: a read serves the
- * newest stored prediction when it was computed in the same hour from the same document version (the
- * model's seed is the shipment and the hour, so recomputing would give the same answer), otherwise it
- * computes a new one and stores it beside the others, so every prediction served can be scored once the
- * vessel has arrived.
+ * Predictive ETA for shipments (docs/decisions/eta.md). Computed when a document version is stored
+ * and every hour after by the `eta` worker, never on the read path: the current prediction is kept on
+ * the shipment row (what every read serves) and each one computed is kept beside the others in
+ * `predictive_eta_snapshots`, so every prediction served can be scored once the vessel has arrived.
+ * Storing a new version clears the row's prediction in the same transaction; until the worker has
+ * computed the new one, a read computes it in memory and stores nothing.
  */
 export class EtaService {
   constructor(
@@ -68,36 +102,20 @@ export class EtaService {
 
   /** The current prediction of each shipment, in order; null when arrived or nothing to go on. */
   async forShipments(shipments: readonly EtaShipment[]): Promise<(PredictiveEta | null)[]> {
-    const withDocument = shipments.filter((s) => s.documentId !== null);
-    if (withDocument.length === 0) return shipments.map(() => null);
-    const documents = await this.deps.documents.latestOfMany(withDocument.map((s) => s.documentId!));
-    const byDocumentId = new Map(
-      documents.filter((d): d is LatestDocument => d !== null).map((d) => [d.document.id, d]),
-    );
-    const latest = await this.deps.prisma.predictiveEtaSnapshot.findMany({
-      where: { shipmentId: { in: withDocument.map((s) => s.id) } },
-      orderBy: { computedAt: "desc" },
-      distinct: ["shipmentId"],
+    const answers: (PredictiveEta | null)[] = shipments.map(() => null);
+    const pending: number[] = [];
+    shipments.forEach((shipment, i) => {
+      const stored = storedPrediction(shipment.predictedEta);
+      if (stored?.kind === "predicted") answers[i] = fromStored(stored);
+      else if (!stored && shipment.documentId !== null) pending.push(i);
     });
-    const kept = new Map(latest.map((row) => [row.shipmentId, row]));
+    if (pending.length === 0) return answers;
+    const documents = await this.deps.documents.latestOfMany(pending.map((i) => shipments[i]!.documentId!));
     const now = this.deps.clock.now().getTime();
-    const answers: (PredictiveEta | null)[] = [];
-    for (const shipment of shipments) {
-      const document = shipment.documentId ? byDocumentId.get(shipment.documentId) : undefined;
-      if (!document || journeyProgress(document.content).arrived) {
-        answers.push(null);
-        continue;
-      }
-      const row = kept.get(shipment.id);
-      if (
-        row &&
-        row.documentVersionId === document.version.id &&
-        hourOf(row.computedAt.getTime()) === hourOf(now)
-      ) {
-        answers.push(toPredictiveEta(row));
-        continue;
-      }
-      answers.push(await this.computeAndKeep(shipment.id, document, now));
+    for (const [n, i] of pending.entries()) {
+      const document = documents[n];
+      const prediction = document ? await this.predict(document, now) : null;
+      answers[i] = prediction ? { ...served(prediction), computedAt: new Date(now) } : null;
     }
     return answers;
   }
@@ -110,11 +128,80 @@ export class EtaService {
   async podArrivalP50(organizationId: string, shipmentId: string): Promise<Date | null> {
     const shipment = await this.deps.prisma.shipment.findFirst({
       where: { id: shipmentId, organizationId, deletedAt: null },
-      select: { id: true, documentId: true },
+      select: { id: true, documentId: true, predictedEta: true },
     });
     if (!shipment) return null;
     const [prediction] = await this.forShipments([shipment]);
     return prediction?.p50 ?? null;
+  }
+
+  /**
+   * Computes the predictions of up to `limit` shipments that are due (a version stored since, or an
+   * hour gone by), each claimed first so that two processes never compute one twice; returns how
+   * many were claimed.
+   */
+  async computeDue(limit = 25): Promise<number> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE shipments SET eta_due_at = ${new Date(now.getTime() + LEASE_MS)}
+       WHERE id IN (
+         SELECT id FROM shipments
+          WHERE eta_due_at <= ${now}
+          ORDER BY eta_due_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    if (claimed.length > 0) await this.compute(claimed.map((c) => c.id));
+    return claimed.length;
+  }
+
+  /** Computes, keeps and serves from the row the current prediction of each shipment. */
+  async compute(shipmentIds: readonly string[]): Promise<void> {
+    const { prisma, clock, documents } = this.deps;
+    const rows = await prisma.shipment.findMany({
+      where: { id: { in: [...shipmentIds] } },
+      select: { id: true, documentId: true, deletedAt: true, failedAt: true, organization: true },
+    });
+    const followed = rows.filter(
+      (r) =>
+        r.documentId !== null &&
+        r.deletedAt === null &&
+        r.failedAt === null &&
+        featureAccess(r.organization, "predictive_eta") === "on",
+    );
+    const unfollowed = rows.filter((r) => !followed.includes(r)).map((r) => r.id);
+    if (unfollowed.length > 0) {
+      // Not predicted for now (a read computes one in memory should the plan change).
+      await prisma.shipment.updateMany({
+        where: { id: { in: unfollowed } },
+        data: { predictedEta: Prisma.DbNull, etaDueAt: null },
+      });
+    }
+    const latest = await documents.latestOfMany(followed.map((r) => r.documentId!));
+    const now = clock.now().getTime();
+    for (const [i, row] of followed.entries()) {
+      const document = latest[i];
+      if (!document) continue;
+      const prediction = await this.predict(document, now);
+      const arrived = journeyProgress(document.content).arrived;
+      const stored: StoredPrediction = prediction
+        ? { kind: "predicted", versionId: document.version.id, ...storedFields(prediction, now) }
+        : { kind: "none", versionId: document.version.id };
+      const dueAt = prediction
+        ? new Date(now + RECOMPUTE_MS)
+        : arrived
+          ? null
+          : new Date(now + RETRY_NONE_MS);
+      // Only while the version it was computed from is still the document's newest: a version stored
+      // meanwhile cleared the row and made it due again, and that is what must be served.
+      const kept = await prisma.$executeRaw`
+        UPDATE shipments SET predicted_eta = ${JSON.stringify(stored)}::jsonb, eta_due_at = ${dueAt}
+         WHERE id = ${row.id}
+           AND EXISTS (SELECT 1 FROM carrier_documents d
+                        WHERE d.id = ${document.document.id} AND d.latest_version = ${document.version.version})`;
+      if (kept > 0 && prediction) await this.keepSnapshot(row.id, document, prediction, now);
+    }
   }
 
   /**
@@ -201,10 +288,14 @@ export class EtaService {
     return sailed.lengthNm + ahead.lengthNm <= leg.lengthNm * (4 / 3) + 300;
   }
 
-  private async computeAndKeep(shipmentId: string, document: LatestDocument, now: number) {
-    const prediction = await this.predict(document, now);
-    if (!prediction) return null;
-    const row = await this.deps.prisma.predictiveEtaSnapshot.create({
+  private async keepSnapshot(
+    shipmentId: string,
+    document: LatestDocument,
+    prediction: EtaPrediction,
+    now: number,
+  ) {
+    const carrierEta = journeyProgress(document.content).carrierEta;
+    await this.deps.prisma.predictiveEtaSnapshot.create({
       data: {
         shipmentId,
         documentVersionId: document.version.id,
@@ -215,30 +306,40 @@ export class EtaService {
         confidence: prediction.confidence,
         horizonHours: prediction.horizonHours,
         horizonBucket: prediction.horizonBucket,
-        carrierEta: (() => {
-          const eta = journeyProgress(document.content).carrierEta;
-          return eta === null ? null : new Date(eta);
-        })(),
+        carrierEta: carrierEta === null ? null : new Date(carrierEta),
       },
     });
-    return toPredictiveEta(row);
   }
 }
 
-function toPredictiveEta(row: {
-  p50: Date;
-  p80: Date;
-  source: string;
-  confidence: string;
-  computedAt: Date;
-  horizonHours: number;
-}): PredictiveEta {
+function storedFields(prediction: EtaPrediction, now: number) {
   return {
-    p50: row.p50,
-    p80: row.p80,
-    source: row.source as EtaSource,
-    confidence: row.confidence as EtaConfidence,
-    computedAt: row.computedAt,
-    horizonHours: row.horizonHours,
+    p50: new Date(prediction.p50).toISOString(),
+    p80: new Date(prediction.p80).toISOString(),
+    source: prediction.source,
+    confidence: prediction.confidence,
+    computedAt: new Date(now).toISOString(),
+    horizonHours: prediction.horizonHours,
+  };
+}
+
+function served(prediction: EtaPrediction): Omit<PredictiveEta, "computedAt"> {
+  return {
+    p50: new Date(prediction.p50),
+    p80: new Date(prediction.p80),
+    source: prediction.source,
+    confidence: prediction.confidence,
+    horizonHours: prediction.horizonHours,
+  };
+}
+
+function fromStored(stored: Extract<StoredPrediction, { kind: "predicted" }>): PredictiveEta {
+  return {
+    p50: new Date(stored.p50),
+    p80: new Date(stored.p80),
+    source: stored.source,
+    confidence: stored.confidence,
+    computedAt: new Date(stored.computedAt),
+    horizonHours: stored.horizonHours,
   };
 }

@@ -20,6 +20,7 @@ const COLUMNS = `s.id, s.number::text AS number, s.organization_id, s.added_by_u
        s.customer_id, s.next_refresh_at AT TIME ZONE 'UTC' AS next_refresh_at, s.discovery_status,
        s.discovery_updated_at AT TIME ZONE 'UTC' AS discovery_updated_at, s.summary,
        s.disruptions_matched_at AT TIME ZONE 'UTC' AS disruptions_matched_at,
+       s.predicted_eta, s.eta_due_at AT TIME ZONE 'UTC' AS eta_due_at,
        c.name AS customer_name
   FROM shipments s LEFT JOIN customers c ON c.id = s.customer_id`;
 
@@ -92,6 +93,8 @@ interface RawShipment {
   discovery_updated_at: Date | null;
   summary: Shipment["summary"];
   disruptions_matched_at: Date | null;
+  predicted_eta: Shipment["predictedEta"];
+  eta_due_at: Date | null;
   customer_name: string | null;
 }
 
@@ -123,6 +126,8 @@ function toRow(r: RawShipment): ShipmentRow {
     discoveryUpdatedAt: r.discovery_updated_at,
     summary: r.summary,
     disruptionsMatchedAt: r.disruptions_matched_at,
+    predictedEta: r.predicted_eta,
+    etaDueAt: r.eta_due_at,
     customerName: r.customer_name,
   };
 }

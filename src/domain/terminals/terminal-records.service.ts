@@ -62,13 +62,19 @@ export class TerminalRecords {
 
   /**
    * The terminal record of a shipment's document: one item per box and terminal (`found` or
-   * `finding`), registering boxes not asked about yet; null when no box has a terminal to ask.
+   * `finding`); null when no box has a terminal to ask. Boxes are registered when the carrier's
+   * answer is stored (`recordCarrierSignals`), so a read only reads; one the store has not seen yet
+   * (a document stored before) is registered here, once.
    */
   async recordOf(doc: TrackingDocument): Promise<TerminalRecordItem[] | null> {
     const pairs = boxTerminals(doc);
     if (pairs.length === 0) return null;
-    await this.register(pairs, doc.carrierScac);
-    const rows = await this.rowsOf(pairs);
+    let rows = await this.rowsOf(pairs);
+    const unknown = pairs.filter((pair) => !rows.has(key(pair.containerNumber, pair.terminal.code)));
+    if (unknown.length > 0) {
+      await this.register(unknown, doc.carrierScac);
+      rows = await this.rowsOf(pairs);
+    }
     const now = this.deps.clock.now();
     // Without a terminal source nothing is being checked: only the carriers' signals can be shown.
     const checking = this.deps.source !== undefined;
@@ -130,24 +136,22 @@ export class TerminalRecords {
 
   /**
    * What a carrier answer said about holds, releases and availability (DCSA events), per box of its
-   * document: each box the carrier spoke of is registered with its terminal and its signals kept,
+   * document: every box at a terminal is registered, and the signals of each box it spoke of are kept,
    * replacing the previous answer's (a carrier answer lists every event it still has).
    */
   async recordCarrierSignals(
     doc: TrackingDocument,
     signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
   ): Promise<void> {
-    // Only boxes the carrier said something about: a carrier answer without holds costs no statement,
-    // and other boxes are registered when their record is first read.
-    const said = boxTerminals(doc).flatMap((pair) => {
+    // Every box at a terminal is registered with the answer (one statement; existing rows are left
+    // alone), so that reading its record never writes; signals are kept for boxes the carrier spoke of.
+    const pairs = boxTerminals(doc);
+    if (pairs.length === 0) return;
+    await this.register(pairs, doc.carrierScac);
+    const said = pairs.flatMap((pair) => {
       const signals = signalsOf(pair.containerNumber);
       return signals.length > 0 ? [{ pair, signals }] : [];
     });
-    if (said.length === 0) return;
-    await this.register(
-      said.map((s) => s.pair),
-      doc.carrierScac,
-    );
     for (const { pair, signals } of said) {
       const value: CarrierSignals = { observedAt: doc.fetchedAt, signals };
       await this.deps.prisma.terminalRecord.updateMany({

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Organization, Prisma, PrismaClient, Shipment } from "../../generated/prisma/client";
+import { type Organization, Prisma, type PrismaClient, type Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
 import { minimumPlanFor } from "../accounts/plans";
-import type { Principal } from "../accounts/principal";
+import { featureAccess, type Principal } from "../accounts/principal";
 import {
   carrierAvailability,
   detectCarriers,
@@ -13,6 +13,7 @@ import {
   type UnavailableReason,
 } from "../carriers/carrier-detection";
 import { type Carrier, findCarrierByScac } from "../carriers/carrier-directory";
+import { predictionVersionOf } from "../eta/eta.service";
 import { DAY_MS, type FixedWindowLimiter } from "../limits/fixed-window";
 import {
   type ParsedReference,
@@ -517,6 +518,14 @@ export class TrackingService {
       // The served version's summary, copied so that lists never open the document.
       summary: storedSummary(stored.version.summary) ?? summaryFactsOf(content),
       updatedAt: now,
+      // A prediction computed from another version is cleared in the same write, and the `eta` worker
+      // computes the new one (docs/decisions/eta.md): a read never serves the old version's.
+      ...(predictionVersionOf(existing?.predictedEta) === stored.version.id
+        ? {}
+        : {
+            predictedEta: Prisma.DbNull,
+            etaDueAt: featureAccess(org, "predictive_eta") === "on" ? now : null,
+          }),
     };
     if (fromCache && !stale && unchangedBy(existing, facts)) {
       // A stored answer that changes nothing about the shipment writes nothing on the request's
@@ -813,7 +822,10 @@ async function upsertLiveShipment(
   tx: Tx,
   principal: Actor,
   reference: ParsedReference,
-  facts: Partial<Omit<Shipment, "summary">> & { summary?: SummaryFacts },
+  facts: Partial<Omit<Shipment, "summary" | "predictedEta">> & {
+    summary?: SummaryFacts;
+    predictedEta?: typeof Prisma.DbNull;
+  },
   now: Date,
 ): Promise<{ shipment: Shipment; before: Shipment | null }> {
   const where = {

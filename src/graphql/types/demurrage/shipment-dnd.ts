@@ -79,6 +79,8 @@ interface Assessable {
   id: string;
   organizationId: string;
   documentId: string | null;
+  /** The row's current prediction (see EtaShipment). */
+  predictedEta?: unknown;
 }
 
 const loaders = new WeakMap<GraphQLContext, DataLoader<Assessable, ShipmentDnd, string>>();

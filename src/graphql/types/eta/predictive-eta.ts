@@ -43,9 +43,9 @@ export const PredictiveEtaRef = builder.objectRef<PredictiveEta>("PredictiveEta"
 const loaders = new WeakMap<GraphQLContext, DataLoader<EtaShipment, PredictiveEta | null, string>>();
 
 /**
- * Predictions of the shipments a request reads, computed together (a page asks once). Whatever else
- * needs a shipment's prediction in the same request (the demurrage projection) loads it here, so it is
- * computed, and kept, once.
+ * Predictions of the shipments a request reads, together (a page asks once): read from the rows, and
+ * computed in memory for those whose new version the worker has not predicted yet. Whatever else needs
+ * a shipment's prediction in the same request (the demurrage projection) loads it here.
  */
 export function etaLoader(ctx: GraphQLContext): DataLoader<EtaShipment, PredictiveEta | null, string> {
   let loader = loaders.get(ctx);
@@ -73,7 +73,7 @@ builder.objectFields(ShipmentRef, (t) => ({
     nullable: true,
     resolve: (s, _a, ctx) =>
       enabled(ctx) && s.deletedAt === null
-        ? etaLoader(ctx).load({ id: s.id, documentId: s.documentId })
+        ? etaLoader(ctx).load({ id: s.id, documentId: s.documentId, predictedEta: s.predictedEta })
         : null,
   }),
 }));
@@ -91,7 +91,7 @@ builder.objectFields(TrackingDocumentRef, (t) => ({
       if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
       const shipment = await ctx.services.db.prisma.shipment.findFirst({
         where: { documentId: d.document.id, organizationId: ctx.principal!.organization.id, deletedAt: null },
-        select: { id: true, documentId: true },
+        select: { id: true, documentId: true, predictedEta: true },
       });
       return shipment ? etaLoader(ctx).load(shipment) : null;
     },
