@@ -132,7 +132,8 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     expect(after.predictiveEta).not.toEqual(before.predictiveEta);
     await app.services.eta.computeDue();
     expect((await row()).predictedEta).toMatchObject({ kind: "predicted", versionId: stored.version.id });
-    const read = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!.shipment as any;
+    const read = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!
+      .shipment as any;
     expect(read.predictiveEta).toEqual(after.predictiveEta);
   });
 
