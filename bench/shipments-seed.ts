@@ -4,6 +4,7 @@ import type { DatabaseTarget } from "../src/config";
 import { loadConfig } from "../src/config";
 import type { SqlRunner } from "../src/db/database";
 import type { TrackingDocument } from "../src/domain/tracking/model";
+import { summaryFactsOf } from "../src/domain/tracking/summary-facts";
 import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/support/references";
 
 /**
@@ -18,7 +19,9 @@ import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/su
  *    per row), each pointing at one of DOCUMENT_POOL stored documents cloned from the templates. The
  *    pool is shared by many shipments (as the document store is shared by every organisation): a
  *    million distinct multi-kilobyte JSONB documents would be gigabytes without changing the queries
- *    measured (a document is read by primary key). Shipment references are `QSBU` + seven digits;
+ *    measured (a document is read by primary key). Each carries what the service keeps on a shipment
+ *    row when its document is stored (the version's summary facts, the predictive ETA of its template
+ *    as the eta worker computed it), as a tracked shipment has them. Shipment references are `QSBU` + seven digits;
  *    `last_synced_at` is spread over the last 12 hours and `created_at` over the last 30 days, so the
  *    list and delta queries walk real index ranges; `next_refresh_at` lies in the future, so no
  *    refresh job falls due during a run.
@@ -72,6 +75,9 @@ export async function trackTemplates(input: {
       const text = await response.text();
       if (response.status !== 200) throw new Error(`seed tracking ${path}: HTTP ${response.status} ${text}`);
     }
+    // What the eta worker does after a version is stored (workers are off here): the templates'
+    // predictions, which the bulk shipments carry as theirs.
+    while ((await server.services.eta.computeDue(100)) > 0) {}
   } finally {
     await server.stop();
   }
@@ -104,11 +110,11 @@ export async function seedBulkShipments(
       [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length, input.organizationId],
     );
     await sql.query(
-      `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)
-       SELECT 'bench-ver-' || $1::text || '-' || g, 'bench-doc-' || $1::text || '-' || g, 1, v.content, v.content_hash, '[]'::jsonb, now()
+      `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, summary, fetched_at)
+       SELECT 'bench-ver-' || $1::text || '-' || g, 'bench-doc-' || $1::text || '-' || g, 1, v.content, v.content_hash, '[]'::jsonb, v.summary, now()
          FROM generate_series(1, $2::int) g
-         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, content, content_hash FROM (
-                 SELECT DISTINCT ON (d.reference_key) d.reference_key, v.content, v.content_hash
+         JOIN (SELECT row_number() OVER (ORDER BY reference_key) - 1 AS t, content, content_hash, summary FROM (
+                 SELECT DISTINCT ON (d.reference_key) d.reference_key, v.content, v.content_hash, v.summary
                    FROM carrier_documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
                   WHERE d.reference_key = ANY($3::text[]) ORDER BY d.reference_key, d.created_at) one) v ON v.t = g % $4`,
       [tag, DOCUMENT_POOL, input.templateReferences, input.templateReferences.length],
@@ -119,15 +125,29 @@ export async function seedBulkShipments(
   for (let start = input.from; start < input.to; start += CHUNK) {
     const end = Math.min(input.to, start + CHUNK);
     await sql.query(
-      `INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
-                              carrier_scac, document_id, status, eta, last_synced_at, created_at, updated_at, next_refresh_at)
+      `WITH pool AS (
+         SELECT v.document_id, v.summary,
+                -- The template's prediction, as computed for this clone's own version.
+                (SELECT jsonb_set(s.predicted_eta, '{versionId}', to_jsonb(v.id))
+                   FROM shipments s
+                   JOIN carrier_documents td ON td.id = s.document_id
+                   JOIN document_versions tv ON tv.document_id = td.id AND tv.version = td.latest_version
+                  WHERE tv.content_hash = v.content_hash AND s.predicted_eta IS NOT NULL LIMIT 1) AS predicted_eta
+           FROM document_versions v WHERE v.document_id LIKE 'bench-doc-' || $3::text || '-%')
+       INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
+                              carrier_scac, document_id, status, eta, last_synced_at, created_at, updated_at, next_refresh_at,
+                              summary, predicted_eta, eta_due_at)
        SELECT gen_random_uuid()::text, $1::text, $2::text, 'container'::"ReferenceKind", r, r, 'MSCU',
-              'bench-doc-' || $3::text || '-' || (1 + g % $4), 'IN_TRANSIT'::"ShipmentStatus", now() + interval '20 days',
+              pool.document_id, 'IN_TRANSIT'::"ShipmentStatus", now() + interval '20 days',
               now() - (g % 43200) * interval '1 second',
               now() - interval '30 days' + g * (interval '30 days' / $6::int),
               now() - (g % 43200) * interval '1 second',
-              now() + interval '12 hours' - (g % 43200) * interval '1 second'
-         FROM generate_series($5::int, $7::int) g, LATERAL (SELECT $8::text || lpad(g::text, 7, '0') AS r) ref`,
+              now() + interval '12 hours' - (g % 43200) * interval '1 second',
+              pool.summary, pool.predicted_eta,
+              now() + interval '13 hours' - (g % 43200) * interval '1 second'
+         FROM generate_series($5::int, $7::int) g
+         JOIN pool ON pool.document_id = 'bench-doc-' || $3::text || '-' || (1 + g % $4)
+         CROSS JOIN LATERAL (SELECT $8::text || lpad(g::text, 7, '0') AS r) ref`,
       [
         input.organizationId,
         input.userId,
@@ -180,6 +200,7 @@ export async function seedBigDocument(
   const json = JSON.stringify(content);
   const hash = createHash("sha256").update(json).digest("hex");
   const documentId = randomUUID();
+  const summary = JSON.stringify(summaryFactsOf(content));
   const tag = input.runTag.replace(/\D/g, "").slice(-10);
   await sql.query(
     `INSERT INTO carrier_documents (id, organization_id, carrier_scac, reference_type, reference_key, latest_version, last_synced_at, last_attempt_at, created_at)
@@ -187,14 +208,16 @@ export async function seedBigDocument(
     [documentId, `${BIG_BL}${tag}`, input.organizationId],
   );
   await sql.query(
-    `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, fetched_at)
-     VALUES ($1, $2, 1, $3::jsonb, $4, '[]'::jsonb, now())`,
-    [randomUUID(), documentId, json, hash],
+    `INSERT INTO document_versions (id, document_id, version, content, content_hash, changes, summary, fetched_at)
+     VALUES ($1, $2, 1, $3::jsonb, $4, '[]'::jsonb, $5::jsonb, now())`,
+    [randomUUID(), documentId, json, hash, summary],
   );
   await sql.query(
     `INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
-                            carrier_scac, document_id, status, last_synced_at, created_at, updated_at, next_refresh_at)
-     VALUES ($1, $2, $3, 'bl', $4, $4, 'MSCU', $5, 'IN_TRANSIT', now(), now(), now(), now() + interval '12 hours')`,
-    [randomUUID(), input.organizationId, input.userId, BIG_BL, documentId],
+                            carrier_scac, document_id, status, last_synced_at, created_at, updated_at, next_refresh_at,
+                            summary, eta_due_at)
+     VALUES ($1, $2, $3, 'bl', $4, $4, 'MSCU', $5, 'IN_TRANSIT', now(), now(), now(), now() + interval '12 hours',
+             $6::jsonb, now())`,
+    [randomUUID(), input.organizationId, input.userId, BIG_BL, documentId, summary],
   );
 }

@@ -55,7 +55,20 @@ export interface HolidayRegion {
 
 const holidayCache = new Map<string, ReadonlySet<string>>();
 
+const regionCache = new Map<string, { country: string; state: string | null }>();
+
+/** The date-holidays region of a port, resolved once per country and state (listing states is slow). */
 function regionKey(countryCode: string, state: string | null): { country: string; state: string | null } {
+  const cacheKey = `${countryCode}|${state ?? ""}`;
+  let region = regionCache.get(cacheKey);
+  if (!region) {
+    region = resolveRegion(countryCode, state);
+    regionCache.set(cacheKey, region);
+  }
+  return region;
+}
+
+function resolveRegion(countryCode: string, state: string | null): { country: string; state: string | null } {
   const country = countryCode.toUpperCase();
   if (!state) return { country, state: null };
   const states = new Holidays().getStates(country) as Record<string, string> | undefined;

@@ -62,8 +62,15 @@ export interface ShipmentDnd {
   risk: DemurrageRisk;
 }
 
+/** How long a process uses a port's dwell before reading it again, and how many ports it keeps. */
+const DWELL_KEPT_MS = 5 * 60_000;
+const DWELL_KEPT_PORTS = 5_000;
+
 export class DndService {
   private published: Promise<Tariff[]> | undefined;
+
+  /** Dwell per port as last read, and until when it is used (see dwellDaysAt). */
+  private readonly dwell = new Map<string, { days: number | null; until: number }>();
 
   constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
 
@@ -122,16 +129,33 @@ export class DndService {
     return count > 0;
   }
 
-  /** Median-ish dwell at ports: the newest measured daily dwell of the last 14 days, per port. */
+  /**
+   * Median-ish dwell at ports: the newest measured daily dwell of the last 14 days, per port. A daily
+   * figure the congestion worker writes at most hourly, used only to project a discharge, so each
+   * port's is kept DWELL_KEPT_MS per process rather than read on every assessment.
+   */
   async dwellDaysAt(locodes: readonly string[]): Promise<Map<string, number>> {
-    const since = new Date(this.deps.clock.now().getTime() - DWELL_WINDOW_DAYS * DAY_MS);
-    const rows = await this.deps.prisma.portCongestionSignal.findMany({
-      where: { locode: { in: [...locodes] }, day: { gte: since }, dwellD: { not: null } },
-      orderBy: { day: "desc" },
-      select: { locode: true, dwellD: true },
-    });
+    const now = this.deps.clock.now().getTime();
+    const wanted = locodes.filter((l) => (this.dwell.get(l)?.until ?? 0) <= now);
+    if (wanted.length > 0) {
+      const since = new Date(now - DWELL_WINDOW_DAYS * DAY_MS);
+      const rows = await this.deps.prisma.portCongestionSignal.findMany({
+        where: { locode: { in: wanted }, day: { gte: since }, dwellD: { not: null } },
+        orderBy: { day: "desc" },
+        select: { locode: true, dwellD: true },
+      });
+      const read = new Map<string, number>();
+      for (const row of rows) if (!read.has(row.locode)) read.set(row.locode, row.dwellD!);
+      if (this.dwell.size > DWELL_KEPT_PORTS) this.dwell.clear();
+      for (const locode of wanted) {
+        this.dwell.set(locode, { days: read.get(locode) ?? null, until: now + DWELL_KEPT_MS });
+      }
+    }
     const dwell = new Map<string, number>();
-    for (const row of rows) if (!dwell.has(row.locode)) dwell.set(row.locode, row.dwellD!);
+    for (const locode of locodes) {
+      const days = this.dwell.get(locode)?.days;
+      if (days != null) dwell.set(locode, days);
+    }
     return dwell;
   }
 
