@@ -188,7 +188,7 @@ function view(): DocumentView {
       placed("NLRTM", 51.95, 4.14, "Europe/Amsterdam"),
       placed("DEDUI", 51.43, 6.76, "Europe/Berlin"),
     ],
-    podArrivalEstimate: { localDateTime: "2026-02-11 04:00:00" },
+    podPredictedArrival: { localDateTime: "2026-02-11 04:00:00" },
     facilities: [
       {
         key: "DEDUI/name:depot",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { TrackingDocument } from "../../src/domain/tracking/model";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { billOfLadingOf, simulatedContainers } from "../support/references";
 import {
   containerDataSchema,
@@ -443,6 +443,20 @@ describe("absence rules", () => {
     expect(eta - Date.parse(pol)).toBeLessThan(90 * 86_400_000);
     for (const point of ["prepol", "pol", "postpod"] as const)
       expect(data.route[point]).not.toHaveProperty("predictive_eta");
+    // The core's field behind it, and what it rests on.
+    const core = await graphql(
+      app,
+      org.key,
+      `query ($id: String!) { shipment(id: $id) { predictiveEta { p50 } document { podPredictedArrival { instant localDateTime basis } } } }`,
+      { id: number },
+    );
+    const shipment = (core.body.data as any).shipment;
+    // No vessel position here and no carrier date: nothing for the model, so the departure estimate.
+    expect(shipment.predictiveEta).toBeNull();
+    expect(shipment.document.podPredictedArrival).toMatchObject({
+      localDateTime: data.route.pod.predictive_eta,
+      basis: "departure_estimate",
+    });
 
     const starter = await app.fixtures.organization({ plan: "starter" });
     // Each organisation's store is its own: the same carrier answer, stored for the starter too.

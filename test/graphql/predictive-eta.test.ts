@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
+import { compatGet } from "../compat/support";
 import { TRACKING_ENV } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
@@ -135,6 +136,53 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     const read = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!
       .shipment as any;
     expect(read.predictiveEta).toEqual(after.predictiveEta);
+  });
+
+  it("is what compat's pod.predictive_eta shows when the carrier gives no arrival date", async () => {
+    clock.set(NOW);
+    const before = await trackAndRead(professional, "MSCU1000090");
+    const { documentId } = await app.services.db.prisma.shipment.findUniqueOrThrow({
+      where: { id: before.id },
+    });
+    const [latest] = await app.services.documents.latestOfMany([documentId!]);
+    const content = latest!.content;
+    await app.services.documents.record(
+      professional.organizationId,
+      latest!.document.carrierScac,
+      latest!.document.referenceType,
+      latest!.document.referenceKey,
+      {
+        ...content,
+        route: { ...content.route, pod: { ...content.route.pod, instant: null, localDateTime: null } },
+      },
+    );
+    await graphql(
+      app,
+      professional.key,
+      `mutation { track(reference: "MSCU1000090", mode: SERVE_FRESH) { __typename } }`,
+    );
+    await app.services.eta.computeDue();
+    const { body } = await graphql(
+      app,
+      professional.key,
+      `query ($id: String!) { shipment(id: $id) { predictiveEta { p50 source } document { podPredictedArrival { instant localDateTime basis } } } }`,
+      { id: "MSCU1000090" },
+    );
+    const shipment = (body.data as any).shipment;
+    // The vessel's position gives the model a prediction without the carrier's date: its p50.
+    expect(shipment.predictiveEta.source).toBe("model");
+    expect(shipment.document.podPredictedArrival).toMatchObject({
+      instant: shipment.predictiveEta.p50,
+      basis: "predictive_eta",
+    });
+    const compat = await compatGet(app, professional.key, "/tracking", {
+      number: "MSCU1000090",
+      sealine: "MSCU",
+    });
+    expect(compat.body.data.route.pod).toMatchObject({
+      date: null,
+      predictive_eta: shipment.document.podPredictedArrival.localDateTime,
+    });
   });
 
   it("gives other code the current p50 through podArrivalP50, and nothing to another organisation", async () => {

@@ -164,7 +164,7 @@ export function renderRoute(view: DocumentView) {
     // SeaRates fills prepol and postpod with the port itself when the carrier names no inland place.
     prepol: point(route.origin),
     pol: point(route.portOfLoading),
-    pod: { ...point(route.portOfDischarge), predictive_eta: view.podArrivalEstimate?.localDateTime ?? null },
+    pod: { ...point(route.portOfDischarge), predictive_eta: view.podPredictedArrival?.localDateTime ?? null },
     postpod: point(route.destination),
   };
 }

@@ -1,9 +1,13 @@
 import DataLoader from "dataloader";
 import { featureAccess } from "../../../domain/accounts/principal";
 import type { EtaShipment, PredictiveEta } from "../../../domain/eta/eta.service";
+import { wallClock } from "../../../domain/routes/placed-locations";
+import { predictArrival } from "../../../domain/routes/predictive-eta";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { ShipmentRef } from "../shipments/shipment";
+import type { StoredDocumentView } from "../tracking/in-document";
+import { placedOf } from "../tracking/journey-facts";
 import { TrackingDocumentRef } from "../tracking/tracking-document";
 
 export const EtaSourceEnum = builder.enumType("PredictiveEtaSource", {
@@ -78,6 +82,75 @@ builder.objectFields(ShipmentRef, (t) => ({
   }),
 }));
 
+/** The prediction of the organisation's shipment that serves a document; null without one. */
+async function documentPrediction(d: StoredDocumentView, ctx: GraphQLContext): Promise<PredictiveEta | null> {
+  if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
+  const shipment = await ctx.services.db.prisma.shipment.findFirst({
+    where: { documentId: d.document.id, organizationId: ctx.principal!.organization.id, deletedAt: null },
+    select: { id: true, documentId: true, predictedEta: true },
+  });
+  return shipment ? etaLoader(ctx).load(shipment) : null;
+}
+
+interface PodPredictedArrival {
+  instant: Date;
+  localDateTime: string;
+  basis: "predictive_eta" | "departure_estimate";
+}
+
+const PodArrivalBasisEnum = builder.enumType("PodArrivalBasis", {
+  description: "What an arrival estimate at the port of discharge rests on.",
+  values: {
+    predictive_eta: { description: "The predictive ETA's p50 (the vessel's position and progress)." },
+    departure_estimate: {
+      description:
+        "The last dated departure plus the remaining sea route at 14 knots and a day per call (podArrivalEstimate).",
+    },
+  } as const,
+});
+
+const PodPredictedArrivalRef = builder.objectRef<PodPredictedArrival>("PodPredictedArrival").implement({
+  description: "Our arrival estimate at the port of discharge for when the carrier gave none.",
+  fields: (t) => ({
+    instant: t.expose("instant", { type: "DateTime" }),
+    localDateTime: t.exposeString("localDateTime", {
+      description: "Wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS.",
+    }),
+    basis: t.field({ type: PodArrivalBasisEnum, resolve: (p) => p.basis }),
+  }),
+});
+
+builder.objectFields(TrackingDocumentRef, (t) => ({
+  podPredictedArrival: t.field({
+    type: PodPredictedArrivalRef,
+    nullable: true,
+    description:
+      "Only when the carrier gave no arrival date at the port of discharge, and only with predictive ETA on: the predictive ETA's p50 when there is one, else the departure estimate. Compat route.pod.predictive_eta.",
+    resolve: async (d, _a, ctx) => {
+      const pod = d.content.route.pod;
+      if (!enabled(ctx) || pod.localDateTime !== null || pod.instant !== null) return null;
+      const places = placedOf(d.content);
+      const zone = places.find((p) => p.key === pod.locationKey)?.timeZone ?? "Etc/UTC";
+      const prediction = await documentPrediction(d, ctx);
+      if (prediction) {
+        return {
+          instant: prediction.p50,
+          localDateTime: wallClock(prediction.p50, zone),
+          basis: "predictive_eta" as const,
+        };
+      }
+      const estimate = predictArrival(d.content, places);
+      return estimate
+        ? {
+            instant: new Date(estimate.instant),
+            localDateTime: estimate.localDateTime,
+            basis: "departure_estimate" as const,
+          }
+        : null;
+    },
+  }),
+}));
+
 builder.objectFields(TrackingDocumentRef, (t) => ({
   predictiveEtaEnabled: t.boolean({
     description: ENABLED_DESCRIPTION,
@@ -87,13 +160,6 @@ builder.objectFields(TrackingDocumentRef, (t) => ({
     type: PredictiveEtaRef,
     nullable: true,
     description: ETA_DESCRIPTION,
-    resolve: async (d, _a, ctx) => {
-      if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
-      const shipment = await ctx.services.db.prisma.shipment.findFirst({
-        where: { documentId: d.document.id, organizationId: ctx.principal!.organization.id, deletedAt: null },
-        select: { id: true, documentId: true, predictedEta: true },
-      });
-      return shipment ? etaLoader(ctx).load(shipment) : null;
-    },
+    resolve: (d, _a, ctx) => documentPrediction(d, ctx),
   }),
 }));
