@@ -213,7 +213,13 @@ export function createServices(input: {
     sender: webhookSender,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
-  const terminals = new TerminalRecords({ prisma: db.prisma, clock, logger, source: input.terminalSource });
+  const terminals = new TerminalRecords({
+    prisma: db.prisma,
+    clock,
+    logger,
+    source: input.terminalSource,
+    sql: db.prepared,
+  });
   const notifications = new NotificationsService({
     prisma: db.prisma,
     clock,
@@ -332,7 +338,7 @@ export function createServices(input: {
       documents,
       sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
     }),
-    dnd: new DndService({ prisma: db.prisma, clock }),
+    dnd: new DndService({ prisma: db.prisma, clock, sql: db.prepared }),
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
@@ -27,6 +28,69 @@ const DAY_MS = 86_400_000;
 const Slabs = z.array(z.object({ fromDay: z.number(), toDay: z.number().nullable(), rate: z.number() }));
 
 type TariffRow = Awaited<ReturnType<PrismaClient["dndTariff"]["findMany"]>>[number];
+
+/** Dates of the tariff's validity as text: a DATE read by the driver would land on local midnight. */
+const CONTRACT_TERMS: PreparedStatement = {
+  name: "dnd_contract_terms",
+  text: `SELECT id, organization_id, carrier_scac, port_locode, country_code, direction, charge_type, equipment,
+       free_days, free_day_basis, charge_day_basis, clock_start, clock_start_rule, clock_end, slabs, currency,
+       to_char(effective_from, 'YYYY-MM-DD') AS effective_from, to_char(effective_to, 'YYYY-MM-DD') AS effective_to,
+       source_url, source_note, is_estimate, created_at AT TIME ZONE 'UTC' AS created_at
+  FROM dnd_tariffs WHERE organization_id = ANY($1::text[])
+ ORDER BY created_at, id`,
+};
+
+interface RawTariffRow {
+  id: string;
+  organization_id: string | null;
+  carrier_scac: string | null;
+  port_locode: string | null;
+  country_code: string | null;
+  direction: string;
+  charge_type: string;
+  equipment: string;
+  free_days: number;
+  free_day_basis: string;
+  charge_day_basis: string;
+  clock_start: string;
+  clock_start_rule: string;
+  clock_end: string;
+  slabs: TariffRow["slabs"];
+  currency: string;
+  effective_from: string;
+  effective_to: string | null;
+  source_url: string | null;
+  source_note: string;
+  is_estimate: boolean;
+  created_at: Date;
+}
+
+function tariffRowOf(r: RawTariffRow): TariffRow {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    carrierScac: r.carrier_scac,
+    portLocode: r.port_locode,
+    countryCode: r.country_code,
+    direction: r.direction,
+    chargeType: r.charge_type,
+    equipment: r.equipment,
+    freeDays: r.free_days,
+    freeDayBasis: r.free_day_basis,
+    chargeDayBasis: r.charge_day_basis,
+    clockStart: r.clock_start,
+    clockStartRule: r.clock_start_rule,
+    clockEnd: r.clock_end,
+    slabs: r.slabs,
+    currency: r.currency,
+    effectiveFrom: new Date(`${r.effective_from}T00:00:00Z`),
+    effectiveTo: r.effective_to === null ? null : new Date(`${r.effective_to}T00:00:00Z`),
+    sourceUrl: r.source_url,
+    sourceNote: r.source_note,
+    isEstimate: r.is_estimate,
+    createdAt: r.created_at,
+  };
+}
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -72,7 +136,7 @@ export class DndService {
   /** Dwell per port as last read, and until when it is used (see dwellDaysAt). */
   private readonly dwell = new Map<string, { days: number | null; until: number }>();
 
-  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
+  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock; sql?: PreparedSql }) {}
 
   /** The seeded published tariffs and benchmarks: written by a migration, so read once per process. */
   publishedTariffs(): Promise<Tariff[]> {
@@ -85,8 +149,15 @@ export class DndService {
     return this.published;
   }
 
-  /** Contract terms of some organisations, in one query (a page of shipments asks once). */
+  /**
+   * Contract terms of some organisations, in one query (a page of shipments asks once); a prepared
+   * statement, as every assessment of a read asks it.
+   */
   async contractTermsOf(organizationIds: readonly string[]): Promise<Tariff[]> {
+    if (this.deps.sql) {
+      const rows = await this.deps.sql.query<RawTariffRow>(CONTRACT_TERMS, [[...organizationIds]]);
+      return rows.map((r) => tariffOfRow(tariffRowOf(r)));
+    }
     const rows = await this.deps.prisma.dndTariff.findMany({
       where: { organizationId: { in: [...organizationIds] } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],

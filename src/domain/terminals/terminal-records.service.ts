@@ -8,6 +8,7 @@
  * processes share it and a restart loses nothing.
  */
 import type { Logger } from "pino";
+import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
@@ -55,6 +56,51 @@ export interface TerminalRecordsDeps {
   logger: Logger;
   /** Where terminals are asked; absent: nothing is asked and records stay `finding`. */
   source?: TerminalSource;
+  /** The single read's statement (a box's records), prepared; Prisma without it. */
+  sql?: PreparedSql;
+}
+
+/** The records of some boxes: what the single shipment read asks on every call. */
+const RECORDS_OF_BOXES: PreparedStatement = {
+  name: "terminal_records_of_boxes",
+  text: `SELECT id, container_number, terminal_code, terminal_name, un_locode, carrier_scac,
+       requested_at AT TIME ZONE 'UTC' AS requested_at, answer, answered_at AT TIME ZONE 'UTC' AS answered_at,
+       carrier_signals, events, last_outcome, next_check_at AT TIME ZONE 'UTC' AS next_check_at
+  FROM terminal_records WHERE container_number = ANY($1::text[])`,
+};
+
+interface RawTerminalRow {
+  id: string;
+  container_number: string;
+  terminal_code: string;
+  terminal_name: string;
+  un_locode: string | null;
+  carrier_scac: string | null;
+  requested_at: Date;
+  answer: TerminalRow["answer"];
+  answered_at: Date | null;
+  carrier_signals: TerminalRow["carrierSignals"];
+  events: TerminalRow["events"];
+  last_outcome: string | null;
+  next_check_at: Date | null;
+}
+
+function terminalRowOf(r: RawTerminalRow): TerminalRow {
+  return {
+    id: r.id,
+    containerNumber: r.container_number,
+    terminalCode: r.terminal_code,
+    terminalName: r.terminal_name,
+    unLocode: r.un_locode,
+    carrierScac: r.carrier_scac,
+    requestedAt: r.requested_at,
+    answer: r.answer,
+    answeredAt: r.answered_at,
+    carrierSignals: r.carrier_signals,
+    events: r.events,
+    lastOutcome: r.last_outcome,
+    nextCheckAt: r.next_check_at,
+  };
 }
 
 export class TerminalRecords {
@@ -235,9 +281,10 @@ export class TerminalRecords {
   }
 
   private async rowsOf(pairs: readonly BoxAtTerminal[]): Promise<Map<string, TerminalRow>> {
-    const rows = await this.deps.prisma.terminalRecord.findMany({
-      where: { containerNumber: { in: [...new Set(pairs.map((p) => p.containerNumber))] } },
-    });
+    const boxes = [...new Set(pairs.map((p) => p.containerNumber))];
+    const rows = this.deps.sql
+      ? (await this.deps.sql.query<RawTerminalRow>(RECORDS_OF_BOXES, [boxes])).map(terminalRowOf)
+      : await this.deps.prisma.terminalRecord.findMany({ where: { containerNumber: { in: boxes } } });
     return new Map(rows.map((row) => [key(row.containerNumber, row.terminalCode), row]));
   }
 }
