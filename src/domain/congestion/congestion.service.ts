@@ -8,7 +8,9 @@
  * UPDATE SKIP LOCKED and a lease, so two processes never sample or score the same port at once and a
  * restart loses nothing. A board read is one query over the rows flagged `latest`.
  */
+
 import type { Logger } from "pino";
+import { claimDue } from "../../db/claim-due";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
@@ -174,23 +176,21 @@ export class CongestionService {
   async sampleDue(limit = 20): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
-    const claimed = await prisma.$queryRaw<{ locode: string }[]>`
-      UPDATE port_congestion_schedule SET next_sample_at = ${new Date(now.getTime() + LEASE_MS)}
-       WHERE locode IN (
-         SELECT locode FROM port_congestion_schedule
-          WHERE next_sample_at <= ${now}
-          ORDER BY next_sample_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING locode`;
-    for (const { locode } of claimed) {
+    const claimed = await claimDue(
+      prisma,
+      { table: "port_congestion_schedule", key: "locode", due: "next_sample_at" },
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      limit,
+    );
+    for (const locode of claimed) {
       await this.samplePort(locode);
       await prisma.portCongestionSchedule.update({
         where: { locode },
         data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
       });
     }
-    return claimed.map((c) => c.locode);
+    return claimed;
   }
 
   /** One sighting of a port's area from the first source that knows the port. */
@@ -219,18 +219,16 @@ export class CongestionService {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     await this.followShipments(now.getTime());
-    const claimed = await prisma.$queryRaw<{ locode: string }[]>`
-      UPDATE port_congestion_schedule SET next_score_at = ${new Date(now.getTime() + LEASE_MS)}
-       WHERE locode IN (
-         SELECT locode FROM port_congestion_schedule
-          WHERE next_score_at <= ${now}
-          ORDER BY next_score_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING locode`;
+    const claimed = await claimDue(
+      prisma,
+      { table: "port_congestion_schedule", key: "locode", due: "next_score_at" },
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      limit,
+    );
     if (claimed.length === 0) return [];
     const shipments = await this.shipmentSignals(now.getTime());
-    for (const { locode } of claimed) {
+    for (const locode of claimed) {
       await this.scorePortNow(locode, shipments);
       const every = shipments.arrivingSoon.has(locode) ? SCORE_SOON_EVERY_MS : SCORE_EVERY_MS;
       await prisma.portCongestionSchedule.update({
@@ -238,7 +236,7 @@ export class CongestionService {
         data: { nextScoreAt: new Date(now.getTime() + every), lastScoredAt: now },
       });
     }
-    return claimed.map((c) => c.locode);
+    return claimed;
   }
 
   /**

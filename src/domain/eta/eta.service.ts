@@ -1,3 +1,4 @@
+import { claimDue } from "../../db/claim-due";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import { featureAccess } from "../accounts/principal";
@@ -143,16 +144,14 @@ export class EtaService {
   async computeDue(limit = 25): Promise<number> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
-    const claimed = await prisma.$queryRaw<{ id: string }[]>`
-      UPDATE shipments SET eta_due_at = ${new Date(now.getTime() + LEASE_MS)}
-       WHERE id IN (
-         SELECT id FROM shipments
-          WHERE eta_due_at <= ${now}
-          ORDER BY eta_due_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
-    if (claimed.length > 0) await this.compute(claimed.map((c) => c.id));
+    const claimed = await claimDue(
+      prisma,
+      { table: "shipments", key: "id", due: "eta_due_at" },
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      limit,
+    );
+    if (claimed.length > 0) await this.compute(claimed);
     return claimed.length;
   }
 

@@ -7,7 +7,9 @@
  * claimed with FOR UPDATE SKIP LOCKED and a lease like every other background work, so several
  * processes share it and a restart loses nothing.
  */
+
 import type { Logger } from "pino";
+import { claimDue } from "../../db/claim-due";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
@@ -212,16 +214,14 @@ export class TerminalRecords {
     const { prisma, clock, source } = this.deps;
     if (!source) return 0;
     const now = clock.now();
-    const claimed = await prisma.$queryRaw<{ id: string }[]>`
-      UPDATE terminal_records SET next_check_at = ${new Date(now.getTime() + LEASE_MS)}
-       WHERE id IN (
-         SELECT id FROM terminal_records
-          WHERE next_check_at <= ${now}
-          ORDER BY next_check_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
-    for (const { id } of claimed) {
+    const claimed = await claimDue(
+      prisma,
+      { table: "terminal_records", key: "id", due: "next_check_at" },
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      limit,
+    );
+    for (const id of claimed) {
       const row = await prisma.terminalRecord.findUnique({ where: { id } });
       if (row) await this.check(row, source, signal);
     }
