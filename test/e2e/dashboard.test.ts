@@ -226,6 +226,18 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     expect(await page.getByLabel("Status").inputValue()).toBe("CANCELLED");
     await page.goto(`${app.url}/dashboard/shipments`);
     expect(await page.getByLabel("Status").inputValue()).toBe("");
+    // A port on the box's route finds it; another port does not.
+    const row = await app.services.db.prisma.shipment.findFirstOrThrow({ where: { reference: known[0]! } });
+    const port = (row.summary as { portLocodes: string[] }).portLocodes[0]!;
+    await page.getByLabel("Port (UN/LOCODE)").fill(port.toLowerCase());
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(new RegExp(`port=${port.toLowerCase()}`));
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
+    await page.getByLabel("Port (UN/LOCODE)").fill("AQZZZ");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/port=AQZZZ/);
+    expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(0);
+    await page.goto(`${app.url}/dashboard/shipments`);
     await shoot(page, "shipments");
     const csv = await page.request.get(`${app.url}/dashboard/shipments.csv`);
     expect(csv.headers()["content-type"]).toMatch(/text\/csv/);

@@ -38,6 +38,9 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (str("customer")) filter.customer = str("customer");
   if (str("reference")) filter.reference = str("reference");
   if (str("failed") === "true") filter.failed = true;
+  if (/^[A-Za-z]{2}[A-Za-z2-9]{3}$/.test(str("port"))) filter.port = str("port").toUpperCase();
+  if (str("delay") === "delayed") filter.delayed = true;
+  if (str("delay") === "on_time") filter.delayed = false;
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) {
     filter.active = true;
     filter.etaFrom = new Date();
@@ -54,6 +57,8 @@ function filterFromQuery(query: Record<string, unknown>) {
       reference: str("reference"),
       failed: str("failed"),
       eta: str("eta"),
+      port: str("port"),
+      delay: str("delay"),
     },
   };
 }
@@ -91,6 +96,8 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>${STATUSES.map((st) => `<option value="${st}"${values.status === st ? " selected" : ""}>${esc(STATUS_TEXT[st])}</option>`).join("")}</select></div>
 <div><label for="f-carrier">Carrier (SCAC)</label><input id="f-carrier" name="carrier" value="${esc(values.carrier)}" size="6" maxlength="4"></div>
 <div><label for="f-customer">Customer</label><input id="f-customer" name="customer" value="${esc(values.customer)}" size="14"></div>
+<div><label for="f-port">Port (UN/LOCODE)</label><input id="f-port" name="port" value="${esc(values.port)}" size="6" maxlength="5" pattern="[A-Za-z]{2}[A-Za-z2-9]{3}" title="Five characters, for example NLRTM"></div>
+<div><label for="f-delay">Delay</label><select id="f-delay" name="delay"><option value="">Any</option><option value="delayed"${values.delay === "delayed" ? " selected" : ""}>Delayed</option><option value="on_time"${values.delay === "on_time" ? " selected" : ""}>Not delayed</option></select></div>
 <div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
 <div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
 <div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>

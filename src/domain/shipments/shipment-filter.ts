@@ -25,6 +25,10 @@ export interface ShipmentFilter {
   etaFrom?: Date;
   /** ETA at or before this instant. */
   etaTo?: Date;
+  /** A UN/LOCODE among the route's ports (receipt, loading, discharge, delivery). */
+  port?: string;
+  /** Delayed against the first ETA the carrier gave (the summary's `isDelayed`), or not. */
+  delayed?: boolean;
 }
 
 const ENDED: ShipmentStatus[] = ["DELIVERED", "CANCELLED"];
@@ -48,6 +52,11 @@ export function shipmentFilterWhere(
   }
   if (filter.etaFrom) and.push({ eta: { gte: filter.etaFrom } });
   if (filter.etaTo) and.push({ eta: { lte: filter.etaTo } });
+  // Both from the summary kept on the row (summary-facts.ts), so still one statement a page.
+  if (filter.port) {
+    and.push({ summary: { path: ["portLocodes"], array_contains: [filter.port.trim().toUpperCase()] } });
+  }
+  if (filter.delayed !== undefined) and.push({ summary: { path: ["isDelayed"], equals: filter.delayed } });
   return { AND: and };
 }
 

@@ -22,6 +22,12 @@ export interface SummaryFacts {
   /** The actual arrival at the final port of discharge as wall-clock time there; null until then. */
   ataLocalDateTime: string | null;
   containerNumbers: string[];
+  /**
+   * UN/LOCODEs of the route's ports (place of receipt, loading, discharge, delivery), for the port
+   * filter of shipment lists; absent on summaries stored before it was kept (found again on the next
+   * version).
+   */
+  portLocodes?: string[];
 }
 
 export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
@@ -37,7 +43,17 @@ export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
     arrivalLocalDateTime: doc.route.pod.localDateTime,
     ataLocalDateTime: arrivalLocalDateTime(doc),
     containerNumbers: doc.containers.map((c) => c.number),
+    portLocodes: routeLocodes(doc),
   };
+}
+
+function routeLocodes(doc: TrackingDocument): string[] {
+  const { prepol, pol, pod, postpod } = doc.route;
+  const keys = new Set([prepol, pol, pod, postpod].map((p) => p.locationKey));
+  const codes = doc.locations
+    .filter((l) => keys.has(l.key) && l.unLocode)
+    .map((l) => l.unLocode!.toUpperCase());
+  return [...new Set(codes)].sort();
 }
 
 /** Whole days until the arrival, rounded up; 0 once it is past or arrived (as `journeyDays`). */
@@ -66,6 +82,7 @@ export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
     a.arrivalLocalDateTime === b.arrivalLocalDateTime &&
     a.ataLocalDateTime === b.ataLocalDateTime &&
     a.containerNumbers.length === b.containerNumbers.length &&
-    a.containerNumbers.every((n, i) => n === b.containerNumbers[i])
+    a.containerNumbers.every((n, i) => n === b.containerNumbers[i]) &&
+    (a.portLocodes ?? []).join() === (b.portLocodes ?? []).join()
   );
 }

@@ -37,5 +37,15 @@ export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
     }),
     etaFrom: t.field({ type: "DateTime", required: false, description: "ETA at or after this instant." }),
     etaTo: t.field({ type: "DateTime", required: false, description: "ETA at or before this instant." }),
+    port: t.string({
+      required: false,
+      description:
+        "UN/LOCODE of a port on the route (place of receipt, loading, discharge or delivery), e.g. NLRTM.",
+      validate: z.string().regex(/^[A-Za-z]{2}[A-Za-z2-9]{3}$/, "port is a 5-character UN/LOCODE"),
+    }),
+    delayed: t.boolean({
+      required: false,
+      description: "true: arriving later than the carrier's first ETA; false: not delayed.",
+    }),
   }),
 });

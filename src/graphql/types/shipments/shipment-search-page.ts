@@ -53,6 +53,8 @@ builder.queryFields((t) => ({
         reference: f?.reference ?? undefined,
         etaFrom: f?.etaFrom ?? undefined,
         etaTo: f?.etaTo ?? undefined,
+        port: f?.port ?? undefined,
+        delayed: f?.delayed ?? undefined,
       };
       const { total, ids } = await searchShipments(
         ctx.services.db.prisma,
