@@ -238,6 +238,10 @@ export function createServices(input: {
     },
   });
   webhooks.onChanges((tx, organizationId, events) => notifications.recordChanges(tx, organizationId, events));
+  const accounts = new AccountsService(db.prisma, clock, {
+    keyCacheSeconds: config.keyCacheSeconds,
+    cacheLookups: metrics.cache("api_key"),
+  });
   const lookupLog = new LookupLog(db.prisma);
   const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
@@ -288,10 +292,7 @@ export function createServices(input: {
     clock,
     logger,
     metrics,
-    accounts: new AccountsService(db.prisma, clock, {
-      keyCacheSeconds: config.keyCacheSeconds,
-      cacheLookups: metrics.cache("api_key"),
-    }),
+    accounts,
     people: new PeopleService(db.prisma, clock, limiter, {
       // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
       invitationCreated: async (m) => {
@@ -304,6 +305,8 @@ export function createServices(input: {
           dedupeKey: `invitation:${m.invitationId}`,
         });
       },
+      // A removed teammate's keys stop working at once in this process (others: the key cache's TTL).
+      keysRevoked: (keyHashes) => accounts.forgetKeys(keyHashes),
     }),
     carriers,
     counters,

@@ -555,6 +555,20 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     // The invitation link works once.
     const again = await mpage.request.get(link);
     expect(again.status()).toBe(404);
+
+    // The owner manages the team: the member's role, then removing them, which ends their session.
+    await page.goto(`${app.url}/dashboard/team`);
+    await page.getByLabel("Role of Max Member").selectOption("owner");
+    await page.getByRole("button", { name: "Change role of Max Member" }).click();
+    expect(await page.getByRole("status").first().textContent()).toContain("Max Member is now owner");
+    await page.getByLabel("Role of Max Member").selectOption("member");
+    await page.getByRole("button", { name: "Change role of Max Member" }).click();
+    expect(await page.getByRole("status").first().textContent()).toContain("Max Member is now member");
+    await page.getByRole("button", { name: "Remove Max Member" }).click();
+    expect(await page.getByRole("status").first().textContent()).toContain("Max Member was removed");
+    expect(await page.locator("main").textContent()).not.toContain(memberEmail);
+    await mpage.goto(`${app.url}/dashboard/keys`);
+    await mpage.waitForURL(/\/dashboard\/sign-in/);
     await member.close();
   });
 

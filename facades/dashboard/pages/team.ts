@@ -1,6 +1,8 @@
 import {
+  DashChangeTeammateRoleDocument,
   DashInvitationsDocument,
   DashInviteDocument,
+  DashRemoveTeammateDocument,
   DashRevokeInvitationDocument,
   DashTeamDocument,
 } from "../../generated/operations";
@@ -19,6 +21,34 @@ export function mountTeamPages(get: Mount, post: Mount): void {
       s,
       done ? notice("ok", "Invitation withdrawn: its link no longer works.") : refusal(s).html,
       done ? undefined : refusal(s).status,
+    );
+  });
+  post("/dashboard/team/people/:id/role", async (s) => {
+    const role = (s.req.body as Record<string, unknown>).role === "owner" ? "owner" : "member";
+    const changed = await s.run(
+      s.deps.run(s.caller, DashChangeTeammateRoleDocument, { userId: String(s.req.params.id), role }),
+    );
+    await teamPage(
+      s,
+      changed
+        ? notice("ok", `${changed.changeTeammateRole.name} is now ${changed.changeTeammateRole.role}.`)
+        : refusal(s).html,
+      changed ? undefined : refusal(s).status,
+    );
+  });
+  post("/dashboard/team/people/:id/remove", async (s) => {
+    const removed = await s.run(
+      s.deps.run(s.caller, DashRemoveTeammateDocument, { userId: String(s.req.params.id) }),
+    );
+    await teamPage(
+      s,
+      removed
+        ? notice(
+            "ok",
+            `${removed.removeTeammate.name} was removed: their keys are revoked and they are signed out.`,
+          )
+        : refusal(s).html,
+      removed ? undefined : refusal(s).status,
     );
   });
   post("/dashboard/team/invitations", async (s) => {
@@ -42,7 +72,12 @@ async function teamPage(s: Signed, message = "", status?: number): Promise<void>
   const invitations = owner
     ? ((await s.run(s.deps.run(s.caller, DashInvitationsDocument)))?.invitations ?? [])
     : [];
-  const people = `<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" class="hide-narrow">Since</th></tr></thead><tbody>${users.map((u) => `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td class="hide-narrow">${time(u.createdAt)}</td></tr>`).join("")}</tbody></table></div>`;
+  // Owners manage everyone else: a role form and a remove button per teammate (not themselves).
+  const manage = (u: (typeof users)[number]) =>
+    !owner || u.email === s.person.email
+      ? ""
+      : `<form method="post" action="/dashboard/team/people/${esc(u.id)}/role" class="row">${csrfField(s.session.csrfToken)}<select name="role" aria-label="Role of ${esc(u.name)}"><option value="member"${u.role === "member" ? " selected" : ""}>member</option><option value="owner"${u.role === "owner" ? " selected" : ""}>owner</option></select> <button type="submit" class="secondary">Change role of ${esc(u.name)}</button></form>${postButton(`/dashboard/team/people/${esc(u.id)}/remove`, `Remove ${u.name}`, s.session.csrfToken)}`;
+  const people = `<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" class="hide-narrow">Since</th>${owner ? '<th scope="col">Manage</th>' : ""}</tr></thead><tbody>${users.map((u) => `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td class="hide-narrow">${time(u.createdAt)}</td>${owner ? `<td>${manage(u)}</td>` : ""}</tr>`).join("")}</tbody></table></div>`;
   const open =
     invitations.length === 0
       ? ""

@@ -236,6 +236,11 @@ export class AccountsService {
     }
   }
 
+  /** Keys revoked elsewhere in this process (a removed teammate's): their next request is refused. */
+  forgetKeys(keyHashes: readonly string[]): void {
+    for (const keyHash of keyHashes) this.keyCache?.forgetKey(keyHash);
+  }
+
   async hasKey(rawKey: string): Promise<boolean> {
     return (await this.prisma.apiKey.count({ where: { keyHash: hashKey(rawKey) } })) > 0;
   }

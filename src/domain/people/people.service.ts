@@ -21,6 +21,8 @@ export const INVITATION_VALID_MS = 7 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often, so a page view is not always a write. */
 const TOUCH_RESOLUTION_MS = 60_000;
 
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
 const sha256 = (raw: string) => createHash("sha256").update(raw).digest("hex");
 const randomToken = () => randomBytes(32).toString("base64url");
 
@@ -42,10 +44,12 @@ export type SignInResult =
   | { ok: false; refusal: "wrong_credentials" | "throttled"; retryAfterSeconds?: number };
 
 /**
- * Where an invitation's e-mail goes: the composition root hands in the notifications' mail queue
- * (SMTP, or the database outbox the dashboard shows). The link is also shown to the owner who invited.
+ * What the team's changes set off beyond its own tables, wired by the composition root: an
+ * invitation's e-mail goes to the notifications' mail queue (SMTP, or the database outbox the
+ * dashboard shows; the link is also shown to the owner who invited), and a removed teammate's keys
+ * leave the key cache.
  */
-export interface InvitationOutbox {
+export interface PeopleEffects {
   invitationCreated(message: {
     invitationId: string;
     organizationId: string;
@@ -54,9 +58,11 @@ export interface InvitationOutbox {
     invitedBy: string;
     path: string;
   }): Promise<void>;
+  /** Keys revoked with a removed teammate, by hash: the composition root makes the key cache forget them. */
+  keysRevoked?(keyHashes: readonly string[]): void;
 }
 
-export const NO_INVITATION_OUTBOX: InvitationOutbox = { invitationCreated: async () => undefined };
+export const NO_PEOPLE_EFFECTS: PeopleEffects = { invitationCreated: async () => undefined };
 
 /**
  * People in the dashboard: passwords, server-side sessions and invitations. API keys stay with the
@@ -68,7 +74,7 @@ export class PeopleService {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly limiter: FixedWindowLimiter,
-    private readonly outbox: InvitationOutbox = NO_INVITATION_OUTBOX,
+    private readonly effects: PeopleEffects = NO_PEOPLE_EFFECTS,
   ) {}
 
   /** A session for a visitor: what the sign-in form's CSRF token is checked against. */
@@ -197,7 +203,7 @@ export class PeopleService {
         expiresAt: new Date(now.getTime() + INVITATION_VALID_MS),
       },
     });
-    await this.outbox.invitationCreated({
+    await this.effects.invitationCreated({
       invitationId: invitation.id,
       organizationId: input.organization.id,
       to: email,
@@ -223,6 +229,73 @@ export class PeopleService {
       where: { id },
       data: { revokedAt: found.revokedAt ?? this.clock.now() },
     });
+  }
+
+  /**
+   * Gives a teammate another role. An organisation always keeps an owner: the last one cannot become
+   * a member. Another organisation's user, or a removed one, is not found.
+   */
+  async changeRole(input: { organizationId: string; userId: string; role: UserRole }): Promise<User> {
+    return this.prisma.$transaction(async (tx) => {
+      const user = await this.teammate(tx, input.organizationId, input.userId);
+      if (user.role === input.role) return user;
+      if (user.role === "owner") await this.keepAnOwner(tx, input.organizationId, user.id);
+      return tx.user.update({ where: { id: user.id }, data: { role: input.role } });
+    });
+  }
+
+  /**
+   * Removes a teammate: their API keys are revoked, their sessions end, they follow nothing and get no
+   * mail. The row stays (shipments and history name who added them) under a placeholder address, so
+   * the person can be invited again. Nobody removes themselves, and the last owner stays.
+   */
+  async removeTeammate(input: {
+    organizationId: string;
+    actingUserId: string;
+    userId: string;
+  }): Promise<User> {
+    if (input.userId === input.actingUserId) {
+      throw new AccountError("invalid_input", "You cannot remove yourself; another owner can.");
+    }
+    const now = this.clock.now();
+    const revoked: string[] = [];
+    const removed = await this.prisma.$transaction(async (tx) => {
+      const user = await this.teammate(tx, input.organizationId, input.userId);
+      if (user.role === "owner") await this.keepAnOwner(tx, input.organizationId, user.id);
+      const keys = await tx.apiKey.findMany({ where: { userId: user.id }, select: { keyHash: true } });
+      revoked.push(...keys.map((k) => k.keyHash));
+      await tx.apiKey.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } });
+      await tx.dashboardSession.deleteMany({ where: { userId: user.id } });
+      await tx.shipmentFollower.deleteMany({ where: { userId: user.id } });
+      await tx.notificationPreference.deleteMany({ where: { userId: user.id } });
+      return tx.user.update({
+        where: { id: user.id },
+        data: { removedAt: now, passwordHash: null, email: `removed-${user.id}@removed.invalid` },
+      });
+    });
+    this.effects.keysRevoked?.(revoked);
+    return removed;
+  }
+
+  private async teammate(tx: Tx, organizationId: string, userId: string): Promise<User> {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user || user.organizationId !== organizationId || user.removedAt) {
+      throw new AccountError("not_found", "No such teammate.");
+    }
+    return user;
+  }
+
+  /** Refuses to take the owner role from `userId` when no other owner would be left. */
+  private async keepAnOwner(tx: Tx, organizationId: string, userId: string): Promise<void> {
+    const others = await tx.user.count({
+      where: { organizationId, role: "owner", removedAt: null, id: { not: userId } },
+    });
+    if (others === 0) {
+      throw new AccountError(
+        "conflict",
+        "An organisation keeps at least one owner: make another owner first.",
+      );
+    }
   }
 
   /** An open invitation by its raw token (the accept page shows whom it is for), else null. */

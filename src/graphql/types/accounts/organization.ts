@@ -33,7 +33,10 @@ builder.prismaObject("Organization", {
       type: [FeatureStatusRef],
       resolve: (o) => FEATURES.map((feature) => ({ feature, access: featureAccess(o, feature) })),
     }),
-    users: t.relation("users", { query: { orderBy: { createdAt: "asc" } } }),
+    users: t.relation("users", {
+      description: "The team: people of the organisation, oldest first (removed teammates are not listed).",
+      query: { where: { removedAt: null }, orderBy: { createdAt: "asc" } },
+    }),
     apiKeys: t.relation("apiKeys", {
       description: "An owner sees every key of the organisation; a member sees their own.",
       query: (_args, ctx) => ({

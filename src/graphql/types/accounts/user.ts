@@ -8,5 +8,10 @@ builder.prismaObject("User", {
     name: t.exposeString("name"),
     role: t.field({ type: UserRoleEnum, resolve: (u) => u.role }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    removedAt: t.expose("removedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When an owner removed them from the team; null while on it.",
+    }),
   }),
 });

@@ -72,6 +72,40 @@ builder.mutationFields((t) => ({
         }),
       ),
   }),
+  changeTeammateRole: t.prismaField({
+    type: "User",
+    description:
+      "Gives a teammate the owner or member role. The organisation keeps at least one owner. Owners only.",
+    authScopes: { $all: { writableKey: true, owner: true } },
+    args: { userId: t.arg.id({ required: true }), role: t.arg({ type: UserRoleEnum, required: true }) },
+    resolve: async (query, _root, { userId, role }, ctx) => {
+      const user = await mapPeopleErrors(() =>
+        ctx.services.people.changeRole({
+          organizationId: ctx.principal!.organization.id,
+          userId: String(userId),
+          role,
+        }),
+      );
+      return ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  removeTeammate: t.prismaField({
+    type: "User",
+    description:
+      "Removes a teammate: their API keys are revoked, their sessions end and they get no more mail; the shipments they added stay. Not yourself, not the last owner. Owners only.",
+    authScopes: { $all: { writableKey: true, owner: true } },
+    args: { userId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, { userId }, ctx) => {
+      const user = await mapPeopleErrors(() =>
+        ctx.services.people.removeTeammate({
+          organizationId: ctx.principal!.organization.id,
+          actingUserId: ctx.principal!.user.id,
+          userId: String(userId),
+        }),
+      );
+      return ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
   revokeInvitation: t.prismaField({
     type: "Invitation",
     description: "Withdraws an open invitation: its link stops working. Owners only.",
