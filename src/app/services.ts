@@ -340,6 +340,7 @@ export function createServices(input: {
       clock,
       documents,
       sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
+      logger,
     }),
     dnd: new DndService({ prisma: db.prisma, clock, sql: db.prepared }),
     openApiDocument: input.openApiDocument,

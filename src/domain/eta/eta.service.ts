@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { claimDue } from "../../db/claim-due";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
@@ -98,6 +99,7 @@ export class EtaService {
       clock: Clock;
       documents: DocumentStore;
       sources: EtaSources;
+      logger?: Logger;
     },
   ) {}
 
@@ -182,7 +184,19 @@ export class EtaService {
     for (const [i, row] of followed.entries()) {
       const document = latest[i];
       if (!document) continue;
-      const prediction = await this.predict(document, now);
+      let prediction: EtaPrediction | null;
+      try {
+        prediction = await this.predict(document, now);
+      } catch (error) {
+        // One shipment the model fails on must not hold up its batch: tried again in an hour, and
+        // until then its reads compute in memory (and fail the same way, on that field only).
+        this.deps.logger?.warn({ err: error, shipmentId: row.id }, "Predictive ETA could not be computed");
+        await prisma.shipment.update({
+          where: { id: row.id },
+          data: { etaDueAt: new Date(now + RECOMPUTE_MS) },
+        });
+        continue;
+      }
       const arrived = journeyProgress(document.content).arrived;
       const stored: StoredPrediction = prediction
         ? { kind: "predicted", versionId: document.version.id, ...storedFields(prediction, now) }
