@@ -155,7 +155,8 @@ export async function seedDatabase(input: {
       statements,
     };
   } finally {
-    await db.close();
+    // A database that failed mid-seed may be closed already: the error that closed it is the one to see.
+    await db.close().catch(() => undefined);
   }
 }
 
@@ -169,7 +170,8 @@ export async function removeBenchAccount(target: DatabaseTarget, runTag: string)
   try {
     await db.prisma.organization.deleteMany({ where: { name: benchOrganizationName(runTag) } });
   } finally {
-    await db.close();
+    // A database that failed mid-seed may be closed already: the error that closed it is the one to see.
+    await db.close().catch(() => undefined);
   }
 }
 

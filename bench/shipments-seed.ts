@@ -125,7 +125,8 @@ export async function seedBulkShipments(
   for (let start = input.from; start < input.to; start += CHUNK) {
     const end = Math.min(input.to, start + CHUNK);
     await sql.query(
-      `WITH pool AS (
+      `WITH pool AS MATERIALIZED (
+         -- Materialized: the template's prediction is looked up once per pooled document, not per row.
          SELECT v.document_id, v.summary,
                 -- The template's prediction, as computed for this clone's own version.
                 (SELECT jsonb_set(s.predicted_eta, '{versionId}', to_jsonb(v.id))

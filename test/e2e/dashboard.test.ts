@@ -234,7 +234,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     await page.waitForURL(new RegExp(`port=${port.toLowerCase()}`));
     expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(1);
     await page.getByLabel("Port (UN/LOCODE)").fill("AQZZZ");
-    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
     await page.waitForURL(/port=AQZZZ/);
     expect(await page.getByRole("link", { name: known[0]! }).count()).toBe(0);
     await page.goto(`${app.url}/dashboard/shipments`);
