@@ -276,6 +276,10 @@ export class SandboxWorld {
     await watchCongestion(services, clock);
     clock.set(SANDBOX_NOW);
     phase("congestion");
+    // What the eta worker does after a version is stored, at the frozen moment and with the ports'
+    // readings in: every read then serves the kept prediction.
+    while ((await services.eta.computeDue(50)) > 0) {}
+    phase("predictions");
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
