@@ -8,7 +8,7 @@ import {
 import { emptyState, refusal, type Signed } from "../context";
 import { csrfField, esc, notice, time } from "../html";
 import type { Mount } from "../mount";
-import { PRIORITIES, TYPES } from "./tickets";
+import { PRIORITIES, ticketFactsCard, ticketReplies } from "./tickets";
 
 /** The statuses as the operator reads them (the customer's page says "waiting on you" for PENDING). */
 const STATUS: Record<TicketStatus, string> = {
@@ -113,25 +113,13 @@ async function ticketPage(s: Signed, message = "", status?: number, draft = ""):
     );
   }
   const base = `${QUEUE}/${encodeURIComponent(ticket.id)}`;
-  const facts = `<section class="card" aria-labelledby="ticket-facts"><h2 id="ticket-facts">${esc(ticket.ticketNumber)} · ${esc(ticket.organizationName)}</h2>
-<dl class="facts">
-<div><dt>Status</dt><dd>${esc(STATUS[ticket.status] ?? ticket.status)}</dd></div>
-<div><dt>Type</dt><dd>${esc(TYPES[ticket.type] ?? ticket.type)}</dd></div>
-<div><dt>Priority</dt><dd>${esc(PRIORITIES[ticket.priority] ?? ticket.priority)}</dd></div>
-<div><dt>Shipment</dt><dd>${ticket.relatedReference ? esc(ticket.relatedReference) : "—"}</dd></div>
-<div><dt>Opened</dt><dd>${time(ticket.createdAt)}</dd></div>
-<div><dt>Updated</dt><dd>${time(ticket.updatedAt)}</dd></div>
-</dl><p class="pre-line">${esc(ticket.body)}</p></section>`;
-  const replies = `<section class="card" aria-labelledby="replies"><h2 id="replies">Replies</h2>${
-    ticket.replies.length === 0
-      ? "<p>No reply yet.</p>"
-      : `<ol class="replies">${ticket.replies
-          .map(
-            (r) =>
-              `<li><p><strong>${esc(r.authorName)}</strong> <span class="muted">(${esc(r.author)})</span> ${time(r.createdAt)}</p><p class="pre-line">${esc(r.body)}</p></li>`,
-          )
-          .join("")}</ol>`
-  }
+  const facts = ticketFactsCard(
+    ticket,
+    `${ticket.ticketNumber} · ${ticket.organizationName}`,
+    STATUS,
+    `\n<div><dt>Updated</dt><dd>${time(ticket.updatedAt)}</dd></div>`,
+  );
+  const replies = `<section class="card" aria-labelledby="replies"><h2 id="replies">Replies</h2>${ticketReplies(ticket, "No reply yet.")}
 <form method="post" action="${base}/answer">${csrfField(s.session.csrfToken)}
 <label for="answer-body">Answer as Quayside support</label><textarea id="answer-body" name="body" required>${esc(draft)}</textarea>
 <label for="answer-status">Then set the status to</label><select id="answer-status" name="status">${statusOptions("", "Waiting on the customer (the default)")}</select>

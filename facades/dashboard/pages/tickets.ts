@@ -36,6 +36,49 @@ const field = (body: Record<string, unknown>, k: string) =>
   typeof body[k] === "string" ? (body[k] as string).trim() : "";
 
 /** Support tickets: the organisation's list, opening one, and a ticket's replies with a reply form. */
+interface TicketView {
+  ticketNumber: string;
+  status: string;
+  type: TicketType;
+  priority: TicketPriority;
+  relatedReference?: string | null;
+  createdAt: string;
+  body: string;
+  replies: readonly { author: string; authorName: string; body: string; createdAt: string }[];
+}
+
+/**
+ * A ticket's facts card, as the customer's page and the operator's support queue both show it: the
+ * heading, the status in the reader's words, and any rows that only one of them shows.
+ */
+export function ticketFactsCard(
+  ticket: TicketView,
+  heading: string,
+  statusLabels: Record<string, string>,
+  extraRows = "",
+): string {
+  return `<section class="card" aria-labelledby="ticket-facts"><h2 id="ticket-facts">${esc(heading)}</h2>
+<dl class="facts">
+<div><dt>Status</dt><dd>${esc(statusLabels[ticket.status] ?? ticket.status)}</dd></div>
+<div><dt>Type</dt><dd>${esc(TYPES[ticket.type] ?? ticket.type)}</dd></div>
+<div><dt>Priority</dt><dd>${esc(PRIORITIES[ticket.priority] ?? ticket.priority)}</dd></div>
+<div><dt>Shipment</dt><dd>${ticket.relatedReference ? esc(ticket.relatedReference) : "—"}</dd></div>
+<div><dt>Opened</dt><dd>${time(ticket.createdAt)}</dd></div>${extraRows}
+</dl><p class="pre-line">${esc(ticket.body)}</p></section>`;
+}
+
+/** A ticket's replies, oldest first; `empty` says what happens next when there are none. */
+export function ticketReplies(ticket: Pick<TicketView, "replies">, empty: string): string {
+  return ticket.replies.length === 0
+    ? `<p>${esc(empty)}</p>`
+    : `<ol class="replies">${ticket.replies
+        .map(
+          (r) =>
+            `<li><p><strong>${esc(r.authorName)}</strong> <span class="muted">(${esc(r.author)})</span> ${time(r.createdAt)}</p><p class="pre-line">${esc(r.body)}</p></li>`,
+        )
+        .join("")}</ol>`;
+}
+
 export function mountTicketPages(get: Mount, post: Mount): void {
   get("/dashboard/tickets", (s) => ticketsPage(s));
   post("/dashboard/tickets", async (s) => {
@@ -125,24 +168,11 @@ async function ticketPage(s: Signed, message = "", status?: number, draft = ""):
       data ? OUTCOMES.not_found.v1.status : refusal(s).status,
     );
   }
-  const facts = `<section class="card" aria-labelledby="ticket-facts"><h2 id="ticket-facts">${esc(ticket.ticketNumber)}</h2>
-<dl class="facts">
-<div><dt>Status</dt><dd>${esc(STATUS[ticket.status] ?? ticket.status)}</dd></div>
-<div><dt>Type</dt><dd>${esc(TYPES[ticket.type] ?? ticket.type)}</dd></div>
-<div><dt>Priority</dt><dd>${esc(PRIORITIES[ticket.priority] ?? ticket.priority)}</dd></div>
-<div><dt>Shipment</dt><dd>${ticket.relatedReference ? esc(ticket.relatedReference) : "—"}</dd></div>
-<div><dt>Opened</dt><dd>${time(ticket.createdAt)}</dd></div>
-</dl><p class="pre-line">${esc(ticket.body)}</p></section>`;
-  const replies = `<section class="card" aria-labelledby="replies"><h2 id="replies">Replies</h2>${
-    ticket.replies.length === 0
-      ? "<p>No reply yet. The team answers here; add more detail below meanwhile.</p>"
-      : `<ol class="replies">${ticket.replies
-          .map(
-            (r) =>
-              `<li><p><strong>${esc(r.authorName)}</strong> <span class="muted">(${esc(r.author)})</span> ${time(r.createdAt)}</p><p class="pre-line">${esc(r.body)}</p></li>`,
-          )
-          .join("")}</ol>`
-  }
+  const facts = ticketFactsCard(ticket, ticket.ticketNumber, STATUS);
+  const replies = `<section class="card" aria-labelledby="replies"><h2 id="replies">Replies</h2>${ticketReplies(
+    ticket,
+    "No reply yet. The team answers here; add more detail below meanwhile.",
+  )}
 <form method="post" action="/dashboard/tickets/${esc(ticket.ticketNumber)}/replies">${csrfField(s.session.csrfToken)}
 <label for="reply-body">Your reply</label><textarea id="reply-body" name="body" required>${esc(draft)}</textarea>
 <p><button type="submit">Send reply</button></p></form></section>`;
