@@ -100,6 +100,7 @@ const environmentSchema = z.object({
   QUAYSIDE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   QUAYSIDE_KEYLESS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   QUAYSIDE_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
+  QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
   QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   /** Real carriers' habits for the embedded simulator, as `quayside simulator --habits` reads them. */
@@ -287,6 +288,11 @@ export interface AppConfig {
   keylessPerMinute: number;
   /** How long an authenticated key's row is reused in this process without asking the database; 0: never. */
   keyCacheSeconds: number;
+  /**
+   * How long an organisation's D&D contract terms are reused in this process; a write through this
+   * process takes effect at once, one through another process within this time; 0: never reused.
+   */
+  contractTermsCacheSeconds: number;
   simulator: { mode: "embedded" | "off"; port: number; habits: string; cop: string[] };
   carrierRegistryFile: string | undefined;
   /**
@@ -434,6 +440,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     authFailuresPerMinute: e.QUAYSIDE_AUTH_FAILURES_PER_MINUTE,
     keylessPerMinute: e.QUAYSIDE_KEYLESS_PER_MINUTE,
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,
+    contractTermsCacheSeconds: e.QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS,
     simulator: {
       mode: e.QUAYSIDE_SIMULATOR,
       port: e.QUAYSIDE_SIMULATOR_PORT,

@@ -342,7 +342,12 @@ export function createServices(input: {
       sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
       logger,
     }),
-    dnd: new DndService({ prisma: db.prisma, clock, sql: db.prepared }),
+    dnd: new DndService({
+      prisma: db.prisma,
+      clock,
+      sql: db.prepared,
+      termsKeptMs: config.contractTermsCacheSeconds * 1000,
+    }),
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,

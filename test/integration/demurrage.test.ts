@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DcsaEquipmentEvent } from "../../simulator/dcsa-types";
 import { eventsFor, knownShipments, type Shipment, shipmentFor } from "../../simulator/world/world";
+import { openDatabase } from "../../src/db/database";
+import { ContractTermsInput } from "../../src/domain/demurrage/contract-terms";
+import { DndService } from "../../src/domain/demurrage/dnd.service";
 import { ManualClock } from "../../src/lib/clock";
 import { SIMULATOR_ENV } from "../compat/support";
 import { callTool, httpClient } from "../mcp/support";
@@ -299,8 +302,20 @@ describe("contract terms through GraphQL", () => {
     note: "Our 2026 service contract",
   };
 
-  it("are stored validated, win over published tariffs, and stay the organisation's own", async () => {
+  it("are stored validated, win over published tariffs at once, and stay the organisation's own", async () => {
     const mine = await app.fixtures.organization({ plan: "professional" });
+    // The followed box, tracked by this organisation after its return: detention on the published
+    // terms first, which the process now keeps for QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS.
+    expect((await v1(mine.key, `/container/${journey.box}?sealine=MSCU`)).status).toBe(200);
+    const risk = async () =>
+      (
+        (await graphql(app, mine.key, DND_QUERY, { id: journey.box })).body.data!.shipmentDnd as Record<
+          string,
+          any
+        >
+      ).risk;
+    const published = await risk();
+    expect(published.termsSource).not.toBe("contract");
     const added = await graphql(app, mine.key, ADD, { input: terms });
     expect(added.body.errors).toBeUndefined();
     const row = added.body.data!.addDndContractTerms as Record<string, any>;
@@ -317,11 +332,8 @@ describe("contract terms through GraphQL", () => {
       ],
       sourceNote: "Our 2026 service contract",
     });
-    // The followed box, tracked by this organisation after its return: detention now on the contract.
-    expect((await v1(mine.key, `/container/${journey.box}?sealine=MSCU`)).status).toBe(200);
-    const dnd = (await graphql(app, mine.key, DND_QUERY, { id: journey.box })).body.data!
-      .shipmentDnd as Record<string, any>;
-    expect(dnd.risk).toMatchObject({
+    // Detention now on the contract, at the next read.
+    expect(await risk()).toMatchObject({
       chargeType: "detention",
       termsSource: "contract",
       confidence: "high",
@@ -345,6 +357,34 @@ describe("contract terms through GraphQL", () => {
     });
     expect(removed.body.data).toEqual({ removeDndContractTerms: true });
     expect((await graphql(app, mine.key, LIST)).body.data).toEqual({ dndContractTerms: [] });
+    expect(await risk()).toEqual(published);
+  });
+
+  it("written through another process, reach this one within QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS", async () => {
+    const mine = await app.fixtures.organization({ plan: "professional" });
+    expect((await graphql(app, mine.key, LIST)).body.data).toEqual({ dndContractTerms: [] });
+    // Another server on the same database: its own DndService, its own process memory.
+    const target = app.services.config.database;
+    const second = target.kind === "postgres" ? await openDatabase(target) : null;
+    try {
+      const other = new DndService({
+        prisma: second?.prisma ?? app.services.db.prisma,
+        clock,
+        sql: second?.prepared,
+      });
+      const stored = await other.addContractTerms(
+        mine.organizationId,
+        ContractTermsInput.parse({ ...terms, slabs: [{ fromDay: 1, toDay: null, rate: 50 }] }),
+      );
+      clock.advance(4_000);
+      expect((await graphql(app, mine.key, LIST)).body.data).toEqual({ dndContractTerms: [] });
+      clock.advance(1_000);
+      expect((await graphql(app, mine.key, LIST)).body.data).toEqual({
+        dndContractTerms: [{ id: stored.id, freeDays: 30 }],
+      });
+    } finally {
+      await second?.close();
+    }
   });
 
   it.each([

@@ -129,6 +129,8 @@ export interface ShipmentDnd {
 /** How long a process uses a port's dwell before reading it again, and how many ports it keeps. */
 const DWELL_KEPT_MS = 5 * 60_000;
 const DWELL_KEPT_PORTS = 5_000;
+/** Organisations whose contract terms a process keeps at most (a bound, not a tuning figure). */
+const TERMS_KEPT_ORGANISATIONS = 10_000;
 
 export class DndService {
   private published: Promise<Tariff[]> | undefined;
@@ -136,7 +138,24 @@ export class DndService {
   /** Dwell per port as last read, and until when it is used (see dwellDaysAt). */
   private readonly dwell = new Map<string, { days: number | null; until: number }>();
 
-  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock; sql?: PreparedSql }) {}
+  /**
+   * Contract terms per organisation as last read, and until when they are used. Every single read with
+   * D&D asks for them and they change a few times a year, so they were one statement of five on the
+   * stored read. `termsWritten` counts this process's writes: a read that began before one does not
+   * keep what it read.
+   */
+  private readonly terms = new Map<string, { tariffs: Tariff[]; until: number }>();
+  private termsWritten = 0;
+
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      sql?: PreparedSql;
+      /** QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS in ms; 0 or absent: read every time. */
+      termsKeptMs?: number;
+    },
+  ) {}
 
   /** The seeded published tariffs and benchmarks: written by a migration, so read once per process. */
   publishedTariffs(): Promise<Tariff[]> {
@@ -154,6 +173,36 @@ export class DndService {
    * statement, as every assessment of a read asks it.
    */
   async contractTermsOf(organizationIds: readonly string[]): Promise<Tariff[]> {
+    const keptMs = this.deps.termsKeptMs ?? 0;
+    if (keptMs <= 0) return this.readContractTerms(organizationIds);
+    const now = this.deps.clock.now().getTime();
+    const wanted = [...new Set(organizationIds)].filter((id) => (this.terms.get(id)?.until ?? 0) <= now);
+    if (wanted.length > 0) {
+      const written = this.termsWritten;
+      const read = await this.readContractTerms(wanted);
+      if (written === this.termsWritten) {
+        if (this.terms.size + wanted.length > TERMS_KEPT_ORGANISATIONS) this.terms.clear();
+        for (const id of wanted) {
+          this.terms.set(id, { tariffs: read.filter((t) => t.organizationId === id), until: now + keptMs });
+        }
+      } else {
+        // A write landed while reading: answer from what was read (as an uncached read would) and
+        // keep nothing, so the next read sees the write.
+        const kept = organizationIds
+          .filter((id) => !wanted.includes(id))
+          .flatMap((id) => this.terms.get(id)?.tariffs ?? []);
+        return [...kept, ...read];
+      }
+    }
+    return [...new Set(organizationIds)].flatMap((id) => this.terms.get(id)?.tariffs ?? []);
+  }
+
+  private forgetContractTerms(organizationId: string): void {
+    this.termsWritten++;
+    this.terms.delete(organizationId);
+  }
+
+  private async readContractTerms(organizationIds: readonly string[]): Promise<Tariff[]> {
     if (this.deps.sql) {
       const rows = await this.deps.sql.query<RawTariffRow>(CONTRACT_TERMS, [[...organizationIds]]);
       return rows.map((r) => tariffOfRow(tariffRowOf(r)));
@@ -191,12 +240,14 @@ export class DndService {
         isEstimate: false,
       },
     });
+    this.forgetContractTerms(organizationId);
     return tariffOfRow(row);
   }
 
   /** Removes one of the organisation's own terms; false when it has none with that id. */
   async removeContractTerms(organizationId: string, id: string): Promise<boolean> {
     const { count } = await this.deps.prisma.dndTariff.deleteMany({ where: { id, organizationId } });
+    this.forgetContractTerms(organizationId);
     return count > 0;
   }
 
