@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 
 /**
  * The harness's constant-rate client, run as a process of its own pinned to the load CPUs like wrk:
- * `node --import tsx bench/open-loop.ts <config.json>`, one JSON line `OPEN_LOOP {...}` on stdout.
+ * `node --import tsx bench/open-loop.ts <config.json> [<result.json>]`, the run as JSON in the result
+ * file, or one line `OPEN_LOOP {...}` on stdout without one.
  *
  * Open loop: request i is due at start + i / rate whatever the earlier answers did, and its latency
  * runs from that due time, not from when the socket got it. A closed loop (wrk's 50 connections)
@@ -192,7 +193,9 @@ function runOpenLoop(config: OpenLoopConfig): Promise<OpenLoopRun> {
   });
 }
 
-// This file is the process (the harness imports its types only): the config file is the only argument.
+// This file is the process (the harness imports its types only). The harness names a result file: the
+// sampled answers (a full stored read each) make the line longer than the output it keeps of a child.
 const config = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as OpenLoopConfig;
 const run = await runOpenLoop(config);
-process.stdout.write(`OPEN_LOOP ${JSON.stringify(run)}\n`);
+if (process.argv[3]) writeFileSync(process.argv[3], JSON.stringify(run));
+else process.stdout.write(`OPEN_LOOP ${JSON.stringify(run)}\n`);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -703,25 +703,22 @@ async function runOpenLoopProcess(
   name: string,
 ): Promise<{ run: OpenLoopRun; serverCpuShare: number | undefined }> {
   const file = path.join(ctx.tempDir, "open-loop", `${name}.json`);
+  const result = path.join(ctx.tempDir, "open-loop", `${name}.result.json`);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(config));
   const cpuBefore = processCpuMs(serverPid);
   const client = ctx.supervisor.spawn(
     "open-loop",
     "taskset",
-    ["-c", ctx.loadCpus, process.execPath, "--import", "tsx", "bench/open-loop.ts", file],
+    ["-c", ctx.loadCpus, process.execPath, "--import", "tsx", "bench/open-loop.ts", file, result],
     { cwd: ctx.repoRoot },
   );
   const code = await client.exited;
   const cpuAfter = processCpuMs(serverPid);
-  const line = client
-    .output()
-    .split("\n")
-    .find((l) => l.startsWith("OPEN_LOOP "));
-  if (code !== 0 || !line) {
+  if (code !== 0 || !existsSync(result)) {
     throw new Error(`the open-loop client failed (${client.exit}):\n${client.output().slice(-2_000)}`);
   }
-  const run = JSON.parse(line.slice("OPEN_LOOP ".length)) as OpenLoopRun;
+  const run = JSON.parse(readFileSync(result, "utf8")) as OpenLoopRun;
   const serverCpuShare =
     cpuBefore === undefined || cpuAfter === undefined
       ? undefined

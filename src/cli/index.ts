@@ -21,8 +21,12 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
   serve                                   run the service (what npm start does)
   migrate                                 apply database migrations
   orgs create --name NAME [--plan free|starter|professional|business|custom]
-              [--cycle monthly|yearly] [--no-developer-mode] [--operator]
+              [--cycle monthly|yearly] [--no-developer-mode] [--operator] [--per-minute N]
   orgs list
+  orgs rate --org ORG_ID_OR_NAME --per-minute N|plan
+                                          a custom plan's negotiated requests per key per minute
+                                          (the organisation's keys together: five times it);
+                                          plan goes back to the plan's own
   orgs operator --org ORG_ID_OR_NAME [--off]
                                           mark the organisation that runs this deployment (its
                                           keys may read feed health); --off removes the mark
@@ -65,6 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
       cycle: { type: "string" },
       "no-developer-mode": { type: "boolean", default: false },
       operator: { type: "boolean", default: false },
+      "per-minute": { type: "string" },
       off: { type: "boolean", default: false },
       org: { type: "string" },
       email: { type: "string" },
@@ -99,6 +104,7 @@ export async function runCli(argv: string[]): Promise<number> {
     cycle: values.cycle,
     developerMode: !values["no-developer-mode"],
     operator: key === "orgs operator" ? !values.off : values.operator,
+    ratePerMinute: values["per-minute"],
     org: values.org,
     email: values.email,
     role: values.role,

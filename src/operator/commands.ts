@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Database } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountError, type AccountsService } from "../domain/accounts/accounts.service";
-import { PLAN_ORDER } from "../domain/accounts/plans";
+import { organizationRatePerMinute, PLAN_ORDER, planOf } from "../domain/accounts/plans";
 
 /**
  * The operator's account commands, one schema for both ways they run: in the CLI's own process on a
@@ -10,6 +10,8 @@ import { PLAN_ORDER } from "../domain/accounts/plans";
  * they share the server's key cache, so a revocation is refused on the very next request.
  */
 const optionalName = z.string().optional();
+/** `--per-minute`: a custom plan's negotiated per-key window; bounds are the account service's. */
+const ratePerMinute = z.coerce.number({ error: "--per-minute is a whole number" });
 
 export const operatorCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("migrate") }),
@@ -22,8 +24,16 @@ export const operatorCommandSchema = z.discriminatedUnion("command", [
     developerMode: z.boolean().default(true),
     // The organisation that runs the deployment (its keys read feed health); off unless asked.
     operator: z.boolean().default(false),
+    ratePerMinute: ratePerMinute.optional(),
   }),
   z.object({ command: z.literal("orgs list") }),
+  z.object({
+    command: z.literal("orgs rate"),
+    org: z.string({ error: "orgs rate needs --org" }).min(1, "orgs rate needs --org"),
+    ratePerMinute: z.union([z.literal("plan"), ratePerMinute], {
+      error: "orgs rate needs --per-minute N (a whole number) or --per-minute plan",
+    }),
+  }),
   z.object({
     command: z.literal("orgs operator"),
     org: z.string({ error: "orgs operator needs --org" }).min(1, "orgs operator needs --org"),
@@ -97,9 +107,21 @@ export async function runOperatorCommand(
         billingCycle: command.cycle,
         developerMode: command.developerMode,
         operator: command.operator,
+        ratePerMinute: command.ratePerMinute ?? null,
       });
       return {
-        human: `Created organisation ${org.name} (${org.id}), plan ${org.plan}${org.operator ? ", operator" : ""}`,
+        human: `Created organisation ${org.name} (${org.id}), plan ${org.plan}${org.ratePerMinute === null ? "" : ` at ${org.ratePerMinute} requests per key per minute`}${org.operator ? ", operator" : ""}`,
+        data: org,
+      };
+    }
+    case "orgs rate": {
+      const org = await accounts.setRatePerMinute(
+        await organization(accounts, command.org),
+        command.ratePerMinute === "plan" ? null : command.ratePerMinute,
+      );
+      const { ratePerMinute: perKey } = planOf(org);
+      return {
+        human: `${org.name} (${org.id}): ${perKey} requests per key per minute, ${organizationRatePerMinute(planOf(org))} for its keys together${org.ratePerMinute === null ? " (the plan's own)" : ""}.`,
         data: org,
       };
     }

@@ -100,6 +100,41 @@ describe("per-key window, in-memory store", () => {
     expect(data.contactUrl).toEqual(expect.stringContaining("/contact"));
     expect(data).not.toHaveProperty("upgrade");
   });
+
+  it("windows a custom plan at its negotiated rate (quayside orgs rate) from the next request, and only a custom plan", async () => {
+    const { accounts, db } = app.services;
+    const { key, organizationId } = await app.fixtures.organization({ plan: "custom" });
+    // Used once, so the key is in this process's cache when the rate changes.
+    expect((await fetch(`${app.url}/api/v1/carriers`, { headers: bearer(key) })).status).toBe(200);
+    await accounts.setRatePerMinute(
+      await db.prisma.organization.findUniqueOrThrow({ where: { id: organizationId } }),
+      8,
+    );
+    const viewer = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(key) },
+      body: JSON.stringify({
+        query: "{ viewer { organization { plan { ratePerMinute } } rateLimit { limit } } }",
+      }),
+    });
+    expect((await viewer.json()).data.viewer).toEqual({
+      organization: { plan: { ratePerMinute: 8 } },
+      rateLimit: { limit: 8 },
+    });
+    // Two of the minute's eight spent: the first call and the viewer.
+    const results = await burst(Array(10).fill(`${app.url}/api/v1/carriers`), bearer(key));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(4);
+    expect(results[0]!.headers.get("x-ratelimit-limit")).toBe("8");
+
+    const starter = await app.fixtures.organization({ plan: "starter" });
+    await expect(
+      accounts.setRatePerMinute(
+        await db.prisma.organization.findUniqueOrThrow({ where: { id: starter.organizationId } }),
+        8,
+      ),
+    ).rejects.toThrow(/Only the custom plan has a negotiated rate/);
+  });
 });
 
 describe("per-key window shared through Redis by two instances", () => {

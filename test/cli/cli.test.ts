@@ -91,6 +91,36 @@ describe("quayside CLI", () => {
     expect(human.split("\n")[0]).toMatch(/^qs_[A-Za-z0-9_-]{43}$/);
   }, 120_000); // ten process starts, each opening the database
 
+  it("negotiates a custom plan's rate with orgs create --per-minute and orgs rate, and refuses it on any other plan", async () => {
+    const big = await json<{ ratePerMinute: number | null }>(
+      "orgs",
+      "create",
+      "--name",
+      "Big Forwarder",
+      "--plan",
+      "custom",
+      "--per-minute",
+      "5000",
+    );
+    expect(big.ratePerMinute).toBe(5000);
+    expect(await quayside("orgs", "rate", "--org", "Big Forwarder", "--per-minute", "12000")).toMatch(
+      /Big Forwarder .*: 12000 requests per key per minute, 60000 for its keys together\./,
+    );
+    expect(await json("orgs", "rate", "--org", "Big Forwarder", "--per-minute", "plan")).toMatchObject({
+      ratePerMinute: null,
+    });
+    await json("orgs", "create", "--name", "Small Forwarder", "--plan", "starter");
+    const refused = await run(
+      "node",
+      [BIN, "orgs", "rate", "--org", "Small Forwarder", "--per-minute", "900"],
+      {
+        env,
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { code: number }).code).toBe(2);
+    expect((refused as { stderr: string }).stderr).toMatch(/Only the custom plan has a negotiated rate/);
+  }, 60_000);
+
   it("explains a mistake with exit code 2 and no stack trace", async () => {
     const failed = await run(
       "node",

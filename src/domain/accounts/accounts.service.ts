@@ -5,7 +5,7 @@ import type { CacheLookups } from "../../observability/metrics";
 import { hashPassword, passwordProblem } from "../people/passwords";
 import { displayPrefix, generateRawKey, hashKey, looksLikeKey } from "./api-key";
 import { KeyCache, type KeyRow } from "./key-cache";
-import { FEATURES, type Feature, ORGANIZATION_BOUNDS } from "./plans";
+import { CUSTOM_RATE_BOUNDS, FEATURES, type Feature, ORGANIZATION_BOUNDS } from "./plans";
 import { type Principal, principalOf } from "./principal";
 
 export type KeyRefusal = "missing_key" | "invalid_key" | "revoked_key" | "expired_key" | "developer_mode_off";
@@ -55,6 +55,8 @@ export interface OrganizationChanges {
   developerMode?: boolean;
   /** Whether the organisation runs this deployment (docs/decisions/disruptions.md, "Operators"). */
   operator?: boolean;
+  /** A custom plan's negotiated per-key minute window; null: the plan's own (see `planOf`). */
+  ratePerMinute?: number | null;
 }
 
 export class AccountsService {
@@ -90,13 +92,17 @@ export class AccountsService {
     developerMode?: boolean;
     operator?: boolean;
     features?: Partial<Record<Feature, boolean>>;
+    /** A custom plan's negotiated per-key minute window. */
+    ratePerMinute?: number | null;
   }): Promise<Organization> {
     const name = input.name.trim();
     if (!name) throw new AccountError("invalid_input", "An organisation needs a name.");
+    const plan = input.plan ?? "free";
     return this.prisma.organization.create({
       data: {
         name,
-        plan: input.plan ?? "free",
+        plan,
+        ratePerMinute: negotiatedRate(plan, input.ratePerMinute ?? null),
         billingCycle: input.billingCycle ?? "monthly",
         developerMode: input.developerMode ?? false,
         operator: input.operator ?? false,
@@ -258,6 +264,13 @@ export class AccountsService {
     return this.updateOrganization(organizationId, { operator });
   }
 
+  /** A custom plan's negotiated per-key minute window, or null for the plan's own. */
+  async setRatePerMinute(organization: Organization, ratePerMinute: number | null): Promise<Organization> {
+    return this.updateOrganization(organization.id, {
+      ratePerMinute: negotiatedRate(organization.plan, ratePerMinute),
+    });
+  }
+
   /**
    * Every change to an organisation goes through here, so that its keys see the change on their next
    * request in this process (the key cache forgets them).
@@ -315,4 +328,26 @@ export class AccountsService {
     // Fire and forget: a failed bookkeeping write must never fail the request.
     this.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
+}
+
+/** Only a custom plan is negotiated; the other plans' windows are the published ones. */
+function negotiatedRate(plan: PlanCode, ratePerMinute: number | null): number | null {
+  if (ratePerMinute === null) return null;
+  if (plan !== "custom") {
+    throw new AccountError(
+      "invalid_input",
+      `Only the custom plan has a negotiated rate; this organisation is on ${plan}.`,
+    );
+  }
+  if (
+    !Number.isInteger(ratePerMinute) ||
+    ratePerMinute < CUSTOM_RATE_BOUNDS.min ||
+    ratePerMinute > CUSTOM_RATE_BOUNDS.max
+  ) {
+    throw new AccountError(
+      "invalid_input",
+      `A rate per minute is a whole number from ${CUSTOM_RATE_BOUNDS.min} to ${CUSTOM_RATE_BOUNDS.max.toLocaleString("en-GB")}.`,
+    );
+  }
+  return ratePerMinute;
 }

@@ -118,6 +118,21 @@ export function organizationRatePerMinute(plan: PlanDefinition): number {
   return plan.ratePerMinute * ORGANIZATION_BOUNDS.keyMultiple;
 }
 
+/** What `quayside orgs rate` accepts as a custom plan's per-key minute window. */
+export const CUSTOM_RATE_BOUNDS = { min: 1, max: 1_000_000 } as const;
+
+/**
+ * The plan an organisation is on as its windows apply: on `custom`, a negotiated per-key minute window
+ * (`organizations.rate_per_minute`, set by the operator) replaces the plan's own, and the
+ * organisation's window follows from it. Every principal's plan comes from here.
+ */
+export function planOf(organization: { plan: PlanCode; ratePerMinute: number | null }): PlanDefinition {
+  const plan = PLANS[organization.plan];
+  return plan.code === "custom" && organization.ratePerMinute !== null
+    ? { ...plan, ratePerMinute: organization.ratePerMinute }
+    : plan;
+}
+
 export const PLAN_ORDER: readonly PlanCode[] = ["free", "starter", "professional", "business", "custom"];
 
 /** The next plan that buys a bigger per-minute window; `custom` has none (talk to us instead). */

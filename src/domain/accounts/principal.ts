@@ -1,5 +1,5 @@
 import type { ApiKey, Organization, User } from "../../generated/prisma/client";
-import { type Feature, PLANS, type PlanDefinition } from "./plans";
+import { type Feature, PLANS, type PlanDefinition, planOf } from "./plans";
 
 /**
  * Who a request acts for. The key (or a person's dashboard session) decides: no surface takes an
@@ -17,7 +17,7 @@ export interface Principal {
 
 export function principalOf(apiKey: ApiKey & { user: User; organization: Organization }): Principal {
   const { user, organization, ...key } = apiKey;
-  return { apiKey: key, user, organization, plan: PLANS[organization.plan] };
+  return { apiKey: key, user, organization, plan: planOf(organization) };
 }
 
 export type FeatureAccess = "on" | "plan_required" | "feature_disabled";

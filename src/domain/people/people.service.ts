@@ -3,7 +3,7 @@ import type { Invitation, Organization, PrismaClient, User } from "../../generat
 import type { UserRole } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
 import { AccountError } from "../accounts/accounts.service";
-import { PLANS } from "../accounts/plans";
+import { planOf } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import type { FixedWindowLimiter } from "../limits/fixed-window";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords";
@@ -358,5 +358,5 @@ export function invitationPath(rawToken: string): string {
 
 function sessionPrincipal(user: User & { organization: Organization }, sessionId: string): Principal {
   const { organization, ...person } = user;
-  return { apiKey: null, sessionId, user: person, organization, plan: PLANS[organization.plan] };
+  return { apiKey: null, sessionId, user: person, organization, plan: planOf(organization) };
 }

@@ -2,7 +2,7 @@ import type { PrismaClient, Shipment } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import type { QueueStat } from "../../observability/metrics";
-import { PLANS } from "../accounts/plans";
+import { planOf } from "../accounts/plans";
 import { detectCarriers } from "../carriers/carrier-detection";
 import type { Carrier } from "../carriers/carrier-directory";
 import { parseReference } from "../references/reference";
@@ -273,6 +273,6 @@ export class BackgroundTracking {
     });
     if (!user) return null;
     const { organization, ...rest } = user;
-    return { user: rest, organization, plan: PLANS[organization.plan], apiKey: null };
+    return { user: rest, organization, plan: planOf(organization), apiKey: null };
   }
 }

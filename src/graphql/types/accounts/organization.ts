@@ -1,4 +1,4 @@
-import { FEATURES, PLANS, periodDays, shipmentSlotsPerCycle } from "../../../domain/accounts/plans";
+import { FEATURES, periodDays, planOf, shipmentSlotsPerCycle } from "../../../domain/accounts/plans";
 import { featureAccess } from "../../../domain/accounts/principal";
 import { builder } from "../../builder";
 import { BillingCycleEnum } from "./billing-cycle";
@@ -11,7 +11,7 @@ builder.prismaObject("Organization", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.exposeString("name"),
-    plan: t.field({ type: PlanRef, resolve: (o) => PLANS[o.plan] }),
+    plan: t.field({ type: PlanRef, resolve: (o) => planOf(o) }),
     billingState: t.field({ type: BillingStateEnum, resolve: (o) => o.billingState }),
     overdueDays: t.exposeInt("overdueDays"),
     graceDays: t.exposeInt("graceDays"),

@@ -1,4 +1,4 @@
-import { PLANS, periodDays } from "../../../domain/accounts/plans";
+import { periodDays, planOf } from "../../../domain/accounts/plans";
 import type { Principal } from "../../../domain/accounts/principal";
 import { peekRateWindows } from "../../../domain/limits/rate-windows";
 import type { SlotUsage } from "../../../domain/tracking/slots.service";
@@ -15,7 +15,7 @@ const AccountUsageRef = builder
   .implement({
     description: "Plan, slots of the billing cycle and the calling key's rate window.",
     fields: (t) => ({
-      plan: t.field({ type: PlanRef, resolve: (u) => PLANS[u.organization.plan] }),
+      plan: t.field({ type: PlanRef, resolve: (u) => planOf(u.organization) }),
       cycle: t.field({ type: BillingCycleEnum, resolve: (u) => u.organization.billingCycle }),
       periodDays: t.int({ resolve: (u) => periodDays(u.organization.billingCycle) }),
       slots: t.field({ type: SlotUsageRef, resolve: (u) => u.slots }),
