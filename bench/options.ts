@@ -43,6 +43,8 @@ export interface BenchOptions {
   nodeMajors: string[];
   /** Set when --node was given: the node-versions runner joins whatever else was selected. */
   nodeExplicit: boolean;
+  /** A folder for a V8 CPU profile of each measured service process (node --cpu-prof). */
+  cpuProfDir: string | undefined;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -72,6 +74,11 @@ const USAGE = `Usage: npm run bench -- [options]
                         default 22,24; "none" for only the harness's own); the binaries come from the
                         npm registry (node-<platform>-<arch>) into ~/.cache/quayside/node. Giving
                         --node adds the node-versions runner to the selection
+
+  --cpu-prof DIR        write a V8 CPU profile of each measured service process into DIR (node
+                        --cpu-prof, written when the run stops it), to read where a scenario's time
+                        goes; profiling costs CPU, so read the profile's shares, not the run's figures
+                        (BENCH_CPU_PROF)
 
   Scenario ids: the HTTP scenarios of bench/scenarios.ts, and the runners bulk-track,
   webhook-fanout, refresh-scheduling, scale, open-loop and node-versions (PostgreSQL only; not in a
@@ -118,6 +125,7 @@ export function parseOptions(
         "scale-sizes": { type: "string" },
         rate: { type: "string" },
         node: { type: "string" },
+        "cpu-prof": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -189,6 +197,7 @@ export function parseOptions(
     rate: parse(positiveInt, pick("rate", "BENCH_RATE"), 1_000, "--rate"),
     nodeMajors: [],
     nodeExplicit: pick("node", "BENCH_NODE") !== undefined,
+    cpuProfDir: pick("cpu-prof", "BENCH_CPU_PROF"),
   };
   const majors = parse(list, pick("node", "BENCH_NODE"), ["22", "24"], "--node");
   if (majors.some((m) => m !== "none" && !/^\d+$/.test(m)))

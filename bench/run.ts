@@ -418,6 +418,7 @@ async function main(): Promise<number> {
         cpus: options.serverCpus,
         repoRoot: REPO_ROOT,
         env: carrierEnv,
+        cpuProfDir: options.cpuProfDir && path.join(path.resolve(options.cpuProfDir), mode),
       }),
     ),
   );

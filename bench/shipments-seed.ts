@@ -137,7 +137,7 @@ export async function seedBulkShipments(
            FROM document_versions v WHERE v.document_id LIKE 'bench-doc-' || $3::text || '-%')
        INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
                               carrier_scac, document_id, status, eta, last_synced_at, created_at, updated_at, next_refresh_at,
-                              summary, predicted_eta, eta_due_at)
+                              summary, predicted_eta, eta_due_at, disruptions_matched_at)
        SELECT gen_random_uuid()::text, $1::text, $2::text, 'container'::"ReferenceKind", r, r, 'MSCU',
               pool.document_id, 'IN_TRANSIT'::"ShipmentStatus", now() + interval '20 days',
               now() - (g % 43200) * interval '1 second',
@@ -145,7 +145,10 @@ export async function seedBulkShipments(
               now() - (g % 43200) * interval '1 second',
               now() + interval '12 hours' - (g % 43200) * interval '1 second',
               pool.summary, pool.predicted_eta,
-              now() + interval '13 hours' - (g % 43200) * interval '1 second'
+              now() + interval '13 hours' - (g % 43200) * interval '1 second',
+              -- Matched against disruptions when stored, as a tracked shipment is: seeded unmatched,
+              -- the matcher worked through all of them in the background of every measured run.
+              now()
          FROM generate_series($5::int, $7::int) g
          JOIN pool ON pool.document_id = 'bench-doc-' || $3::text || '-' || (1 + g % $4)
          CROSS JOIN LATERAL (SELECT $8::text || lpad(g::text, 7, '0') AS r) ref`,

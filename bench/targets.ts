@@ -45,6 +45,8 @@ export async function startService(
     id?: string;
     /** Another Node binary than the harness's own (the node-versions runner). */
     nodeBinary?: string;
+    /** Where the process writes a V8 CPU profile when it stops (--cpu-prof). */
+    cpuProfDir?: string;
   },
 ): Promise<StartedTarget> {
   const info: TargetInfo = {
@@ -61,7 +63,13 @@ export async function startService(
   const child = supervisor.spawn(
     info.id,
     "taskset",
-    ["-c", input.cpus, input.nodeBinary ?? process.execPath, "bench/service-under-test.mjs"],
+    [
+      "-c",
+      input.cpus,
+      input.nodeBinary ?? process.execPath,
+      ...(input.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${input.cpuProfDir}`] : []),
+      "bench/service-under-test.mjs",
+    ],
     {
       cwd: input.repoRoot,
       longLived: true,
