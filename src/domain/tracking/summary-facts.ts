@@ -21,6 +21,13 @@ export interface SummaryFacts {
   arrivalLocalDateTime: string | null;
   /** The actual arrival at the final port of discharge as wall-clock time there; null until then. */
   ataLocalDateTime: string | null;
+  /**
+   * The instants (UTC) `arrivalLocalDateTime` and `ataLocalDateTime` denote, so a list can say which
+   * clock those are on (docs/decisions/times.md); absent on summaries stored before they were kept
+   * (`withArrivalInstants` takes them from the shipment row then).
+   */
+  arrival?: string | null;
+  ata?: string | null;
   containerNumbers: string[];
   /**
    * UN/LOCODEs of the route's ports (place of receipt, loading, discharge, delivery), for the port
@@ -42,6 +49,9 @@ export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
     remainingUntil: end && doc.status !== "DELIVERED" && !doc.route.pod.actual ? end : null,
     arrivalLocalDateTime: doc.route.pod.localDateTime,
     ataLocalDateTime: arrivalLocalDateTime(doc),
+    arrival: doc.route.pod.instant,
+    // The instant of the same reading as `ataLocalDateTime` (the port of discharge's actual arrival).
+    ata: arrivalLocalDateTime(doc) !== null ? doc.route.pod.instant : null,
     containerNumbers: doc.containers.map((c) => c.number),
     portLocodes: routeLocodes(doc),
   };
@@ -71,6 +81,28 @@ export function storedSummary(value: unknown): SummaryFacts | null {
     : null;
 }
 
+/**
+ * A summary stored before its instants were kept takes them from the shipment row, which is written
+ * with it in one statement from the same document version (`eta` the port of discharge's instant,
+ * `ata` the vessel's arrival there).
+ */
+export function withArrivalInstants(
+  facts: SummaryFacts,
+  row: { eta: Date | null; ata: Date | null },
+): SummaryFacts & { arrival: string | null; ata: string | null } {
+  return {
+    ...facts,
+    arrival:
+      facts.arrival !== undefined
+        ? facts.arrival
+        : facts.arrivalLocalDateTime
+          ? (row.eta?.toISOString() ?? null)
+          : null,
+    ata:
+      facts.ata !== undefined ? facts.ata : facts.ataLocalDateTime ? (row.ata?.toISOString() ?? null) : null,
+  };
+}
+
 /** Two summaries say the same (stored JSON comes back with its keys in another order). */
 export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
   return (
@@ -81,6 +113,8 @@ export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
     a.remainingUntil === b.remainingUntil &&
     a.arrivalLocalDateTime === b.arrivalLocalDateTime &&
     a.ataLocalDateTime === b.ataLocalDateTime &&
+    (a.arrival ?? null) === (b.arrival ?? null) &&
+    (a.ata ?? null) === (b.ata ?? null) &&
     a.containerNumbers.length === b.containerNumbers.length &&
     a.containerNumbers.every((n, i) => n === b.containerNumbers[i]) &&
     (a.portLocodes ?? []).join() === (b.portLocodes ?? []).join()

@@ -3,6 +3,7 @@ import { featureAccess } from "../../../domain/accounts/principal";
 import type { EtaShipment, PredictiveEta } from "../../../domain/eta/eta.service";
 import { wallClock } from "../../../domain/routes/placed-locations";
 import { predictArrival } from "../../../domain/routes/predictive-eta";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { ShipmentRef } from "../shipments/shipment";
@@ -115,6 +116,12 @@ const PodPredictedArrivalRef = builder.objectRef<PodPredictedArrival>("PodPredic
     instant: t.expose("instant", { type: "DateTime" }),
     localDateTime: t.exposeString("localDateTime", {
       description: "Wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS.",
+    }),
+    utcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock localDateTime is on: the port's offset from UTC at that moment, e.g. +01:00 (+00:00 when the port's time zone is unknown: the time is then UTC's).",
+      resolve: (p) => utcOffsetOf(p.localDateTime, p.instant),
     }),
     basis: t.field({ type: PodArrivalBasisEnum, resolve: (p) => p.basis }),
   }),

@@ -1,4 +1,5 @@
 import type { ScheduleEndpoint } from "../../../domain/schedules/model";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 import { loadPort, PortRef } from "../ports/port";
 
@@ -22,6 +23,12 @@ export const ScheduleEndpointRef = builder.objectRef<ScheduleEndpoint>("Schedule
       type: "DateTime",
       nullable: true,
       resolve: (e) => (e.instant ? new Date(e.instant) : null),
+    }),
+    utcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock localDateTime is on: its offset from UTC at that moment, e.g. +01:00, as the carrier gave it; null when localDateTime or at is null.",
+      resolve: (e) => utcOffsetOf(e.localDateTime, e.instant),
     }),
     port: t.field({ type: PortRef, nullable: true, resolve: (e, _a, ctx) => loadPort(ctx, e.locode) }),
   }),

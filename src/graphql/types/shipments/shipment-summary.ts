@@ -1,4 +1,5 @@
 import { remainingDays, type SummaryFacts } from "../../../domain/tracking/summary-facts";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 
 /**
@@ -26,10 +27,34 @@ export const ShipmentSummaryRef = builder.objectRef<SummaryFacts>("ShipmentSumma
       description:
         "Arrival at the port of discharge (estimated, or actual once it happened) as wall-clock time there, YYYY-MM-DD HH:MM:SS.",
     }),
+    arrival: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "The instant arrivalLocalDateTime denotes, in UTC; null when it is null.",
+      resolve: (facts) => (facts.arrival ? new Date(facts.arrival) : null),
+    }),
+    arrivalUtcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock arrivalLocalDateTime is on: its offset from UTC at that moment, e.g. +01:00 (+00:00 when the port's time zone is unknown: the time is then UTC's); null when it is null.",
+      resolve: (facts) => utcOffsetOf(facts.arrivalLocalDateTime, facts.arrival),
+    }),
     ataLocalDateTime: t.exposeString("ataLocalDateTime", {
       nullable: true,
       description:
         "The vessel's actual arrival at the final port of discharge, wall-clock time there; null until then.",
+    }),
+    ata: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "The instant ataLocalDateTime denotes, in UTC; null until the vessel arrived.",
+      resolve: (facts) => (facts.ata ? new Date(facts.ata) : null),
+    }),
+    ataUtcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock ataLocalDateTime is on: its offset from UTC at that moment, e.g. +01:00; null until the vessel arrived.",
+      resolve: (facts) => utcOffsetOf(facts.ataLocalDateTime, facts.ata),
     }),
     containerNumbers: t.exposeStringList("containerNumbers", {
       description: "The boxes of the document, in its order.",

@@ -4,7 +4,7 @@ import { discoveryStatusOf } from "../../../domain/shipments/carrier-discovery";
 import { shipmentName } from "../../../domain/shipments/shipment-id";
 import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
 import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
-import { storedSummary, summaryFactsOf } from "../../../domain/tracking/summary-facts";
+import { storedSummary, summaryFactsOf, withArrivalInstants } from "../../../domain/tracking/summary-facts";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { CarrierRef } from "../carriers/carrier";
@@ -130,7 +130,8 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
         "The newest document's facts in brief, kept with the shipment when the document was stored; null before the carrier answered.",
       resolve: async (s, _a, ctx) => {
         const kept = storedSummary(s.summary);
-        if (kept || !s.documentId) return kept;
+        if (kept) return withArrivalInstants(kept, s);
+        if (!s.documentId) return null;
         // A shipment written before summaries were kept: computed from its document once per read.
         const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
         return latest ? summaryFactsOf(latest.content) : null;

@@ -1,4 +1,5 @@
 import type { etaRevisions } from "../../../domain/tracking/eta-revisions";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 
 export const EtaRevisionRef = builder
@@ -6,7 +7,15 @@ export const EtaRevisionRef = builder
   .implement({
     fields: (t) => ({
       eta: t.field({ type: "DateTime", resolve: (r) => new Date(r.eta) }),
-      localDateTime: t.exposeString("localDateTime"),
+      localDateTime: t.exposeString("localDateTime", {
+        description: "The same arrival as wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS.",
+      }),
+      utcOffset: t.string({
+        nullable: true,
+        description:
+          "The clock localDateTime is on: its offset from UTC at that moment, e.g. +01:00 (+00:00 when the port's time zone is unknown: the time is then UTC's).",
+        resolve: (r) => utcOffsetOf(r.localDateTime, r.eta),
+      }),
       recordedAt: t.field({ type: "DateTime", resolve: (r) => new Date(r.recordedAt) }),
       actual: t.exposeBoolean("actual"),
       changeHours: t.exposeInt("changeHours", {

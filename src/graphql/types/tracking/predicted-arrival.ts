@@ -1,4 +1,5 @@
 import type { PredictedArrival } from "../../../domain/routes/predictive-eta";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 
 export const PredictedArrivalRef = builder.objectRef<PredictedArrival>("PredictedArrival").implement({
@@ -8,6 +9,12 @@ export const PredictedArrivalRef = builder.objectRef<PredictedArrival>("Predicte
     instant: t.field({ type: "DateTime", resolve: (p) => new Date(p.instant) }),
     localDateTime: t.exposeString("localDateTime", {
       description: "Wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS.",
+    }),
+    utcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock localDateTime is on: its offset from UTC at that moment, e.g. +01:00 (+00:00 when the port's time zone is unknown: the time is then UTC's).",
+      resolve: (p) => utcOffsetOf(p.localDateTime, p.instant),
     }),
     fromLocationKey: t.exposeString("fromLocationKey", { description: "The call it sails from." }),
     departedAt: t.field({ type: "DateTime", resolve: (p) => new Date(p.departedAt) }),

@@ -1,4 +1,5 @@
 import type { RoutePoint } from "../../../domain/tracking/model";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 import { type InDocument, locationIn } from "./in-document";
 import { LocationRef } from "./location";
@@ -10,11 +11,21 @@ export const RoutePointRef = builder.objectRef<InDocument<RoutePoint>>("RoutePoi
       nullable: true,
       resolve: ({ item, doc }) => locationIn(doc, item.locationKey),
     }),
-    localDateTime: t.string({ nullable: true, resolve: ({ item }) => item.localDateTime }),
+    localDateTime: t.string({
+      nullable: true,
+      description: "Wall-clock time at the place, YYYY-MM-DD HH:MM:SS; the same moment as instant.",
+      resolve: ({ item }) => item.localDateTime,
+    }),
     instant: t.field({
       type: "DateTime",
       nullable: true,
       resolve: ({ item }) => (item.instant ? new Date(item.instant) : null),
+    }),
+    utcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock localDateTime is on: its offset from UTC at that moment, e.g. +01:00 (+00:00 when the place's time zone is unknown: the time is then UTC's); null when localDateTime is null.",
+      resolve: ({ item }) => utcOffsetOf(item.localDateTime, item.instant),
     }),
     actual: t.boolean({
       nullable: true,

@@ -14,6 +14,7 @@ import {
   originAndDestination,
   routePoints,
 } from "../../../domain/tracking/shipment-facts";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
 import { ContainerRef } from "./container";
@@ -138,6 +139,12 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
       description:
         "The same arrival as wall-clock time at the port of discharge, YYYY-MM-DD HH:MM:SS; null until then.",
       resolve: (d) => arrivalLocalDateTime(d.content),
+    }),
+    ataUtcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock ataLocalDateTime is on: its offset from UTC at that moment, e.g. +01:00; null until the vessel arrived.",
+      resolve: (d) => utcOffsetOf(arrivalLocalDateTime(d.content), d.content.route.pod.instant),
     }),
     deliveredAt: t.field({
       type: "DateTime",

@@ -1,5 +1,6 @@
 import { wallClock } from "../../../domain/lookups/local-time";
 import { findPortEntry } from "../../../domain/ports/port-directory";
+import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import type { PortCallReport } from "../../../domain/vessels/vessel-position-provider";
 import { builder } from "../../builder";
 import { loadPort, PortRef } from "../ports/port";
@@ -29,6 +30,15 @@ export const VesselPortCallRef = builder.objectRef<PortCallReport>("VesselPortCa
       resolve: (c) => {
         const zone = c.locode ? (findPortEntry(c.locode)?.timeZone ?? null) : null;
         return c.at && zone ? wallClock(new Date(c.at), zone) : null;
+      },
+    }),
+    utcOffset: t.string({
+      nullable: true,
+      description:
+        "The clock localDateTime is on: the port's offset from UTC at that moment, e.g. +01:00; null when localDateTime is null.",
+      resolve: (c) => {
+        const zone = c.locode ? (findPortEntry(c.locode)?.timeZone ?? null) : null;
+        return c.at && zone ? utcOffsetOf(wallClock(new Date(c.at), zone), c.at) : null;
       },
     }),
     port: t.field({ type: PortRef, nullable: true, resolve: (c, _a, ctx) => loadPort(ctx, c.locode) }),
