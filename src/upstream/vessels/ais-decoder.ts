@@ -12,9 +12,11 @@ const AisStreamDecoder =
 type StreamDecoder = InstanceType<typeof AisStreamDecoder>;
 
 /**
- * AIS payload decoding with ais-stream-decoder (message types 1-3, 5, 18, 24), behind types of our own;
- * types 19 (extended class B position with the ship's name) and 27 (the long-range broadcast satellite
- * receivers pick up far offshore) are read here, since the library does not know them.
+ * AIS payload decoding behind types of our own. Position reports (types 1-3, 18, 19 with the ship's
+ * name, 27 the long-range broadcast satellite receivers pick up far offshore) are read here from the
+ * bits, each field checked; the static reports (types 5 and 24) by ais-stream-decoder. Either way a
+ * payload shorter than its type's length is refused first: the library reads missing bits as whatever
+ * is left of the string, so a truncated report came out with a wrong course or latitude.
  * The library keeps one buffer for multi-sentence messages whatever their sequence id, so it is fed only
  * complete messages, in order, from `FragmentAssembler`; checksums were checked before too.
  */
@@ -49,12 +51,6 @@ export type AisMessage =
 interface RawMessage {
   type: number;
   mmsi: number;
-  lat?: number | null;
-  lon?: number | null;
-  speedOverGround?: number | null;
-  courseOverGround?: number | null;
-  heading?: number | null;
-  navStatus?: number;
   imo?: number;
   name?: string;
   callsign?: string;
@@ -72,22 +68,9 @@ const text = (value: string | undefined) => {
   return trimmed ? trimmed : null;
 };
 
+/** A static report the library decoded, in our types; null for what we do not read (type 24 part B). */
 export function toAisMessage(raw: RawMessage): AisMessage | null {
   const mmsi = String(raw.mmsi).padStart(9, "0");
-  if (raw.type === 1 || raw.type === 2 || raw.type === 3 || raw.type === 18) {
-    if (raw.lat === null || raw.lon === null || raw.lat === undefined || raw.lon === undefined) return null;
-    if (Math.abs(raw.lat) > 90 || Math.abs(raw.lon) > 180) return null;
-    return {
-      kind: "position",
-      mmsi,
-      lat: raw.lat,
-      lon: raw.lon,
-      speed: raw.speedOverGround ?? null,
-      course: raw.courseOverGround ?? null,
-      heading: raw.heading ?? null,
-      navigationStatus: raw.type === 18 ? null : (raw.navStatus ?? null),
-    };
-  }
   if (raw.type === 5) {
     const eta =
       raw.etaMonth && raw.etaDay && raw.etaHour !== null && raw.etaHour !== undefined
@@ -111,12 +94,51 @@ export function toAisMessage(raw: RawMessage): AisMessage | null {
   return null;
 }
 
+/**
+ * Why a complete message was not read. `truncated`: fewer bits than ITU-R M.1371 gives the message
+ * type, so the fields at its end would be read from bits that are not there (a type 1 cut after the
+ * course read a course of 65° where the ship steered 260°). `invalid_field`: a field outside the values
+ * the standard allows (its "not available" value aside). `no_position`: a position report saying it
+ * has no position (latitude 91°, longitude 181°). `unsupported_type`: a type we do not read.
+ */
+export type AisRefusal =
+  | { reason: "truncated"; type: number; bits: number; required: number }
+  | { reason: "invalid_field"; type: number; field: string; value: number }
+  | { reason: "no_position"; type: number }
+  | { reason: "unsupported_type"; type: number | null };
+
+export type AisReading = { ok: true; message: AisMessage } | { ok: false; refusal: AisRefusal };
+
+/**
+ * Bits of each type we read (ITU-R M.1371-5, annex 8): a payload shorter than this is refused whole.
+ * Type 24 part A is 160 bits (some transmitters add 8 spare bits to 168; longer is accepted).
+ * Type 5 is 424 bits; its last field we read, the destination, ends at bit 422.
+ */
+const REQUIRED_BITS: Readonly<Record<number, number>> = {
+  1: 168,
+  2: 168,
+  3: 168,
+  5: 424,
+  18: 168,
+  19: 312,
+  24: 160,
+  27: 96,
+};
+const TYPE_24_PART_B_BITS = 168;
+
 /** Decodes complete messages; one decoder per feed. */
 export class AisPayloadDecoder {
   private decoder = this.create();
   private readonly decoded: RawMessage[] = [];
   /** Messages of types we do not read, or payloads that did not decode. */
   undecoded = 0;
+  /** The refusals behind `undecoded`, by reason. */
+  readonly refused: Record<AisRefusal["reason"], number> = {
+    truncated: 0,
+    invalid_field: 0,
+    no_position: 0,
+    unsupported_type: 0,
+  };
 
   private create(): StreamDecoder {
     const decoder = new AisStreamDecoder({ silent: true });
@@ -132,10 +154,33 @@ export class AisPayloadDecoder {
 
   /** The message the sentences carry, or null for types we do not use or payloads that do not decode. */
   decode(sentences: readonly AisSentence[]): AisMessage | null {
-    const own = decodeOwnTypes(sentences);
-    if (own !== undefined) {
-      if (!own) this.undecoded++;
-      return own;
+    const reading = this.read(sentences);
+    return reading.ok ? reading.message : null;
+  }
+
+  /** The message the sentences carry, or why it was refused. */
+  read(sentences: readonly AisSentence[]): AisReading {
+    const reading = this.readMessage(sentences);
+    if (!reading.ok) {
+      this.undecoded++;
+      this.refused[reading.refusal.reason]++;
+    }
+    return reading;
+  }
+
+  private readMessage(sentences: readonly AisSentence[]): AisReading {
+    const bits = payloadBits(sentences);
+    const type = unsigned(bits, 0, 6);
+    const required = type === null ? undefined : REQUIRED_BITS[type];
+    if (type === null || required === undefined) return refuse({ reason: "unsupported_type", type });
+    const needed = type === 24 && unsigned(bits, 38, 2) === 1 ? TYPE_24_PART_B_BITS : required;
+    if (bits.length < needed)
+      return refuse({ reason: "truncated", type, bits: bits.length, required: needed });
+    const mmsi = unsigned(bits, 8, 30) ?? 0;
+    // MMSI 0 is no station: a receiver's placeholder or a corrupted report.
+    if (mmsi === 0) return refuse({ reason: "invalid_field", type, field: "mmsi", value: 0 });
+    if (type === 1 || type === 2 || type === 3 || type === 18 || type === 19 || type === 27) {
+      return readPosition(bits, type, String(mmsi).padStart(9, "0"));
     }
     this.decoded.length = 0;
     // The library compares checksums in upper case only; ours were checked case-blind already.
@@ -143,10 +188,11 @@ export class AisPayloadDecoder {
     const raw = this.decoded.shift();
     this.decoded.length = 0;
     const message = raw ? toAisMessage(raw) : null;
-    if (!message) this.undecoded++;
-    return message;
+    return message ? { ok: true, message } : refuse({ reason: "unsupported_type", type });
   }
 }
+
+const refuse = (refusal: AisRefusal): AisReading => ({ ok: false, refusal });
 
 function upperCaseChecksum(raw: string): string {
   const star = raw.lastIndexOf("*");
@@ -188,60 +234,93 @@ function sixBitText(bits: string, start: number, chars: number): string | null {
   return text(out);
 }
 
-const MESSAGE_TYPE_19 = 19;
-const MESSAGE_TYPE_27 = 27;
-
-/**
- * Types 19 and 27, read from the bits; undefined for every other type (the library's), null when the
- * payload is too short or carries no position ("not available" values: longitude 181, latitude 91).
- */
-export function decodeOwnTypes(sentences: readonly AisSentence[]): AisMessage | null | undefined {
-  const bits = payloadBits(sentences);
-  const type = unsigned(bits, 0, 6);
-  if (type !== MESSAGE_TYPE_19 && type !== MESSAGE_TYPE_27) return undefined;
-  const mmsiNumber = unsigned(bits, 8, 30);
-  if (mmsiNumber === null) return null;
-  const mmsi = String(mmsiNumber).padStart(9, "0");
-  if (type === MESSAGE_TYPE_19) {
-    // Speed 0.1 kn (1023: none), longitude and latitude in 1/10,000 minute, course 0.1° (3600: none),
-    // heading in degrees (511: none), the name in 20 six-bit characters.
-    const speed = unsigned(bits, 46, 10);
-    const lon = signed(bits, 57, 28);
-    const lat = signed(bits, 85, 27);
-    const course = unsigned(bits, 112, 12);
-    const heading = unsigned(bits, 124, 9);
-    if (lon === null || lat === null) return null;
-    return position(mmsi, lat / 600_000, lon / 600_000, {
-      speed: speed === null || speed === 1023 ? null : speed / 10,
-      course: course === null || course >= 3600 ? null : course / 10,
-      heading: heading === null || heading === 511 ? null : heading,
-      navigationStatus: null,
-      name: sixBitText(bits, 143, 20),
-    });
-  }
-  // Type 27: navigation status, longitude and latitude in 1/10 minute, speed in knots (63: none),
-  // course in degrees (511: none).
-  const status = unsigned(bits, 40, 4);
-  const lon = signed(bits, 44, 18);
-  const lat = signed(bits, 62, 17);
-  const speed = unsigned(bits, 79, 6);
-  const course = unsigned(bits, 85, 9);
-  if (lon === null || lat === null) return null;
-  return position(mmsi, lat / 600, lon / 600, {
-    speed: speed === null || speed === 63 ? null : speed,
-    course: course === null || course === 511 ? null : course,
-    heading: null,
-    navigationStatus: status === null || status === 15 ? null : status,
-  });
+/** Where a position report keeps its fields, and in which units (ITU-R M.1371-5). */
+interface PositionLayout {
+  status?: number;
+  speed: { at: number; width: number; scale: number; none: number };
+  lon: { at: number; width: number };
+  lat: { at: number; width: number };
+  /** Units per degree of longitude and latitude. */
+  perDegree: number;
+  course: { at: number; width: number; scale: number; none: number };
+  heading?: number;
+  name?: number;
 }
 
-function position(
-  mmsi: string,
-  lat: number,
-  lon: number,
-  rest: Omit<Extract<AisMessage, { kind: "position" }>, "kind" | "mmsi" | "lat" | "lon">,
-): AisMessage | null {
-  // 91° and 181° are the standard's "not available"; anything beyond the globe is no position either.
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return { kind: "position", mmsi, lat, lon, ...rest };
+const CLASS_A: PositionLayout = {
+  status: 38,
+  speed: { at: 50, width: 10, scale: 10, none: 1023 },
+  lon: { at: 61, width: 28 },
+  lat: { at: 89, width: 27 },
+  perDegree: 600_000,
+  course: { at: 116, width: 12, scale: 10, none: 3600 },
+  heading: 128,
+};
+const CLASS_B: PositionLayout = {
+  speed: { at: 46, width: 10, scale: 10, none: 1023 },
+  lon: { at: 57, width: 28 },
+  lat: { at: 85, width: 27 },
+  perDegree: 600_000,
+  course: { at: 112, width: 12, scale: 10, none: 3600 },
+  heading: 124,
+};
+const LAYOUTS: Readonly<Record<number, PositionLayout>> = {
+  1: CLASS_A,
+  2: CLASS_A,
+  3: CLASS_A,
+  18: CLASS_B,
+  // The extended class B report adds the ship's name in 20 six-bit characters.
+  19: { ...CLASS_B, name: 143 },
+  // The long-range broadcast: 1/10 minute, whole knots (63: none), whole degrees (511: none).
+  27: {
+    status: 40,
+    speed: { at: 79, width: 6, scale: 1, none: 63 },
+    lon: { at: 44, width: 18 },
+    lat: { at: 62, width: 17 },
+    perDegree: 600,
+    course: { at: 85, width: 9, scale: 1, none: 511 },
+  },
+};
+const HEADING_NONE = 511;
+const STATUS_NONE = 15;
+
+/**
+ * A position report (types 1-3, 18, 19 and 27) read from its bits, whose length was checked before.
+ * Every field is either a value the standard allows or its "not available" value (read as null);
+ * anything else refuses the whole report, since one corrupted field says the others may be too.
+ */
+function readPosition(bits: string, type: number, mmsi: string): AisReading {
+  const layout = LAYOUTS[type]!;
+  const field = (at: number, width: number) => unsigned(bits, at, width)!;
+  const invalid = (name: string, value: number) =>
+    refuse({ reason: "invalid_field", type, field: name, value });
+  const lonRaw = signed(bits, layout.lon.at, layout.lon.width)!;
+  const latRaw = signed(bits, layout.lat.at, layout.lat.width)!;
+  // 181° and 91° are the standard's "not available".
+  if (lonRaw === 181 * layout.perDegree || latRaw === 91 * layout.perDegree) {
+    return refuse({ reason: "no_position", type });
+  }
+  if (Math.abs(lonRaw) > 180 * layout.perDegree) return invalid("longitude", lonRaw / layout.perDegree);
+  if (Math.abs(latRaw) > 90 * layout.perDegree) return invalid("latitude", latRaw / layout.perDegree);
+  const speed = field(layout.speed.at, layout.speed.width);
+  const course = field(layout.course.at, layout.course.width);
+  if (course !== layout.course.none && course >= 360 * layout.course.scale) {
+    return invalid("course", course / layout.course.scale);
+  }
+  const heading = layout.heading === undefined ? HEADING_NONE : field(layout.heading, 9);
+  if (heading !== HEADING_NONE && heading >= 360) return invalid("heading", heading);
+  const status = layout.status === undefined ? null : field(layout.status, 4);
+  const message: AisMessage = {
+    kind: "position",
+    mmsi,
+    lat: latRaw / layout.perDegree,
+    lon: lonRaw / layout.perDegree,
+    speed: speed === layout.speed.none ? null : speed / layout.speed.scale,
+    course: course === layout.course.none ? null : course / layout.course.scale,
+    heading: heading === HEADING_NONE ? null : heading,
+    // Class A reports keep "not defined" (15) as sent, as the library did; the long-range one reads it as none.
+    navigationStatus: status === null || (type === 27 && status === STATUS_NONE) ? null : status,
+  };
+  if (layout.name !== undefined) message.name = sixBitText(bits, layout.name, 20);
+  return { ok: true, message };
 }
