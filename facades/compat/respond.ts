@@ -11,19 +11,19 @@ export function sendCompatSuccess(res: Response, data: unknown, message = "OK"):
 }
 
 /**
- * A refusal, with the `Retry-After` the outcome table gives compat for it (`retryAfter`: the wait
- * the answer carried, e.g. a carrier's back-off on SEALINE_NO_RESPONSE). API_KEY_RATE_LIMIT's is set
- * by the gate.
+ * A refusal, with the HTTP status and `Retry-After` the outcome table gives compat for it
+ * (`retryAfter`: the wait the answer carried, e.g. a carrier's back-off on SEALINE_NO_RESPONSE).
+ * API_KEY_RATE_LIMIT's is set by the gate.
  */
 export function sendCompatRefusal(
   res: Response,
   outcome: OutcomeCode,
-  options: { detail?: string; data?: Record<string, unknown>; status?: number; retryAfter?: number } = {},
+  options: { detail?: string; data?: Record<string, unknown>; retryAfter?: number } = {},
 ): void {
   const wire = OUTCOMES[outcome];
   const retryAfter = retryAfterFor("compat", outcome, options.retryAfter);
   if (retryAfter !== undefined) res.setHeader("Retry-After", String(retryAfter));
-  res.status(options.status ?? 200).json({
+  res.status(wire.compat.status ?? 200).json({
     status: "error",
     message: wire.compat.message,
     data: options.data ?? {},

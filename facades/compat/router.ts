@@ -41,7 +41,6 @@ async function refuseMethod(deps: FacadeDeps, req: Request, res: Response): Prom
   await deps.admission.setUnauthenticatedRateHeaders(req, res);
   res.setHeader("Allow", "GET");
   sendCompatRefusal(res, "method_not_allowed", {
-    status: 405,
     detail: `${req.method} is not allowed; every operation of this API is a GET.`,
   });
 }

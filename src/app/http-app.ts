@@ -238,6 +238,26 @@ export async function buildApp(services: Services, options: { baseUrl: string })
         { outcome: client.outcome, reason: client.message },
         "Refused client input",
       );
+      if (surface === "compat") {
+        // The contract refuses a non-GET verb before anything else, so it stays a 405 whatever its
+        // bytes hold. Compat carries the rate headers on every answer: no key was read, so the
+        // address's failed-authentication window, read and not spent (as on a 405).
+        const verbAllowed = req.method === "GET" || req.method === "HEAD";
+        if (!verbAllowed) res.setHeader("Allow", "GET");
+        return void admission
+          .setUnauthenticatedRateHeaders(req, res)
+          .catch(() => undefined)
+          .then(() =>
+            verbAllowed
+              ? refuse(surface, res, client.outcome, client.message)
+              : refuse(
+                  surface,
+                  res,
+                  "method_not_allowed",
+                  `${req.method} is not allowed; every operation of this API is a GET.`,
+                ),
+          );
+      }
       return refuse(surface, res, client.outcome, client.message);
     }
     const unavailable = databaseUnavailableReason(error);
@@ -374,12 +394,8 @@ function refuse(surface: PathSurface, res: Response, outcome: OutcomeCode, messa
   const wire = OUTCOMES[outcome];
   switch (surface) {
     case "compat":
-      sendCompatRefusal(res, outcome, {
-        detail: message,
-        // A client error that is not an operation's answer (unknown path, broken body) keeps its
-        // HTTP status; every operation's own answer, our trouble included, is 200.
-        status: wire.v1.status >= 500 ? 200 : wire.v1.status,
-      });
+      // HTTP 200 whatever went wrong (the contract's only status besides 405), from the table.
+      sendCompatRefusal(res, outcome, { detail: message });
       return;
     case "graphql":
       sendGraphQLRefusal(res, outcome, message);

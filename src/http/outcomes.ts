@@ -66,8 +66,13 @@ export type OutcomeCode =
 export interface OutcomeWire {
   /** `retryAfterSeconds`: the v1 answer's own fixed wait, where compat's differs. */
   v1: { status: number; error: string; retryAfterSeconds?: number };
-  /** `retryAfterSeconds`: compat's fixed wait ("fix billing or the key, do not retry soon"). */
-  compat: { message: string; retryAfterSeconds?: number };
+  /**
+   * `retryAfterSeconds`: compat's fixed wait ("fix billing or the key, do not retry soon").
+   * `status`: the HTTP status, 200 when absent. The contract answers everything with 200, a refusal
+   * of the request's own bytes (a NUL, a path that does not decode) included; only a non-GET verb
+   * is answered 405.
+   */
+  compat: { message: string; retryAfterSeconds?: number; status?: 405 };
   graphql: { status: number; code: string };
   mcp: { isError: boolean; jsonRpcCode: number };
   /** The sentence a client sees (compat `detail`, v1 `message`). */
@@ -353,7 +358,7 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
   },
   method_not_allowed: {
     v1: { status: 405, error: "method_not_allowed" },
-    compat: { message: "WRONG_PARAMETERS" },
+    compat: { message: "WRONG_PARAMETERS", status: 405 },
     graphql: { status: 405, code: "METHOD_NOT_ALLOWED" },
     mcp: { isError: true, jsonRpcCode: -32600 },
     sentence: "This method is not allowed here.",
