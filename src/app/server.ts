@@ -118,6 +118,7 @@ export async function startServer(
         logger.warn({ err: error }, "Carrier hold signals could not be kept");
       });
     },
+    warn: (message, details) => logger.warn(details, message),
   });
   // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
   const wrapUp = new AbortController();

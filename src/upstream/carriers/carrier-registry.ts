@@ -19,8 +19,7 @@ import {
   TNT_VERSIONS,
   type TntVersion,
 } from "./dcsa-tnt.adapter";
-import type { TerminalSignalSink } from "./dcsa-tnt.tracker";
-import { dcsaTracker } from "./dcsa-tnt.tracker";
+import { type CarrierAnswerWarning, dcsaTracker, type TerminalSignalSink } from "./dcsa-tnt.tracker";
 
 /**
  * `config/carriers.registry.json`: which adapter, endpoint and credentials each SCAC uses. The file
@@ -402,6 +401,8 @@ export interface CarrierGatewayOptions {
   counters?: CounterStore;
   /** Told the hold, release and availability events of every carrier answer (terminal records). */
   terminalSignals?: TerminalSignalSink;
+  /** Told what a carrier answered that was set aside (a container query answered about another box). */
+  warn?: CarrierAnswerWarning;
 }
 
 /**
@@ -419,6 +420,7 @@ export function createCarrierTracker(
     clock: options.clock ?? systemClock,
     locationLookup: findPort,
     terminalSignals: options.terminalSignals,
+    warn: options.warn,
   });
 }
 

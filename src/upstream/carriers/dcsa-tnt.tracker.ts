@@ -15,14 +15,24 @@ export type TerminalSignalSink = (
   signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
 ) => void;
 
+/** Told what a carrier answered that the service set aside (for the operator's log). Must not throw. */
+export type CarrierAnswerWarning = (message: string, details: Record<string, unknown>) => void;
+
 /**
  * The tracking service's carrier port over DCSA Track & Trace: the client fetches the events, the
  * mapper turns them into our model, stamped with the clock's time. An answer the mapper cannot read
  * is `malformed`, like a body that is not JSON: to the service both are a carrier it could not read.
+ * A container query answered about other boxes only is `not-found`: the carrier told us nothing about
+ * the box asked, and storing another box's journey under its number would be wrong data, not news.
  */
 export function dcsaTracker(
   client: CarrierAdapter,
-  options: { clock: Clock; locationLookup: LocationLookup; terminalSignals?: TerminalSignalSink },
+  options: {
+    clock: Clock;
+    locationLookup: LocationLookup;
+    terminalSignals?: TerminalSignalSink;
+    warn?: CarrierAnswerWarning;
+  },
 ): CarrierTracker {
   return {
     async track(query, signal) {
@@ -35,6 +45,14 @@ export function dcsaTracker(
         fetchedAt: options.clock.now(),
         locationLookup: options.locationLookup,
       });
+      if (!mapped.ok && mapped.reason === "other-equipment") {
+        options.warn?.("Carrier answered a container query about another box; treated as not found", {
+          scac: query.scac,
+          container: query.reference,
+          answeredAbout: mapped.boxes,
+        });
+        return { kind: "not-found" };
+      }
       if (!mapped.ok) return { kind: "malformed", reason: mapped.detail };
       if (options.terminalSignals) {
         const signals = dcsaTerminalSignals(outcome.events);

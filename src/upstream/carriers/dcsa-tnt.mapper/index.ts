@@ -5,7 +5,7 @@
  * open, the choice is written next to the code that makes it.
  *
  * One file per step of a mapping run: map.ts drives it; the others are its steps, in the order it takes
- * them (validation, candidates, places, sequence, route, journey, output).
+ * them (validation, candidates, requested-box, places, sequence, route, journey, output).
  */
 
 export { mapDcsaEvents } from "./map";

@@ -24,6 +24,7 @@ import {
 import { normaliseEvent } from "./normalise";
 import { currentPosition, iso, orderedUsed } from "./output";
 import { resolvePlaces } from "./places";
+import { keepRequestedBox } from "./requested-box";
 import { buildRoute, etaHistory, podArrivalOf, routeOut } from "./route";
 import {
   applyTime,
@@ -115,8 +116,17 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
     }
   }
 
-  const world = resolvePlaces(candidates, run);
-  const located = candidates.filter((c) => c.locationKey !== "");
+  const requested = keepRequestedBox(candidates, run);
+  if (requested.about === "other-boxes") {
+    return {
+      ok: false,
+      reason: "other-equipment",
+      detail: `asked about container ${context.reference}, the carrier answered about ${requested.boxes.join(", ")}`,
+      boxes: requested.boxes,
+    };
+  }
+  const world = resolvePlaces(requested.candidates, run);
+  const located = requested.candidates.filter((c) => c.locationKey !== "");
 
   assignContainers(located, run);
   const kept = located.filter((c) => c.kind === "TRANSPORT" || c.containerNumber !== null);

@@ -35,7 +35,12 @@ export interface DcsaMapContext {
 
 export type MapResult =
   | { ok: true; document: TrackingDocument; warnings: string[] }
-  | { ok: false; reason: "malformed"; detail: string };
+  | { ok: false; reason: "malformed"; detail: string }
+  /**
+   * A container query answered about other boxes only (requested-box.ts): the carrier said nothing
+   * about the asked one. `boxes`: the ones it answered about.
+   */
+  | { ok: false; reason: "other-equipment"; detail: string; boxes: string[] };
 
 type Classifier = "ACT" | "EST" | "PLN";
 
