@@ -137,8 +137,18 @@ export class NotificationsService {
     return true;
   }
 
-  async unfollow(organizationId: string, shipmentId: string, userId: string): Promise<void> {
-    await this.deps.prisma.shipmentFollower.deleteMany({ where: { organizationId, shipmentId, userId } });
+  /**
+   * The user no longer follows the shipment; false when the user is not of the organisation, so an
+   * unfollow answers another organisation's user exactly as a follow does (not found), never as a
+   * user who simply follows nothing.
+   */
+  async unfollow(organizationId: string, shipmentId: string, userId: string): Promise<boolean> {
+    const { prisma } = this.deps;
+    if (!(await prisma.user.findFirst({ where: { id: userId, organizationId }, select: { id: true } }))) {
+      return false;
+    }
+    await prisma.shipmentFollower.deleteMany({ where: { organizationId, shipmentId, userId } });
+    return true;
   }
 
   async followedCount(userId: string): Promise<number> {

@@ -81,11 +81,10 @@ builder.mutationFields((t) => {
         const principal = ctx.principal!;
         const shipment = await ctx.services.shipments.read(principal, id);
         if (!shipment) throw notFound();
-        await ctx.services.notifications.unfollow(
-          principal.organization.id,
-          shipment.id,
-          userId ? String(userId) : principal.user.id,
-        );
+        const user = userId ? String(userId) : principal.user.id;
+        if (!(await ctx.services.notifications.unfollow(principal.organization.id, shipment.id, user))) {
+          throw notFound();
+        }
         return followersOf(ctx.services.db.prisma, query, shipment);
       },
     }),
