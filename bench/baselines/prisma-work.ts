@@ -131,7 +131,7 @@ export const PRISMA_WORK: Readonly<Record<PrismaWorkName, PrismaWork>> = {
   "key-lookup+shipments-delta": async ({ prisma, accounts, services }, rawKey, req) => {
     const authentication = await accounts.authenticate(rawKey);
     if (!authentication.ok) return false;
-    const items = await services.shipments.updatedSince(
+    const { items } = await services.shipments.updatedSince(
       authentication.principal,
       new Date(String(req.query.updated_since)),
     );

@@ -195,27 +195,42 @@ function routeOf(request: Request): { name: string; route: RouteContract; sandbo
   return undefined;
 }
 
-/** The keys every success body carries, at the top and in `data` (or each `data` row). */
-function documentedKeys(schema: z.ZodType): { top: string[]; data?: { list: boolean; keys: string[] } } {
+type DocumentedKeys = { top: string[]; data?: { list: boolean; keys: string[] } };
+
+/**
+ * The keys every success body carries, at the top and in `data` (or each `data` row). A body of
+ * several exclusive shapes (the shipment list's page and delta modes) carries those they share.
+ */
+function documentedKeys(schema: z.ZodType): DocumentedKeys {
   type Json = {
     $ref?: string;
     type?: string;
     required?: string[];
     properties?: Record<string, Json>;
     items?: Json;
+    oneOf?: Json[];
     definitions?: Record<string, Json>;
   };
   const root = z.toJSONSchema(schema, { target: "draft-7", io: "output", unrepresentable: "any" }) as Json;
   const resolve = (node: Json | undefined): Json | undefined =>
     node?.$ref ? resolve(root.definitions?.[node.$ref.replace("#/definitions/", "")]) : node;
-  const body = resolve(root)!;
-  const data = resolve(body.properties?.data);
-  const top = (body.required ?? []).filter((k) => k !== "success");
-  if (data?.type === "object") return { top, data: { list: false, keys: data.required ?? [] } };
-  const row = resolve(data?.items);
-  if (data?.type === "array" && row?.type === "object")
-    return { top, data: { list: true, keys: row.required ?? [] } };
-  return { top };
+  const shapes = resolve(root)!.oneOf?.map((branch) => keysOf(resolve(branch)!)) ?? [keysOf(resolve(root)!)];
+  const shared = (lists: string[][]) => lists.reduce((a, b) => a.filter((k) => b.includes(k)));
+  const first = shapes[0]!;
+  const data = shapes.every((s) => s.data && s.data.list === first.data?.list)
+    ? { list: first.data!.list, keys: shared(shapes.map((s) => s.data!.keys)) }
+    : undefined;
+  return { top: shared(shapes.map((s) => s.top)), ...(data ? { data } : {}) };
+
+  function keysOf(body: Json): DocumentedKeys {
+    const data = resolve(body.properties?.data);
+    const top = (body.required ?? []).filter((k) => k !== "success");
+    if (data?.type === "object") return { top, data: { list: false, keys: data.required ?? [] } };
+    const row = resolve(data?.items);
+    if (data?.type === "array" && row?.type === "object")
+      return { top, data: { list: true, keys: row.required ?? [] } };
+    return { top };
+  }
 }
 
 const js = (value: unknown) => JSON.stringify(value);

@@ -183,14 +183,79 @@ describe("GET /api/v1/shipments", () => {
     const body = await json(
       await call(bulk.key, "GET", `/shipments?updated_since=${since}&page=3&pageSize=5`),
     );
-    expect(Object.keys(body).sort()).toEqual(["count", "data", "success", "updated_since"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "count",
+      "data",
+      "has_more",
+      "next_cursor",
+      "next_updated_since",
+      "success",
+      "updated_since",
+    ]);
     expect(body.count).toBe(200);
+    expect(body.has_more).toBe(true);
     expect(body.data).toHaveLength(200);
     expect(body.data[0].reference_number).toBe("DELTA10"); // at or after: the boundary is included
     const later = await json(
       await call(bulk.key, "GET", `/shipments?updated_since=${new Date(base + 225 * 60_000).toISOString()}`),
     );
     expect(later.count).toBe(5);
+    expect(later.has_more).toBe(false);
+  });
+
+  it("delta pages continue with has_more and the cursor: 450 changed shipments are each read exactly once", async () => {
+    const org = await app.fixtures.organization();
+    const prisma = app.services.db.prisma;
+    const base = Date.parse("2026-03-01T00:00:00Z");
+    // Runs of 9 shipments synced in the same millisecond, so page ends (200, 400) fall inside a run.
+    await prisma.shipment.createMany({
+      data: Array.from({ length: 450 }, (_, i) => ({
+        organizationId: org.organizationId,
+        addedByUserId: org.userId,
+        referenceType: "bl" as const,
+        reference: `PAGED${i}`,
+        referenceKey: `PAGED${i}`,
+        status: "IN_TRANSIT" as const,
+        lastSyncedAt: new Date(base + Math.floor(i / 9) * 1000),
+      })),
+    });
+    const seen: string[] = [];
+    const pages: { count: number; has_more: boolean }[] = [];
+    let query = `updated_since=${new Date(base).toISOString()}`;
+    for (let round = 0; round < 10; round++) {
+      const res = await call(org.key, "GET", `/shipments?${query}`);
+      expect(res.status).toBe(200);
+      const page = await json(res);
+      pages.push({ count: page.count, has_more: page.has_more });
+      seen.push(...(page.data as Record<string, any>[]).map((s) => s.reference_number as string));
+      query = `updated_since=${encodeURIComponent(page.next_updated_since)}&cursor=${page.next_cursor}`;
+      if (!page.has_more) break;
+    }
+    expect(pages).toEqual([
+      { count: 200, has_more: true },
+      { count: 200, has_more: true },
+      { count: 50, has_more: false },
+    ]);
+    expect(seen).toHaveLength(450);
+    expect(new Set(seen).size).toBe(450);
+
+    // The last page's continuation is where the next poll starts: nothing new, nothing repeated.
+    const idle = await json(await call(org.key, "GET", `/shipments?${query}`));
+    expect(idle).toMatchObject({ count: 0, has_more: false, next_updated_since: null, next_cursor: null });
+  });
+
+  it("refuses a cursor this API did not give, and a cursor without updated_since, with 400 naming cursor", async () => {
+    const org = await app.fixtures.organization();
+    const since = "2026-01-01T00:00:00Z";
+    for (const path of [
+      `/shipments?updated_since=${since}&cursor=not-a-cursor`,
+      `/shipments?updated_since=${since}&cursor=${Buffer.from("2026-02-30T00:00:00.000Z~5").toString("base64url")}`,
+      `/shipments?cursor=${Buffer.from("2026-01-01T00:00:00.000Z~5").toString("base64url")}`,
+    ]) {
+      const res = await call(org.key, "GET", path);
+      expect(res.status, path).toBe(400);
+      expect((await json(res)).data.param, path).toBe("cursor");
+    }
   });
 });
 

@@ -71,8 +71,21 @@ export const listShipmentsQuery = z.object({
     })
     .optional()
     .meta({
-      description: "Delta mode: rows synced at or after this time (at most 200); supersedes paging.",
+      description:
+        "Delta mode: rows synced at or after this time, 200 a page (`has_more` says another follows); supersedes paging.",
       example: "2026-08-01T00:00:00Z",
+    }),
+  cursor: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{1,64}$/,
+      "cursor is not one this API gave: pass next_cursor of the previous page unchanged.",
+    )
+    .optional()
+    .meta({
+      description:
+        "Delta mode only: the previous page's `next_cursor`, with `updated_since` set to its `next_updated_since`.",
+      example: "MjAyNi0wOC0wMVQwMDowMDowMC4wMDBafjEyMw",
     }),
 });
 

@@ -36,18 +36,33 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         data: { param: String(issue.path[0]) },
       });
     }
-    const { page, pageSize, updated_since } = query.data;
+    const { page, pageSize, updated_since, cursor } = query.data;
+    if (cursor !== undefined && updated_since === undefined) {
+      return sendV1Error(res, "bad_request", {
+        message: "cursor continues a delta page: send it with updated_since (the page's next_updated_since).",
+        data: { param: "cursor" },
+      });
+    }
     if (updated_since !== undefined) {
       // Delta mode supersedes pagination.
       const result = await deps.run(req, ShipmentsDeltaDocument, {
         since: new Date(updated_since).toISOString(),
+        after: cursor ?? null,
       });
-      if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
+      if (!result.ok) {
+        return sendV1Error(res, result.outcome, {
+          message: result.message,
+          ...(result.outcome === "bad_request" && cursor !== undefined ? { data: { param: "cursor" } } : {}),
+        });
+      }
       const delta = result.data.shipmentsUpdatedSince!;
       return void res.json({
         success: true,
         updated_since: delta.updatedSince,
         count: delta.count,
+        has_more: delta.hasMore,
+        next_updated_since: delta.nextUpdatedSince,
+        next_cursor: delta.nextCursor,
         data: delta.items.map(renderShipmentSummary),
       });
     }

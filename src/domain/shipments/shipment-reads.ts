@@ -1,6 +1,7 @@
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Shipment } from "../../generated/prisma/client";
 import { normalizeIdentifier } from "../references/reference";
+import type { DeltaPosition } from "./delta-cursor";
 import { shipmentNumberOf } from "./shipment-id";
 
 /** A shipment row as the hot reads return it: the whole row plus its customer's name. */
@@ -58,11 +59,17 @@ const LIVE_COUNT: PreparedStatement = {
   text: "SELECT live::text AS live FROM organization_shipment_counts WHERE organization_id = $1",
 };
 
+/**
+ * Synced at or after $2 and after the position ($4, $5) in (last_synced_at, number) order: the
+ * continuation of a delta page. The first page's position is ($2, 0), before every row of $2 (numbers
+ * start at 1). The range on last_synced_at keeps the (organization_id, last_synced_at) index in use.
+ */
 const SYNCED_SINCE: PreparedStatement = {
   name: "shipments_synced_since",
   text: `SELECT ${COLUMNS}
  WHERE s.organization_id = $1 AND s.deleted_at IS NULL
    AND s.last_synced_at >= ($2::timestamptz AT TIME ZONE 'UTC')
+   AND (s.last_synced_at, s.number) > ($4::timestamptz AT TIME ZONE 'UTC', $5::bigint)
  ORDER BY s.last_synced_at ASC, s.number ASC LIMIT $3`,
 };
 
@@ -173,8 +180,21 @@ export class ShipmentReads {
     return { total: Number(counted[0]?.live ?? 0), items: rows.map(toRow) };
   }
 
-  async syncedSince(organizationId: string, since: Date, cap: number): Promise<ShipmentRow[]> {
-    const rows = await this.sql.query<RawShipment>(SYNCED_SINCE, [organizationId, since.toISOString(), cap]);
+  /** At most `limit` rows synced at or after `since`, after `after` when given, oldest first. */
+  async syncedSince(
+    organizationId: string,
+    since: Date,
+    limit: number,
+    after?: DeltaPosition,
+  ): Promise<ShipmentRow[]> {
+    const position = after ?? { syncedAt: since, number: 0n };
+    const rows = await this.sql.query<RawShipment>(SYNCED_SINCE, [
+      organizationId,
+      since.toISOString(),
+      limit,
+      position.syncedAt.toISOString(),
+      position.number.toString(),
+    ]);
     return rows.map(toRow);
   }
 }

@@ -8,6 +8,7 @@ import { featureAccess } from "../accounts/principal";
 import type { ReferenceType } from "../references/reference";
 import type { SlotsService } from "../tracking/slots.service";
 import type { TrackingService, TrackOutcome } from "../tracking/tracking.service";
+import type { DeltaPosition } from "./delta-cursor";
 import { shipmentIdWhere } from "./shipment-id";
 import type { ShipmentReads, ShipmentRow } from "./shipment-reads";
 
@@ -15,6 +16,13 @@ import type { ShipmentReads, ShipmentRow } from "./shipment-reads";
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 export const DELTA_CAP = 200;
+
+/** One page of a delta sync and where the next one starts (null: the page is empty). */
+export interface DeltaPage {
+  items: ShipmentRow[];
+  hasMore: boolean;
+  next: DeltaPosition | null;
+}
 
 export type ShipmentChange =
   | { kind: "updated"; shipment: Shipment; unchanged: boolean; stillFailed: boolean }
@@ -68,9 +76,21 @@ export class ShipmentsService {
     return this.deps.reads.page(principal.organization.id, page, pageSize);
   }
 
-  /** Delta sync: shipments synced at or after `since`, oldest first, at most 200. */
-  async updatedSince(principal: Principal, since: Date) {
-    return this.deps.reads.syncedSince(principal.organization.id, since, DELTA_CAP);
+  /**
+   * Delta sync: shipments synced at or after `since` (and after `after`, the last row of the previous
+   * page), oldest first, at most 200. One row more is read to say whether more follow, so a client
+   * knows to continue rather than taking a full page for the whole change set.
+   */
+  async updatedSince(principal: Principal, since: Date, after?: DeltaPosition): Promise<DeltaPage> {
+    const rows = await this.deps.reads.syncedSince(principal.organization.id, since, DELTA_CAP + 1, after);
+    const items = rows.slice(0, DELTA_CAP);
+    const last = items.at(-1);
+    return {
+      items,
+      hasMore: rows.length > DELTA_CAP,
+      // Every row read has a sync time (the query asks for one at or after `since`).
+      next: last?.lastSyncedAt ? { syncedAt: last.lastSyncedAt, number: last.number } : null,
+    };
   }
 
   /**

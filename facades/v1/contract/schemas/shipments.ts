@@ -69,21 +69,52 @@ export const ShipmentAnswer = z
   .object({ success: z.literal(true), mode: sandboxMode, data: ShipmentDetail })
   .meta({ id: "ShipmentAnswer" });
 
-export const ShipmentPage = z
-  .object({
+/** Page mode (no `updated_since`): the organisation's shipments, newest first, with the total. */
+const ShipmentPageMode = z
+  .strictObject({
     success: z.literal(true),
     mode: sandboxMode,
-    total: z.number().int().optional().meta({ description: "Page mode." }),
-    page: z.number().int().optional(),
-    pageSize: z.number().int().optional(),
-    updated_since: dateTime.optional().meta({ description: "Delta mode: the time asked for, normalised." }),
-    count: z.number().int().optional().meta({ description: "Delta mode: rows returned (at most 200)." }),
+    total: z.number().int().meta({ description: "Live shipments of the organisation." }),
+    page: z.number().int(),
+    pageSize: z.number().int(),
     data: z.array(ShipmentSummary),
   })
+  .meta({ id: "ShipmentPage", description: "Page mode: a page of the shipments, newest first." });
+
+/** Delta mode (`updated_since`): the rows synced since, oldest first, and where the next page starts. */
+const ShipmentDeltaMode = z
+  .strictObject({
+    success: z.literal(true),
+    mode: sandboxMode,
+    updated_since: dateTime.meta({ description: "The time asked for, normalised." }),
+    count: z.number().int().meta({ description: "Rows returned (at most 200)." }),
+    has_more: z.boolean().meta({
+      description:
+        "True when this page stopped at 200 and more rows are synced at or after `updated_since`: ask again with `updated_since=next_updated_since&cursor=next_cursor`.",
+    }),
+    next_updated_since: nullable(dateTime).meta({
+      description:
+        "The last row's `last_synced_at`: `updated_since` of the next page (or of the next poll once `has_more` is false). Null on an empty page: keep the time asked.",
+    }),
+    next_cursor: nullable(z.string()).meta({
+      description:
+        "Where the next page starts: after this page's last row, even among rows synced in the same millisecond. Pass it as `cursor` with `updated_since=next_updated_since`. Null on an empty page.",
+      example: "MjAyNi0wOC0wMVQwMDowMDowMC4wMDBafjEyMw",
+    }),
+    data: z.array(ShipmentSummary),
+  })
+  .meta({
+    id: "ShipmentDelta",
+    description:
+      "Delta mode: shipments synced at or after `updated_since`, oldest first (then by number), at most 200 a page.",
+  });
+
+export const ShipmentPage = z
+  .xor([ShipmentPageMode, ShipmentDeltaMode])
   .meta({ id: "ShipmentList", description: "A page, or in delta mode (`updated_since`) the changed rows." });
 
 export const ShipmentPatchBody = z
-  .object({
+  .strictObject({
     carrier: z
       .string()
       .regex(/^[A-Za-z0-9]{4}$/)
@@ -99,7 +130,7 @@ export const ShipmentPatchBody = z
   })
   .meta({
     id: "ShipmentPatch",
-    description: "At least one field; `reference_number` is refused.",
+    description: "At least one field; any other field (`reference_number` too) is refused with 400.",
     example: { customer: "ACME Imports" },
   });
 
