@@ -2,6 +2,8 @@
  * Failures a carrier API shows in real life, switched on per carrier at run time so that clients'
  * retries, timeouts and fallbacks can be exercised against a live server.
  */
+import type { DcsaEvent } from "./dcsa-types";
+import { containerNumber, parseContainerNumber } from "./world/iso6346";
 
 export type FaultMode =
   | "down"
@@ -15,7 +17,12 @@ export type FaultMode =
   /** `Next-Page` is a link relative to the host (`/MSCU/v2/events?...`), not an absolute URL. */
   | "relative-paging"
   /** No `Next-Page`: the next page is an RFC 8288 `Link: <...>; rel="next"` header. */
-  | "link-paging";
+  | "link-paging"
+  /**
+   * A box query (`equipmentReference` alone) is answered with another box's events: the asked box's
+   * journey under the number of the next box of its owner prefix (a carrier's mixed-up index).
+   */
+  | "other-box";
 
 export interface Fault {
   mode: FaultMode;
@@ -44,6 +51,7 @@ const MODES: readonly FaultMode[] = [
   "bom",
   "relative-paging",
   "link-paging",
+  "other-box",
 ];
 
 /** Validates a fault from an admin request body; a string is the reason it was refused. */
@@ -93,4 +101,15 @@ export function createFaultControl(
       return Object.fromEntries(faults);
     },
   };
+}
+
+/**
+ * Fault `other-box`: the events of a box query told about another box, the next serial of the same
+ * owner prefix (every mention of the asked number: `equipmentReference` and the `EQ` references).
+ */
+export function answeredAboutAnotherBox(events: readonly DcsaEvent[], box: string): DcsaEvent[] {
+  const parsed = parseContainerNumber(box);
+  if (!parsed) return [...events];
+  const other = containerNumber(parsed.prefix, (parsed.serial + 1) % 1_000_000);
+  return JSON.parse(JSON.stringify(events).replaceAll(box, other)) as DcsaEvent[];
 }

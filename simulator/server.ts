@@ -16,7 +16,13 @@ import { authorize, type SimulatorAuth, TokenIssuer, tokenRequest } from "./auth
 import { type CopCredentials, copSignatureValid, copTrackingAnswer } from "./cop";
 import type { DcsaError, DcsaEvent } from "./dcsa-types";
 import { type EventsQuery, encodeCursor, filterEvents, parseEventsQuery, sortEvents } from "./events-query";
-import { createFaultControl, type Fault, type FaultControl, parseFault } from "./faults";
+import {
+  answeredAboutAnotherBox,
+  createFaultControl,
+  type Fault,
+  type FaultControl,
+  parseFault,
+} from "./faults";
 import { FEED_PUBLISHERS, feedXml, isFeedPublisher } from "./feeds";
 import {
   applyEventHabits,
@@ -38,6 +44,12 @@ import { terminalAnswer } from "./terminals";
 import { TNT3_API_VERSION, tnt3Error, toVersion3 } from "./tnt3";
 import { portAreaAnswer, vesselPositionAnswer } from "./vessel-positions";
 import { awaitingReleaseBooking, awaitingReleaseBox, awaitingReleaseEvents } from "./world/awaiting-release";
+import {
+  carrierExamples,
+  type ExampleDocument,
+  exampleDocumentEvents,
+  exampleDocumentFor,
+} from "./world/example-references";
 import { toUtcIso } from "./world/local-time";
 import { findPort } from "./world/ports";
 import { findSimulatedCarrier } from "./world/references";
@@ -323,7 +335,16 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
       send(res, 400, dcsaError(req, 400, query), { "API-Version": API_VERSION });
       return;
     }
-    const events = eventsForQuery(carrier, query);
+    if (exampleDocumentFor(carrier, query)?.outcome === "unreadable" && !query.equipmentReference) {
+      sendCutOffEvents(res, carrier, url);
+      return;
+    }
+    let events = eventsForQuery(carrier, query);
+    const boxQuery =
+      query.equipmentReference && !query.transportDocumentReference && !query.carrierBookingReference;
+    if (boxQuery && faults.get(carrier.scac)?.mode === "other-box") {
+      events = answeredAboutAnotherBox(events, query.equipmentReference!);
+    }
     if (isTnt3) {
       answerTnt3(res, events, query);
       return;
@@ -479,6 +500,12 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     const now = clock.now();
     let shipment: Shipment | undefined;
     let includeShipmentEvents = true;
+    const example = exampleDocumentFor(carrier, query);
+    if (example) {
+      // No box is on an example document: narrowed to one, it answers nothing.
+      if (query.equipmentReference) return [];
+      return sortEvents(filterEvents(exampleDocumentEvents(carrier, example, now), query), query.sort);
+    }
     if (query.carrierBookingReference && query.carrierBookingReference === awaitingReleaseBooking(carrier)) {
       // The booking of the box awaiting release answers what the box does: its confirmation alone.
       const box = awaitingReleaseBox(carrier) ?? "";
@@ -524,6 +551,18 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     return sortEvents(filterEvents(events, query), query.sort);
   }
 
+  /** A body cut off mid-stream: valid JSON up to a point, then nothing (fault `malformed`, example `unreadable`). */
+  function sendCutOffEvents(res: ServerResponse, carrier: Carrier, url: URL): void {
+    const text = `[{"eventID":"${carrier.scac.toLowerCase()}${url.pathname.length}","eventType":"TRANSPORT","eventClassifierCode":"AC`;
+    if (res.writableEnded) return;
+    res.writeHead(200, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(text)),
+      "API-Version": API_VERSION,
+    });
+    res.end(text);
+  }
+
   /** Answers (or drops) a request the way the fault says; false when the request should go on. */
   async function applyFault(
     fault: Fault,
@@ -554,22 +593,13 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         });
         return true;
       }
-      case "malformed": {
-        // A body cut off mid-stream: valid JSON up to a point, then nothing.
-        const text = `[{"eventID":"${carrier.scac.toLowerCase()}${url.pathname.length}","eventType":"TRANSPORT","eventClassifierCode":"AC`;
-        if (!res.writableEnded) {
-          res.writeHead(200, {
-            "Content-Type": "application/json; charset=utf-8",
-            "Content-Length": String(Buffer.byteLength(text)),
-            "API-Version": API_VERSION,
-          });
-          res.end(text);
-        }
+      case "malformed":
+        sendCutOffEvents(res, carrier, url);
         return true;
-      }
       case "bom":
       case "relative-paging":
       case "link-paging":
+      case "other-box":
         // Habits, applied to the events answer itself (answerEvents).
         return false;
     }
@@ -678,6 +708,21 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
     send(res, answer.status, answer.body);
   }
 
+  /** The carrier's example references (world/example-references.ts, README "Example references"). */
+  function examplesOf(carrier: Carrier) {
+    const { cancelled, noContainers, unreadable, unknownBox } = carrierExamples(carrier);
+    const document = (example: ExampleDocument | undefined) =>
+      example && { billOfLading: example.billOfLading, booking: example.booking };
+    const awaitingBox = awaitingReleaseBox(carrier);
+    return {
+      cancelled: document(cancelled),
+      noContainers: document(noContainers),
+      unreadable: document(unreadable),
+      unknownBox,
+      awaitingRelease: awaitingBox && { box: awaitingBox, booking: awaitingReleaseBooking(carrier) },
+    };
+  }
+
   function index(req: IncomingMessage, res: ServerResponse): void {
     const base = publicBase(req);
     send(res, 200, {
@@ -690,6 +735,7 @@ export function createSimulatorHandler(options: SimulatorOptions = {}): Simulato
         pointToPointUrl: `${base}/${carrier.scac}/v1/point-to-point-routes`,
         portSchedulesUrl: `${base}/${carrier.scac}/v1/port-schedules`,
         auth: auth.get(carrier.scac)?.kind ?? "none",
+        examples: examplesOf(carrier),
       })),
       vesselPositionUrl: `${base}/vessels/position?imo={IMO}&mmsi={MMSI}`,
       vesselPositionByNameUrl: `${base}/vessels/position?name={NAME}`,

@@ -361,6 +361,17 @@ function decodeDocumentNumber(
   return undefined;
 }
 
+/**
+ * Whether a number could be one the world issues as a bill of lading or a booking, in any cycle: the
+ * example references (example-references.ts) avoid these, so no planned shipment ever shadows them.
+ */
+export function isIssuedDocumentNumber(carrier: Carrier, reference: string): boolean {
+  return (
+    decodeDocumentNumber(carrier, "document", reference) !== undefined ||
+    decodeDocumentNumber(carrier, "booking", reference) !== undefined
+  );
+}
+
 /** A synthetic reference number in a carrier's layout, for the document a user did not quote. */
 export function syntheticDocumentNumber(carrier: Carrier, codec: DocumentCodec, seed: string): string {
   const profile = profileOf(carrier);
