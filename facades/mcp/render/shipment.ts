@@ -37,6 +37,12 @@ export const shipmentSummaryShape = z.object({
   destination: z.string().nullable().describe("Final destination, else port of discharge"),
   eta: instant.describe("Estimated (or actual) arrival at the port of discharge, UTC"),
   etaLocal: wallClock.describe("The same arrival as local time at the port of discharge"),
+  etaUtcOffset: z
+    .string()
+    .nullable()
+    .describe(
+      "The clock `etaLocal` is on: the port's offset from UTC then, e.g. +01:00; null when `etaLocal` is null",
+    ),
   ata: instant.describe("Vessel arrival at the final port of discharge; null until then"),
   isActive: z.boolean().describe("Still moving: not delivered, cancelled or untracked"),
   isDelayed: z
@@ -67,6 +73,7 @@ export function renderShipmentSummary(s: ShipmentSummaryData): ShipmentSummary {
     destination: orNull(s.document?.destination),
     eta: s.eta,
     etaLocal: s.document?.route.portOfDischarge.localDateTime ?? null,
+    etaUtcOffset: s.document?.route.portOfDischarge.utcOffset ?? null,
     ata: s.ata,
     isActive: s.isActive,
     isDelayed: s.document ? s.document.isDelayed : null,

@@ -28,6 +28,10 @@ const portCall = z
     place,
     at: instant,
     local: wallClock,
+    utcOffset: z
+      .string()
+      .nullable()
+      .describe("The clock `local` is on: its offset from UTC then, e.g. +01:00; null when `local` is null"),
     actual: z.boolean().nullable().describe("true confirmed, false estimated, null not known yet"),
   })
   .nullable();
@@ -39,6 +43,10 @@ const milestone = z
     place,
     at: instant,
     local: wallClock,
+    utcOffset: z
+      .string()
+      .nullable()
+      .describe("The clock `local` is on: its offset from UTC then, e.g. +01:00; null when `local` is null"),
     actual: z.boolean(),
     vessel: z.string().nullable(),
     voyage: z.string().nullable(),
@@ -144,7 +152,7 @@ const output = shipmentSummaryShape.extend({
 
 const portCallOf = (p: RoutePointFragment) =>
   p.location || p.instant
-    ? { place: p.location, at: p.instant, local: p.localDateTime, actual: p.actual }
+    ? { place: p.location, at: p.instant, local: p.localDateTime, utcOffset: p.utcOffset, actual: p.actual }
     : null;
 
 const terminalItemOf = (item: TerminalRecordFieldsFragment) => {
@@ -179,6 +187,7 @@ const milestoneOf = (e: EventFragment | null | undefined) =>
         place: e.location,
         at: e.instant,
         local: e.localDateTime,
+        utcOffset: e.utcOffset,
         actual: e.actual,
         vessel: e.vessel?.name ?? null,
         voyage: e.voyage,

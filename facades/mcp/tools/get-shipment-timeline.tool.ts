@@ -44,6 +44,12 @@ const output = z.object({
       z.object({
         eta: z.string().describe("ISO 8601 instant in UTC"),
         local: z.string().describe("Local time at the port of discharge"),
+        utcOffset: z
+          .string()
+          .nullable()
+          .describe(
+            "The clock `local` is on: its offset from UTC then, e.g. +01:00; null when `local` is null",
+          ),
         actual: z.boolean(),
         recordedAt: z.string().describe("When this ETA was first seen"),
       }),
@@ -97,6 +103,7 @@ export const getShipmentTimeline = defineTool({
       etaHistory: (s.document?.etaHistory ?? []).map((r) => ({
         eta: r.eta,
         local: r.localDateTime,
+        utcOffset: r.utcOffset,
         actual: r.actual,
         recordedAt: r.recordedAt,
       })),

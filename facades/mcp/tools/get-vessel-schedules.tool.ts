@@ -18,6 +18,10 @@ const endpoint = z.object({
   countryCode: z.string().nullable(),
   terminal: z.string().nullable(),
   local: z.string().nullable().describe("Local time at the port, YYYY-MM-DD HH:MM:SS"),
+  utcOffset: z
+    .string()
+    .nullable()
+    .describe("The clock `local` is on: its offset from UTC then, e.g. +01:00; null when `local` is null"),
   at: z.string().nullable().describe("ISO 8601 instant in UTC"),
 });
 
@@ -52,6 +56,7 @@ const renderEndpoint = (e: EndpointFragment) => ({
   countryCode: e.countryCode,
   terminal: e.terminal,
   local: e.localDateTime,
+  utcOffset: e.utcOffset,
   at: e.at,
 });
 

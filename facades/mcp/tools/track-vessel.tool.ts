@@ -21,6 +21,12 @@ const portCall = (what: string) =>
         .string()
         .nullable()
         .describe(`The same moment as local time at the port, YYYY-MM-DD HH:MM:SS; null when unknown`),
+      utcOffset: z
+        .string()
+        .nullable()
+        .describe(
+          "The clock `local` is on: its offset from UTC then, e.g. +01:00; null when `local` is null",
+        ),
     })
     .nullable();
 
@@ -70,6 +76,7 @@ const renderPortCall = (c: PortCallFragment | null) =>
         countryCode: c.port?.countryCode ?? null,
         at: c.at,
         local: c.localDateTime,
+        utcOffset: c.utcOffset,
       }
     : null;
 

@@ -183,6 +183,8 @@ export function renderTrackingDocument(input: {
     carrier: { sealine: carrier.scac, provided: carrier.provided },
     number_of_containers: view.containers.length,
     eta: view.route.portOfDischarge.localDateTime,
+    // The same moment in UTC (docs/decisions/times.md): `eta` is the port's wall clock.
+    eta_utc: view.route.portOfDischarge.instant,
     last_updated_at: view.fetchedAt,
     created_at: shipment.createdAt,
     last_synced_at: view.lastSyncedAt,

@@ -26,7 +26,9 @@ export const renderScheduleItem = (s: ItemView) => ({
   origin: renderEndpoint(s.origin),
   destination: renderEndpoint(s.destination),
   departure_date: s.departureDate,
+  departure_date_utc: s.origin.at,
   arrival_date: s.arrivalDate,
+  arrival_date_utc: s.destination.at,
   duration: s.duration,
   transit_type: s.transitType,
 });

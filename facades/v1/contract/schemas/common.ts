@@ -41,9 +41,21 @@ export const flag = z.union([z.literal(0), z.literal(1)]).meta({ description: "1
 export const dateTime = z
   .string()
   .meta({ description: "ISO 8601 date-time.", example: "2026-11-22T08:30:00Z" });
-export const localDateTime = z
-  .string()
-  .meta({ description: "Local time at the place, ISO 8601 without offset.", example: "2026-11-29T14:00:00" });
+export const localDateTime = z.string().meta({
+  description:
+    "Wall-clock time at the port, `YYYY-MM-DD HH:MM:SS`, no offset; the field's `_utc` companion (or the place's `timezone`) says which clock it is on (docs/decisions/times.md).",
+  example: "2026-11-29 14:00:00",
+});
+
+/**
+ * The UTC companion of a port-local field (docs/decisions/times.md): the same moment as `field`, in
+ * UTC with `Z`; null exactly when `field` is.
+ */
+export const utcCompanion = (field: string) =>
+  nullable(dateTime).meta({
+    description: `The same moment as \`${field}\`, in UTC (ISO 8601 with Z); null when \`${field}\` is null.`,
+    example: "2026-11-29T13:00:00.000Z",
+  });
 export const shipmentType = z.enum(["Container", "Bill of Lading"]);
 export const status = z.enum(SHIPMENT_STATUSES).meta({ description: "Shipment status (spec v1 section 3)." });
 export const sandboxMode = z

@@ -2,7 +2,7 @@
  * Lookups.
  */
 import { z } from "zod";
-import { dateTime, nullable, sandboxMode } from "./common";
+import { dateTime, localDateTime, nullable, sandboxMode, utcCompanion } from "./common";
 
 export const Carrier = z
   .object({
@@ -73,9 +73,19 @@ export const VesselPosition = z
     course_over_ground: nullable(z.number()),
     true_heading: nullable(z.number()),
     navigation_status: nullable(z.string()),
-    timestamp: dateTime,
-    atd: nullable(z.string()),
-    eta: nullable(z.string()),
+    timestamp: z.string().meta({
+      description: "When the position was reported, UTC, `YYYY-MM-DDTHH:MM:SS` (no offset).",
+      example: "2026-11-22T08:30:00",
+    }),
+    timestamp_utc: dateTime.meta({ description: "The same moment as `timestamp`, ISO 8601 with Z." }),
+    atd: nullable(z.string()).meta({
+      description: "Departure from the origin port, its wall clock, `YYYY-MM-DDTHH:MM:SS` (no offset).",
+    }),
+    atd_utc: utcCompanion("atd"),
+    eta: nullable(z.string()).meta({
+      description: "Arrival at the destination port, its wall clock, `YYYY-MM-DDTHH:MM:SS` (no offset).",
+    }),
+    eta_utc: utcCompanion("eta"),
     origin_port: nullable(z.string()),
     origin_locode: nullable(z.string()),
     destination_port: nullable(z.string()),
@@ -108,8 +118,10 @@ export const ScheduleItem = z
     vessel: z.object({ name: nullable(z.string()), imo: nullable(z.string()) }),
     origin: scheduleEndpoint,
     destination: scheduleEndpoint,
-    departure_date: nullable(z.string()),
-    arrival_date: nullable(z.string()),
+    departure_date: nullable(localDateTime),
+    departure_date_utc: utcCompanion("departure_date"),
+    arrival_date: nullable(localDateTime),
+    arrival_date_utc: utcCompanion("arrival_date"),
     duration: z.number(),
     transit_type: z.string(),
   })

@@ -11,6 +11,7 @@ import {
   sandboxMode,
   shipmentType,
   status,
+  utcCompanion,
 } from "./common";
 import { DemurrageRisk } from "./demurrage";
 import { predictiveEtaField } from "./predictive-eta";
@@ -31,11 +32,13 @@ export const ShipmentSummary = z
     total_days: z.number(),
     remaining_days: z.number(),
     eta: nullable(localDateTime),
+    eta_utc: utcCompanion("eta"),
     created_at: dateTime,
     last_synced_at: nullable(dateTime),
     is_active: flag,
     is_delayed: flag,
     ata: nullable(localDateTime),
+    ata_utc: utcCompanion("ata"),
     customers: z.array(z.string()),
     next_refresh_eligible_at: nullable(dateTime),
     refresh_eligible_now: z.boolean(),

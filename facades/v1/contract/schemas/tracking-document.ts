@@ -11,6 +11,7 @@ import {
   sandboxMode,
   shipmentType,
   status,
+  utcCompanion,
 } from "./common";
 import { predictiveEtaField } from "./predictive-eta";
 
@@ -135,6 +136,7 @@ export const TrackingDocument = z
     }),
     number_of_containers: z.number().int(),
     eta: nullable(localDateTime),
+    eta_utc: utcCompanion("eta"),
     last_updated_at: dateTime,
     created_at: dateTime,
     last_synced_at: nullable(dateTime),
