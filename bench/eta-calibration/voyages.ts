@@ -197,7 +197,10 @@ function vesselAt(voyage: SimulatedVoyage, now: number): VesselProgress | null {
       { length: fixes },
       (_, f) => Math.round((knots + (unitHash("eta-replay-sog", voyage.id, now, f) - 0.5) * 1.2) * 10) / 10,
     );
-    return { fixedAt, recentSogKnots, remainingNm, callsAhead };
+    // Successive fixes six hours apart at the leg's real pace: the speed made good toward the port
+    // the service measures from its position history (docs/decisions/eta.md).
+    const madeGood = fixes >= 2 ? { knots, fixes: fixes + 1, spanHours: fixes * 6, consistent: true } : null;
+    return { fixedAt, recentSogKnots, remainingNm, callsAhead, madeGood };
   }
   return null;
 }
@@ -210,6 +213,7 @@ export function observeVoyage(voyage: SimulatedVoyage, bias: CarrierBiasTable): 
     const days = lo + (hi - lo) * unitHash("eta-replay-moment", voyage.id, r);
     const now = Math.round((voyage.ata - days * DAY) / 60_000) * 60_000;
     if (now <= voyage.bookedAt) return;
+    const vessel = vesselAt(voyage, now);
     observations.push({
       voyage,
       now,
@@ -218,8 +222,10 @@ export function observeVoyage(voyage: SimulatedVoyage, bias: CarrierBiasTable): 
         now,
         carrierEta: carrierEtaAt(voyage, now),
         carrierBias: bias[voyage.scac] ?? {},
-        vessel: vesselAt(voyage, now),
+        vessel,
         pod: pod ? portWait(pod) : null,
+        // Before departure and between vessels nothing is sailing: the carrier alone, no fault.
+        fallback: vessel ? null : "not_sailing",
       },
     });
   });

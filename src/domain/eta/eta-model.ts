@@ -31,12 +31,68 @@ export const POSITION_DECAY_HOURS = 12;
 /** Without measured history, a late carrier ETA slips ~45% x 5 days at p80 (GLP figures, anchors 2.2). */
 export const DEFAULT_CARRIER_SLIP80_HOURS = 0.45 * 5 * 24;
 const MIN_SPREAD_MS = 2 * HOUR_MS;
+/**
+ * A fix older than this is no longer evidence of where the ship is: at 15-20 kn it has sailed 180-240
+ * nm since, its position weight has fallen below 0.37, and extrapolating it is the classic AIS-gap
+ * error. The prediction falls back to the carrier (reason `stale_position`).
+ */
+export const STALE_FIX_HOURS = 12;
+/** The model moves p50 off the carrier's ETA only with a fix at most this old. */
+export const STRONG_FIX_HOURS = 6;
+/**
+ * Speed made good toward the next call below this (knots), measured over successive fixes: the ship is
+ * not making way toward it (drifting, at anchor, sailing another voyage), so its remaining distance
+ * says nothing about when it arrives.
+ */
+export const MIN_MADE_GOOD_KNOTS = 3;
+/** Successive fixes must span this many hours, with at least three fixes, to count as strong evidence. */
+export const STRONG_SPAN_HOURS = 6;
+export const STRONG_MIN_FIXES = 3;
+/**
+ * The largest move of p50 away from the carrier's own ETA, hours, and as a share of the carrier's
+ * remaining horizon. A carrier within 12 h of the truth then keeps p50 within 48 h of it whatever the
+ * model says: the service-path failure this guards against (issue 34) was p50 weeks late.
+ */
+export const MAX_MOVE_HOURS = 72;
+export const MAX_MOVE_SHARE = 0.3;
+/** How much wider the window is, at most, when inputs are weak (a fallback: 1 + this). */
+export const WEAK_WIDENING = 0.25;
 
 export const HORIZON_BUCKETS = ["le1d", "1to3d", "3to7d", "7to14d", "gt14d"] as const;
 export type HorizonBucket = (typeof HORIZON_BUCKETS)[number];
 export type EtaSource = "model" | "blend" | "carrier";
 export type EtaConfidence = "high" | "medium" | "low";
 export type DataTier = "A" | "B" | "C";
+
+/**
+ * Why the prediction did not use the vessel's position (docs/decisions/eta.md): each an input the model
+ * must not trust, detected and named. The prediction then falls back to the carrier's ETA (source
+ * `carrier`, confidence `low`), and the reason is served and kept on the snapshot.
+ * - `off_planned_leg`: the position is not on the leg the voyage plan says the vessel is sailing;
+ * - `not_making_way`: successive fixes show no progress toward the next port (or the course points away);
+ * - `stale_position`: the newest fix is older than STALE_FIX_HOURS;
+ * - `no_route`: no sea route can be computed from the position through the calls ahead;
+ * - `position_unknown`: no position provider knows the vessel.
+ * `not_sailing` (no box aboard a sailing vessel: before departure, between vessels) is not a fault: the
+ * carrier's ETA is all there is, at its usual confidence.
+ */
+export const FALLBACK_REASONS = [
+  "off_planned_leg",
+  "not_making_way",
+  "stale_position",
+  "no_route",
+  "position_unknown",
+  "not_sailing",
+] as const;
+export type EtaFallbackReason = (typeof FALLBACK_REASONS)[number];
+/** The reasons that are an untrustworthy input (a lower confidence and a wider window), not a state. */
+export const INPUT_FAULTS: readonly EtaFallbackReason[] = [
+  "off_planned_leg",
+  "not_making_way",
+  "stale_position",
+  "no_route",
+  "position_unknown",
+];
 
 export function horizonBucketOf(horizonMs: number): HorizonBucket {
   const days = horizonMs / DAY_MS;
@@ -78,6 +134,25 @@ export interface VesselProgress {
   /** Sea-route nautical miles from the position to the port of discharge, through the calls ahead. */
   remainingNm: number;
   callsAhead: readonly CallAhead[];
+  /**
+   * Progress measured from successive fixes of this voyage: the fall of the sea-route distance to the
+   * next call per hour between the oldest and the newest kept fix (knots), how many fixes and hours it
+   * spans, and whether the two halves of the window agree (within 30%). Absent or null with fewer than
+   * two fixes.
+   */
+  madeGood?: MadeGood | null;
+  /**
+   * Degrees between the fix's course over ground and the sea route's first bearing toward the next
+   * call; null when unknown or the ship is not under way.
+   */
+  courseOffRouteDeg?: number | null;
+}
+
+export interface MadeGood {
+  knots: number;
+  fixes: number;
+  spanHours: number;
+  consistent: boolean;
 }
 
 /** The carrier's measured optimism at one horizon: ATA minus its ETA, hours. */
@@ -99,6 +174,12 @@ export interface EtaInput {
   /** Null when the box is not aboard a sailing vessel with a known position and route. */
   vessel: VesselProgress | null;
   pod: PortWaitReading | null;
+  /**
+   * Why there is no vessel progress, when the service found a fault before the model (off the leg, no
+   * route, position unknown) or nothing is sailing. Null or absent with `vessel` set; without either, a
+   * missing vessel counts as `position_unknown`.
+   */
+  fallback?: EtaFallbackReason | null;
 }
 
 export interface EtaPrediction {
@@ -110,6 +191,8 @@ export interface EtaPrediction {
   horizonHours: number;
   horizonBucket: HorizonBucket;
   computedAt: number;
+  /** Why the vessel's position was not used; null when it was weighed (whatever its weight). */
+  fallbackReason: EtaFallbackReason | null;
 }
 
 /** The uncalibrated prediction: what the split-conformal step shifts. */
@@ -119,6 +202,13 @@ export interface RawEta {
   source: EtaSource;
   weight: number;
   positionAgeHours: number | null;
+  fallbackReason: EtaFallbackReason | null;
+  /** 1 for a fresh position with consistent progress over many hours, falling to 0 for a fallback. */
+  strength: number;
+  /** The Monte Carlo's own p80 - p50 when it ran. */
+  modelSpreadMs: number;
+  /** The horizon bucket of the Monte Carlo's median when it ran (a stale fix still runs it). */
+  modelBucket: HorizonBucket | null;
 }
 
 function median(values: readonly number[]): number {
@@ -143,6 +233,66 @@ export function speedModel(recentSogKnots: readonly number[]): { medianKnots: nu
   return { medianKnots: m, sigma: Math.max(0.05, spread / m) };
 }
 
+/**
+ * The speed the remaining distance is sailed at: the speed made good toward the port over successive
+ * fixes when it is strong evidence (it already holds the route's detours, so no inefficiency factor,
+ * and its spread is wider when the window's halves disagree), else the SOG model.
+ */
+export function voyageSpeed(vessel: VesselProgress): {
+  medianKnots: number;
+  sigma: number;
+  inefficiency: number;
+} {
+  const made = vessel.madeGood;
+  if (made && strongProgress(made)) {
+    return { medianKnots: Math.min(26, made.knots), sigma: 0.06, inefficiency: 1 };
+  }
+  return { ...speedModel(vessel.recentSogKnots), inefficiency: ROUTE_INEFFICIENCY };
+}
+
+/** Successive fixes over enough hours, agreeing with each other, and a ship making way. */
+export function strongProgress(made: MadeGood): boolean {
+  return (
+    made.fixes >= STRONG_MIN_FIXES &&
+    made.spanHours >= STRONG_SPAN_HOURS &&
+    made.consistent &&
+    made.knots >= MIN_MADE_GOOD_KNOTS
+  );
+}
+
+/**
+ * The fault in the model's inputs, if any, in the order they are checked: the service's own findings
+ * (off the leg, no route, unknown position, nothing sailing), then a stale fix, then a ship not making
+ * way toward its next call (successive fixes, or one fix whose course points away from the route).
+ */
+export function inputFault(input: EtaInput): EtaFallbackReason | null {
+  if (input.fallback) return input.fallback;
+  const vessel = input.vessel;
+  if (!vessel) return "position_unknown";
+  if (input.now - vessel.fixedAt > STALE_FIX_HOURS * HOUR_MS) return "stale_position";
+  const made = vessel.madeGood;
+  if (made && made.spanHours >= 2 && made.knots < MIN_MADE_GOOD_KNOTS) return "not_making_way";
+  if ((!made || made.spanHours < 2) && (vessel.courseOffRouteDeg ?? 0) > 100) return "not_making_way";
+  return null;
+}
+
+/**
+ * How far the inputs can be trusted, 0 to 1: a fresh fix (age) and progress measured over successive
+ * fixes (count, span, agreement). A fallback is 0. It sets how much the window widens, never narrows.
+ */
+export function inputStrength(
+  vessel: VesselProgress | null,
+  now: number,
+  fault: EtaFallbackReason | null,
+): number {
+  if (fault || !vessel) return 0;
+  const ageHours = Math.max(0, now - vessel.fixedAt) / HOUR_MS;
+  const fresh = Math.max(0, 1 - ageHours / STALE_FIX_HOURS);
+  const made = vessel.madeGood;
+  const progress = !made ? 0.4 : strongProgress(made) ? 1 : made.consistent ? 0.7 : 0.5;
+  return fresh * progress;
+}
+
 function drawWait(reading: PortWaitReading | null, rng: ReturnType<typeof seededStream>): number {
   if (!reading?.congested || rng.next() >= reading.anchoredShare) return 0;
   return reading.medianWaitHours * Math.exp(0.55 * rng.normal()) * HOUR_MS;
@@ -155,12 +305,14 @@ export function simulateArrival(
   now: number,
   seedKey: string,
 ): { p50: number; p80: number } {
-  const rng = seededStream(hashSeed(`${seedKey}|${Math.floor(now / HOUR_MS)}`));
-  const { medianKnots, sigma } = speedModel(vessel.recentSogKnots);
+  // The same draws every hour (common random numbers): an hour's new fix moves p50 by what the fix
+  // says, not by another set of samples (a new seed each hour moved p50 back and forth by hours).
+  const rng = seededStream(hashSeed(seedKey));
+  const { medianKnots, sigma, inefficiency } = voyageSpeed(vessel);
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const knots = medianKnots * Math.exp(sigma * rng.normal());
-    let ms = ((vessel.remainingNm * ROUTE_INEFFICIENCY) / knots) * HOUR_MS;
+    let ms = ((vessel.remainingNm * inefficiency) / knots) * HOUR_MS;
     for (const call of vessel.callsAhead) {
       // A call's stay (berth and the usual anchorage), a transshipment a connection of 3-10 days.
       ms += call.transshipment
@@ -203,30 +355,109 @@ export function sourceOf(weight: number): EtaSource {
 
 /** The uncalibrated blend; null when neither a position nor a carrier ETA gives anything to predict from. */
 export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): RawEta | null {
-  const { now, vessel, carrierEta } = input;
+  const { now, carrierEta } = input;
+  const fault = inputFault(input);
+  // A fault in the inputs: the position is not used at all (not even at a small weight), except that a
+  // stale fix or a ship not making way still widens the fallback's window by the model's own spread.
+  const widenOnly = fault === "stale_position" || fault === "not_making_way";
+  const vessel = fault === null || widenOnly ? input.vessel : null;
   const model = vessel ? simulateArrival(vessel, input.pod, now, input.seedKey) : null;
-  if (carrierEta === null && !model) return null;
-  const positionAgeHours = vessel ? Math.max(0, now - vessel.fixedAt) / HOUR_MS : null;
-  const carrierBucket = carrierEta === null ? "le1d" : horizonBucketOf(Math.max(0, carrierEta - now));
+  if (carrierEta === null) {
+    // Nothing to fall back to: the model alone, and only on trustworthy inputs.
+    if (fault !== null || !model) return null;
+    const strength = inputStrength(vessel, now, null);
+    return {
+      p50: Math.max(now, model.p50),
+      p80: Math.max(now, model.p50) + Math.max(model.p80 - model.p50, MIN_SPREAD_MS),
+      source: "model",
+      weight: 1,
+      positionAgeHours: Math.max(0, now - vessel!.fixedAt) / HOUR_MS,
+      fallbackReason: null,
+      strength,
+      modelSpreadMs: model.p80 - model.p50,
+      modelBucket: horizonBucketOf(model.p50 - now),
+    };
+  }
+  const positionAgeHours = input.vessel ? Math.max(0, now - input.vessel.fixedAt) / HOUR_MS : null;
+  const carrierBucket = horizonBucketOf(Math.max(0, carrierEta - now));
   const bias = input.carrierBias[carrierBucket];
-  const corrected = carrierEta === null ? 0 : carrierEta + (bias?.medianHours ?? 0) * HOUR_MS;
+  const corrected = carrierEta + (bias?.medianHours ?? 0) * HOUR_MS;
   const slip80 = (bias ? bias.q80Hours - bias.medianHours : DEFAULT_CARRIER_SLIP80_HOURS) * HOUR_MS;
   // A connection ahead is the carrier's schedule, which it knows and the model can only guess (3-10
   // days): the model then leaves the carrier's ETA alone.
   const connectionAhead = vessel?.callsAhead.some((call) => call.transshipment) ?? false;
+  // The model moves p50 only on strong, consistent evidence: no fault, a fix at most six hours old and
+  // progress measured over successive fixes. One fix, however fresh, is not enough (issue 34: single
+  // fixes of another voyage moved p50 by weeks).
+  const strong =
+    fault === null &&
+    vessel !== null &&
+    positionAgeHours !== null &&
+    positionAgeHours <= STRONG_FIX_HOURS &&
+    (vessel.madeGood ? strongProgress(vessel.madeGood) : false);
   const weight =
-    carrierEta === null
-      ? 1
-      : model && !connectionAhead
-        ? positionWeight(vessel, now) *
-          disagreementWeight(model, corrected) *
-          (table.modelWeight[carrierBucket] ?? 1)
-        : 0;
+    model && strong && !connectionAhead
+      ? positionWeight(vessel, now) *
+        disagreementWeight(model, corrected) *
+        (table.modelWeight[carrierBucket] ?? 1)
+      : 0;
   const m50 = model?.p50 ?? 0;
   const m80 = model?.p80 ?? 0;
   const p50 = Math.max(now, weight * m50 + (1 - weight) * corrected);
+  const modelSpreadMs = model ? m80 - m50 : 0;
   const spread = Math.max(weight * (m80 - m50) + (1 - weight) * slip80, MIN_SPREAD_MS);
-  return { p50, p80: p50 + spread, source: sourceOf(weight), weight, positionAgeHours };
+  return {
+    p50,
+    p80: p50 + spread,
+    source: sourceOf(weight),
+    weight,
+    positionAgeHours,
+    fallbackReason: fault,
+    strength: inputStrength(vessel, now, fault),
+    modelSpreadMs,
+    modelBucket: model ? horizonBucketOf(model.p50 - now) : null,
+  };
+}
+
+/**
+ * Bounds p50's move away from the carrier's own ETA (MAX_MOVE_HOURS, and MAX_MOVE_SHARE of the time
+ * left until the carrier's ETA), whatever moved it: the model, the bias correction, the conformal shift.
+ */
+export function boundedMove(p50: number, carrierEta: number | null, now: number): number {
+  if (carrierEta === null) return p50;
+  const limit = Math.min(MAX_MOVE_HOURS * HOUR_MS, MAX_MOVE_SHARE * Math.max(0, carrierEta - now));
+  const bounded = Math.min(carrierEta + limit, Math.max(carrierEta - limit, p50));
+  return Math.max(now, bounded);
+}
+
+/**
+ * The window's width after recalibration, widened when inputs are weak (times 1 + WEAK_WIDENING x (1 -
+ * strength)) and never narrower than what a stronger input would have given: a fallback for a fault
+ * is at least as wide as the calibrated model and blend windows of its horizon and, when the model ran
+ * (a stale fix, a ship not making way), of the model's own horizon: what a trusted position there is
+ * served with. A carrier-only prediction with nothing sailing (no input to doubt) keeps its
+ * calibrated width. The floor is the calibrated windows, not the Monte Carlo's own spread: close to
+ * arrival the carrier is within minutes and a raw spread of hours would cover every arrival.
+ */
+export function widenedSpread(
+  calibratedMs: number,
+  raw: RawEta,
+  bucket: HorizonBucket,
+  table: CalibrationTable = CALIBRATION,
+): number {
+  if (raw.fallbackReason === "not_sailing") return calibratedMs;
+  let base = calibratedMs;
+  if (raw.fallbackReason !== null) {
+    const buckets = raw.modelBucket ? [bucket, raw.modelBucket] : [bucket];
+    for (const b of buckets) {
+      for (const source of ["model", "blend"] as const) {
+        const cell = calibrationCell(source, b, table);
+        if (cell && cell.n >= 30)
+          base = Math.max(base, (cell.residualQ80Hours - cell.residualQ50Hours) * HOUR_MS);
+      }
+    }
+  }
+  return base * (1 + WEAK_WIDENING * (1 - raw.strength));
 }
 
 /** The conformal cell a raw prediction is recalibrated with. */
@@ -248,6 +479,41 @@ export function recalibrate(
   const p50 = Math.max(now, raw.p50 + cell.residualQ50Hours * HOUR_MS);
   const p80 = Math.max(p50, raw.p50 + cell.residualQ80Hours * HOUR_MS);
   return { p50, p80, calibrated: true };
+}
+
+/**
+ * The conformal step as a continuous function of the model's weight: the residual quantiles of the
+ * carrier (w = 0), blend (w = 0.5) and model (w = 1) cells of the bucket, interpolated linearly
+ * between them. Taking the cell of the source alone made p50 jump by the difference of two cells
+ * (up to 20 hours) when the weight crossed 0.2 or 0.8, so an approaching ship's p50 moved back and
+ * forth from one hour to the next. A cell with fewer than 30 residuals counts as no shift.
+ */
+export function recalibrateByWeight(
+  raw: RawEta,
+  now: number,
+  bucket: HorizonBucket,
+  table: CalibrationTable = CALIBRATION,
+): { p50: number; p80: number; calibrated: boolean } {
+  const anchors = (["carrier", "blend", "model"] as const).map((source, i) => {
+    const cell = calibrationCell(source, bucket, table);
+    const usable = cell !== undefined && cell.n >= 30;
+    const rawSpreadHours = (raw.p80 - raw.p50) / HOUR_MS;
+    return {
+      at: i / 2,
+      usable,
+      q50: usable ? cell.residualQ50Hours : 0,
+      q80: usable ? cell.residualQ80Hours : rawSpreadHours,
+    };
+  });
+  const w = Math.min(1, Math.max(0, raw.weight));
+  const [lo, hi] = w <= 0.5 ? [anchors[0]!, anchors[1]!] : [anchors[1]!, anchors[2]!];
+  const t = (w - lo.at) / (hi.at - lo.at);
+  const q50 = lo.q50 + t * (hi.q50 - lo.q50);
+  const q80 = lo.q80 + t * (hi.q80 - lo.q80);
+  const p50 = Math.max(now, raw.p50 + q50 * HOUR_MS);
+  const p80 = Math.max(p50, raw.p50 + q80 * HOUR_MS);
+  const own = calibrationCell(raw.source, bucket, table);
+  return { p50, p80, calibrated: own !== undefined && own.n >= 30 };
 }
 
 export function confidenceOf(args: {
@@ -288,19 +554,24 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
   const horizonMs = raw.p50 - input.now;
   const bucket = horizonBucketOf(horizonMs);
   const cell = calibrationCell(raw.source, bucket, table);
-  const { p50, p80, calibrated } = recalibrate(raw, input.now, cell);
+  const recalibrated = recalibrateByWeight(raw, input.now, bucket, table);
+  const p50 = boundedMove(recalibrated.p50, input.carrierEta, input.now);
+  const p80 = p50 + widenedSpread(recalibrated.p80 - recalibrated.p50, raw, bucket, table);
   const carrierBucket =
     input.carrierEta === null ? undefined : input.carrierBias[horizonBucketOf(input.carrierEta - input.now)];
-  const confidence = confidenceOf({
-    source: raw.source,
-    positionAgeHours: raw.positionAgeHours,
-    podTier: input.pod?.tier ?? null,
-    horizonMs: p50 - input.now,
-    spreadMs: p80 - p50,
-    calibrated,
-    calibrationWithinTarget: cell?.withinTarget ?? false,
-    carrierArrivalsMeasured: carrierBucket?.arrivals ?? 0,
-  });
+  const faulty = raw.fallbackReason !== null && INPUT_FAULTS.includes(raw.fallbackReason);
+  const confidence = faulty
+    ? "low"
+    : confidenceOf({
+        source: raw.source,
+        positionAgeHours: raw.positionAgeHours,
+        podTier: input.pod?.tier ?? null,
+        horizonMs: p50 - input.now,
+        spreadMs: p80 - p50,
+        calibrated: recalibrated.calibrated,
+        calibrationWithinTarget: cell?.withinTarget ?? false,
+        carrierArrivalsMeasured: carrierBucket?.arrivals ?? 0,
+      });
   return {
     p50,
     p80,
@@ -309,5 +580,6 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
     horizonHours: Math.round((horizonMs / HOUR_MS) * 10) / 10,
     horizonBucket: bucket,
     computedAt: input.now,
+    fallbackReason: raw.fallbackReason,
   };
 }
