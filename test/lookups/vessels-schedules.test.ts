@@ -100,6 +100,14 @@ describe("GET /api/v1/vessel/track", () => {
     }
     expect(data.navigation_status).toMatch(/^(Under way using engine|At anchor|Moored)$/);
     for (const field of ["timestamp", "atd", "eta"]) expect(data[field], field).toMatch(LOCAL_STYLE);
+    // Each offset-less time has its UTC companion (docs/decisions/times.md); `timestamp` is UTC's clock.
+    expect(data.timestamp_utc).toBe(`${data.timestamp}.000Z`);
+    for (const field of ["atd", "eta"]) {
+      expect(data[`${field}_utc`], field).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const offsetHours = (Date.parse(`${data[field]}Z`) - Date.parse(data[`${field}_utc`])) / 3_600_000;
+      expect(Math.abs(offsetHours), field).toBeLessThanOrEqual(14);
+      expect((offsetHours * 4) % 1, field).toBe(0);
+    }
     expect(Date.parse(`${data.atd}Z`)).toBeLessThan(Date.now() + DAY_MS);
   });
 
@@ -399,6 +407,25 @@ const schedules = (query: string, key = scheduleOrg.key) =>
   fetch(`${app.url}/api/v1/voyage/schedules?${query}`, { headers: { authorization: `Bearer ${key}` } });
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
+/** An instant's wall clock in a zone, `YYYY-MM-DD HH:MM:SS`. */
+function wallClockIn(instant: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
 describe("GET /api/v1/voyage/schedules", () => {
   it("answers the carriers' sailings with the section 2.7 fields, departing in the week from date", async () => {
     const res = await schedules(`origin=CNSHA&destination=NLRTM&date=${today}`);
@@ -413,7 +440,9 @@ describe("GET /api/v1/voyage/schedules", () => {
       expect(Object.keys(item).sort()).toEqual(
         [
           "arrival_date",
+          "arrival_date_utc",
           "departure_date",
+          "departure_date_utc",
           "destination",
           "duration",
           "origin",
@@ -438,6 +467,10 @@ describe("GET /api/v1/voyage/schedules", () => {
       expect(item.destination).toMatchObject({ locode: "NLRTM", country_code: "NL" });
       expect(item.departure_date).toMatch(WALL_CLOCK);
       expect(item.arrival_date).toMatch(WALL_CLOCK);
+      // The port-local dates and their UTC companions are one instant each, at each port's clock.
+      expect(wallClockIn(item.departure_date_utc, "Asia/Shanghai")).toBe(item.departure_date);
+      expect(wallClockIn(item.arrival_date_utc, "Europe/Amsterdam")).toBe(item.arrival_date);
+      expect(item.departure_date_utc).toMatch(/Z$/);
       expect(item.departure_date.slice(0, 10) >= today).toBe(true);
       expect(item.departure_date.slice(0, 10) <= addDays(today, 6)).toBe(true);
       expect(item.duration).toBeGreaterThan(20);
