@@ -142,8 +142,16 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
   };
 }
 
+/**
+ * How long a query or a transaction waits for one of the pool's connections. Unbounded before, a
+ * saturated pool held requests for as long as it lasted (8.5 s seen under five bulks), and Prisma
+ * only reported a transaction's 2 s `maxWait` as P2028 once a connection finally came. Past this the
+ * request answers 503 with Retry-After (`database_unavailable`); it matches Prisma's `maxWait`.
+ */
+export const POOL_WAIT_MS = 2_000;
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: POOL_WAIT_MS });
   // A restart or shutdown of the server ends every session with an 'error' event on its connection
   // (57P01), and an 'error' event nobody listens to kills the process. The pool listens only while a
   // connection is idle and Prisma's adapter only once its transaction has the connection in hand, so

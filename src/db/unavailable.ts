@@ -44,12 +44,17 @@ const ADAPTER_KINDS = new Set([
 /**
  * node-postgres raises these without a code: a pooled connection the server dropped is "not
  * queryable", one cut mid-query is "terminated", and a pool that could not connect in time says so.
+ * Prisma's P2028 covers every transaction failure, but this one says that no connection came free
+ * within the transaction's `maxWait` (2 s): the database is too busy to serve in time, which says
+ * nothing about the request either. A transaction that ran past its own timeout stays `unexpected`:
+ * that is work held too long inside one (docs/decisions/operating.md).
  */
 const DRIVER_MESSAGES = [
   "Client has encountered a connection error and is not queryable",
   "Connection terminated unexpectedly",
   "Connection terminated due to connection timeout",
   "timeout exceeded when trying to connect",
+  "Unable to start a transaction in the given time",
 ];
 
 /**
