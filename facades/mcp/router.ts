@@ -171,6 +171,9 @@ async function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer:
   answer.headers.forEach((value, name) => {
     if (name !== "content-length") res.setHeader(name, value);
   });
+  // An answer without a body (the 202 to notifications) stays without one: `send("")` would type
+  // it text/html.
+  if (body === "") return void res.status(status).end();
   res.status(status).send(body);
 }
 

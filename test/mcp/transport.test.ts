@@ -54,6 +54,25 @@ describe("the HTTP transport", () => {
     );
   });
 
+  it("accepts a notification with 202 and no body, never an HTML answer", async () => {
+    // Streamable HTTP: a POST of only notifications is answered 202 Accepted with no body.
+    const res = await fetch(`${app.url}/api/mcp`, {
+      method: "POST",
+      headers: {
+        ...bearer(professional.key),
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe("");
+    expect(res.headers.get("content-type")).toBeNull();
+    expect(res.headers.get("content-length") ?? "0").toBe("0");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("120");
+  });
+
   it.each(["GET", "DELETE", "PUT"])(
     "answers %s with 405, Allow: POST and a JSON-RPC error, before authentication",
     async (method) => {
