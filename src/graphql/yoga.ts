@@ -16,6 +16,7 @@ import {
   queryLimitRules,
   unacceptableVariables,
 } from "./limits";
+import { uploadCap } from "./upload-cap";
 
 interface ServerContext {
   req: Request & { principal?: Principal };
@@ -138,9 +139,14 @@ export function createGraphQLHandler(
     },
     parserAndValidationCache: false,
     // Only multipart uploads reach Yoga's own body parsers (JSON is read before, within
-    // QUAYSIDE_BODY_LIMIT): a file at the documents' cap plus its operation and map.
-    maxRequestBodySize: services.config.documents.maxBytes + limits.maxQueryBytes + 65_536,
-    plugins: [admission(limits, cache), operationSpans()],
+    // QUAYSIDE_BODY_LIMIT): a file at the documents' cap plus its operation and map. `uploadCap`
+    // holds them to it, with a 413 also for a chunked body (Yoga's own cap answered that 400).
+    maxRequestBodySize: false,
+    plugins: [
+      uploadCap(services.config.documents.maxBytes + limits.maxQueryBytes + 65_536),
+      admission(limits, cache),
+      operationSpans(),
+    ],
     // Expected failures are GraphQLErrors (ours carry extensions.code; graphql-js's own parse and
     // validation errors too). A database outage is the table's 503 with Retry-After, logged as a
     // warning. Anything else thrown inside a resolver is logged and masked.
