@@ -65,10 +65,11 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
 
   router.use("/dashboard", express.urlencoded({ extended: false, limit: "200kb", parameterLimit: 200 }));
 
-  // Every state-changing request needs the session's CSRF token (form field or header).
+  // Every state-changing request needs the session's CSRF token (form field or header); a visitor's
+  // is the double-submit cookie's, so browsing the dashboard signed out stores nothing.
   const sessionOf = new WeakMap<Request, BrowserSession>();
   router.use("/dashboard", (req, res, next) => {
-    deps.sessions.readOrOpen(req, res).then(async (session) => {
+    deps.sessions.readOrVisit(req, res).then(async (session) => {
       sessionOf.set(req, session);
       if (req.method === "GET" || req.method === "HEAD") return next();
       // The documents upload form: read (within a cap) only for a signed-in person, so the token
@@ -137,14 +138,13 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
       const next = safeNext(body.next);
       const outcome = await deps.sessions.signIn(req, res, email, password);
       if (outcome.ok) return void res.redirect(303, next);
-      // The failed attempt keeps the visitor's session (and token) for the next try.
+      // The failed attempt keeps the visitor's token for the next try.
       const session = sessionOf.get(req)!;
       const wire = outcome.refusal === "throttled" ? OUTCOMES.auth_throttled : OUTCOMES.invalid_key;
-      if (outcome.refusal === "throttled" && outcome.retryAfterSeconds)
-        res.setHeader("Retry-After", String(outcome.retryAfterSeconds));
+      if (outcome.refusal === "throttled") res.setHeader("Retry-After", String(outcome.retryAfterSeconds));
       const message =
         outcome.refusal === "throttled"
-          ? `Too many failed sign-ins from this address. Try again in ${Math.ceil((outcome.retryAfterSeconds ?? 60) / 60)} minutes.`
+          ? `Too many failed sign-ins ${outcome.throttle === "account" ? "to this account" : "from this address"}. Try again in ${minutes(outcome.retryAfterSeconds)}.`
           : "That e-mail address and password do not match an account.";
       res
         .status(wire.v1.status)
@@ -243,6 +243,12 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
       );
   });
   return router;
+}
+
+/** A wait in whole minutes, as a person reads it. */
+function minutes(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds / 60));
+  return whole === 1 ? "1 minute" : `${whole} minutes`;
 }
 
 /** Only a path inside the dashboard: never an open redirect. */

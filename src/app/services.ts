@@ -25,6 +25,7 @@ import { createLookupServices, type LookupServices, type LookupUpstreams } from 
 import { outboxTransport } from "../domain/notifications/mail-transport";
 import { NotificationsService } from "../domain/notifications/notifications.service";
 import { PeopleService } from "../domain/people/people.service";
+import { AccountSignInLock } from "../domain/people/sign-in-lockout";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { TerminalRecords } from "../domain/terminals/terminal-records.service";
@@ -293,7 +294,7 @@ export function createServices(input: {
     logger,
     metrics,
     accounts,
-    people: new PeopleService(db.prisma, clock, limiter, {
+    people: new PeopleService(db.prisma, clock, limiter, new AccountSignInLock(counters, clock), {
       // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
       invitationCreated: async (m) => {
         const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, "");

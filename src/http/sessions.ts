@@ -1,7 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import type { Principal } from "../domain/accounts/principal";
-import type { PeopleService } from "../domain/people/people.service";
+import type { PeopleService, SignInThrottle } from "../domain/people/people.service";
 import { closeIfBodyUnread } from "./connections";
 import { type AdmissionGate, clientAddress } from "./gate";
 import type { OutcomeCode } from "./outcomes";
@@ -10,16 +10,25 @@ import type { OutcomeCode } from "./outcomes";
 export const SESSION_COOKIE = "quayside_session";
 /** The header that carries the CSRF token on htmx requests and on /graphql from the browser. */
 export const CSRF_HEADER = "x-csrf-token";
+/**
+ * A visitor's CSRF token (the sign-in and invitation forms): a random value in this cookie, which
+ * the form must send back (double submit). Nothing is stored on the server until a person signs in.
+ */
+export const VISITOR_CSRF_COOKIE = "quayside_csrf";
+/** 32 random bytes in base64url, as every token we issue. */
+const TOKEN_SHAPE = /^[\w-]{43}$/;
 
 export interface BrowserSession {
-  rawId: string;
+  /** The session cookie's id; null for a visitor, who has no stored session. */
+  rawId: string | null;
   csrfToken: string;
   principal: Principal | null;
 }
 
 export type SignInOutcome =
   | { ok: true; session: BrowserSession }
-  | { ok: false; refusal: "wrong_credentials" | "throttled"; retryAfterSeconds?: number };
+  | { ok: false; refusal: "wrong_credentials" }
+  | { ok: false; refusal: "throttled"; throttle: SignInThrottle; retryAfterSeconds: number };
 
 function readCookie(req: Request, name: string): string | undefined {
   const header = req.get("cookie");
@@ -40,16 +49,34 @@ function setSessionCookie(req: Request, res: Response, rawId: string, expiresAt:
 }
 
 export function sameToken(a: string | undefined, b: string): boolean {
-  if (typeof a !== "string") return false;
+  // An empty expected token (none issued) never matches, not even an empty one sent.
+  if (typeof a !== "string" || b.length === 0) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
+ * The visitor's CSRF token from its cookie, or a new one set in the cookie. HttpOnly (the page gets
+ * the token in the form, never from script) and SameSite=Strict: a cross-site request does not even
+ * carry it, and a forged form cannot know it.
+ */
+function visitorCsrfToken(req: Request, res: Response): string {
+  const sent = readCookie(req, VISITOR_CSRF_COOKIE);
+  if (sent && TOKEN_SHAPE.test(sent)) return sent;
+  const token = randomBytes(32).toString("base64url");
+  const attributes = ["Path=/dashboard", "HttpOnly", "SameSite=Strict"];
+  if (req.secure) attributes.push("Secure");
+  res.append("Set-Cookie", `${VISITOR_CSRF_COOKIE}=${token}; ${attributes.join("; ")}`);
+  return token;
+}
+
+/**
  * Browser sessions for the dashboard: what a facade may ask about people (read the session, sign in
  * and out), as the AdmissionGate is for keys. The cookie carries a random id; the database holds its
- * hash, the user and the session's CSRF token (synchronizer token pattern).
+ * hash, the user and the session's CSRF token (synchronizer token pattern). A visitor who has not
+ * signed in has no stored session: their forms carry a double-submit token from a cookie, so
+ * anonymous requests cost no row (issue 39 item 2).
  */
 export class SessionGate {
   constructor(private readonly people: PeopleService) {}
@@ -60,13 +87,14 @@ export class SessionGate {
     return resolved && rawId ? { rawId, ...resolved } : null;
   }
 
-  /** The session, or a new visitor's session (its cookie set) so a form can carry a CSRF token. */
-  async readOrOpen(req: Request, res: Response): Promise<BrowserSession> {
+  /**
+   * The stored session, or a visitor without one whose CSRF token is the double-submit cookie's
+   * (set when the browser has none), so a form can carry it. Stores nothing.
+   */
+  async readOrVisit(req: Request, res: Response): Promise<BrowserSession> {
     const existing = await this.read(req);
     if (existing) return existing;
-    const opened = await this.people.openVisitorSession();
-    setSessionCookie(req, res, opened.rawId, opened.expiresAt);
-    return { rawId: opened.rawId, csrfToken: opened.csrfToken, principal: null };
+    return { rawId: null, csrfToken: visitorCsrfToken(req, res), principal: null };
   }
 
   /** Signs in, replacing whatever session the browser had with a new id. */

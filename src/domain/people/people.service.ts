@@ -7,13 +7,12 @@ import { planOf } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import type { FixedWindowLimiter } from "../limits/fixed-window";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords";
+import type { AccountSignInLock } from "./sign-in-lockout";
 
 /** A signed-in session ends after this long without a request... */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** ...and after this long in any case (sign in again). */
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
-/** A visitor's session (the sign-in form's CSRF token) lives this long. */
-export const VISITOR_SESSION_MS = 2 * 60 * 60 * 1000;
 /** Failed sign-ins per address in SIGN_IN_WINDOW_MS before further attempts are refused unread. */
 export const SIGN_IN_FAILURES_PER_WINDOW = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
@@ -39,9 +38,13 @@ export interface ResolvedSession {
   principal: Principal | null;
 }
 
+/** Why a sign-in was refused unread: too many failures from the address, or to the account. */
+export type SignInThrottle = "address" | "account";
+
 export type SignInResult =
   | { ok: true; session: OpenedSession; principal: Principal }
-  | { ok: false; refusal: "wrong_credentials" | "throttled"; retryAfterSeconds?: number };
+  | { ok: false; refusal: "wrong_credentials" }
+  | { ok: false; refusal: "throttled"; throttle: SignInThrottle; retryAfterSeconds: number };
 
 /**
  * What the team's changes set off beyond its own tables, wired by the composition root: an
@@ -74,13 +77,9 @@ export class PeopleService {
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly limiter: FixedWindowLimiter,
+    private readonly accountLock: AccountSignInLock,
     private readonly effects: PeopleEffects = NO_PEOPLE_EFFECTS,
   ) {}
-
-  /** A session for a visitor: what the sign-in form's CSRF token is checked against. */
-  async openVisitorSession(): Promise<OpenedSession> {
-    return this.open(null, VISITOR_SESSION_MS);
-  }
 
   async resolve(rawId: string | undefined): Promise<ResolvedSession | null> {
     if (!rawId || rawId.length > 100) return null;
@@ -106,7 +105,8 @@ export class PeopleService {
   /**
    * Signs a person in. The previous session (a visitor's, or another person's on a shared browser)
    * is deleted and a new id issued, so an id planted before sign-in is worthless after it (session
-   * fixation). Failures are counted per address; past the bound, attempts are refused unread.
+   * fixation). Failures are counted per address and per account (from any address); past either
+   * bound, attempts are refused unread, the right password included (docs/decisions/dashboard.md).
    */
   async signIn(input: {
     email: string;
@@ -117,17 +117,32 @@ export class PeopleService {
     const subject = `sign-in-failures:${input.address}`;
     const window = await this.limiter.peek(subject, SIGN_IN_FAILURES_PER_WINDOW, SIGN_IN_WINDOW_MS);
     if (!window.allowed) {
-      return { ok: false, refusal: "throttled", retryAfterSeconds: window.retryAfterSeconds };
+      return {
+        ok: false,
+        refusal: "throttled",
+        throttle: "address",
+        retryAfterSeconds: window.retryAfterSeconds,
+      };
     }
-    const user = await this.prisma.user.findUnique({
-      where: { email: input.email.trim().toLowerCase() },
-      include: { organization: true },
-    });
+    const email = input.email.trim().toLowerCase();
+    const lock = await this.accountLock.state(email);
+    if (lock.locked) {
+      return {
+        ok: false,
+        refusal: "throttled",
+        throttle: "account",
+        retryAfterSeconds: lock.retryAfterSeconds,
+      };
+    }
+    const user = await this.prisma.user.findUnique({ where: { email }, include: { organization: true } });
     const good = user?.passwordHash
       ? await verifyPassword(input.password, user.passwordHash)
       : (await verifyPassword(input.password, await decoyHash())) && false;
     if (!user || !good) {
-      await this.limiter.consume(subject, SIGN_IN_FAILURES_PER_WINDOW, SIGN_IN_WINDOW_MS);
+      await Promise.all([
+        this.limiter.consume(subject, SIGN_IN_FAILURES_PER_WINDOW, SIGN_IN_WINDOW_MS),
+        this.accountLock.recordFailure(email),
+      ]);
       return { ok: false, refusal: "wrong_credentials" };
     }
     if (input.previousRawId) await this.signOut(input.previousRawId);
@@ -339,7 +354,8 @@ export class PeopleService {
     });
   }
 
-  private async open(userId: string | null, lifetimeMs: number): Promise<OpenedSession> {
+  /** Sessions are stored only at sign-in: a visitor's CSRF token is a cookie (src/http/sessions.ts). */
+  private async open(userId: string, lifetimeMs: number): Promise<OpenedSession> {
     const rawId = randomToken();
     const csrfToken = randomToken();
     const now = this.clock.now();
