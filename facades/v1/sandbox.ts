@@ -28,7 +28,8 @@ export interface SandboxWorldAccess {
 
 /**
  * `/api/v1/sandbox/*` (spec v1 section 4.3): every route of the v1 contract, with the live handlers,
- * run against the sandbox world instead of the caller's organisation. No key: the window is per
+ * run against the sandbox world instead of the caller's organisation (`updated_since` on the list
+ * included: it pages the world's eight rows as live pages an organisation's). No key: the window is per
  * address. Success bodies say `mode: "sandbox"`; writes also say `persisted: false` (the world
  * puts back whatever a request wrote). `world()` builds the world on the first sandbox request.
  */
@@ -51,13 +52,18 @@ export function createSandboxRouter(
     return built;
   };
 
+  // The sandbox has no key: its windows are per client address, and its 429 says so (the outcome's
+  // sentence speaks of a key's window).
   const perAddress =
-    (name: string, perMinute: number): RequestHandler =>
+    (name: string, perMinute: number, what: string): RequestHandler =>
     (req, res, next) => {
       live.admission.spendAddressWindow(req, res, { name, perMinute }).then((rate) => {
         if (rate.allowed) return next();
         closeIfBodyUnread(req, res);
-        sendV1Error(res, "rate_limited", { data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds } });
+        sendV1Error(res, "rate_limited", {
+          message: `Too many ${what} from this address in the current minute: the sandbox needs no key and allows ${perMinute} a minute per client address. Wait for the window to reset.`,
+          data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds },
+        });
       }, next);
     };
 
@@ -74,7 +80,6 @@ export function createSandboxRouter(
           // Production's 429 for a spent key window: the body names the plan, the headers say when it resets.
           return sendV1Refusal(res, live.admission.spentKeyWindow(res, w.principal), live.baseUrl);
         }
-        if (name === "listShipments") ignoreUpdatedSince(req);
         markSandbox(req, res, { write, stored: name === "readShipment" && req.query.include === "full" });
         await w.exclusive(() => handlers.get(name)(req, res));
       }),
@@ -83,7 +88,7 @@ export function createSandboxRouter(
 
   router.post(
     "/webhooks/fire",
-    perAddress("sandbox-fire", SANDBOX_FIRES_PER_MINUTE),
+    perAddress("sandbox-fire", SANDBOX_FIRES_PER_MINUTE, "sample webhooks"),
     handler(async (req, res) => {
       const body = WebhookFireBody.strict().safeParse(req.body ?? {});
       if (!body.success) {
@@ -162,13 +167,8 @@ export function createSandboxRouter(
   });
 
   // The window first: a malformed body is still answered with the rate headers.
-  return (bodyParser) => Router().use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE), bodyParser, router);
-}
-
-/** The sandbox's list is always the whole stable set: `updated_since` is ignored (spec v1 section 4.3). */
-function ignoreUpdatedSince(req: Request): void {
-  const { updated_since: _ignored, ...query } = req.query;
-  Object.defineProperty(req, "query", { value: query, configurable: true, enumerable: true, writable: true });
+  return (bodyParser) =>
+    Router().use(perAddress("sandbox", SANDBOX_REQUESTS_PER_MINUTE, "sandbox requests"), bodyParser, router);
 }
 
 /** Adds `mode` (and `persisted: false` on writes) to success bodies, right after `success`. */

@@ -73,7 +73,7 @@ describe("the sandbox", () => {
     expect(missing).toEqual([]);
   }, 60_000);
 
-  it("lists the same eight shipments every time: in transit, delayed, delivered and one failed; updated_since is ignored", async () => {
+  it("lists the same eight shipments every time: in transit, delayed, delivered and one failed; updated_since pages them as live", async () => {
     const call = client();
     const first = await call("GET", "/shipments");
     expect(first.res.status).toBe(200);
@@ -106,9 +106,30 @@ describe("the sandbox", () => {
     const failed = await call("GET", "/shipments/SHP-1007");
     expect(failed.body.data).toMatchObject({ name: "SHP-1007", number_of_containers: 0 });
 
-    const delta = await call("GET", "/shipments?updated_since=2099-01-01T00:00:00Z");
-    expect(delta.body.data.map((r: any) => r.name)).toEqual(rows.map((r) => r.name));
-    expect(delta.body).not.toHaveProperty("updated_since");
+    // Delta mode, as live: every row is synced before 2099, and all eight after 2000, oldest first.
+    const none = await call("GET", "/shipments?updated_since=2099-01-01T00:00:00Z");
+    expect(none.body).toMatchObject({
+      success: true,
+      mode: "sandbox",
+      updated_since: "2099-01-01T00:00:00.000Z",
+      count: 0,
+      has_more: false,
+      next_cursor: null,
+      data: [],
+    });
+    // Every row the carrier answered: the failed SHP-1007 was never synced, as live.
+    const all = await call("GET", "/shipments?updated_since=2000-01-01T00:00:00Z");
+    expect(all.body).toMatchObject({ count: 7, has_more: false });
+    expect(all.body).not.toHaveProperty("total");
+    const synced = (all.body.data as Record<string, any>[]).map((r) => r.last_synced_at as string);
+    expect(synced).toEqual([...synced].sort());
+    expect(all.body.data.map((r: any) => r.name).sort()).toEqual(
+      rows
+        .filter((r) => r.last_synced_at !== null)
+        .map((r) => r.name)
+        .sort(),
+    );
+    expect(rows.find((r) => r.name === "SHP-1007")?.last_synced_at).toBeNull();
   });
 
   it("reads a shipment by SHP id or by its SBXU number, and ?include=full says stored", async () => {
@@ -200,7 +221,19 @@ describe("the sandbox", () => {
       mode: "sandbox",
       data: { reference_number: "TGHU1234567" },
     });
-    expect(container.res.headers.get("x-service-refresh-hint")).toContain("read=/api/v1/shipments/");
+    // The hint points where this caller can read the shipment: the sandbox, which needs no key (the
+    // live path answers it 401). Of the eight kept shipments, the read it names answers.
+    const readPath = (res: Response) =>
+      /read=(\S+?);/.exec(res.headers.get("x-service-refresh-hint") ?? "")?.[1];
+    expect(readPath(container.res)).toMatch(/^\/api\/v1\/sandbox\/shipments\/SHP-\d+$/);
+    const kept = (await call("GET", "/shipments/SHP-1000")).body.data.reference_number as string;
+    const retracked = await call("GET", `/container/${kept}`);
+    expect(readPath(retracked.res)).toBe("/api/v1/sandbox/shipments/SHP-1000");
+    const followed = await fetch(`${app.url}${readPath(retracked.res)}`, {
+      headers: { "x-forwarded-for": "203.0.113.250" },
+    });
+    expect(followed.status).toBe(200);
+    expect(((await followed.json()) as Record<string, any>).data.name).toBe("SHP-1000");
     // The world is frozen: the same answer twice.
     const again = await call("GET", "/container/TGHU1234567");
     expect(again.body.data.events_table).toEqual(container.body.data.events_table);
@@ -233,6 +266,7 @@ describe("the sandbox", () => {
       expect(body).toMatchObject({ success: false, statusCode: 404, statusMessage: "Not Found" });
       expect(Object.keys(body.data).sort()).toEqual(["discovery", "error", "hint", "read_endpoint", "tried"]);
       expect(body.data).toMatchObject({ error: "not_found", discovery: "queued" });
+      expect(body.data.read_endpoint).toMatch(/^\/api\/v1\/sandbox\/shipments\//);
     });
 
     it("NOT-A-REFERENCE: 400 malformed, on /container and /bl alike", async () => {
@@ -257,7 +291,7 @@ describe("the sandbox", () => {
         limit: expect.any(Number),
         used: body.data.limit,
         cycle_ends_at: expect.any(String),
-        usageApi: "/api/v1/account/usage",
+        usageApi: "/api/v1/sandbox/account/usage",
       });
     });
 
@@ -271,9 +305,43 @@ describe("the sandbox", () => {
         graceDays: expect.any(Number),
         plan: expect.any(String),
         manageUrl: `${app.url}/billing`,
-        usageApi: "/api/v1/account/usage",
+        usageApi: "/api/v1/sandbox/account/usage",
       });
       expect(body.data.overdueDays).toBeGreaterThan(body.data.graceDays);
+    });
+
+    it("SBXU4029999 in /track refuses the whole request with 402, as billing past grace does live", async () => {
+      const bulk = await client()("POST", "/track", {
+        shipments: [
+          { type: "container", number: "SBXU7777778" },
+          { type: "container", number: "SBXU4029999" },
+        ],
+      });
+      expect(bulk.res.status).toBe(402);
+      expect(bulk.res.headers.get("retry-after")).toBe("3600");
+      expect(bulk.body).not.toHaveProperty("results");
+
+      // Live, an organisation past its grace gets the same whole-request refusal, with the same keys.
+      const org = await app.fixtures.organization({ plan: "business" });
+      await app.services.db.prisma.organization.update({
+        where: { id: org.organizationId },
+        data: { billingState: "overdue", overdueDays: 21, graceDays: 14 },
+      });
+      const live = await fetch(`${app.url}/api/v1/track`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ shipments: [{ type: "container", number: "MSCU1234566" }] }),
+      });
+      expect(live.status).toBe(402);
+      const liveBody = (await live.json()) as Record<string, any>;
+      const shape = (b: Record<string, any>) => ({
+        top: Object.keys(b).sort(),
+        data: Object.keys(b.data).sort(),
+        error: b.data.error,
+        message: b.message,
+      });
+      expect(shape(bulk.body)).toEqual(shape(liveBody));
+      expect(bulk.body.data).toMatchObject({ error: "payment_overdue", overdueDays: 21, graceDays: 14 });
     });
 
     it("SBXU4290003: 429 with Retry-After and the reset time, the body of a spent key window", async () => {
@@ -336,6 +404,9 @@ describe("the sandbox", () => {
     expect(refused.res.status).toBe(429);
     expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.body.data).toMatchObject({ error: "rate_limit_exceeded", limit: 60 });
+    // There is no key to blame: the answer says what the window counts.
+    expect(refused.body.message).toMatch(/address/);
+    expect(refused.body.message).not.toMatch(/key in the current minute|for this key/);
     // Another address has its own window.
     expect((await client()("GET", "/carriers")).res.status).toBe(200);
   }, 60_000);

@@ -5,7 +5,7 @@ import { BulkTrackBody as trackBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { SHIPMENT_TYPE } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
-import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
+import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
 /** POST /track: 1 to 50 items; only auth, rate limit, a malformed body or billing past grace refuse it whole. */
 export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -25,7 +25,7 @@ export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const batch = result.data.trackBatch!;
     if (batch.__typename === "PaymentOverdue") {
-      const refused = renderTrackOutcome(deps, batch);
+      const refused = renderTrackOutcome(deps, batch, v1BaseOf(req));
       if (!refused.ok) return sendTrackFailure(res, refused);
       return;
     }
@@ -34,7 +34,7 @@ export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
       return { index, number: item.number, type: SHIPMENT_TYPE[item.type] };
     };
     const answered = batch.results.map(({ index, result: outcome }) => {
-      const rendered = renderTrackOutcome(deps, outcome);
+      const rendered = renderTrackOutcome(deps, outcome, v1BaseOf(req));
       return rendered.ok
         ? { ...common(index), ok: true, slot_consumed: rendered.slotConsumed, data: rendered.data }
         : { ...common(index), ok: false, error: rendered.error, message: rendered.message, ...rendered.data };

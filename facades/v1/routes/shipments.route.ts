@@ -18,7 +18,7 @@ import { renderShipmentSummary } from "../render/shipment-summary";
 import { renderTerminalRecord } from "../render/terminal-record";
 import { renderTables, routeJson } from "../render/tracking-document";
 import { sendFeatureGate, sendV1Error } from "../respond";
-import { renderTrackOutcome, sendTrackFailure } from "./tracking.route";
+import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
 const retryBody = RetryFailedBody.strict();
 
@@ -162,7 +162,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
       case "CustomerLimitReached":
         return sendV1Error(res, "customer_limit_reached", { data: { limit: outcome.limit } });
       default: {
-        const refused = renderTrackOutcome(deps, outcome);
+        const refused = renderTrackOutcome(deps, outcome, v1BaseOf(req));
         if (!refused.ok) return sendTrackFailure(res, refused);
       }
     }

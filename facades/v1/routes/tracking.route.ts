@@ -10,7 +10,14 @@ import { sendV1Error } from "../respond";
 /** One way a track ended, as the core's TrackOutcomeFields fragment selects it. */
 export type TrackResult = TrackOutcomeFieldsFragment;
 
-export const USAGE_API = "/api/v1/account/usage";
+/**
+ * The paths an answer points at (`read=` of the refresh hint, `read_endpoint`, `usageApi`) are under
+ * the API that answered: `/api/v1`, or `/api/v1/sandbox` for the sandbox, which needs no key there
+ * (live paths would answer its caller 401). Express's `req.baseUrl` is that mount path.
+ */
+export function v1BaseOf(req: Request): string {
+  return req.baseUrl;
+}
 
 export type TrackItemResult =
   | { ok: true; slotConsumed: boolean; data: ReturnType<typeof renderTrackingDocument>; refreshHint: string }
@@ -39,7 +46,7 @@ export async function trackForV1(
     const wire = OUTCOMES[result.outcome].v1;
     return { ok: false, status: wire.status, error: wire.error, message: result.message, data: {} };
   }
-  return renderTrackOutcome(deps, result.data.track!);
+  return renderTrackOutcome(deps, result.data.track!, v1BaseOf(req));
 }
 
 /**
@@ -47,9 +54,9 @@ export async function trackForV1(
  * status, the error code and the wait come from the outcome table; this file writes the sentence and
  * the data.
  */
-export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): TrackItemResult {
+export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult, v1Base: string): TrackItemResult {
   const answer = answerFor("TrackResult", outcome);
-  if (outcome.__typename === "TrackSuccess") return renderTracked(outcome);
+  if (outcome.__typename === "TrackSuccess") return renderTracked(outcome, v1Base);
   if (answer.kind === "answer") throw new Error(`${outcome.__typename} has an answer row but no renderer`);
   const wire = OUTCOMES[answer.outcome].v1;
   const retryAfter = retryAfterFor("v1", answer.outcome, answer.retryAfterSeconds);
@@ -57,12 +64,15 @@ export function renderTrackOutcome(deps: FacadeDeps, outcome: TrackResult): Trac
     ok: false,
     status: wire.status,
     error: wire.error,
-    ...refusalOf(deps, outcome),
+    ...refusalOf(deps, outcome, v1Base),
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
 }
 
-function renderTracked(outcome: Extract<TrackResult, { __typename: "TrackSuccess" }>): TrackItemResult {
+function renderTracked(
+  outcome: Extract<TrackResult, { __typename: "TrackSuccess" }>,
+  v1Base: string,
+): TrackItemResult {
   const name = outcome.shipment.name;
   return {
     ok: true,
@@ -73,7 +83,7 @@ function renderTracked(outcome: Extract<TrackResult, { __typename: "TrackSuccess
       carrier: outcome.carrier,
       staleReason: outcome.staleReason,
     }),
-    refreshHint: `read=/api/v1/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
+    refreshHint: `read=${v1Base}/shipments/${name}; next_refresh_eligible_at=${outcome.shipment.nextRefreshEligibleAt ?? "none"}; live fetches are slow, repeat checks should read the stored shipment`,
   };
 }
 
@@ -81,7 +91,9 @@ function renderTracked(outcome: Extract<TrackResult, { __typename: "TrackSuccess
 function refusalOf(
   deps: FacadeDeps,
   outcome: Exclude<TrackResult, { __typename: "TrackSuccess" }>,
+  v1Base: string,
 ): { message: string; data: Record<string, unknown> } {
+  const usageApi = `${v1Base}/account/usage`;
   switch (outcome.__typename) {
     case "ReferenceNotFound":
     case "CarrierUndetectable": {
@@ -93,7 +105,7 @@ function refusalOf(
         // read_endpoint. Otherwise the reason no job was created.
         discovery: queued ? "queued" : "not_eligible",
         ...(outcome.discoveryReason ? { discovery_reason: outcome.discoveryReason } : {}),
-        read_endpoint: `/api/v1/shipments/${notFound?.shipment.name ?? "{id}"}`,
+        read_endpoint: `${v1Base}/shipments/${notFound?.shipment.name ?? "{id}"}`,
         hint: notFound
           ? "No carrier asked has a record of this number yet. Check it, or name the carrier with ?sealine=SCAC."
           : "No carrier could be placed for this number. Name the carrier with ?sealine=SCAC.",
@@ -118,7 +130,7 @@ function refusalOf(
         data: {
           tried: [outcome.carrierProvided ? outcome.scac : `${outcome.scac} (auto)`],
           discovery: "not_eligible",
-          read_endpoint: "/api/v1/shipments/{id}",
+          read_endpoint: `${v1Base}/shipments/{id}`,
           hint: `${outcome.scac} answered for ${outcome.reference}, but container ${outcome.container} is not on it. Check the container number, or track ${outcome.reference} alone.`,
         },
       };
@@ -152,7 +164,7 @@ function refusalOf(
           limit: outcome.limit,
           used: outcome.used,
           cycle_ends_at: outcome.cycleEnd,
-          usageApi: USAGE_API,
+          usageApi,
         },
       };
     case "PaymentOverdue":
@@ -164,7 +176,7 @@ function refusalOf(
           graceDays: outcome.graceDays,
           plan: outcome.plan,
           manageUrl: `${deps.baseUrl}/billing`,
-          usageApi: USAGE_API,
+          usageApi,
         },
       };
   }

@@ -1,4 +1,4 @@
-import { parseReference } from "../references/reference";
+import { parseReference, type ReferenceType } from "../references/reference";
 import {
   type Actor,
   type TrackInput,
@@ -18,6 +18,32 @@ const CARRIER_RETRY_AFTER_S = 60;
  * here: the sandbox's carrier simply has no record of it.)
  */
 export class SandboxTrackingService extends TrackingService {
+  /**
+   * Billing past grace refuses a whole bulk request live (spec v1 section 4.1 rule 3), never one item:
+   * the reserved payment-overdue reference anywhere in the batch answers that whole-request 402, as
+   * the reserved 429 does. The slots-used reference stays that item's error, as a spent allowance is
+   * live.
+   */
+  override async trackBatch(
+    principal: Actor,
+    items: readonly { reference: string; type: ReferenceType; carrier?: string }[],
+  ): ReturnType<TrackingService["trackBatch"]> {
+    if (items.some((item) => reservedReference(item.reference) === "paymentOverdue")) {
+      return this.paymentOverdue(principal);
+    }
+    return super.trackBatch(principal, items);
+  }
+
+  private paymentOverdue(principal: Actor): Extract<TrackOutcome, { kind: "payment_overdue" }> {
+    const org = principal.organization;
+    return {
+      kind: "payment_overdue",
+      overdueDays: Math.max(SANDBOX_OVERDUE_DAYS, org.graceDays + 1),
+      graceDays: org.graceDays,
+      plan: org.plan,
+    };
+  }
+
   override async track(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
     const org = principal.organization;
     switch (reservedReference(input.reference)) {
@@ -41,12 +67,7 @@ export class SandboxTrackingService extends TrackingService {
         };
       }
       case "paymentOverdue":
-        return {
-          kind: "payment_overdue",
-          overdueDays: Math.max(SANDBOX_OVERDUE_DAYS, org.graceDays + 1),
-          graceDays: org.graceDays,
-          plan: org.plan,
-        };
+        return this.paymentOverdue(principal);
       case "carrierFailure":
         return {
           kind: "carrier_down",
