@@ -54,15 +54,16 @@ details summary{cursor:pointer;padding:4px 0}
 `;
 
 /**
- * Times in the reader's zone: every <time datetime> gets its text rewritten to the local time; the
- * UTC value stays in its title (hover). Copy buttons copy a secret to the clipboard.
+ * Times in the reader's zone: every <time datetime> gets its text rewritten to the local time, with
+ * the zone's name (e.g. GMT+1); the UTC value stays in its title (hover). A port's time
+ * (`data-clock="port"`) already names its clock and is left as written. Copy buttons copy a secret to the clipboard.
  */
 export const APP_JS = `
 (function(){
   var fmt;
-  try { fmt = new Intl.DateTimeFormat(undefined,{dateStyle:"medium",timeStyle:"short"}); } catch(e) { return; }
+  try { fmt = new Intl.DateTimeFormat(undefined,{year:"numeric",month:"short",day:"numeric",hour:"2-digit",minute:"2-digit",timeZoneName:"short"}); } catch(e) { return; }
   function localise(root){
-    root.querySelectorAll("time[datetime]").forEach(function(t){
+    root.querySelectorAll("time[datetime]:not([data-clock])").forEach(function(t){
       if (t.dataset.local) return;
       var d = new Date(t.getAttribute("datetime"));
       if (!isNaN(d)) { t.textContent = fmt.format(d); t.dataset.local = "1"; }

@@ -13,6 +13,67 @@ export function time(value: string | Date | null | undefined, empty = "—"): st
   return `<time datetime="${esc(iso)}" title="${esc(utc)}">${esc(utc)}</time>`;
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2026-12-12..." as "12 Dec 2026": only the text is rearranged, nothing is computed. */
+const dayText = (text: string) =>
+  `${Number(text.slice(8, 10))} ${MONTHS[Number(text.slice(5, 7)) - 1]} ${text.slice(0, 4)}`;
+
+/**
+ * A port-local time at the port's clock with its zone, and the same moment in UTC: "12 Dec 2026 14:00
+ * UTC+01:00 (13:00 UTC)" (docs/decisions/times.md). Every part comes from the core (the wall-clock
+ * reading, its `utcOffset` and the instant); the page script leaves it as it is. Without a reading or
+ * an offset, the instant is shown like any other time.
+ */
+export function portTime(
+  at: {
+    local: string | null | undefined;
+    utcOffset: string | null | undefined;
+    instant: string | Date | null | undefined;
+  },
+  empty = "—",
+): string {
+  if (!at.instant) return esc(empty);
+  if (!at.local || !at.utcOffset) return time(at.instant, empty);
+  const iso = typeof at.instant === "string" ? at.instant : at.instant.toISOString();
+  const local = `${dayText(at.local)} ${at.local.slice(11, 16)}`;
+  const utcClock = `${iso.slice(11, 16)} UTC`;
+  const utc = iso.slice(0, 10) === at.local.slice(0, 10) ? utcClock : `${dayText(iso)} ${utcClock}`;
+  const text = at.utcOffset === "+00:00" ? `${local} UTC` : `${local} UTC${at.utcOffset} (${utc})`;
+  const datetime = `${at.local.slice(0, 19).replace(" ", "T")}${at.utcOffset}`;
+  return `<time datetime="${esc(datetime)}" data-clock="port" title="${esc(`At the port's clock; ${iso.slice(0, 16).replace("T", " ")} UTC`)}">${esc(text)}</time>`;
+}
+
+interface ArrivalFacts {
+  eta: string | Date | null;
+  ata: string | Date | null;
+  summary?: {
+    arrival: string | Date | null;
+    arrivalLocalDateTime: string | null;
+    arrivalUtcOffset: string | null;
+    ata: string | Date | null;
+    ataLocalDateTime: string | null;
+    ataUtcOffset: string | null;
+  } | null;
+}
+
+/** A shipment's arrival (actual once it happened, else estimated) at the port of discharge's clock. */
+export function arrivalTime(s: ArrivalFacts, empty = "—"): string {
+  const facts = s.summary;
+  if (facts?.ata)
+    return portTime(
+      { local: facts.ataLocalDateTime, utcOffset: facts.ataUtcOffset, instant: facts.ata },
+      empty,
+    );
+  if (facts?.arrival && !s.ata) {
+    return portTime(
+      { local: facts.arrivalLocalDateTime, utcOffset: facts.arrivalUtcOffset, instant: facts.arrival },
+      empty,
+    );
+  }
+  return time(s.ata ?? s.eta, empty);
+}
+
 export const STATUS_TEXT: Record<string, string> = {
   PLANNED: "Planned",
   IN_TRANSIT: "In transit",

@@ -1,6 +1,6 @@
 import { DashShipmentCountDocument, DashShipmentsDocument } from "../../generated/operations";
 import { emptyState } from "../context";
-import { esc, statusBadge, time } from "../html";
+import { arrivalTime, esc, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +40,7 @@ ${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7")}
         : `<div class="table-wrap"><table><caption class="muted">Newest shipments</caption><thead><tr><th scope="col">Shipment</th><th scope="col">Status</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Updated</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${time(i.ata ?? i.eta)}</td><td class="hide-narrow">${time(i.updatedAt)}</td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${arrivalTime(i)}</td><td class="hide-narrow">${time(i.updatedAt)}</td></tr>`,
             )
             .join("")}</tbody></table></div>`;
     s.render("Overview", "/dashboard", `${tiles}<h2>Recent changes</h2>${list}`);

@@ -13,7 +13,17 @@ import {
 } from "../../generated/operations";
 import { routeMapSvg } from "../../share/map";
 import { emptyState, refusal, type Signed } from "../context";
-import { csrfField, esc, notice, postButton, STATUS_TEXT, statusBadge, time } from "../html";
+import {
+  arrivalTime,
+  csrfField,
+  esc,
+  notice,
+  portTime,
+  postButton,
+  STATUS_TEXT,
+  statusBadge,
+  time,
+} from "../html";
 import type { Mount } from "../mount";
 import { follow, outlookSections } from "./outlook";
 
@@ -113,7 +123,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div class="table-wrap"><table><thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Carrier</th><th scope="col" class="hide-narrow">Route</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Customer</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.carrierScac ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${time(i.ata ?? i.eta)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.carrierScac ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
     const savedList =
@@ -300,7 +310,7 @@ async function shipmentPage(s: Signed, message = ""): Promise<void> {
 <dl class="facts">
 <div><dt>Carrier</dt><dd>${esc(shipment.carrier?.name ?? shipment.carrierScac ?? "Not known yet")}</dd></div>
 <div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
-<div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${time(shipment.ata ?? shipment.eta, "Not known yet")}</dd></div>
+<div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${arrivalTime(shipment, "Not known yet")}</dd></div>
 <div><dt>Data from the carrier</dt><dd>${time(shipment.lastSyncedAt, "Never fetched")}</dd></div>
 <div><dt>Next refresh</dt><dd>${time(shipment.scheduledRefreshAt, "Not scheduled")}</dd></div>
 <div><dt>Customer</dt><dd>${esc(shipment.customers.join(", ") || "—")}</dd></div>
@@ -321,13 +331,13 @@ ${
     : `<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Actual or estimated</th><th scope="col">Milestone</th><th scope="col">Place</th><th scope="col" class="hide-narrow">Vessel</th><th scope="col" class="hide-narrow">Container</th></tr></thead><tbody>${events
         .map(
           (e) =>
-            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${time(e.instant, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(e.container)}</td></tr>`,
+            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${portTime({ local: e.localDateTime, utcOffset: e.utcOffset, instant: e.instant }, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(e.container)}</td></tr>`,
         )
         .join("")}</tbody></table></div>`
 }</section>`;
   const containers = `<section class="card" aria-labelledby="containers"><h2 id="containers">Containers</h2>${(doc?.containers ?? []).length === 0 ? "<p>None known yet.</p>" : `<ul>${doc!.containers.map((c) => `<li>${esc(c.number)} ${esc(c.sizeType ?? "")} ${statusBadge(c.status)}</li>`).join("")}</ul>`}</section>`;
-  const voyages = `<section class="card" aria-labelledby="voyages"><h2 id="voyages">Vessels and voyages</h2>${(doc?.voyageLegs ?? []).length === 0 ? "<p>No vessel legs yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Leg</th><th scope="col">Vessel</th><th scope="col">Voyage</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${doc!.voyageLegs.map((l) => `<tr><td>${l.sequence}</td><td>${esc(l.vessel?.name ?? "—")}${l.vessel?.imo ? ` <span class="muted">IMO ${l.vessel.imo}</span>` : ""}</td><td>${esc(l.voyage ?? "—")}</td><td>${esc(l.from?.name ?? "—")}<br>${time(l.departure.instant)}</td><td>${esc(l.to?.name ?? "—")}<br>${time(l.arrival?.instant)}</td><td>${esc(l.status.toLowerCase())}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
-  const history = `<section class="card" aria-labelledby="eta-history"><h2 id="eta-history">ETA history</h2>${(doc?.etaHistory ?? []).length === 0 ? "<p>No arrival estimate recorded yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Recorded</th><th scope="col">Arrival</th><th scope="col">Change</th></tr></thead><tbody>${doc!.etaHistory.map((h) => `<tr><td>${time(h.recordedAt)}</td><td>${time(h.eta)}${h.actual ? " (actual)" : ""}</td><td>${h.changeHours === 0 ? "—" : `${h.changeHours > 0 ? "later by" : "earlier by"} ${Math.abs(h.changeHours)} h`}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
+  const voyages = `<section class="card" aria-labelledby="voyages"><h2 id="voyages">Vessels and voyages</h2>${(doc?.voyageLegs ?? []).length === 0 ? "<p>No vessel legs yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Leg</th><th scope="col">Vessel</th><th scope="col">Voyage</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${doc!.voyageLegs.map((l) => `<tr><td>${l.sequence}</td><td>${esc(l.vessel?.name ?? "—")}${l.vessel?.imo ? ` <span class="muted">IMO ${l.vessel.imo}</span>` : ""}</td><td>${esc(l.voyage ?? "—")}</td><td>${esc(l.from?.name ?? "—")}<br>${portTime({ local: l.departure.localDateTime, utcOffset: l.departure.utcOffset, instant: l.departure.instant })}</td><td>${esc(l.to?.name ?? "—")}<br>${l.arrival ? portTime({ local: l.arrival.localDateTime, utcOffset: l.arrival.utcOffset, instant: l.arrival.instant }) : time(null)}</td><td>${esc(l.status.toLowerCase())}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
+  const history = `<section class="card" aria-labelledby="eta-history"><h2 id="eta-history">ETA history</h2>${(doc?.etaHistory ?? []).length === 0 ? "<p>No arrival estimate recorded yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Recorded</th><th scope="col">Arrival</th><th scope="col">Change</th></tr></thead><tbody>${doc!.etaHistory.map((h) => `<tr><td>${time(h.recordedAt)}</td><td>${portTime({ local: h.localDateTime, utcOffset: h.utcOffset, instant: h.eta })}${h.actual ? " (actual)" : ""}</td><td>${h.changeHours === 0 ? "—" : `${h.changeHours > 0 ? "later by" : "earlier by"} ${Math.abs(h.changeHours)} h`}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
   const share = `<section class="card" aria-labelledby="share"><h2 id="share">Share link</h2>
 <p>A public page with the status, route and milestones (no customer, no account details).</p>
 ${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the share link", s.session.csrfToken)}
