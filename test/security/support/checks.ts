@@ -107,6 +107,11 @@ export function formatProblems(surface: Surface, ex: Exchange): string[] {
       if (typeof body.message !== "string") return ["compat envelope without message"];
       if (body.status === "error" && typeof body.detail !== "string")
         return ["compat refusal without detail"];
+      // The contract's only statuses: 200 for every answer, refusals included, and 405 for a
+      // non-GET verb (issue 39 item 7: a NUL in a parameter used to be a 400).
+      const verbAllowed = ex.method === "GET" || ex.method === "HEAD";
+      if (ex.status !== (verbAllowed ? 200 : 405))
+        return [`compat answered HTTP ${ex.status} to ${ex.method} (the contract: 200, 405 for a non-GET)`];
       return [];
     }
     case "graphql": {
