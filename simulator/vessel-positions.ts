@@ -4,7 +4,10 @@
  * found by IMO number (the MMSI is optional), by MMSI when no IMO number is given, or by its whole name
  * ignoring case, accents, punctuation and spacing (`name`, not with the numbers). One the world does not
  * know answers 404; a name several ships bear answers 300 with them listed, so the caller can ask by IMO.
+ * The fix is the latest report the service holds (world/ais.ts): usually minutes old, sometimes hours,
+ * now and then days, with `positionDateTime` saying when the ship was there.
  */
+import { latestReportAt } from "./world/ais";
 import { findVessel, vesselFix } from "./world/fleet";
 import { toLocalIso, toUtcIso } from "./world/local-time";
 import { portTrafficAt } from "./world/port-traffic";
@@ -61,7 +64,8 @@ export function vesselPositionAnswer(params: URLSearchParams, nowMs: number): Ve
     };
   }
   const vessel = name ? named[0] : findVessel(imo, mmsi);
-  const fix = vessel ? vesselFix(vessel, nowMs) : undefined;
+  const reportedAt = vessel ? latestReportAt(vessel.imo, nowMs) : nowMs;
+  const fix = vessel ? vesselFix(vessel, reportedAt) : undefined;
   if (!vessel || !fix) return { status: 404, body: { error: "No such vessel in the simulated world." } };
   return {
     status: 200,
@@ -77,7 +81,7 @@ export function vesselPositionAnswer(params: URLSearchParams, nowMs: number): Ve
       trueHeading: fix.heading,
       navigationalStatus: fix.atAnchor ? "At anchor" : fix.atSea ? "Under way using engine" : "Moored",
       draught: fix.draught,
-      positionDateTime: toUtcIso(nowMs),
+      positionDateTime: toUtcIso(reportedAt),
       service: fix.rotation.service.name,
       lastPortCall: {
         UNLocationCode: fix.lastCall.port.unLocode,

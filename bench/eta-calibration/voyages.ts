@@ -18,12 +18,7 @@ import { seaDistanceNm } from "../../simulator/world/geo";
 import { unitHash } from "../../simulator/world/hash";
 import { findPort, type Port } from "../../simulator/world/ports";
 import { planShipment, type ShipmentPlan, type VesselLeg } from "../../simulator/world/shipment-plan";
-import {
-  buildTimeline,
-  knownDelays,
-  legShifts,
-  type Timeline,
-} from "../../simulator/world/shipment-timeline";
+import { buildTimeline, knownShifts, type Timeline } from "../../simulator/world/shipment-timeline";
 import type { CarrierBiasTable } from "../../src/domain/eta/calibration-table";
 import type {
   CallAhead,
@@ -114,11 +109,18 @@ export function simulatedVoyages(seed: string, count: number): SimulatedVoyage[]
     const carrier = CARRIERS.find((c) => c.scac === scac);
     if (!carrier) continue;
     const id = `${seed}-${i}`;
-    const plan = planShipment({ carrier, seed: id, boxes: { fixed: [], generate: true } });
+    // The world books legs on its fleet's sailings (simulator/world/fleet.ts): the plan says when it is booked.
+    const plan = planShipment({
+      carrier,
+      seed: id,
+      boxes: { fixed: [], generate: true },
+      earliestDeparture:
+        FIRST_BOOKING + Math.floor(unitHash("eta-replay-booking", id) * BOOKING_SPREAD) + 21 * DAY,
+    });
     const last = plan.legs[plan.legs.length - 1];
     if (!last || plan.cancelledRel !== undefined) continue;
-    const bookedAt = FIRST_BOOKING + Math.floor(unitHash("eta-replay-booking", id) * BOOKING_SPREAD);
-    const timeline = buildTimeline(plan, bookedAt);
+    const bookedAt = plan.bookedAt;
+    const timeline = buildTimeline(plan);
     const ata = bookedAt + last.arrivalRel + (timeline.actual.arrival[plan.legs.length - 1] ?? 0);
     voyages.push({ id, scac, pod: last.dischargePort.unLocode, bookedAt, ata, plan, timeline });
   }
@@ -134,7 +136,7 @@ export function portWait(port: Port): PortWaitReading {
 /** The carrier's ETA at the port of discharge as published at `now` (revisions known by then). */
 export function carrierEtaAt(voyage: SimulatedVoyage, now: number): number {
   const { plan, timeline } = voyage;
-  const shifts = legShifts(plan, knownDelays(plan, timeline, now));
+  const shifts = knownShifts(plan, timeline, now);
   const lastIndex = plan.legs.length - 1;
   const estimate = voyage.bookedAt + plan.legs[lastIndex]!.arrivalRel + (shifts.arrival[lastIndex] ?? 0);
   // Published to the quarter hour, as the world's carriers do (dcsa-events.ts).

@@ -22,11 +22,12 @@ import type { Milestone, ShipmentPlan, Site, TransportRef } from "./shipment-pla
 import { voyageOf } from "./shipment-plan";
 import {
   actualTime,
-  knownDelays,
+  knownShifts,
   type LegShifts,
   latestRevision,
-  legShifts,
+  namedVessel,
   reportedAt,
+  sailingOf,
   shiftOf,
   type Timeline,
 } from "./shipment-timeline";
@@ -73,7 +74,7 @@ function transportCallOf(
   plan: ShipmentPlan,
   ref: TransportRef,
   shifts: LegShifts,
-  bookedAt: number,
+  now: number,
 ): DcsaTransportCall | undefined {
   if (ref.kind === "truck") {
     return {
@@ -100,14 +101,12 @@ function transportCallOf(
   }
   const leg = plan.legs[ref.leg];
   if (!leg) return undefined;
-  const departureShift = shifts.departure[ref.leg] ?? 0;
-  // A box rolled to a later sailing goes on that week's ship.
-  const rolledWeeks = Math.min(leg.vessels.length - 1, Math.round(departureShift / (7 * DAY)));
-  const vessel = leg.vessels[rolledWeeks] ?? leg.vessels[0];
-  if (!vessel) return undefined;
-  const scheduledDeparture = bookedAt + leg.departureRel + departureShift;
+  // The sailing the box takes (a rolled box's later one), and the ship the carrier names for it.
+  const sailing = sailingOf(plan, ref.leg, shifts);
+  if (!sailing) return undefined;
+  const vessel = namedVessel(sailing, now);
   const atLoad = ref.end === "load";
-  const voyage = voyageOf(plan, leg, scheduledDeparture, !atLoad);
+  const voyage = voyageOf(plan, leg, sailing, !atLoad);
   const port = atLoad ? leg.loadPort : leg.dischargePort;
   const site = atLoad ? leg.loadSite : leg.dischargeSite;
   const sequence = atLoad ? leg.loadSequence : leg.dischargeSequence;
@@ -179,7 +178,7 @@ export function renderEvents(
   options: RenderOptions,
 ): DcsaEvent[] {
   if (now < timeline.bookedAt) return [];
-  const known = legShifts(plan, knownDelays(plan, timeline, now));
+  const known = knownShifts(plan, timeline, now);
   const cancelled = plan.cancelledRel !== undefined && timeline.bookedAt + plan.cancelledRel <= now;
   const documentReferences: DcsaDocumentReference[] = [
     { documentReferenceType: "BKG", documentReferenceValue: documents.carrierBookingReference },
@@ -228,7 +227,7 @@ export function renderEvents(
     const site = milestone.site;
     if (!site) continue;
     const transportCall = milestone.transport
-      ? transportCallOf(plan, milestone.transport, moment.shifts, timeline.bookedAt)
+      ? transportCallOf(plan, milestone.transport, moment.shifts, now)
       : undefined;
     const created = toUtcIso(moment.createdAt);
     const eventID = uuidFrom(`${plan.seed}|${milestone.key}|${moment.classifier}|${created}`);

@@ -1,20 +1,30 @@
 /**
  * The world's liner services as timetables: weekly sailings on every rotation, each ship of vessels.ts
  * deployed on one sailing slot of one loop, and where a ship is at any clock time. Feeds the simulator's
- * vessel positions and its DCSA Commercial Schedules point-to-point routes. Pure functions of the world
- * data and the time; the planned shipments (shipment-plan/) are untouched by it.
+ * vessel positions, its DCSA Commercial Schedules point-to-point routes and the shipments' voyage plans
+ * (shipment-plan/ books every vessel leg on one of these sailings, with this ship and these times): the
+ * one timetable of the world. Pure functions of the world data and the time.
  *
  * - A rotation is sailed as a closed loop: calls in order, then back to the first call (a one-way
  *   rotation such as FAL1 westbound returns empty, without calls, and offers no sailings back).
  * - Port stays are 18 to 28 hours per call. The loop has as many ships as weeks it takes at 15 knots,
  *   rounded up, and the sailing speed is set so that the round trip is exactly that many weeks: every
  *   loop then leaves its first call on the same weekday and hour each week.
- * - Each of the 60 ships has a home slot on a loop its operator runs or partners on and that it fits
- *   (Panama Canal ships up to about 15,500 TEU); loops get ships in proportion to their free slots. A
- *   sailing on a slot without a home ship is sailed by a stand-in from the operator's fleet: that ship's
- *   position is where its own home slot puts it, not on the stand-in sailing.
+ * - Each of the 60 ships has a home slot on a loop. Every loop first gets one ship (the smallest loops
+ *   first: the smallest ship of its operator or partners that fits, else any that fits, else the smallest
+ *   left, as a charter would be), then the rest go to loops their operator runs or partners on and that
+ *   they fit (Panama Canal ships up to about 15,500 TEU), in proportion to their free slots. Only the
+ *   sailings of a slot with a home ship are "named": the world has 60 ships for 177 slots, so shipments
+ *   and the carriers' schedules use the named sailings only (a loop with 6 ships on 15 slots offers a
+ *   named sailing about every two and a half weeks). `vesselOfSailing` still gives a stand-in for an
+ *   unnamed slot; its position is where its own home slot puts it.
+ * - What really happens on a sailing (`sailedCall`, `vesselFix`): normal anchorage waits, the episodes
+ *   (closures, strikes, canal restrictions), incidents (a share of legs, by the operator's schedule
+ *   reliability, is late by about 5 days on average: bad weather slows the ship, congestion holds it at
+ *   anchor), omitted calls (OMITTED_CALL_SHARE) and lateness made good by sailing faster and cutting
+ *   stays. Plans and positions read the same function, so a ship is where its shipments' plans say.
  */
-import type { Carrier } from "../../reference-data/carriers";
+import { CARRIERS, type Carrier } from "../../reference-data/carriers";
 import { berthAfterEpisodes, normalAnchorageWaitMs, passageDelayMs } from "./anchorage";
 import { profileOf } from "./carrier-profiles";
 import {
@@ -163,14 +173,30 @@ export function fleetRotations(): readonly Rotation[] {
   if (rotations) return rotations;
   const built = LINER_SERVICES.map(buildRotation);
   const used = new Map<Rotation, number>();
+  const home = (vessel: Vessel, rotation: Rotation) => {
+    const slot = spreadOrder(rotation.slots).find((s) => rotation.home[s] === undefined)!;
+    rotation.home[slot] = vessel;
+    used.set(rotation, (used.get(rotation) ?? 0) + 1);
+    homes.set(vessel.imo, { rotation, slot });
+  };
+  const related = (vessel: Vessel, r: Rotation) =>
+    r.service.operator === vessel.operator || r.service.partners.includes(vessel.operator);
+  // Every loop gets one named ship first, so that every loop has sailings to book: the smallest loops
+  // first, the smallest ship of the operator's or partners' that fits, else any that fits, else the
+  // smallest ship left (out of the trade's size, as a charter at short notice would be).
+  const bySize = (a: Vessel, b: Vessel) => a.teu - b.teu || a.imo.localeCompare(b.imo);
+  for (const rotation of [...built].sort(
+    (a, b) => a.service.maxTeu - b.service.maxTeu || a.service.name.localeCompare(b.service.name),
+  )) {
+    const free = VESSELS.filter((v) => !homes.has(v.imo)).sort(bySize);
+    const fitting = free.filter((v) => fitsService(v, rotation.service));
+    const chosen = fitting.find((v) => related(v, rotation)) ?? fitting[0] ?? free[0];
+    if (chosen) home(chosen, rotation);
+  }
   for (const vessel of VESSELS) {
+    if (homes.has(vessel.imo)) continue;
     const free = (r: Rotation) => r.slots - (used.get(r) ?? 0);
-    const own = built.filter(
-      (r) =>
-        free(r) > 0 &&
-        fitsService(vessel, r.service) &&
-        (r.service.operator === vessel.operator || r.service.partners.includes(vessel.operator)),
-    );
+    const own = built.filter((r) => free(r) > 0 && fitsService(vessel, r.service) && related(vessel, r));
     const pool = own.length > 0 ? own : built.filter((r) => free(r) > 0 && fitsService(vessel, r.service));
     const chosen = [...pool].sort(
       (a, b) =>
@@ -178,14 +204,17 @@ export function fleetRotations(): readonly Rotation[] {
         b.service.weight - a.service.weight ||
         a.service.name.localeCompare(b.service.name),
     )[0];
-    if (!chosen) continue;
-    const slot = spreadOrder(chosen.slots).find((s) => chosen.home[s] === undefined)!;
-    chosen.home[slot] = vessel;
-    used.set(chosen, (used.get(chosen) ?? 0) + 1);
-    homes.set(vessel.imo, { rotation: chosen, slot });
+    if (chosen) home(vessel, chosen);
   }
   rotations = built;
   return built;
+}
+
+/** The rotation that sails a liner service. */
+export function rotationOf(service: LinerService): Rotation {
+  const rotation = fleetRotations().find((r) => r.service === service || r.service.name === service.name);
+  if (!rotation) throw new Error(`no rotation for ${service.name}`);
+  return rotation;
 }
 
 /** Sailing number m (any integer) of a rotation: when it leaves call 0. */
@@ -238,7 +267,16 @@ export interface VesselFix {
 
 /** What a ship does during one stretch of a loop sailing, in absolute times. */
 type Piece =
-  | { kind: "sea"; segment: SeaSegment; start: number; end: number; from: Port; to: Port; berthAt: number }
+  | {
+      kind: "sea";
+      segment: SeaSegment;
+      start: number;
+      end: number;
+      from: Port;
+      to: Port;
+      berthAt: number;
+      departedAt: number;
+    }
   | {
       kind: "anchor";
       segment: SeaSegment;
@@ -252,51 +290,154 @@ type Piece =
 
 interface SailingPieces {
   pieces: Piece[];
+  /** Real arrival (berth) and departure of each call index; call 0's arrival ends the round trip. */
+  berth: number[];
+  leave: number[];
+  /** When the ship leaves call 0 at the start of the round trip. */
+  departure: number;
   /** How late the ship leaves call 0 at the end of the round trip (carried into the next one). */
   lateness: number;
 }
 
-/** The most a ship speeds up to make good lost time: a fifth of a leg's sailing time. */
+/** The most a ship speeds up to make good lost time: it sails a leg in no less than 80% of its time. */
 const RECOVERY_SHARE = 0.2;
+/** The most of a leg's time an anchorage wait takes from its sailing. */
+const MOST_CARVED_SHARE = 0.2;
 /** The most a late ship cuts from a port stay: a quarter. */
 const STAY_CUT_SHARE = 0.25;
+/** Incidents make a ship at most this late; episodes may still hold it longer. */
+const MOST_INCIDENT_LATENESS = 10 * DAY;
+/** A ship slowed by weather still makes this much way; the rest of its delay is spent at anchor. */
+const SLOWEST_KNOTS = 10.5;
+
+/**
+ * Share of a loop's calls the ship leaves out on a sailing (a port omission announced to shippers
+ * before the sailing; never the loop's first call). Our assumption: carriers omitted or blanked a few
+ * percent of calls in 2024-2025 (the Red Sea diversions, slack-season blank sailings).
+ */
+export const OMITTED_CALL_SHARE = 0.03;
+/**
+ * Share of named sailings whose ship is swapped after the carrier has published the voyage plan (a
+ * phase-in or phase-out, a ship kept back by a repair): the carrier's events name the ship it first
+ * announced until it learns of the swap, between six days before and two days after the box's ship
+ * leaves its port of loading. Our assumption, of the order of the substitutions seen in published
+ * rotation changes.
+ */
+export const VESSEL_SWAP_SHARE = 0.04;
+/**
+ * Share of a loop's legs (call to call) on which an incident (weather, congestion, a breakdown) makes the
+ * ship late, per the operator's schedule reliability: with lateness carried over the next calls until
+ * it is made good, this gives about the carriers' published share of late arrivals (more than a day
+ * behind the proforma; test/simulator/fleet-consistency.test.ts measures it).
+ */
+export function incidentShare(service: LinerService): number {
+  const operator = CARRIERS.find((c) => c.scac === service.operator);
+  const onTime = operator ? profileOf(operator).onTimeShare : 0.55;
+  return (1 - onTime) * INCIDENTS_PER_LATE_ARRIVAL;
+}
+/** Late arrivals follow an incident for a few calls: the share of legs with an incident is smaller. */
+const INCIDENTS_PER_LATE_ARRIVAL = 0.3;
+
+/** Whether a sailing leaves out a call (index in the rotation). */
+export function callOmitted(rotation: Rotation, sailing: number, index: number): boolean {
+  if (index === 0 || rotation.calls.length < 4) return false;
+  return unitHash("omitted-call", rotation.service.name, sailing, index) < OMITTED_CALL_SHARE;
+}
+
+/** A standard normal draw from two stable coins (Box-Muller). */
+function normalDraw(...parts: readonly (string | number)[]): number {
+  const u = Math.max(1e-9, unitHash("fleet-normal-u", ...parts));
+  const v = unitHash("fleet-normal-v", ...parts);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/**
+ * The incident of one leg of a sailing, if any: about 5 days on average (lognormal, 1 to 14 days, as late
+ * ships are in Sea-Intelligence's figures); weather slows the ship down to about 10.5 knots and holds it
+ * at anchor for the rest, congestion holds it at anchor off the port.
+ */
+function legIncident(
+  rotation: Rotation,
+  sailing: number,
+  from: number,
+  sailMs: number,
+): { slowMs: number; anchorMs: number } {
+  const name = rotation.service.name;
+  if (unitHash("leg-incident", name, sailing, from) >= incidentShare(rotation.service)) {
+    return { slowMs: 0, anchorMs: 0 };
+  }
+  const sigma = 0.6;
+  const mu = Math.log(5) - (sigma * sigma) / 2;
+  const days = Math.min(
+    14,
+    Math.max(1, Math.exp(mu + sigma * normalDraw("leg-incident", name, sailing, from))),
+  );
+  const delay = Math.round(days * 4) * (DAY / 4);
+  if (unitHash("leg-incident-kind", name, sailing, from) >= 0.5) return { slowMs: 0, anchorMs: delay };
+  const slowest = Math.max(0, sailMs * (rotation.speedKnots / SLOWEST_KNOTS - 1));
+  const slowMs = Math.round(Math.min(delay, slowest) / 60_000) * 60_000;
+  return { slowMs, anchorMs: delay - slowMs };
+}
 
 /**
  * One round trip of a ship from `base` (when it is due to leave call 0) with `carried` lateness: normal
  * anchorage waits carved out of each leg (the ship sails a little faster and anchors before its berth
  * window), the episodes' closures and strikes holding it at anchor, canal restrictions slowing the leg,
- * and lateness made good by sailing faster and shortening stays.
+ * incidents, omitted calls (the ship sails past and waits for its next window), and lateness made good by
+ * sailing faster and shortening stays.
  */
-function sailingPieces(rotation: Rotation, vessel: Vessel, base: number, carried: number): SailingPieces {
+function sailingPieces(rotation: Rotation, sailing: number, carried: number): SailingPieces {
   const { calls, service } = rotation;
+  const vessel = vesselOfSailing(rotation, sailing);
+  const base = sailingDeparture(rotation, sailing);
   const pieces: Piece[] = [];
+  const berth: number[] = [];
+  const leave: number[] = [];
   let lateness = carried;
   let berthAt = base;
-  let departedAt = base + carried;
+  let depart = base + carried;
+  let departedFrom = calls[0]!.port;
+  let departedAt = depart;
   for (const segment of rotation.segments) {
     if (segment.kind === "sea") {
-      const from = calls[segment.from]!;
       const to = segment.to === -1 ? calls[0]! : calls[segment.to]!;
-      const depart = base + segment.start + lateness;
+      const omitted = segment.to !== -1 && callOmitted(rotation, sailing, segment.to);
       const window = base + segment.end;
       const callKey = `${service.name}:${vessel.imo}:${to.index}:${Math.round(window / HOUR)}`;
       const duration = segment.end - segment.start;
-      const wait = Math.min(normalAnchorageWaitMs(to.port, callKey), duration / 2);
+      // The wait is carved out of the leg only as far as a ship can make it up (about 19 knots at most).
+      const wait = omitted
+        ? 0
+        : Math.min(normalAnchorageWaitMs(to.port, callKey), MOST_CARVED_SHARE * duration);
       const planned = duration - wait;
+      const drawn = omitted
+        ? { slowMs: 0, anchorMs: 0 }
+        : legIncident(rotation, sailing, segment.from, planned);
+      // A ship already far behind is not made later still by its incidents: the operator keeps it going
+      // (bunkers, berth priority) rather than let it slide weeks behind its proforma.
+      const room = Math.max(0, MOST_INCIDENT_LATENESS - lateness);
+      const toMinute = (ms: number) => Math.round(ms / 60_000) * 60_000;
+      const incident = {
+        slowMs: toMinute(Math.min(drawn.slowMs, room)),
+        anchorMs: toMinute(Math.min(drawn.anchorMs, Math.max(0, room - drawn.slowMs))),
+      };
       const sail =
-        Math.max((1 - RECOVERY_SHARE) * planned, planned - lateness) +
-        passageDelayMs(legPassages(service, segment.from), depart + planned / 2);
+        Math.max((1 - RECOVERY_SHARE) * duration, planned - lateness) +
+        passageDelayMs(legPassages(service, segment.from), depart + planned / 2) +
+        incident.slowMs;
       const anchored = depart + sail;
-      berthAt = berthAfterEpisodes(to.port, anchored, Math.max(window, anchored), callKey);
-      departedAt = depart;
+      berthAt = omitted
+        ? anchored
+        : berthAfterEpisodes(to.port, anchored, Math.max(window, anchored), callKey) + incident.anchorMs;
       pieces.push({
         kind: "sea",
         segment,
         start: depart,
         end: anchored,
-        from: from.port,
+        from: departedFrom,
         to: to.port,
         berthAt,
+        departedAt,
       });
       if (berthAt > anchored) {
         pieces.push({
@@ -304,22 +445,132 @@ function sailingPieces(rotation: Rotation, vessel: Vessel, base: number, carried
           segment,
           start: anchored,
           end: berthAt,
-          from: from.port,
+          from: departedFrom,
           to: to.port,
           departedAt,
         });
       }
+      if (omitted) {
+        // Sailing past: the ship goes on to the next call without stopping.
+        berth[to.index] = anchored;
+        leave[to.index] = anchored;
+        depart = anchored;
+      }
     } else {
       const call = calls[segment.call]!;
-      const previous = calls[(segment.call - 1 + calls.length) % calls.length]!;
+      if (segment.call !== 0 && callOmitted(rotation, sailing, segment.call)) continue;
       const stay = segment.end - segment.start;
       const late = Math.max(0, berthAt - (base + segment.start));
-      const leave = berthAt + Math.max((1 - STAY_CUT_SHARE) * stay, stay - late);
-      pieces.push({ kind: "berth", call, start: berthAt, end: leave, previous: previous.port, departedAt });
-      lateness = Math.max(0, leave - (base + segment.end));
+      const left = berthAt + Math.max((1 - STAY_CUT_SHARE) * stay, stay - late);
+      pieces.push({ kind: "berth", call, start: berthAt, end: left, previous: departedFrom, departedAt });
+      berth[call.index] = berthAt;
+      if (segment.call !== 0) leave[call.index] = left;
+      lateness = Math.max(0, left - (base + segment.end));
+      depart = left;
+      departedFrom = call.port;
+      departedAt = left;
     }
   }
-  return { pieces, lateness };
+  const first = pieces[0]!;
+  // A piece sailing to an omitted call heads for the next call the ship makes.
+  let next: { to: Port; berthAt: number } | undefined;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    const piece = pieces[i]!;
+    if (piece.kind === "berth") {
+      next = undefined;
+      continue;
+    }
+    const omitted = piece.segment.to !== -1 && callOmitted(rotation, sailing, piece.segment.to);
+    if (omitted && next && piece.kind === "sea") pieces[i] = { ...piece, to: next.to, berthAt: next.berthAt };
+    if (piece.kind === "sea" && !omitted) next = { to: piece.to, berthAt: piece.berthAt };
+    else if (piece.kind === "sea" && next) next = { to: next.to, berthAt: next.berthAt };
+  }
+  leave[0] = first.start;
+  return { pieces, berth, leave, departure: first.start, lateness };
+}
+
+const sailingCache = new Map<string, SailingPieces>();
+/** Round trips a late ship's lateness is followed back (it is nearly always made good within one). */
+const LATENESS_MEMORY = 3;
+
+/** What really happens on sailing m of a loop (memoized; a pure function of the loop and m). */
+function sailed(rotation: Rotation, sailing: number, depth = LATENESS_MEMORY): SailingPieces {
+  const key = `${rotation.service.name}|${sailing}|${depth}`;
+  const cached = sailingCache.get(key);
+  if (cached) return cached;
+  const carried = depth === 0 ? 0 : sailed(rotation, sailing - rotation.slots, depth - 1).lateness;
+  const result = sailingPieces(rotation, sailing, carried);
+  sailingCache.set(key, result);
+  if (sailingCache.size > 20_000) {
+    const oldest = sailingCache.keys().next().value;
+    if (oldest !== undefined) sailingCache.delete(oldest);
+  }
+  return result;
+}
+
+/** Whether a sailing is sailed by its slot's home ship (a shipment can be booked on it). */
+export function isNamedSailing(rotation: Rotation, sailing: number): boolean {
+  fleetRotations();
+  return rotation.home[slotOf(rotation, sailing)] !== undefined;
+}
+
+export interface SailedCall {
+  port: Port;
+  /** Index in the rotation. */
+  index: number;
+  /** The proforma (published) arrival and departure. */
+  proformaArrival: number;
+  proformaDeparture: number;
+  /** When the ship really berths and leaves (equal, when the call is omitted). */
+  arrival: number;
+  departure: number;
+  omitted: boolean;
+}
+
+/**
+ * Call k of sailing m, with k counted from call 0 of that sailing and possibly past the end of a cyclic
+ * loop (the same ship's next round trip, sailing m + slots): proforma and real times.
+ */
+export function sailedCall(rotation: Rotation, sailing: number, k: number): SailedCall {
+  const count = rotation.calls.length;
+  const lap = Math.floor(k / count);
+  const index = k % count;
+  const own = sailing + lap * rotation.slots;
+  const call = rotation.calls[index]!;
+  const start = sailingDeparture(rotation, own);
+  const omitted = callOmitted(rotation, own, index);
+  const trip = sailed(rotation, own);
+  // Call 0 is reached at the end of the previous round trip of the same slot.
+  const arrival = index === 0 ? sailed(rotation, own - rotation.slots).berth[0]! : trip.berth[index]!;
+  return {
+    port: call.port,
+    index,
+    proformaArrival: start + call.arrive,
+    proformaDeparture: start + call.depart,
+    arrival,
+    departure: index === 0 ? trip.departure : trip.leave[index]!,
+    omitted,
+  };
+}
+
+/**
+ * The first `count` bookable sailings (`isBookable`) of a loop from call k0 to call k1 whose proforma
+ * departure from k0 is at or after `notBefore`.
+ */
+export function bookableSailings(
+  rotation: Rotation,
+  k0: number,
+  k1: number,
+  notBefore: number,
+  count: number,
+): number[] {
+  const offset = sailingDeparture(rotation, 0) + rotation.calls[k0 % rotation.calls.length]!.depart;
+  const found: number[] = [];
+  let sailing = Math.ceil((notBefore - offset) / WEEK);
+  for (let tries = 0; found.length < count && tries < 400; tries++, sailing++) {
+    if (isBookable(rotation, sailing, k0, k1)) found.push(sailing);
+  }
+  return found;
 }
 
 /** Where a ship is at a moment, on its home slot's sailings. */
@@ -329,13 +580,13 @@ export function vesselFix(vessel: Vessel, nowMs: number): VesselFix | undefined 
   if (!home) return undefined;
   const { rotation, slot } = home;
   const sinceFirst = nowMs - rotation.firstDeparture - slot * WEEK;
-  const phase = ((sinceFirst % rotation.roundTripMs) + rotation.roundTripMs) % rotation.roundTripMs;
-  const cycleStart = nowMs - phase;
-  // The round trip before this one starts on time; its lateness carries into this one.
-  const previous = sailingPieces(rotation, vessel, cycleStart - rotation.roundTripMs, 0);
-  const current = sailingPieces(rotation, vessel, cycleStart, previous.lateness);
+  const lap = Math.floor(sinceFirst / rotation.roundTripMs);
+  const sailing = slot + lap * rotation.slots;
+  const current = sailed(rotation, sailing);
+  const previous = sailed(rotation, sailing - rotation.slots);
   const within = (p: Piece) => nowMs >= p.start && nowMs < p.end;
-  const piece = current.pieces.find(within) ?? previous.pieces.find(within) ?? current.pieces[0]!;
+  // A late round trip runs into the time of the next one: the ship finishes it first.
+  const piece = previous.pieces.find(within) ?? current.pieces.find(within) ?? current.pieces[0]!;
   const draught =
     Math.round((10 + 5.5 * Math.min(1, vessel.teu / 24_000) + unitHash("draught", vessel.imo) * 0.8) * 10) /
     10;
@@ -395,7 +646,7 @@ export function vesselFix(vessel: Vessel, nowMs: number): VesselFix | undefined 
     atSea: true,
     atAnchor: false,
     anchoredSince: undefined,
-    lastCall: { port: piece.from, departedAt: piece.start },
+    lastCall: { port: piece.from, departedAt: piece.departedAt },
     nextCall: { port: piece.to, arrivesAt: piece.berthAt },
   };
 }
@@ -501,8 +752,27 @@ function sailingsLeaving(template: PathTemplate, from: number, to: number): numb
   return out;
 }
 
+/** Whether a sailing is named and calls at both ends of the template (no omitted end). */
+function bookable(template: PathTemplate, sailing: number): boolean {
+  return isBookable(template.rotation, sailing, template.indices[0]!, template.indices.at(-1)!);
+}
+
+/**
+ * Whether shipments can be booked on sailing m from call k0 to call k1 (counted as in `sailedCall`):
+ * the slot has its home ship and the sailing makes both calls.
+ */
+export function isBookable(rotation: Rotation, sailing: number, k0: number, k1: number): boolean {
+  if (!isNamedSailing(rotation, sailing)) return false;
+  const count = rotation.calls.length;
+  const omits = (k: number) =>
+    callOmitted(rotation, sailing + Math.floor(k / count) * rotation.slots, k % count);
+  return !omits(k0) && !omits(k1);
+}
+
 function firstSailingLeaving(template: PathTemplate, from: number): number {
-  return Math.ceil((from - callTimes(template, 0)[0]!.depart) / WEEK);
+  let sailing = Math.ceil((from - callTimes(template, 0)[0]!.depart) / WEEK);
+  for (let tries = 0; tries < 60 && !bookable(template, sailing); tries++) sailing++;
+  return sailing;
 }
 
 const CONNECTION_MS = 24 * HOUR;
@@ -533,6 +803,8 @@ export function routesBetween(input: {
   for (const chain of templates) {
     const [first, ...rest] = chain;
     for (const sailing of sailingsLeaving(first!, input.from - span, input.to)) {
+      // Only the sailings the world's ships sail, calling where the route says.
+      if (!bookable(first!, sailing)) continue;
       const legs = [leg(first!, sailing)];
       for (const next of rest) {
         const arrivedAt = legs[legs.length - 1]!.calls.at(-1)!.arrive;

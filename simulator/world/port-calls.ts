@@ -1,8 +1,7 @@
 /**
  * The proforma calls behind the carriers' port schedules (DCSA Commercial Schedules 1.0
- * `port-schedules`). A shipment plan sails its legs on voyages of its own (shipment-plan/), planned at
- * a time and then delayed by the plan's own lateness and the world's episodes (shipment-timeline.ts);
- * the proforma of a call is its planned arrival before any of those delays, on the sailing the box
+ * `port-schedules`). A shipment plan sails its legs on sailings of the world's fleet (fleet.ts); the
+ * proforma of a call is the sailing's published arrival before any delay, on the sailing the box
  * really took (a rolled box's later ship and voyage). The world is lazy, so a carrier's schedule lists
  * the voyages of the shipments the world has planned so far: the ones anybody has asked about, which
  * includes every shipment a tracking client follows. Bounded per port; the oldest are forgotten first.
@@ -11,8 +10,7 @@
 import { toLocalIso } from "./local-time";
 import type { Port } from "./ports";
 import { type ShipmentPlan, voyageOf } from "./shipment-plan";
-import { DAY } from "./shipment-plan/model";
-import type { Timeline } from "./shipment-timeline";
+import { sailingOf, type Timeline } from "./shipment-timeline";
 import type { Vessel } from "./vessels";
 
 export interface PlannedPortCall {
@@ -35,20 +33,18 @@ export class PortCallRegistry {
   /** Records the discharge call of every vessel leg of a placed shipment. */
   record(plan: ShipmentPlan, timeline: Timeline): void {
     plan.legs.forEach((leg, index) => {
-      const departureShift = timeline.actual.departure[index] ?? 0;
-      // The same choice of ship the carrier's events make (dcsa-events.ts).
-      const rolledWeeks = Math.min(leg.vessels.length - 1, Math.round(departureShift / (7 * DAY)));
-      const vessel = leg.vessels[rolledWeeks] ?? leg.vessels[0];
-      if (!vessel) return;
-      const departure = timeline.bookedAt + leg.departureRel + departureShift;
+      // The sailing the box really takes (a rolled box's later one), as the carrier's events name it.
+      const sailing = sailingOf(plan, index, timeline.actual);
+      if (!sailing) return;
+      const vessel = sailing.vessel;
       const call: PlannedPortCall = {
         scac: plan.carrier.scac,
         port: leg.dischargePort,
         vessel,
         serviceName: leg.service.name,
         serviceCode: leg.serviceCode ?? Object.values(leg.service.codes)[0] ?? leg.service.name,
-        voyage: voyageOf(plan, leg, departure, true),
-        arrival: timeline.bookedAt + leg.arrivalRel + departureShift,
+        voyage: voyageOf(plan, leg, sailing, true),
+        arrival: sailing.arrival,
       };
       const portKey = `${call.scac}|${call.port.unLocode}`;
       let calls = this.byPort.get(portKey);

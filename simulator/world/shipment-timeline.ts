@@ -1,50 +1,85 @@
 /**
  * Turns a plan into times: what really happens (every delay in full) and what the carrier has
- * published at a given moment. A late ship's ETA is revised twice while it sails, at 35% and 80% of the
- * planned sailing time: first with part of the delay, then with all of it, so repeated queries show the
- * estimate move as the clock passes. Both revisions fall before the planned arrival, so once the ship is
- * due every estimate already carries the full delay.
+ * published at a given moment. Every vessel leg is a sailing of the world's fleet (fleet.ts), so what
+ * really happens is what the ship does: its real departure and arrival, with the incidents, anchorage
+ * waits and episodes (a typhoon's closure, a strike, a canal restriction) the fleet gives it; a box that
+ * misses its connection takes the loop's next bookable sailing, with that sailing's ship.
  *
- * The world's episodes (episodes.ts) add to a leg's delay: a ship due at a port a typhoon has closed or
- * a strike has slowed waits at anchor as the queue model says (anchorage.ts), and a leg through a
- * restricted canal takes its extra days. Legs that meet no episode keep the plan's own delay.
+ * A late ship's ETA is revised twice while it sails, at 35% and 80% of the planned sailing time: first
+ * with part of the delay, then with all of it, so repeated queries show the estimate move as the clock
+ * passes. A late departure is published three days before the ship's proforma departure.
  */
-import { berthAfterEpisodes, passageDelayMs } from "./anchorage";
-import type { Milestone, Shift, ShipmentPlan } from "./shipment-plan";
+import {
+  type LegSailing,
+  MINIMUM_CONNECTION,
+  type Milestone,
+  type Shift,
+  type ShipmentPlan,
+} from "./shipment-plan";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-/** Time a transshipped box needs between the feeder's arrival and the connecting ship's departure. */
-const MINIMUM_CONNECTION = 2 * DAY;
+/** A carrier publishes a ship's late departure this long before the proforma departure. */
+const DEPARTURE_NOTICE = 3 * DAY;
+/** Arrivals closer than this to the proforma are not revised. */
+const REVISED_FROM = HOUR;
 
 export interface LegShifts {
+  /** Which of the leg's sailings (`leg.sailings`) the box takes. */
+  sailing: number[];
   departure: number[];
   arrival: number[];
 }
 
-/** Shifts of every leg's departure and arrival for a given set of arrival delays. */
-export function legShifts(plan: ShipmentPlan, delays: readonly number[]): LegShifts {
+/** A view's belief about a sailing: how late it leaves and arrives against its proforma. */
+export type SailingView = (
+  leg: number,
+  choice: number,
+  sailing: LegSailing,
+) => { departure: number; arrival: number };
+
+/** The real delays of every sailing. */
+export const actualView: SailingView = (_leg, _choice, sailing) => ({
+  departure: sailing.actualDeparture - sailing.departure,
+  arrival: sailing.actualArrival - sailing.arrival,
+});
+
+/** Which sailing each leg takes and how far its departure and arrival move from the plan, in a view. */
+export function legShifts(
+  plan: ShipmentPlan,
+  view: SailingView,
+  settled: (leg: number) => number | undefined = () => undefined,
+): LegShifts {
+  const chosen: number[] = [];
   const departure: number[] = [];
   const arrival: number[] = [];
+  let readyAt = Number.NEGATIVE_INFINITY;
   plan.legs.forEach((leg, index) => {
-    const departureShift = departure[index] ?? 0;
-    departure[index] = departureShift;
-    arrival[index] = departureShift + (delays[index] ?? 0);
-    const next = plan.legs[index + 1];
-    if (next) {
-      // A box that misses its connection sails on the loop's next weekly departure.
-      const missedBy = leg.arrivalRel + (arrival[index] ?? 0) + MINIMUM_CONNECTION - next.departureRel;
-      departure[index + 1] = missedBy > 0 ? Math.ceil(missedBy / WEEK) * WEEK : 0;
-    }
+    // A box that misses its connection sails on the loop's next sailing it can make.
+    let choice =
+      settled(index) ??
+      leg.sailings.findIndex((s, i) => s.departure + view(index, i, s).departure >= readyAt);
+    if (choice < 0) choice = leg.sailings.length - 1;
+    const sailing = leg.sailings[choice]!;
+    const delays = view(index, choice, sailing);
+    chosen[index] = choice;
+    departure[index] = sailing.departure + delays.departure - (plan.bookedAt + leg.departureRel);
+    arrival[index] = sailing.arrival + delays.arrival - (plan.bookedAt + leg.arrivalRel);
+    readyAt = sailing.arrival + delays.arrival + MINIMUM_CONNECTION;
   });
-  return { departure, arrival };
+  return { sailing: chosen, departure, arrival };
 }
 
 export function shiftOf(shift: Shift, shifts: LegShifts): number {
   if (shift.kind === "departure") return shifts.departure[shift.leg] ?? 0;
   if (shift.kind === "arrival") return shifts.arrival[shift.leg] ?? 0;
   return 0;
+}
+
+/** The sailing a leg takes in a set of shifts. */
+export function sailingOf(plan: ShipmentPlan, leg: number, shifts: LegShifts): LegSailing | undefined {
+  const sailings = plan.legs[leg]?.sailings ?? [];
+  return sailings[shifts.sailing[leg] ?? 0] ?? sailings[0];
 }
 
 /** The leg whose revisions a milestone's estimate depends on (it moves with legs up to this one). */
@@ -61,52 +96,79 @@ export interface Revision {
 
 export interface Timeline {
   bookedAt: number;
-  /** Each leg's real arrival delay: the plan's own plus what the episodes it met added. */
+  /** Each leg's real arrival delay against its sailing's proforma (the ship's, episodes included). */
   arrivalDelays: readonly number[];
   actual: LegShifts;
   /** Absolute times of the ETA revisions of each leg (only legs whose arrival differs from plan). */
   revisions: readonly Revision[];
 }
 
-/** The plan's delays with what the world's episodes add, leg by leg (a late leg moves the next). */
-function episodeDelays(plan: ShipmentPlan, bookedAt: number): number[] {
-  const delays = plan.legs.map((leg) => leg.arrivalDelay);
-  plan.legs.forEach((leg, index) => {
-    const departure = bookedAt + leg.departureRel + (legShifts(plan, delays).departure[index] ?? 0);
-    const sailing = leg.arrivalRel - leg.departureRel;
-    const passages = leg.service.passages.slice(leg.loadSequence, leg.dischargeSequence).flat();
-    const slowed = passageDelayMs(passages, departure + sailing / 2);
-    const arrival = departure + sailing + (delays[index] ?? 0) + slowed;
-    const callKey = `${leg.service.name}:${leg.vessels[0]?.imo ?? ""}:${leg.dischargeSequence}:${Math.round(arrival / HOUR)}`;
-    const held = berthAfterEpisodes(leg.dischargePort, arrival, arrival, callKey) - arrival;
-    delays[index] = (delays[index] ?? 0) + slowed + (held > HOUR ? held : 0);
-  });
-  return delays;
-}
-
-export function buildTimeline(plan: ShipmentPlan, bookedAt: number): Timeline {
-  const arrivalDelays = episodeDelays(plan, bookedAt);
-  const actual = legShifts(plan, arrivalDelays);
+export function buildTimeline(plan: ShipmentPlan, bookedAt: number = plan.bookedAt): Timeline {
+  if (bookedAt !== plan.bookedAt) throw new Error("a plan's times are the fleet's: book it at plan.bookedAt");
+  const actual = legShifts(plan, actualView);
   const revisions: Revision[] = [];
-  plan.legs.forEach((leg, index) => {
-    if (arrivalDelays[index] === 0) return;
-    const departure = bookedAt + leg.departureRel + (actual.departure[index] ?? 0);
-    const sailing = leg.arrivalRel - leg.departureRel;
-    revisions.push({ leg: index, at: departure + 0.35 * sailing });
-    revisions.push({ leg: index, at: departure + 0.8 * sailing });
+  const sailings = plan.legs.map((_, index) => sailingOf(plan, index, actual)!);
+  const arrivalDelays = sailings.map((sailing) => sailing.actualArrival - sailing.arrival);
+  sailings.forEach((sailing, index) => {
+    const late = Math.abs(arrivalDelays[index] ?? 0) >= REVISED_FROM;
+    if (!late && sailing.actualDeparture - sailing.departure < REVISED_FROM) return;
+    const planned = sailing.arrival - sailing.departure;
+    revisions.push({ leg: index, at: sailing.actualDeparture + 0.35 * planned });
+    revisions.push({ leg: index, at: sailing.actualDeparture + 0.8 * planned });
   });
   return { bookedAt, arrivalDelays, actual, revisions };
 }
 
-/** Arrival delays as the carrier has published them at `now`. */
+/**
+ * Arrival delays of the legs' real sailings as the carrier has published them at `now`: a late departure
+ * once it is announced (DEPARTURE_NOTICE), then the rest of the delay in two revisions while the ship
+ * sails, and all of it once the ship has arrived.
+ */
 export function knownDelays(plan: ShipmentPlan, timeline: Timeline, now: number): number[] {
   return plan.legs.map((leg, index) => {
+    const sailing = sailingOf(plan, index, timeline.actual);
     const delay = timeline.arrivalDelays[index] ?? 0;
+    if (!sailing) return 0;
+    if (now >= sailing.actualArrival) return delay;
+    const late = sailing.actualDeparture - sailing.departure;
+    const departureKnown = now >= sailing.departure - DEPARTURE_NOTICE ? late : 0;
     const [first, second] = timeline.revisions.filter((revision) => revision.leg === index);
-    if (!first || !second || now < first.at) return 0;
-    if (now < second.at) return Math.round((delay * leg.firstRevisionShare) / HOUR) * HOUR;
+    if (!first || !second || now < first.at) return departureKnown;
+    if (now < second.at) {
+      return departureKnown + Math.round(((delay - departureKnown) * leg.firstRevisionShare) / HOUR) * HOUR;
+    }
     return delay;
   });
+}
+
+/** The legs' sailings and shifts as the carrier has published them at `now`. */
+export function knownShifts(plan: ShipmentPlan, timeline: Timeline, now: number): LegShifts {
+  const arrivals = knownDelays(plan, timeline, now);
+  const taken = (leg: number) => timeline.actual.sailing[leg] ?? 0;
+  return legShifts(
+    plan,
+    (leg, choice, sailing) => ({
+      departure:
+        now >= sailing.departure - DEPARTURE_NOTICE ? sailing.actualDeparture - sailing.departure : 0,
+      // Revisions are of the sailing the box really takes; another sailing is believed on time.
+      arrival: choice !== taken(leg) ? 0 : (arrivals[leg] ?? 0),
+    }),
+    // Once the box has sailed on a leg, the carrier knows which sailing it took.
+    (leg) => {
+      const sailing = plan.legs[leg]?.sailings[taken(leg)];
+      return sailing && now >= sailing.actualDeparture ? taken(leg) : undefined;
+    },
+  );
+}
+
+/**
+ * The ship the carrier names for a leg's sailing at `now`: a swapped ship's announced one until the
+ * carrier learns of the swap (fleet.ts VESSEL_SWAP_SHARE), then the one that really sails.
+ */
+export function namedVessel(sailing: LegSailing, now: number) {
+  return sailing.announcedVessel && sailing.swapKnownAt !== undefined && now < sailing.swapKnownAt
+    ? sailing.announcedVessel
+    : sailing.vessel;
 }
 
 export function actualTime(milestone: Milestone, timeline: Timeline): number {
@@ -130,7 +192,7 @@ export function latestRevision(milestone: Milestone, timeline: Timeline, now: nu
 }
 
 /** When the last box is back at a depot: how long the shipment occupies its boxes. */
-export function journeyEnd(plan: ShipmentPlan, bookedAt: number): number {
-  const timeline = buildTimeline(plan, bookedAt);
+export function journeyEnd(plan: ShipmentPlan): number {
+  const timeline = buildTimeline(plan);
   return Math.max(...plan.milestones.map((milestone) => reportedAt(milestone, timeline)));
 }

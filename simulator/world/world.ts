@@ -34,7 +34,7 @@ import {
   syntheticDocumentNumber,
 } from "./references";
 import { type PlannedContainer, planShipment, type ShipmentPlan } from "./shipment-plan";
-import { buildTimeline, journeyEnd, reportedAt, type Timeline } from "./shipment-timeline";
+import { buildTimeline, journeyEnd, reportedAt, sailingOf, type Timeline } from "./shipment-timeline";
 
 export type { ReferenceKind } from "./references";
 
@@ -278,7 +278,7 @@ export class SimulatedWorld {
     const firstLeg = plan.legs[0];
     const lastLeg = plan.legs[plan.legs.length - 1];
     if (!firstLeg || !lastLeg) throw new Error(`shipment ${seed} has no vessel leg`);
-    const timeline = buildTimeline(plan, placed.bookedAt);
+    const timeline = buildTimeline(plan);
     this.portCalls.record(plan, timeline);
     return {
       scac: carrier.scac,
@@ -313,12 +313,9 @@ export class SimulatedWorld {
       this.cache.set(seed, cached);
       return cached;
     }
-    const plan = planShipment({ carrier, seed, boxes });
-    const span = journeyEnd(plan, 0);
-    // Inside the cycle, leaving the boxes a couple of days to spare before their next booking.
-    const room = Math.max(0, CYCLE_MS - span - 2 * DAY);
-    const bookedAt =
-      cycleStartMs(carrier.scac, cycle) + Math.floor((unitHash(seed, "offset") * room) / 60_000) * 60_000;
+    const plan = placeInCycle(carrier, seed, cycle, boxes);
+    const bookedAt = plan.bookedAt;
+    const span = journeyEnd(plan) - bookedAt;
     const placed = { plan, bookedAt, completesAt: bookedAt + span };
     this.cache.set(seed, placed);
     if (this.cache.size > this.cacheSize) {
@@ -327,6 +324,34 @@ export class SimulatedWorld {
     }
     return placed;
   }
+}
+
+/** The longest a booking is confirmed before its first departure (timeline.ts: 1-3 weeks, more by rail). */
+const BOOKING_ROOM = 26 * DAY;
+
+/**
+ * Plans a shipment inside its cycle, leaving its boxes a couple of days to spare before their next
+ * booking: the first departure is the first bookable sailing (world/fleet.ts) after a moment drawn from
+ * the seed, spread over the room the journey leaves in the cycle. The journey's length depends on the
+ * sailings it meets, so the room is measured on the plan from the start of the cycle first.
+ */
+function placeInCycle(
+  carrier: Carrier,
+  seed: string,
+  cycle: number,
+  boxes: { fixed: readonly string[]; generate: boolean },
+): ShipmentPlan {
+  const start = cycleStartMs(carrier.scac, cycle);
+  const end = start + CYCLE_MS - 2 * DAY;
+  const plan = (earliestDeparture: number) => planShipment({ carrier, seed, boxes, earliestDeparture });
+  const earliest = plan(start + BOOKING_ROOM);
+  const first = earliest.legs[0]?.sailings[0]?.departure ?? start + BOOKING_ROOM;
+  const tail = journeyEnd(earliest) - first;
+  // A week of slack: a later start may wait longer for its sailings.
+  const room = end - (start + BOOKING_ROOM) - tail - 7 * DAY;
+  if (room <= 0) return earliest;
+  const placed = plan(start + BOOKING_ROOM + Math.floor((unitHash(seed, "offset") * room) / 60_000) * 60_000);
+  return journeyEnd(placed) <= end && placed.bookedAt >= start ? placed : earliest;
 }
 
 function isKnown(shipment: Shipment): boolean {
@@ -359,6 +384,33 @@ export function shipmentFor(
   now: Date,
 ): Shipment | undefined {
   return defaultWorld.shipmentFor(scac, reference, kind, now);
+}
+
+/**
+ * The true arrival (ms) of a shipment's ship at its port of discharge: when the ship of its last vessel
+ * leg really berths there (world/fleet.ts: every incident, anchorage wait and episode included; a rolled
+ * box's later sailing), which is also the ACT ARRI the carrier publishes and where the ship's AIS shows
+ * it alongside. Pure; for benchmarks that score predictions against the world's truth.
+ */
+export function actualArrivalAtPod(shipment: Shipment): number {
+  const last = shipment.plan.legs.length - 1;
+  const sailing = sailingOf(shipment.plan, last, shipment.timeline.actual);
+  if (!sailing) throw new Error(`shipment ${shipment.key} has no vessel leg`);
+  return sailing.actualArrival;
+}
+
+/**
+ * The same for a reference as a carrier answers it at `now` (`shipmentFor`): undefined when the carrier
+ * does not know the reference then.
+ */
+export function actualArrivalAtPodFor(
+  scac: string,
+  reference: string,
+  kind: ReferenceKind,
+  now: Date,
+): number | undefined {
+  const shipment = shipmentFor(scac, reference, kind, now);
+  return shipment ? actualArrivalAtPod(shipment) : undefined;
 }
 
 /** The DCSA T&T 2.2 events of a shipment as its carrier publishes them at `now`. */

@@ -52,12 +52,10 @@ function callsAtPort(): Call[] {
         const arrival =
           shipment.timeline.bookedAt + leg.arrivalRel + (shipment.timeline.actual.arrival[i] ?? 0);
         if (arrival >= T - 2 * HOUR || arrival < T - 28 * DAY) return;
-        const departureShift = shipment.timeline.actual.departure[i] ?? 0;
-        const vessel = leg.vessels[Math.min(leg.vessels.length - 1, Math.round(departureShift / (7 * DAY)))]!;
-        const departure = shipment.timeline.bookedAt + leg.departureRel + departureShift;
-        // The world lets two shipments' plans share a vessel and voyage number on different days; a
-        // port counts a ship call once, so the test tracks one shipment per call.
-        const call = `${scac}|${vessel.imo}|${voyageOf(shipment.plan, leg, departure, true)}`;
+        const sailing = leg.sailings[shipment.timeline.actual.sailing[i] ?? 0]!;
+        const vessel = sailing.vessel;
+        // A port counts a ship call once (shipments on the same voyage share it): one shipment per call.
+        const call = `${scac}|${vessel.imo}|${voyageOf(shipment.plan, leg, sailing, true)}`;
         if (seen.has(call)) return;
         seen.add(call);
         seen.add(shipment.key);

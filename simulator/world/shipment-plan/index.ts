@@ -17,6 +17,7 @@ export { type BoxSpec, sizeTypeOf } from "./boxes";
 export type {
   FacilityType,
   LandLeg,
+  LegSailing,
   Milestone,
   PlannedContainer,
   Shift,
@@ -25,4 +26,4 @@ export type {
   TransportRef,
   VesselLeg,
 } from "./model";
-export { type PlanRequest, planShipment, voyageOf } from "./timeline";
+export { MINIMUM_CONNECTION, type PlanRequest, planShipment, voyageOf } from "./timeline";

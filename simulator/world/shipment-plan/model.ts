@@ -32,12 +32,40 @@ export interface PlannedContainer {
   sealNumber: string;
 }
 
+/**
+ * One sailing of the leg's loop (world/fleet.ts): the ship that sails it and the times of the leg's two
+ * calls, as published (proforma) and as they really happen. A plan's sailings are the fleet's: the ship
+ * named is where the plan says, at the time it says.
+ */
+export interface LegSailing {
+  /** Sailing number on the loop's weekly grid (fleet.ts `sailingDeparture`). */
+  sailing: number;
+  vessel: Vessel;
+  /**
+   * A swapped ship (fleet.ts VESSEL_SWAP_SHARE): the one the carrier announced, named in its events until
+   * `swapKnownAt`; `vessel` is the one that really sails.
+   */
+  announcedVessel?: Vessel;
+  swapKnownAt?: number;
+  /** Loop departure of the sailing (from its first call): the voyage number's year and week. */
+  loopDeparture: number;
+  /** Proforma departure from the port of loading and arrival at the port of discharge (ms). */
+  departure: number;
+  arrival: number;
+  /** Real departure and arrival of the ship (every incident, anchorage wait and episode included). */
+  actualDeparture: number;
+  actualArrival: number;
+}
+
 export interface VesselLeg {
   service: LinerService;
   /** Service code published for the booking carrier, if any. */
   serviceCode?: string;
-  /** Ship of the planned sailing, then of the next weekly sailings should the box be rolled. */
-  vessels: readonly Vessel[];
+  /**
+   * The sailing the box is booked on, then the loop's next bookable sailings from the same port, should
+   * the box be rolled (a missed connection).
+   */
+  sailings: readonly LegSailing[];
   loadPort: Port;
   dischargePort: Port;
   loadSite: Site;
@@ -47,10 +75,9 @@ export interface VesselLeg {
   dischargeSequence: number;
   outboundDirection: string;
   inboundDirection: string;
+  /** The booked sailing's proforma departure and arrival, relative to the booking confirmation. */
   departureRel: number;
   arrivalRel: number;
-  /** How much later (or earlier, if negative) the ship really arrives than planned. */
-  arrivalDelay: number;
   /** Share of the delay the carrier publishes at its first estimate revision. */
   firstRevisionShare: number;
   changeRemark?: string;
@@ -100,6 +127,8 @@ export interface Milestone {
 
 export interface ShipmentPlan {
   seed: string;
+  /** When the booking is confirmed (ms): the plan's times are relative to it. */
+  bookedAt: number;
   carrier: Carrier;
   profile: CarrierProfile;
   containers: readonly PlannedContainer[];

@@ -1,32 +1,55 @@
 /**
  * Ships and voyages, and the sites (terminals, depots, customers) events happen at.
  */
-import type { Carrier } from "../../../reference-data/carriers";
-import type { CarrierProfile } from "../carrier-profiles";
-import type { SeededRandom } from "../hash";
+import {
+  bookableSailings,
+  rotationOf,
+  sailedCall,
+  sailingDeparture,
+  VESSEL_SWAP_SHARE,
+  vesselOfSailing,
+} from "../fleet";
+import { hash32, type SeededRandom, unitHash } from "../hash";
 import type { InlandPlace } from "../inland-places";
 import type { Port, Terminal } from "../ports";
 import type { LinerService } from "../services";
-import { VESSELS, type Vessel } from "../vessels";
-import type { Site } from "./model";
+import { VESSELS } from "../vessels";
+import { DAY, type LegSailing, type Site } from "./model";
 
-export function chooseVessels(
-  rng: SeededRandom,
-  service: LinerService,
-  profile: CarrierProfile,
-  carrier: Carrier,
-): Vessel[] {
-  const group = profile.fleet ?? carrier.scac;
-  // Trade sizes are typical, not limits; the Panama Canal's neo-Panamax locks are (about 15,000 TEU).
-  const throughPanama = service.passages.some((passages) => passages.includes("panama"));
-  const fits = (vessel: Vessel) => vessel.teu <= (throughPanama ? 15_500 : service.maxTeu * 1.2);
-  const own = VESSELS.filter((vessel) => vessel.operator === group);
-  const operatorShips = VESSELS.filter((vessel) => vessel.operator === service.operator);
-  // A carrier puts its own ships on loops it shares; otherwise it buys slots on the operator's ships.
-  // A loop too small for those fleets is sailed by a chartered ship that fits.
-  const pools = [own.filter(fits), operatorShips.filter(fits), VESSELS.filter(fits)];
-  const pool = pools.find((candidates) => candidates.length > 0) ?? VESSELS;
-  return [rng.pick(pool), rng.pick(pool), rng.pick(pool)];
+/** The sailings a box can take, as many as a roll may need: the booked one, then the next ones. */
+const SAILING_CHOICES = 4;
+
+/**
+ * The loop's sailings a leg from call k0 to call k1 (fleet.ts `sailedCall` numbering) can be booked on,
+ * from `notBefore`: each with its ship, its proforma and its real times, and for a swapped ship the one
+ * the carrier announced first.
+ */
+export function legSailings(service: LinerService, k0: number, k1: number, notBefore: number): LegSailing[] {
+  const rotation = rotationOf(service);
+  return bookableSailings(rotation, k0, k1, notBefore, SAILING_CHOICES).map((sailing) => {
+    const load = sailedCall(rotation, sailing, k0);
+    const discharge = sailedCall(rotation, sailing, k1);
+    const vessel = vesselOfSailing(rotation, sailing);
+    const legSailing: LegSailing = {
+      sailing,
+      vessel,
+      loopDeparture: sailingDeparture(rotation, sailing),
+      departure: load.proformaDeparture,
+      arrival: discharge.proformaArrival,
+      actualDeparture: load.departure,
+      actualArrival: discharge.arrival,
+    };
+    if (unitHash("vessel-swap", service.name, sailing) >= VESSEL_SWAP_SHARE) return legSailing;
+    const sisters = VESSELS.filter((v) => v.operator === vessel.operator && v.imo !== vessel.imo);
+    const pool = sisters.length > 0 ? sisters : VESSELS.filter((v) => v.imo !== vessel.imo);
+    const announced = pool[hash32("vessel-swap-announced", service.name, sailing) % pool.length]!;
+    const learnedAfterDays = unitHash("vessel-swap-known", service.name, sailing, k0) * 8 - 6;
+    return {
+      ...legSailing,
+      announcedVessel: announced,
+      swapKnownAt: load.proformaDeparture + learnedAfterDays * DAY,
+    };
+  });
 }
 
 function siteOfTerminal(port: Port, terminal: Terminal | undefined): Site {

@@ -4,7 +4,7 @@
  */
 import type { Carrier } from "../../../reference-data/carriers";
 import { type CarrierProfile, profileOf } from "../carrier-profiles";
-import { greatCircleKm, seaDistanceNm, voyageDirection } from "../geo";
+import { greatCircleKm, voyageDirection } from "../geo";
 import { SeededRandom } from "../hash";
 import { type InlandMode, type InlandPlace, inlandPlacesFor } from "../inland-places";
 import { IMPORT_DWELL_DAYS, type Port } from "../ports";
@@ -13,6 +13,7 @@ import {
   DAY,
   HOUR,
   type LandLeg,
+  type LegSailing,
   MINUTE,
   type Milestone,
   type Shift,
@@ -21,8 +22,8 @@ import {
   type TransportRef,
   type VesselLeg,
 } from "./model";
-import { chooseRoute, type PathStop, type RouteLeg } from "./route";
-import { chooseVessels, customerAt, depotAt, inlandTerminalAt, portTerminal } from "./ships";
+import { chooseRoute, type RouteLeg } from "./route";
+import { customerAt, depotAt, inlandTerminalAt, legSailings, portTerminal } from "./ships";
 
 const DELAY_REMARKS: readonly (readonly [remark: string, code?: string])[] = [
   ["Adverse weather en route", "WEA"],
@@ -30,32 +31,6 @@ const DELAY_REMARKS: readonly (readonly [remark: string, code?: string])[] = [
   ["Berth congestion at destination"],
   ["Delayed departure from previous port"],
 ];
-
-function arrivalDelay(rng: SeededRandom, profile: CarrierProfile, sailingTime: number): number {
-  if (rng.chance(profile.onTimeShare)) {
-    // "On time" in schedule reliability means within a day; most ships are within hours.
-    return Math.max(-Math.min(6 * HOUR, 0.1 * sailingTime), rng.between(-6 * HOUR, 10 * HOUR));
-  }
-  // Late ships average about 5 days (Sea-Intelligence, 2024-2025); a lognormal with that mean.
-  const sigma = 0.6;
-  const mu = Math.log(5) - (sigma * sigma) / 2;
-  const days = Math.min(14, Math.max(1, Math.exp(mu + sigma * rng.normal())));
-  return Math.round(days * DAY);
-}
-
-function sailingTime(rng: SeededRandom, path: readonly PathStop[]): number {
-  const knots = rng.between(13.5, 16.5);
-  let total = 0;
-  for (let i = 1; i < path.length; i++) {
-    const from = path[i - 1];
-    const to = path[i];
-    if (!from || !to) continue;
-    total += (seaDistanceNm(from.port, to.port, to.passagesBefore) / knots) * HOUR;
-    // Berth time and waiting at anchor at every intermediate call.
-    if (i < path.length - 1) total += rng.between(16, 40) * HOUR;
-  }
-  return total;
-}
 
 function landTransitTime(
   rng: SeededRandom,
@@ -80,11 +55,14 @@ function voyageNumber(style: CarrierProfile["voyageStyle"], departure: number, d
     : `${String(year % 100).padStart(2, "0")}${weekText}${direction}`;
 }
 
-/** Voyage number of a leg's ship when it departs at the given time. */
-export function voyageOf(plan: ShipmentPlan, leg: VesselLeg, departureMs: number, inbound: boolean): string {
+/**
+ * Voyage number of a leg's sailing as the carrier writes it: the year and week the sailing leaves its
+ * loop's first call (the same for every shipment on the voyage), then the direction.
+ */
+export function voyageOf(plan: ShipmentPlan, leg: VesselLeg, sailing: LegSailing, inbound: boolean): string {
   return voyageNumber(
     plan.profile.voyageStyle,
-    departureMs,
+    sailing.loopDeparture,
     inbound ? leg.inboundDirection : leg.outboundDirection,
   );
 }
@@ -93,7 +71,12 @@ export interface PlanRequest {
   carrier: Carrier;
   seed: string;
   boxes: BoxSpec;
+  /** The first vessel leg sails on the first bookable sailing leaving at or after this time (ms). */
+  earliestDeparture: number;
 }
+
+/** Time a transshipped box needs between the feeder's arrival and the connecting ship's departure. */
+export const MINIMUM_CONNECTION = 2 * DAY;
 
 const NO_SHIFT: Shift = { kind: "none" };
 
@@ -161,30 +144,51 @@ class ShipmentPlanner {
   }
 }
 
+/** The longest a box would wait at a hub of a route for its connecting sailing. */
+const MAX_CONNECTION = 14 * DAY;
+
+function longestConnection(route: readonly RouteLeg[], earliestDeparture: number): number {
+  let notBefore = earliestDeparture;
+  let longest = 0;
+  route.forEach((routeLeg, index) => {
+    const k0 = routeLeg.path[0]?.callIndex ?? 0;
+    const booked = legSailings(routeLeg.service, k0, k0 + routeLeg.path.length - 1, notBefore)[0];
+    if (!booked) {
+      longest = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (index > 0) longest = Math.max(longest, booked.departure - notBefore + MINIMUM_CONNECTION);
+    notBefore = booked.arrival + MINIMUM_CONNECTION;
+  });
+  return longest;
+}
+
 function planLegs(
   rng: SeededRandom,
   route: readonly RouteLeg[],
   carrier: Carrier,
   profile: CarrierProfile,
+  earliestDeparture: number,
 ): VesselLeg[] {
   const legs: VesselLeg[] = [];
-  // The first departure from the port of loading is time 0 until the booking moves time 0.
-  let departure = 0;
+  let notBefore = earliestDeparture;
   route.forEach((routeLeg, index) => {
     const first = routeLeg.path[0];
     const last = routeLeg.path[routeLeg.path.length - 1];
     if (!first || !last) throw new Error("empty route leg");
     const secondStop = routeLeg.path[1] ?? last;
     const beforeLast = routeLeg.path[routeLeg.path.length - 2] ?? first;
-    const sailing = sailingTime(rng, routeLeg.path);
-    const arrival = departure + sailing;
-    const delay = arrivalDelay(rng, profile, sailing);
-    const remark = Math.abs(delay) >= 12 * HOUR ? rng.pick(DELAY_REMARKS) : undefined;
+    // The loop's sailing from the port of loading, with its ship and times (world/fleet.ts).
+    const k0 = first.callIndex;
+    const sailings = legSailings(routeLeg.service, k0, k0 + routeLeg.path.length - 1, notBefore);
+    const booked = sailings[0];
+    if (!booked) throw new Error(`no sailing of ${routeLeg.service.name} to book`);
+    const remark = rng.pick(DELAY_REMARKS);
     const serviceCode = routeLeg.service.codes[carrier.scac] ?? routeLeg.service.codes[profile.fleet ?? ""];
     legs.push({
       service: routeLeg.service,
       ...(serviceCode ? { serviceCode } : {}),
-      vessels: chooseVessels(rng, routeLeg.service, profile, carrier),
+      sailings,
       loadPort: first.port,
       dischargePort: last.port,
       loadSite: portTerminal(rng, first.port),
@@ -193,16 +197,22 @@ function planLegs(
       dischargeSequence: last.callIndex + 1,
       outboundDirection: voyageDirection(first.port, secondStop.port),
       inboundDirection: voyageDirection(beforeLast.port, last.port),
-      departureRel: departure,
-      arrivalRel: arrival,
-      arrivalDelay: delay,
+      // Absolute for now; planShipment makes them relative to the booking.
+      departureRel: booked.departure,
+      arrivalRel: booked.arrival,
       firstRevisionShare: rng.between(0.3, 0.7),
-      ...(remark ? { changeRemark: remark[0] } : {}),
-      ...(remark?.[1] ? { delayReasonCode: remark[1] } : {}),
+      changeRemark: remark[0],
+      ...(remark[1] ? { delayReasonCode: remark[1] } : {}),
     });
-    // The connecting loop's next sailing from the hub.
-    if (index < route.length - 1) departure = arrival + rng.between(3, 10) * DAY;
+    // The connecting loop's next sailing from the hub that leaves time to transship.
+    if (index < route.length - 1) notBefore = booked.arrival + MINIMUM_CONNECTION;
   });
+  // Times relative to the first departure until the booking moves time 0.
+  const origin = legs[0]?.departureRel ?? 0;
+  for (const leg of legs) {
+    leg.departureRel -= origin;
+    leg.arrivalRel -= origin;
+  }
   return legs;
 }
 
@@ -288,7 +298,11 @@ function planExport(
       planner.box(c, "GTOT-EMPTY", "GTOT", emptyOut, depot, { kind: "truck", site: depot }, { empty: true });
       planner.box(c, "GTIN-POL", "GTIN", gateIn, firstLeg.loadSite, loadCall);
     }
-    planner.box(c, "LOAD-L0", "LOAD", load, firstLeg.loadSite, loadCall, { jitter: 0 });
+    // Loaded shortly before the ship leaves, so a ship that leaves late loads late too.
+    planner.box(c, "LOAD-L0", "LOAD", load, firstLeg.loadSite, loadCall, {
+      jitter: 0,
+      shift: { kind: "departure", leg: 0 },
+    });
   }
   return preCarriage;
 }
@@ -311,7 +325,8 @@ function planSea(
       code: "DEPA",
       rel: leg.departureRel,
       shift: departureShift,
-      jitter: planner.departureJitter(90),
+      // The ship's own departure (world/fleet.ts): what its AIS shows.
+      jitter: 0,
       site: leg.loadSite,
       transport: loadCall,
     });
@@ -470,11 +485,21 @@ export function planShipment(request: PlanRequest): ShipmentPlan {
   const { carrier, seed } = request;
   const profile = profileOf(carrier);
   const rng = new SeededRandom(seed);
-  const route = chooseRoute(rng, carrier, profile);
+  // Shippers book transshipments that connect within about two weeks at the hub: a route whose next
+  // bookable sailing leaves later than that is drawn again (the last draw is kept).
+  let route = chooseRoute(rng, carrier, profile);
+  for (
+    let attempt = 0;
+    attempt < 12 && longestConnection(route, request.earliestDeparture) > MAX_CONNECTION;
+    attempt++
+  ) {
+    route = chooseRoute(rng, carrier, profile);
+  }
   const containers = planContainers(rng, carrier, request.boxes);
   const transportDocumentTypeCode = rng.chance(0.65) ? "BOL" : "SWB";
   const planner = new ShipmentPlanner(rng);
-  const legs = planLegs(rng, route, carrier, profile);
+  const legs = planLegs(rng, route, carrier, profile, request.earliestDeparture);
+  const firstDeparture = legs[0]?.sailings[0]?.departure ?? request.earliestDeparture;
   const firstLeg = legs[0];
   const lastLeg = legs[legs.length - 1];
   if (!firstLeg || !lastLeg) throw new Error("route without legs");
@@ -524,6 +549,7 @@ export function planShipment(request: PlanRequest): ShipmentPlan {
 
   return {
     seed,
+    bookedAt: firstDeparture - lead,
     carrier,
     profile,
     containers,
