@@ -101,6 +101,7 @@ const environmentSchema = z.object({
   QUAYSIDE_KEYLESS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   QUAYSIDE_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
   QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
+  QUAYSIDE_ETA_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   QUAYSIDE_SIMULATOR: z.enum(["embedded", "off"]).default("embedded"),
   QUAYSIDE_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   /** Real carriers' habits for the embedded simulator, as `quayside simulator --habits` reads them. */
@@ -293,6 +294,11 @@ export interface AppConfig {
    * process takes effect at once, one through another process within this time; 0: never reused.
    */
   contractTermsCacheSeconds: number;
+  /**
+   * Predictive ETA snapshots (every prediction computed, scored once the vessel arrives) are deleted
+   * this many days after their computation by the eta worker (docs/decisions/eta.md).
+   */
+  etaSnapshotRetentionDays: number;
   simulator: { mode: "embedded" | "off"; port: number; habits: string; cop: string[] };
   carrierRegistryFile: string | undefined;
   /**
@@ -441,6 +447,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     keylessPerMinute: e.QUAYSIDE_KEYLESS_PER_MINUTE,
     keyCacheSeconds: e.QUAYSIDE_KEY_CACHE_SECONDS,
     contractTermsCacheSeconds: e.QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS,
+    etaSnapshotRetentionDays: e.QUAYSIDE_ETA_SNAPSHOT_RETENTION_DAYS,
     simulator: {
       mode: e.QUAYSIDE_SIMULATOR,
       port: e.QUAYSIDE_SIMULATOR_PORT,

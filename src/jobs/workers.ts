@@ -24,7 +24,10 @@ export interface Workers {
   notifications: PeriodicWorker;
   /** Asks terminals about boxes whose terminal record is due. */
   terminals: PeriodicWorker;
-  /** Computes the predictive ETA of shipments with a new version or whose hour is up. */
+  /**
+   * Computes the predictive ETA of shipments with a new version or whose hour is up, scores the kept
+   * snapshots of arrived ones, and deletes snapshots past their retention.
+   */
   eta: PeriodicWorker;
   stop(): Promise<void>;
 }
@@ -89,7 +92,11 @@ export function createWorkers(services: Services): Workers {
   const etaWorker = new PeriodicWorker(
     "eta",
     config.workers.intervalMs,
-    async () => ({ full: (await services.eta.computeDue(ETA_BATCH)) === ETA_BATCH }),
+    async () => {
+      // Snapshots past their retention and fixes past the history window go (at most hourly).
+      await services.eta.pruneKept(config.etaSnapshotRetentionDays);
+      return { full: (await services.eta.computeDue(ETA_BATCH)) === ETA_BATCH };
+    },
     logger,
   );
   return {

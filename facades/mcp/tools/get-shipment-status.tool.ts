@@ -143,6 +143,12 @@ const output = shipmentSummaryShape.extend({
         .describe("model (vessel progress), blend, or carrier (its ETA corrected by its measured bias)"),
       confidence: z.string().describe("high, medium or low"),
       computedAt: z.string().describe("When the prediction was computed"),
+      fallbackReason: z
+        .string()
+        .nullable()
+        .describe(
+          "Why the vessel's position was not used (off_planned_leg, not_making_way, stale_position, no_route, position_unknown: source carrier, confidence low; not_sailing: nothing sailing yet); null when it was weighed",
+        ),
     })
     .nullable()
     .describe(

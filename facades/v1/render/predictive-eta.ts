@@ -19,5 +19,6 @@ function predictiveEtaBody(eta: PredictiveEtaFieldsFragment) {
     source: eta.source,
     confidence: eta.confidence,
     computed_at: eta.computedAt,
+    fallback_reason: eta.fallbackReason ?? null,
   };
 }

@@ -45,6 +45,11 @@ export const STRONG_FIX_HOURS = 6;
  * says nothing about when it arrives.
  */
 export const MIN_MADE_GOOD_KNOTS = 3;
+/**
+ * With no successive fixes yet, a ship under way whose course is more than this many degrees off the
+ * sea route's bearing toward the next call is heading away from it.
+ */
+export const COURSE_AWAY_DEG = 120;
 /** Successive fixes must span this many hours, with at least three fixes, to count as strong evidence. */
 export const STRONG_SPAN_HOURS = 6;
 export const STRONG_MIN_FIXES = 3;
@@ -272,7 +277,8 @@ export function inputFault(input: EtaInput): EtaFallbackReason | null {
   if (input.now - vessel.fixedAt > STALE_FIX_HOURS * HOUR_MS) return "stale_position";
   const made = vessel.madeGood;
   if (made && made.spanHours >= 2 && made.knots < MIN_MADE_GOOD_KNOTS) return "not_making_way";
-  if ((!made || made.spanHours < 2) && (vessel.courseOffRouteDeg ?? 0) > 100) return "not_making_way";
+  if ((!made || made.spanHours < 2) && (vessel.courseOffRouteDeg ?? 0) > COURSE_AWAY_DEG)
+    return "not_making_way";
   return null;
 }
 

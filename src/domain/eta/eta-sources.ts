@@ -36,7 +36,13 @@ export function etaSources(deps: {
         const outcome = await provider.locate(query).catch(() => null);
         if (outcome?.kind !== "found") continue;
         const p = outcome.position;
-        fix = { lat: p.lat, lng: p.lon, speedKnots: p.speed, fixedAt: Date.parse(p.positionAt) };
+        fix = {
+          lat: p.lat,
+          lng: p.lon,
+          speedKnots: p.speed,
+          courseDeg: p.course,
+          fixedAt: Date.parse(p.positionAt),
+        };
         break;
       }
       fixes.set(key, { at: deps.clock.now().getTime(), fix });

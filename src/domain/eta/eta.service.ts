@@ -11,9 +11,12 @@ import { CALIBRATION } from "./calibration-table";
 import {
   type CallAhead,
   type EtaConfidence,
+  type EtaFallbackReason,
   type EtaPrediction,
   type EtaSource,
   HOUR_MS,
+  type HorizonBucket,
+  type MadeGood,
   type PortWaitReading,
   predictEta,
   type VesselProgress,
@@ -26,6 +29,8 @@ export interface VesselFix {
   lng: number;
   /** Speed over ground, knots. */
   speedKnots: number | null;
+  /** Course over ground, degrees (absent: unknown). */
+  courseDeg?: number | null;
   fixedAt: number;
 }
 
@@ -43,6 +48,21 @@ export interface PredictiveEta {
   confidence: EtaConfidence;
   computedAt: Date;
   horizonHours: number;
+  /** Why the vessel's position was not used; null when it was weighed. */
+  fallbackReason: EtaFallbackReason | null;
+}
+
+/** One cell of the production scorecard: kept snapshots scored against the vessel's arrival. */
+export interface EtaScorecardRow {
+  bucket: HorizonBucket;
+  source: EtaSource;
+  predictions: number;
+  shipments: number;
+  beforeP50: number;
+  beforeP80: number;
+  maeP50Hours: number;
+  /** Null when none of them had a carrier ETA. */
+  maeCarrierHours: number | null;
 }
 
 export interface EtaShipment {
@@ -63,6 +83,8 @@ type StoredPrediction =
       confidence: EtaConfidence;
       computedAt: string;
       horizonHours: number;
+      /** Absent on predictions stored before issue 34: read as null. */
+      fallbackReason?: EtaFallbackReason | null;
     }
   | { kind: "none"; versionId: string };
 
@@ -72,6 +94,14 @@ const RECOMPUTE_MS = HOUR_MS;
 const RETRY_NONE_MS = 6 * HOUR_MS;
 /** A claimed shipment is left alone this long, so that a crashed worker's claim lapses. */
 const LEASE_MS = 10 * 60_000;
+/** A vessel's fixes are kept this long (the speed made good needs the last day or two). */
+export const FIX_HISTORY_MS = 72 * HOUR_MS;
+/** Successive fixes measure progress over at most this window before the newest. */
+const MADE_GOOD_WINDOW_MS = 36 * HOUR_MS;
+/** At most this many kept fixes are read per prediction (each costs a sea route). */
+const MADE_GOOD_MAX_FIXES = 12;
+/** Snapshots and fix history are pruned at most this often per process. */
+const PRUNE_EVERY_MS = HOUR_MS;
 
 function storedPrediction(value: unknown): StoredPrediction | null {
   if (value === null || typeof value !== "object") return null;
@@ -102,6 +132,8 @@ export class EtaService {
       logger?: Logger;
     },
   ) {}
+
+  private prunedAt = 0;
 
   /** The current prediction of each shipment, in order; null when arrived or nothing to go on. */
   async forShipments(shipments: readonly EtaShipment[]): Promise<(PredictiveEta | null)[]> {
@@ -186,7 +218,7 @@ export class EtaService {
       if (!document) continue;
       let prediction: EtaPrediction | null;
       try {
-        prediction = await this.predict(document, now);
+        prediction = await this.predict(document, now, { keepFix: true });
       } catch (error) {
         // One shipment the model fails on must not hold up its batch: tried again in an hour, and
         // until then its reads compute in memory (and fail the same way, on that field only).
@@ -197,7 +229,9 @@ export class EtaService {
         });
         continue;
       }
-      const arrived = journeyProgress(document.content).arrived;
+      const journey = journeyProgress(document.content);
+      const arrived = journey.arrived;
+      if (arrived && journey.ata !== null) await this.scoreArrival(row.id, journey.ata, now);
       const stored: StoredPrediction = prediction
         ? { kind: "predicted", versionId: document.version.id, ...storedFields(prediction, now) }
         : { kind: "none", versionId: document.version.id };
@@ -222,7 +256,11 @@ export class EtaService {
    * carrier and reference (with the hour, in the model), not by a row id: the same journey read at the
    * same hour draws the same samples in any database, the sandbox's rebuilt one included.
    */
-  async predict(document: LatestDocument, now: number): Promise<EtaPrediction | null> {
+  async predict(
+    document: LatestDocument,
+    now: number,
+    options: { keepFix?: boolean } = {},
+  ): Promise<EtaPrediction | null> {
     const content = document.content;
     const progress = journeyProgress(content);
     if (progress.arrived) return null;
@@ -230,9 +268,17 @@ export class EtaService {
     const podCode = progress.podLocationKey ? places.get(progress.podLocationKey)?.unLocode : null;
     const pod = podCode ? await this.deps.sources.portWait(podCode) : null;
     let vessel: VesselProgress | null = null;
+    let fallback: EtaFallbackReason | null = "not_sailing";
     if (progress.sailing) {
       const fix = await this.deps.sources.vesselFix(progress.sailing.vessel);
-      vessel = fix ? await this.progressFrom(fix, progress.sailing, places) : null;
+      const vesselKey = vesselKeyOf(progress.sailing.vessel);
+      // Only the worker keeps fixes (a read never writes).
+      if (fix && vesselKey && options.keepFix) await this.keepFix(vesselKey, fix, now);
+      const found = fix
+        ? await this.progressFrom(fix, vesselKey, progress.sailing, places, now)
+        : ({ fault: "position_unknown" } as const);
+      vessel = "fault" in found ? null : found;
+      fallback = "fault" in found ? found.fault : null;
     }
     return predictEta({
       seedKey: `${content.carrierScac}:${content.referenceType}:${content.reference}`,
@@ -241,23 +287,31 @@ export class EtaService {
       carrierBias: CALIBRATION.carrierBias[content.carrierScac] ?? {},
       vessel,
       pod,
+      fallback,
     });
   }
 
   private async progressFrom(
     fix: VesselFix,
-    sailing: NonNullable<ReturnType<typeof journeyProgress>["sailing"]>,
-    places: Map<string, { lat: number | null; lng: number | null; unLocode: string | null }>,
-  ): Promise<VesselProgress | null> {
-    if (!(await this.onTheLeg(fix, sailing, places))) return null;
+    vesselKey: string | null,
+    sailing: Sailing,
+    places: Places,
+    now: number,
+  ): Promise<VesselProgress | { fault: EtaFallbackReason }> {
+    const leg = this.legOf(sailing, places);
+    if (!leg) return { fault: "no_route" };
+    const at = { lat: fix.lat, lng: fix.lng };
+    const ahead = seaRoute(at, leg.next);
+    if (!ahead) return { fault: "no_route" };
+    if (!onTheLeg(at, ahead.lengthNm, leg)) return { fault: "off_planned_leg" };
     let from = { lat: fix.lat, lng: fix.lng };
     let remainingNm = 0;
     for (const key of sailing.callsAhead) {
       const place = places.get(key);
-      if (place?.lat == null || place.lng == null) return null;
+      if (place?.lat == null || place.lng == null) return { fault: "no_route" };
       const to = { lat: place.lat, lng: place.lng };
       const route = seaRoute(from, to);
-      if (!route) return null;
+      if (!route) return { fault: "no_route" };
       remainingNm += route.lengthNm;
       from = to;
     }
@@ -269,36 +323,155 @@ export class EtaService {
         wait: code ? await this.deps.sources.portWait(code) : null,
       });
     }
-    // One stored fix per vessel: its speed alone is fewer than the six fixes the vessel's own speed
-    // needs, so the lane prior speaks until a position history is kept.
+    const earlier = vesselKey ? await this.earlierFixes(vesselKey, fix, now) : [];
+    const madeGood = madeGoodFrom(
+      [...earlier, fix].filter((f) => {
+        // Only fixes of this leg: an earlier one elsewhere is another voyage (or a bad report).
+        if (f === fix) return true;
+        const route = seaRoute({ lat: f.lat, lng: f.lng }, leg.next);
+        return route !== null && onTheLeg(f, route.lengthNm, leg);
+      }),
+      leg.next,
+    );
     return {
       fixedAt: fix.fixedAt,
-      recentSogKnots: fix.speedKnots === null ? [] : [fix.speedKnots],
+      recentSogKnots: [...earlier, fix].flatMap((f) => (f.speedKnots === null ? [] : [f.speedKnots])),
       remainingNm,
       callsAhead,
+      madeGood,
+      courseOffRouteDeg: courseOffRoute(fix, ahead.path),
     };
   }
 
-  /**
-   * Whether a fix can be this sailing's: sailing from the call the vessel left to the next one through
-   * the fix is at most a third longer than the leg itself (plus 300 nm for a fix near either port).
-   * A fix far off the leg belongs to another voyage of a ship of that name, or to a wrong position
-   * report; its distance to go would move the prediction by days, so the prediction goes without it.
-   */
-  private async onTheLeg(
-    fix: VesselFix,
-    sailing: NonNullable<ReturnType<typeof journeyProgress>["sailing"]>,
-    places: Map<string, { lat: number | null; lng: number | null; unLocode: string | null }>,
-  ): Promise<boolean> {
+  /** The call the vessel left and the next one, placed; null when either has no coordinates or route. */
+  private legOf(sailing: Sailing, places: Places): Leg | null {
     const left = places.get(sailing.departedFrom);
     const next = places.get(sailing.callsAhead[0] ?? "");
-    if (left?.lat == null || left.lng == null || next?.lat == null || next.lng == null) return true;
-    const at = { lat: fix.lat, lng: fix.lng };
-    const leg = seaRoute({ lat: left.lat, lng: left.lng }, { lat: next.lat, lng: next.lng });
-    const sailed = seaRoute({ lat: left.lat, lng: left.lng }, at);
-    const ahead = seaRoute(at, { lat: next.lat, lng: next.lng });
-    if (!leg || !sailed || !ahead) return true;
-    return sailed.lengthNm + ahead.lengthNm <= leg.lengthNm * (4 / 3) + 300;
+    if (left?.lat == null || left.lng == null || next?.lat == null || next.lng == null) return null;
+    const from = { lat: left.lat, lng: left.lng };
+    const to = { lat: next.lat, lng: next.lng };
+    const route = seaRoute(from, to);
+    return route ? { left: from, next: to, lengthNm: route.lengthNm } : null;
+  }
+
+  /** Keeps a fetched fix in the vessel's history and forgets the vessel's fixes past the window. */
+  private async keepFix(vesselKey: string, fix: VesselFix, now: number): Promise<void> {
+    const { prisma } = this.deps;
+    await prisma.vesselFixHistory.createMany({
+      data: [
+        {
+          vesselKey,
+          fixedAt: new Date(fix.fixedAt),
+          lat: fix.lat,
+          lng: fix.lng,
+          speedKnots: fix.speedKnots,
+          courseDeg: fix.courseDeg ?? null,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    await prisma.vesselFixHistory.deleteMany({
+      where: { vesselKey, fixedAt: { lt: new Date(now - FIX_HISTORY_MS) } },
+    });
+  }
+
+  /** The vessel's kept fixes before this one within the speed-made-good window, oldest first. */
+  private async earlierFixes(vesselKey: string, fix: VesselFix, now: number): Promise<VesselFix[]> {
+    const since = Math.max(fix.fixedAt - MADE_GOOD_WINDOW_MS, now - FIX_HISTORY_MS);
+    const rows = await this.deps.prisma.vesselFixHistory.findMany({
+      where: { vesselKey, fixedAt: { gte: new Date(since), lt: new Date(fix.fixedAt) } },
+      orderBy: { fixedAt: "desc" },
+      take: MADE_GOOD_MAX_FIXES,
+    });
+    return rows.reverse().map((r) => ({
+      lat: r.lat,
+      lng: r.lng,
+      speedKnots: r.speedKnots,
+      courseDeg: r.courseDeg,
+      fixedAt: r.fixedAt.getTime(),
+    }));
+  }
+
+  /**
+   * Scores every kept, unscored snapshot of a shipment whose vessel has arrived at the port of
+   * discharge: the absolute error of p50 and of the carrier's ETA then, and whether the arrival came
+   * before p50 and p80 (docs/decisions/eta.md, production scoring).
+   */
+  private async scoreArrival(shipmentId: string, ata: number, now: number): Promise<void> {
+    // Compared as epoch seconds (timestamp columns hold UTC): no time zone or operator inference in SQL.
+    const seconds = ata / 1000;
+    await this.deps.prisma.$executeRaw`
+      UPDATE predictive_eta_snapshots
+         SET scored_at = ${new Date(now)}, ata = ${new Date(ata)},
+             p50_error_hours = abs(extract(epoch from p50)::float8 - ${seconds}::float8) / 3600,
+             carrier_error_hours = abs(extract(epoch from carrier_eta)::float8 - ${seconds}::float8) / 3600,
+             before_p50 = ${seconds}::float8 <= extract(epoch from p50)::float8,
+             before_p80 = ${seconds}::float8 <= extract(epoch from p80)::float8
+       WHERE shipment_id = ${shipmentId} AND scored_at IS NULL`;
+  }
+
+  /**
+   * Deletes snapshots older than the retention (QUAYSIDE_ETA_SNAPSHOT_RETENTION_DAYS, 180 days) and
+   * fixes older than the history window; at most once an hour per process, unless forced. Returns how
+   * many snapshots and fixes went.
+   */
+  async pruneKept(
+    retentionDays: number,
+    force = false,
+  ): Promise<{ snapshots: number; fixes: number } | null> {
+    const now = this.deps.clock.now().getTime();
+    if (!force && this.prunedAt !== 0 && now - this.prunedAt < PRUNE_EVERY_MS) return null;
+    this.prunedAt = now;
+    const days = retentionDays;
+    const snapshots = await this.deps.prisma.predictiveEtaSnapshot.deleteMany({
+      where: { computedAt: { lt: new Date(now - days * 24 * HOUR_MS) } },
+    });
+    const fixes = await this.deps.prisma.vesselFixHistory.deleteMany({
+      where: { fixedAt: { lt: new Date(now - FIX_HISTORY_MS) } },
+    });
+    return { snapshots: snapshots.count, fixes: fixes.count };
+  }
+
+  /**
+   * The production scorecard: every scored snapshot still kept, by horizon bucket and source; the
+   * share of arrivals before p50 and p80 and the mean absolute error of p50 beside the carrier's.
+   */
+  async scorecard(): Promise<EtaScorecardRow[]> {
+    const rows = await this.deps.prisma.$queryRaw<
+      {
+        bucket: string;
+        source: string;
+        predictions: number;
+        shipments: number;
+        before_p50: number;
+        before_p80: number;
+        mae_p50: number;
+        mae_carrier: number | null;
+      }[]
+    >`
+      SELECT horizon_bucket AS bucket, source,
+             count(*)::int AS predictions, count(DISTINCT shipment_id)::int AS shipments,
+             avg(CASE WHEN before_p50 THEN 1 ELSE 0 END)::float8 AS before_p50,
+             avg(CASE WHEN before_p80 THEN 1 ELSE 0 END)::float8 AS before_p80,
+             avg(p50_error_hours)::float8 AS mae_p50,
+             avg(carrier_error_hours)::float8 AS mae_carrier
+        FROM predictive_eta_snapshots
+       WHERE scored_at IS NOT NULL
+       GROUP BY horizon_bucket, source`;
+    const order = ["le1d", "1to3d", "3to7d", "7to14d", "gt14d"];
+    const round = (v: number) => Math.round(v * 1000) / 1000;
+    return rows
+      .map((r) => ({
+        bucket: r.bucket as HorizonBucket,
+        source: r.source as EtaSource,
+        predictions: Number(r.predictions),
+        shipments: Number(r.shipments),
+        beforeP50: round(Number(r.before_p50)),
+        beforeP80: round(Number(r.before_p80)),
+        maeP50Hours: round(Number(r.mae_p50)),
+        maeCarrierHours: r.mae_carrier === null ? null : round(Number(r.mae_carrier)),
+      }))
+      .sort((a, b) => order.indexOf(a.bucket) - order.indexOf(b.bucket) || a.source.localeCompare(b.source));
   }
 
   private async keepSnapshot(
@@ -320,6 +493,7 @@ export class EtaService {
         horizonHours: prediction.horizonHours,
         horizonBucket: prediction.horizonBucket,
         carrierEta: carrierEta === null ? null : new Date(carrierEta),
+        fallbackReason: prediction.fallbackReason,
       },
     });
   }
@@ -333,6 +507,7 @@ function storedFields(prediction: EtaPrediction, now: number) {
     confidence: prediction.confidence,
     computedAt: new Date(now).toISOString(),
     horizonHours: prediction.horizonHours,
+    fallbackReason: prediction.fallbackReason,
   };
 }
 
@@ -343,6 +518,7 @@ function served(prediction: EtaPrediction): Omit<PredictiveEta, "computedAt"> {
     source: prediction.source,
     confidence: prediction.confidence,
     horizonHours: prediction.horizonHours,
+    fallbackReason: prediction.fallbackReason,
   };
 }
 
@@ -354,5 +530,87 @@ function fromStored(stored: Extract<StoredPrediction, { kind: "predicted" }>): P
     confidence: stored.confidence,
     computedAt: new Date(stored.computedAt),
     horizonHours: stored.horizonHours,
+    fallbackReason: stored.fallbackReason ?? null,
   };
+}
+
+type Sailing = NonNullable<ReturnType<typeof journeyProgress>["sailing"]>;
+type Places = Map<string, { lat: number | null; lng: number | null; unLocode: string | null }>;
+interface GeoPoint {
+  lat: number;
+  lng: number;
+}
+interface Leg {
+  left: GeoPoint;
+  next: GeoPoint;
+  lengthNm: number;
+}
+
+/** The key a vessel's fixes are kept under: its IMO number, else its name; null with neither. */
+export function vesselKeyOf(vessel: TrackedVessel): string | null {
+  const imo = vessel.imo === null ? null : String(vessel.imo).padStart(7, "0");
+  if (imo && /^\d{7}$/.test(imo)) return `imo:${imo}`;
+  return vessel.name ? `name:${vessel.name.trim().toUpperCase()}` : null;
+}
+
+/**
+ * Whether a fix can be this leg's: sailing from the call the vessel left to the next one through the
+ * fix is at most a third longer than the leg itself (plus 300 nm for a fix near either port). A fix
+ * far off the leg belongs to another voyage of a ship of that name, or to a wrong position report.
+ */
+function onTheLeg(at: GeoPoint, aheadNm: number, leg: Leg): boolean {
+  const sailed = seaRoute(leg.left, at);
+  if (!sailed) return false;
+  return sailed.lengthNm + aheadNm <= leg.lengthNm * (4 / 3) + 300;
+}
+
+/**
+ * The speed made good toward the next call over successive fixes (oldest first): the fall of the
+ * sea-route distance to go per hour between the oldest and the newest, and whether the older and the
+ * newer half of the window agree (within 30%, or 1.5 kn). Null with fewer than two fixes an hour apart.
+ */
+export function madeGoodFrom(fixes: readonly VesselFix[], next: GeoPoint): MadeGood | null {
+  if (fixes.length < 2) return null;
+  const togo = fixes.map((f) => ({
+    at: f.fixedAt,
+    nm: seaRoute({ lat: f.lat, lng: f.lng }, next)?.lengthNm ?? null,
+  }));
+  const known = togo.filter((t): t is { at: number; nm: number } => t.nm !== null);
+  if (known.length < 2) return null;
+  const first = known[0]!;
+  const last = known[known.length - 1]!;
+  const spanHours = (last.at - first.at) / HOUR_MS;
+  if (spanHours < 1) return null;
+  const rate = (a: { at: number; nm: number }, b: { at: number; nm: number }) =>
+    (a.nm - b.nm) / Math.max((b.at - a.at) / HOUR_MS, 1 / 60);
+  const knots = rate(first, last);
+  const middle = known[Math.floor((known.length - 1) / 2)]!;
+  let consistent = known.length >= 3;
+  if (consistent && middle !== first && middle !== last) {
+    const older = rate(first, middle);
+    const newer = rate(middle, last);
+    const gap = Math.abs(older - newer);
+    consistent = gap <= 1.5 || gap <= 0.3 * Math.max(Math.abs(older), Math.abs(newer));
+  }
+  return { knots, fixes: known.length, spanHours, consistent };
+}
+
+/** Degrees between a fix's course and the route's first bearing; null when unknown or not under way. */
+function courseOffRoute(fix: VesselFix, path: readonly (readonly [number, number])[]): number | null {
+  if (fix.courseDeg == null || fix.speedKnots === null || fix.speedKnots < 5) return null;
+  // A route point some 200 nm on: the path starts at the fix and then snaps to the network's nearest
+  // node, which may lie behind the ship; the bearing to a point further on is the way it must go.
+  const target = path.find(
+    ([lat, lng]) => Math.hypot(lat - fix.lat, (lng - fix.lng) * Math.cos((fix.lat * Math.PI) / 180)) > 3.3,
+  );
+  if (!target) return null;
+  const rad = Math.PI / 180;
+  const [lat2, lng2] = target;
+  const y = Math.sin((lng2 - fix.lng) * rad) * Math.cos(lat2 * rad);
+  const x =
+    Math.cos(fix.lat * rad) * Math.sin(lat2 * rad) -
+    Math.sin(fix.lat * rad) * Math.cos(lat2 * rad) * Math.cos((lng2 - fix.lng) * rad);
+  const bearing = (Math.atan2(y, x) / rad + 360) % 360;
+  const off = Math.abs(bearing - fix.courseDeg) % 360;
+  return off > 180 ? 360 - off : off;
 }

@@ -10,6 +10,8 @@ import type { TrackedEvent, TrackedVessel, TrackingDocument } from "../tracking/
 export interface JourneyProgress {
   /** The vessel's arrival at the final port of discharge has happened (`ata`): nothing to predict. */
   arrived: boolean;
+  /** When the vessel arrived at the final port of discharge (ms), once it has and the time is known. */
+  ata: number | null;
   carrierEta: number | null;
   podLocationKey: string | null;
   /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
@@ -34,7 +36,14 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
   const pod = doc.route.pod;
   const arrived = doc.ata !== null || pod.actual === true;
   const carrierEta = !arrived && pod.instant !== null ? Date.parse(pod.instant) : null;
-  const base = { arrived, carrierEta, podLocationKey: pod.locationKey };
+  const ataText = doc.ata ?? (pod.actual === true ? pod.instant : null);
+  const ataMs = ataText === null ? Number.NaN : Date.parse(ataText);
+  const base = {
+    arrived,
+    ata: Number.isFinite(ataMs) ? ataMs : null,
+    carrierEta,
+    podLocationKey: pod.locationKey,
+  };
   if (arrived) return { ...base, sailing: null };
   const { keys, seaFrom, seaTo } = journeyCalls(doc);
   if (seaFrom < 0 || seaTo <= seaFrom) return { ...base, sailing: null };

@@ -19,6 +19,20 @@ export const PredictiveEta = z
         "Graded by the position's freshness, the horizon, the port of discharge's data tier and the measured calibration.",
     }),
     computed_at: dateTime,
+    fallback_reason: z
+      .enum([
+        "off_planned_leg",
+        "not_making_way",
+        "stale_position",
+        "no_route",
+        "position_unknown",
+        "not_sailing",
+      ])
+      .nullable()
+      .meta({
+        description:
+          "Why the vessel's position was not used and the prediction rests on the carrier's ETA; null when it was weighed. off_planned_leg: the position is not on the leg the voyage plan names; not_making_way: successive positions show no progress toward the next port; stale_position: the newest position is over 12 hours old; no_route: no sea route from the position; position_unknown: no source knows the vessel; these come with source carrier and confidence low. not_sailing: no vessel is sailing with the box yet (before departure, between vessels).",
+      }),
   })
   .meta({ id: "PredictiveEta", description: "Spec v1 section 2.4." });
 

@@ -30,6 +30,28 @@ export const EtaConfidenceEnum = builder.enumType("PredictiveEtaConfidence", {
   } as const,
 });
 
+export const EtaFallbackReasonEnum = builder.enumType("PredictiveEtaFallbackReason", {
+  description:
+    "Why the prediction did not use the vessel's position and rests on the carrier's ETA (docs/decisions/eta.md). Every reason but not_sailing is an input the model does not trust: source carrier, confidence low, a wider window.",
+  values: {
+    off_planned_leg: {
+      description:
+        "The vessel's position is not on the leg its voyage plan says it is sailing (another voyage of a ship of that name, or a bad report).",
+    },
+    not_making_way: {
+      description:
+        "Successive positions show no progress toward the next port, or the ship's course points away from it.",
+    },
+    stale_position: { description: "The newest position is more than 12 hours old." },
+    no_route: { description: "No sea route could be computed from the position through the calls ahead." },
+    position_unknown: { description: "No position source knows the vessel." },
+    not_sailing: {
+      description:
+        "No vessel is sailing with the box (before departure, or between vessels at a transshipment): the carrier's ETA is all there is.",
+    },
+  } as const,
+});
+
 export const PredictiveEtaRef = builder.objectRef<PredictiveEta>("PredictiveEta").implement({
   description:
     "Our prediction of the vessel's arrival at the final port of discharge (the event that sets `ata`): the arrival comes before p50 one time in two and before p80 four times in five, as measured on simulated voyages (docs/eta-calibration.md).",
@@ -41,6 +63,13 @@ export const PredictiveEtaRef = builder.objectRef<PredictiveEta>("PredictiveEta"
     computedAt: t.expose("computedAt", { type: "DateTime", description: "When it was computed." }),
     horizonHours: t.exposeFloat("horizonHours", {
       description: "Hours from computedAt to the arrival it predicted, as scored.",
+    }),
+    fallbackReason: t.field({
+      type: EtaFallbackReasonEnum,
+      nullable: true,
+      description:
+        "Why the vessel's position was not used; null when it was weighed (source says how much it moved the prediction).",
+      resolve: (p) => p.fallbackReason,
     }),
   }),
 });
