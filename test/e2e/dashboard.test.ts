@@ -181,10 +181,13 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
       stops,
     );
     expect(await page.locator("#timeline ~ * tbody tr, #timeline + div tbody tr").count()).toBeGreaterThan(0);
-    // Times are shown in the reader's zone, with UTC on hover.
-    const firstTime = page.locator("main time[datetime]").first();
+    // Instants are shown in the reader's zone (Singapore), named, with UTC on hover; a port's time
+    // names its own clock (test/e2e/dashboard-times.test.ts).
+    const firstTime = page.locator("main time[datetime]:not([data-clock])").first();
     expect(await firstTime.getAttribute("title")).toMatch(/UTC$/);
     expect(await firstTime.textContent()).not.toMatch(/UTC$/);
+    expect(await firstTime.textContent()).toMatch(/GMT\+8/);
+    expect(await page.locator("main time[data-clock=port]").first().textContent()).toMatch(/UTC/);
     // The outlook: predictive ETA, terminal and demurrage and detention, each under its own heading.
     for (const heading of ["Predictive ETA", "Terminal", "Demurrage and detention"])
       expect(await page.getByRole("heading", { name: heading, exact: true }).count()).toBe(1);
