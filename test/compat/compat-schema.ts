@@ -3,8 +3,8 @@
  * does not list), every field has the spec's type and nullability, and optional fields are the ones the
  * spec says may be absent. Real answers are validated with these in the tests.
  *
- * One deliberate difference, written in docs/decisions/compat-api.md: `vessels[].mmsi` (and `imo`) is
- * null when no source gave it (DCSA Track & Trace carries no MMSI); the spec types it integer.
+ * `vessels[].imo` and `mmsi` are integers as the spec says, 0 when no source knows them
+ * (docs/decisions/compat-api.md, issue 39 item 11).
  */
 import { z } from "zod";
 
@@ -148,8 +148,8 @@ export const routeSchema = z.strictObject({
 // 2.6 vessels
 const vesselFields = {
   name: z.string().min(1),
-  imo: z.number().int().min(1_000_000).max(9_999_999).nullable(),
-  mmsi: z.number().int().nullable(),
+  imo: z.union([z.literal(0), z.number().int().min(1_000_000).max(9_999_999)]),
+  mmsi: z.union([z.literal(0), z.number().int().min(200_000_000).max(799_999_999)]),
   call_sign: z.null(),
   flag: z.null(),
 };

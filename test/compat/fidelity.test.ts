@@ -8,11 +8,11 @@ import { CARRIERS } from "../../reference-data/carriers";
 import { awaitingReleaseBox } from "../../simulator/world/awaiting-release";
 import { embeddedCatalog } from "../../src/domain/ports/port-directory";
 import { zoneCountriesFromTables } from "../../src/domain/ports/time-zones";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { openApiChecker } from "../support/openapi";
 import { billOfLadingWithBoxes, simulatedContainers } from "../support/references";
 import { refusalEnvelope, successEnvelope, trackingDataSchema } from "./compat-schema";
-import { compatGet, freshContainer, SIMULATOR_ENV } from "./support";
+import { compatGet, freshContainer, SIMULATOR_ENV, seedDocument, storedContent } from "./support";
 
 let app: TestApp;
 let org: OrgWithKey;
@@ -49,21 +49,48 @@ async function refused(params: Record<string, string | undefined>, message: stri
 /** What no client may ever read: socket error codes, undici names, stack-ish detail. */
 const INTERNAL = /UND_ERR|ECONN|EPIPE|ETIMEDOUT|socket|undici|fetch failed|events endpoint|HTTP \d{3}/i;
 
-describe("item 1: vessels carry the MMSI the service's vessel references know", () => {
-  it("fills mmsi from the AIS ingester's static report of the vessel's IMO number; null while none is known", async () => {
+/** The vessel of `imo` as v1 (`?include=full`) and GraphQL show the organisation's shipment of `number`. */
+async function vesselElsewhere(number: string, imo: number) {
+  const v1 = await fetch(`${app.url}/api/v1/shipments/${number}?include=full`, {
+    headers: { authorization: `Bearer ${org.key}` },
+  });
+  const v1Body = (await v1.json()) as {
+    data: { document: { vessels_table: { imo: number | null; mmsi: number | null }[] } };
+  };
+  const gql = await graphql(
+    app,
+    org.key,
+    "query($id: String!) { shipment(id: $id) { document { vessels { imo mmsi } } } }",
+    {
+      id: number,
+    },
+  );
+  const vessels = (
+    gql.body.data!.shipment as { document: { vessels: { imo: number | null; mmsi: number | null }[] } }
+  ).document.vessels;
+  return {
+    v1: v1Body.data.document.vessels_table.find((v) => v.imo === imo)?.mmsi,
+    graphql: vessels.find((v) => v.imo === imo)?.mmsi,
+  };
+}
+
+describe("item 1: vessels carry the MMSI the service's vessel references know (issue 39 item 11: an integer on compat)", () => {
+  it("fills mmsi from the AIS ingester's static report of the vessel's IMO number; 0 on compat and null elsewhere while none is known", async () => {
     let withVessel: { number: string; imo: number } | undefined;
     for (const number of known) {
       const { data } = await tracked({ number });
-      const vessel = (data.vessels ?? []).find((v) => v.imo !== null);
+      const vessel = (data.vessels ?? []).find((v) => v.imo !== 0);
       if (vessel) {
-        // Nothing in this world's register gives an MSC ship's MMSI, and no AIS report arrived yet.
-        expect(vessel.mmsi).toBeNull();
-        withVessel = { number, imo: vessel.imo! };
+        // Nothing in this world's register gives an MSC ship's MMSI, and no AIS report arrived yet:
+        // the contract's integer, 0 (no ship's MMSI), where v1 and GraphQL say null.
+        expect(vessel.mmsi).toBe(0);
+        withVessel = { number, imo: vessel.imo };
         break;
       }
     }
     expect(withVessel).toBeDefined();
     const { number, imo } = withVessel!;
+    expect(await vesselElsewhere(number, imo)).toEqual({ v1: null, graphql: null });
     // The AIS ingester stores a ship's static report (MMSI with the IMO number it broadcasts).
     await app.services.db.prisma.vesselPosition.create({
       data: {
@@ -78,6 +105,21 @@ describe("item 1: vessels carry the MMSI the service's vessel references know", 
     const { data } = await tracked({ number, force_update: "true" });
     const vessel = (data.vessels ?? []).find((v) => v.imo === imo);
     expect(vessel).toMatchObject({ imo, mmsi: 355123000, call_sign: null, flag: null });
+    expect(await vesselElsewhere(number, imo)).toEqual({ v1: 355123000, graphql: 355123000 });
+  });
+
+  it("a stored document without the MMSI of a ship the register knows shows the register's on every surface", async () => {
+    const base = await storedContent(app, org.organizationId, "MSCU", known[0]!);
+    const number = freshContainer();
+    await seedDocument(app, org.organizationId, base, number, (doc) => {
+      const first = doc.vessels[0];
+      if (!first) throw new Error("the base document names no vessel");
+      // EVER GIVEN: the register gives its MMSI; the document was stored without it.
+      doc.vessels[0] = { ...first, name: "EVER GIVEN", imo: 9811000, mmsi: null };
+    });
+    const { data } = await tracked({ number });
+    expect((data.vessels ?? []).find((v) => v.imo === 9811000)).toMatchObject({ mmsi: 353136000 });
+    expect(await vesselElsewhere(number, 9811000)).toEqual({ v1: 353136000, graphql: 353136000 });
   });
 });
 

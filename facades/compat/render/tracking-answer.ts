@@ -169,12 +169,19 @@ export function renderRoute(view: DocumentView) {
   };
 }
 
+/**
+ * The contract types `imo` and `mmsi` integer, with no null: an unknown one is 0, as the contract's
+ * other unknown integers default to 0 (`unique_shipments`) and unknown strings are "" (a place's
+ * `state`). 0 is no ship's number (an MMSI starts with its country's digits 2 to 7, an IMO number is
+ * 7 digits), so a client that looks it up finds nothing rather than another ship
+ * (docs/decisions/compat-api.md, issue 39 item 11).
+ */
 function vessel(v: CompatVesselFragment, id?: number) {
   return {
     ...(id !== undefined ? { id } : {}),
     name: v.name,
-    imo: v.imo,
-    mmsi: v.mmsi,
+    imo: v.imo ?? 0,
+    mmsi: v.mmsi ?? 0,
     call_sign: null,
     flag: null,
   };

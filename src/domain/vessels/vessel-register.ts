@@ -10,6 +10,17 @@ const registerByImo = new Map(VESSELS.map((v) => [v.imo, v]));
 const registerByName = new Map(VESSELS.map((v) => [normalizeVesselName(v.name), v]));
 
 /**
+ * The MMSI the bundled register gives a ship by IMO number, else null: the vessel's `mmsi` on every
+ * surface falls back to it when the stored document has none (a document stored before the register
+ * knew the ship, or kept from before this fill existed), so the surfaces agree with what is known now.
+ */
+export function registeredMmsi(imo: number | null): number | null {
+  if (imo === null) return null;
+  const mmsi = registerByImo.get(String(imo).padStart(7, "0"))?.mmsi;
+  return mmsi !== undefined && MMSI.test(mmsi) ? Number(mmsi) : null;
+}
+
+/**
  * Who the ships of a carrier's answer are: the IMO number and MMSI the carrier left out (DCSA Track &
  * Trace 2.2 has no field for the MMSI). From the service's own references, never from the simulator:
  * 1. the AIS ingester's static reports (`vessel_positions`: each MMSI with the IMO number its ship

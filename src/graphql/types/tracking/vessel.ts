@@ -1,5 +1,6 @@
 import type { TrackedVessel } from "../../../domain/tracking/model";
 import { legsOfVessel, voyagesOfVessel } from "../../../domain/tracking/voyage-legs";
+import { registeredMmsi } from "../../../domain/vessels/vessel-register";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
 import { type InDocument, inDocument, legsOf } from "./in-document";
@@ -15,8 +16,9 @@ VesselRef.implement({
     imo: t.int({ nullable: true, description: "IMO number (7 digits).", resolve: ({ item }) => item.imo }),
     mmsi: t.int({
       nullable: true,
-      description: "MMSI (9 digits), when known.",
-      resolve: ({ item }) => item.mmsi,
+      description:
+        "MMSI (9 digits): the carrier's, else the AIS static report of the ship's IMO number when the document was stored, else the bundled vessel register's. Null when no source knows it (never guessed: a wrong MMSI names another ship).",
+      resolve: ({ item }) => item.mmsi ?? registeredMmsi(item.imo),
     }),
     voyageLegs: t.field({
       type: [VoyageLegRef],
