@@ -46,9 +46,19 @@ import { TicketsService } from "../domain/workspace/tickets.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import { createSemaphore } from "../upstream/http/concurrency";
 import { smtpTransport } from "../upstream/mail/smtp-transport";
 import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 import { createDocumentStorage } from "./document-storage";
+
+/**
+ * Bulk tracking's share of the process (`TrackingDeps.bulkLanes`): items of every bulk request in
+ * progress at once (carrier calls overlap; the rest wait holding nothing), and of those, items
+ * writing at once: 3 of the PostgreSQL pool's 10 connections, so the other 7 always serve everyone
+ * else (docs/decisions/operating.md).
+ */
+const BULK_ITEMS_AT_ONCE = 16;
+const BULK_WRITES_AT_ONCE = 3;
 
 /** Everything a request, a job or a CLI command may use, built once by the composition root. */
 export interface Services {
@@ -259,6 +269,7 @@ export function createServices(input: {
     metrics,
     vessels: new VesselRegister(db.prisma),
     wrapUp: input.wrapUp,
+    bulkLanes: { items: createSemaphore(BULK_ITEMS_AT_ONCE), writes: createSemaphore(BULK_WRITES_AT_ONCE) },
   };
   const tracking = input.createTracking?.(trackingDeps) ?? new TrackingService(trackingDeps);
   const fixedIds = input.disruptionIds ? [...input.disruptionIds] : null;

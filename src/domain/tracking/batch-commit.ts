@@ -1,4 +1,12 @@
 /**
+ * At most so many tasks at once, the rest waiting in arrival order (the composition root gives a
+ * counting semaphore). Bulk tracking holds its items and their writes to such lanes.
+ */
+export interface TaskLanes {
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/**
  * How a bulk request reports exactly which items it saved when the service stops under it.
  *
  * Each item of a batch may write only through its `ItemCommit`: the item enters it once, after the
@@ -9,11 +17,50 @@
  */
 export class ItemCommit {
   private state: "open" | "committing" | "refused" = "open";
+  private leaveLane: (() => void) | undefined;
 
-  /** Called before the item's first write; throws `TrackingCutOff` once the batch was wrapped up. */
-  enter(): void {
+  /**
+   * `writeLanes`: the process's lanes for bulk writes. An item takes one when it enters and keeps it
+   * until `leave`, so bulk items never hold more than the lanes' count of database connections
+   * (each write is a short transaction of its own) and single requests always find one free.
+   */
+  constructor(private readonly writeLanes?: TaskLanes) {}
+
+  /**
+   * Called before the item's first write; waits for a write lane, and throws `TrackingCutOff` once
+   * the batch was wrapped up (also while it waited: such an item has not started writing).
+   */
+  async enter(): Promise<void> {
     if (this.state === "refused") throw new TrackingCutOff();
+    if (this.state === "committing") return;
+    if (this.writeLanes) {
+      const lanes = this.writeLanes;
+      await new Promise<void>((entered) => {
+        void lanes.run(() => {
+          entered();
+          return new Promise<void>((left) => {
+            this.leaveLane = left;
+          });
+        });
+      });
+      // Refused while it waited (the getter, not `state`: TypeScript keeps the narrowing across await).
+      if (this.refused) {
+        this.leave();
+        throw new TrackingCutOff();
+      }
+    }
     this.state = "committing";
+  }
+
+  /** The item is done (saved, failed or cut off): its write lane goes to the next item. */
+  leave(): void {
+    this.leaveLane?.();
+    this.leaveLane = undefined;
+  }
+
+  /** Whether the wrap-up refused the item: one still waiting for its turn must not start. */
+  get refused(): boolean {
+    return this.state === "refused";
   }
 
   /** At the wrap-up: true when the item had not started writing, and now never will. */

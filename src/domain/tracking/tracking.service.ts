@@ -26,7 +26,7 @@ import type { ShipmentReads } from "../shipments/shipment-reads";
 import type { VesselRegister } from "../vessels/vessel-register";
 import { shipmentEvents } from "../webhooks/events";
 import type { WebhooksService } from "../webhooks/webhooks.service";
-import { ItemCommit, untilCommittedOrWrappedUp } from "./batch-commit";
+import { ItemCommit, type TaskLanes, TrackingCutOff, untilCommittedOrWrappedUp } from "./batch-commit";
 import type { CarrierAnswer, CarrierFailure, CarrierTracker } from "./carrier-tracker";
 import type { DocumentChange } from "./document-diff";
 import { type DocumentStore, FRESHNESS_MS, type StoredDocument } from "./document-store";
@@ -190,6 +190,14 @@ export interface TrackingDeps {
    * saved and reports the others as interrupted, instead of being cut with its answer unsent.
    */
   wrapUp?: AbortSignal;
+  /**
+   * The process's lanes for bulk tracking: `items` bounds the items of every bulk request running at
+   * once (the rest wait in arrival order, holding nothing), `writes` the items writing at once. Five
+   * bulks of 50 started 250 items together and each opened its transactions at once: the pool of 10
+   * was taken, transactions waited past Prisma's 2 s to start (P2028, answered 500) and other
+   * organisations' requests queued behind them for seconds. Unbounded when absent (unit tests).
+   */
+  bulkLanes?: { items: TaskLanes; writes: TaskLanes };
 }
 
 export class TrackingService {
@@ -229,7 +237,7 @@ export class TrackingService {
 
     const cached = await this.servableFromStore(principal, reference, input, plan, existing);
     if (cached) {
-      input.commit?.enter();
+      await input.commit?.enter();
       return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
     }
 
@@ -238,7 +246,7 @@ export class TrackingService {
     for (const scac of plan.attempts) {
       const outcome = await this.ask(scac, reference);
       // Every write of this lookup comes after the carrier's answer.
-      input.commit?.enter();
+      await input.commit?.enter();
       tried.push(plan.provided ? scac : `${scac} (auto)`);
       if (outcome.kind === "found") {
         const document = this.deps.vessels
@@ -338,21 +346,26 @@ export class TrackingService {
         plan: org.plan,
       };
     }
-    const { wrapUp } = this.deps;
+    const { wrapUp, bulkLanes } = this.deps;
     if (wrapUp?.aborted) return { kind: "batch", results: [], interrupted: items.map((_, index) => index) };
     const settled = await Promise.all(
       items.map((item) => {
-        const commit = new ItemCommit();
-        const run = this.track(principal, {
-          reference: item.reference,
-          type: item.type,
-          carrier: item.carrier,
-          freshness: "fetch",
-          // Without a carrier, bulk resolves locally only: no carrier-by-carrier trial per item.
-          localOnly: item.carrier === undefined,
-          surface: "v1",
-          commit,
-        });
+        const commit = new ItemCommit(bulkLanes?.writes);
+        const track = () => {
+          // An item whose turn came after the wrap-up refused it never starts.
+          if (commit.refused) return Promise.reject(new TrackingCutOff());
+          return this.track(principal, {
+            reference: item.reference,
+            type: item.type,
+            carrier: item.carrier,
+            freshness: "fetch",
+            // Without a carrier, bulk resolves locally only: no carrier-by-carrier trial per item.
+            localOnly: item.carrier === undefined,
+            surface: "v1",
+            commit,
+          });
+        };
+        const run = (bulkLanes ? bulkLanes.items.run(track) : track()).finally(() => commit.leave());
         return wrapUp
           ? untilCommittedOrWrappedUp(run, commit, wrapUp)
           : run.then((outcome) => ({ done: true as const, outcome }));
