@@ -37,7 +37,14 @@ describe("a professional organisation tracking a container at sea (MSCU1000090)"
   it("reads the same predicted window on the tracking document, the list and the single read", async () => {
     const tracked = await get(professional, "/container/MSCU1000090", "/container/{number}");
     const eta = tracked.data.predictive_eta;
-    expect(Object.keys(eta).sort()).toEqual(["computed_at", "confidence", "p50", "p80", "source"]);
+    expect(Object.keys(eta).sort()).toEqual([
+      "computed_at",
+      "confidence",
+      "fallback_reason",
+      "p50",
+      "p80",
+      "source",
+    ]);
     expect(eta.p50).toMatch(ISO);
     expect(Date.parse(eta.p50)).toBeGreaterThan(Date.parse(NOW));
     expect(Date.parse(eta.p80)).toBeGreaterThanOrEqual(Date.parse(eta.p50));

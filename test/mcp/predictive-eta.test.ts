@@ -1,5 +1,5 @@
 /**
- * MCP `get_shipment_status` (server 1.4.0) carries the predicted arrival window: the same one the v1
+ * MCP `get_shipment_status` (server 1.4.0; fallbackReason since 1.5.0) carries the predicted arrival window: the same one the v1
  * API serves for the shipment in the same hour, and null on a plan without predictive ETA.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -40,8 +40,8 @@ async function trackedStatus(org: OrgWithKey, reference: string) {
 }
 
 describe("get_shipment_status with predictive ETA", () => {
-  it("is served by server version 1.4.0", () => {
-    expect(MCP_SERVER_VERSION).toBe("1.4.0");
+  it("is served by server version 1.5.0 (fallbackReason added)", () => {
+    expect(MCP_SERVER_VERSION).toBe("1.5.0");
   });
 
   it("gives a container at sea the v1 API's predicted window, key for key", async () => {
@@ -53,6 +53,7 @@ describe("get_shipment_status with predictive ETA", () => {
       source: v1.source,
       confidence: v1.confidence,
       computedAt: v1.computed_at,
+      fallbackReason: v1.fallback_reason,
     });
     expect(Date.parse(status.predictiveEta.p50)).toBeGreaterThan(Date.parse(NOW));
   });
