@@ -125,9 +125,23 @@ function inputValue(t: TypeRef, depth = 0): fc.Arbitrary<unknown> {
     case "Boolean":
       return fc.boolean();
     case "DateTime":
-      return fc
-        .date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true })
-        .map((d) => d.toISOString());
+      return fc.oneof(
+        {
+          weight: 1,
+          arbitrary: fc
+            .date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true })
+            .map((d) => d.toISOString()),
+        },
+        // ISO 8601 spellings no database stores (issue 39 item 6): a refusal, never an internal error.
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            "0000-01-01T00:00:00Z",
+            "-000001-01-01T00:00:00Z",
+            "+275760-09-13T00:00:00Z",
+          ),
+        },
+      );
     default:
       return fc.oneof(
         fc.constantFrom("MSCU1234566", "SHP-1", "MAEU", "rotterdam", "NLRTM", "https://example.com/h"),

@@ -124,6 +124,12 @@ export function formatProblems(surface: Surface, ex: Exchange): string[] {
           body.errors.length > 0 &&
           body.errors.every((e) => isObject(e) && typeof e.message === "string");
         if (!ok) return ["GraphQL errors is not a non-empty array of {message}"];
+        // A masked error is our failure, not the client's: what it sent must earn a refusal with
+        // its reason (issue 39 item 6: a year 0000 used to end as "Unexpected error.").
+        const masked = (body.errors as Record<string, unknown>[]).filter(
+          (e) => isObject(e.extensions) && e.extensions.code === "INTERNAL_SERVER_ERROR",
+        );
+        if (masked.length > 0) return [`masked internal error: ${String(masked[0]!.message)}`];
         return [];
       }
       return "data" in body ? [] : ["GraphQL answer with neither data nor errors"];
