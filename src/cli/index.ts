@@ -39,6 +39,8 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
                                           run the DCSA carrier simulator alone (--clock: a
                                           manual clock frozen there, moved by PUT /_admin/clock)
   ports import DIR                        import the UN/LOCODE release in DIR (ports, time zones, aliases)
+  eta scorecard                           predictive ETA scored against arrivals, by horizon and
+                                          source (kept snapshots, QUAYSIDE_ETA_SNAPSHOT_RETENTION_DAYS)
 
 While \`quayside serve\` runs on a PGlite data folder, migrate and the orgs, users and keys commands
 run inside it (through its operator socket in the folder); ports import needs the server stopped.

@@ -3,6 +3,7 @@ import type { Database } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountError, type AccountsService } from "../domain/accounts/accounts.service";
 import { organizationRatePerMinute, PLAN_ORDER, planOf } from "../domain/accounts/plans";
+import { etaScorecard } from "../domain/eta/eta.service";
 
 /**
  * The operator's account commands, one schema for both ways they run: in the CLI's own process on a
@@ -64,6 +65,7 @@ export const operatorCommandSchema = z.discriminatedUnion("command", [
     keyId: z.string({ error: "keys revoke needs a key id" }).min(1, "keys revoke needs a key id"),
   }),
   z.object({ command: z.literal("keys list"), org: z.string().optional(), user: z.string().optional() }),
+  z.object({ command: z.literal("eta scorecard") }),
 ]);
 
 export type OperatorCommand = z.infer<typeof operatorCommandSchema>;
@@ -93,6 +95,23 @@ export async function runOperatorCommand(
 ): Promise<CommandResult> {
   const { accounts } = ctx;
   switch (command.command) {
+    case "eta scorecard": {
+      const rows = await etaScorecard(ctx.db.prisma);
+      const hours = (v: number | null) => (v === null ? "-" : v.toFixed(1));
+      const lines = rows.map(
+        (r) =>
+          `${r.bucket.padEnd(7)} ${r.source.padEnd(8)} ${String(r.predictions).padStart(7)} ${String(r.shipments).padStart(9)}  ${r.beforeP50.toFixed(3)}      ${r.beforeP80.toFixed(3)}      ${hours(r.maeP50Hours).padStart(7)}  ${hours(r.maeCarrierHours).padStart(7)}`,
+      );
+      return {
+        human: rows.length
+          ? [
+              "horizon source   scored  shipments  before_p50 before_p80  mae_p50 mae_carrier (h)",
+              ...lines,
+            ].join("\n")
+          : "No scored predictions yet: snapshots are scored when a followed shipment's vessel arrives.",
+        data: rows,
+      };
+    }
     case "migrate": {
       const report = await applyMigrations(ctx.db);
       return {

@@ -437,41 +437,7 @@ export class EtaService {
    * share of arrivals before p50 and p80 and the mean absolute error of p50 beside the carrier's.
    */
   async scorecard(): Promise<EtaScorecardRow[]> {
-    const rows = await this.deps.prisma.$queryRaw<
-      {
-        bucket: string;
-        source: string;
-        predictions: number;
-        shipments: number;
-        before_p50: number;
-        before_p80: number;
-        mae_p50: number;
-        mae_carrier: number | null;
-      }[]
-    >`
-      SELECT horizon_bucket AS bucket, source,
-             count(*)::int AS predictions, count(DISTINCT shipment_id)::int AS shipments,
-             avg(CASE WHEN before_p50 THEN 1 ELSE 0 END)::float8 AS before_p50,
-             avg(CASE WHEN before_p80 THEN 1 ELSE 0 END)::float8 AS before_p80,
-             avg(p50_error_hours)::float8 AS mae_p50,
-             avg(carrier_error_hours)::float8 AS mae_carrier
-        FROM predictive_eta_snapshots
-       WHERE scored_at IS NOT NULL
-       GROUP BY horizon_bucket, source`;
-    const order = ["le1d", "1to3d", "3to7d", "7to14d", "gt14d"];
-    const round = (v: number) => Math.round(v * 1000) / 1000;
-    return rows
-      .map((r) => ({
-        bucket: r.bucket as HorizonBucket,
-        source: r.source as EtaSource,
-        predictions: Number(r.predictions),
-        shipments: Number(r.shipments),
-        beforeP50: round(Number(r.before_p50)),
-        beforeP80: round(Number(r.before_p80)),
-        maeP50Hours: round(Number(r.mae_p50)),
-        maeCarrierHours: r.mae_carrier === null ? null : round(Number(r.mae_carrier)),
-      }))
-      .sort((a, b) => order.indexOf(a.bucket) - order.indexOf(b.bucket) || a.source.localeCompare(b.source));
+    return etaScorecard(this.deps.prisma);
   }
 
   private async keepSnapshot(
@@ -497,6 +463,49 @@ export class EtaService {
       },
     });
   }
+}
+
+/**
+ * The production scorecard: every scored snapshot still kept, by horizon bucket and source; the share
+ * of arrivals before p50 and p80 and the mean absolute error of p50 beside the carrier's. A function of
+ * the database alone, so the operator's `quayside eta scorecard` runs it without the service.
+ */
+export async function etaScorecard(prisma: PrismaClient): Promise<EtaScorecardRow[]> {
+  const rows = await prisma.$queryRaw<
+    {
+      bucket: string;
+      source: string;
+      predictions: number;
+      shipments: number;
+      before_p50: number;
+      before_p80: number;
+      mae_p50: number;
+      mae_carrier: number | null;
+    }[]
+  >`
+      SELECT horizon_bucket AS bucket, source,
+             count(*)::int AS predictions, count(DISTINCT shipment_id)::int AS shipments,
+             avg(CASE WHEN before_p50 THEN 1 ELSE 0 END)::float8 AS before_p50,
+             avg(CASE WHEN before_p80 THEN 1 ELSE 0 END)::float8 AS before_p80,
+             avg(p50_error_hours)::float8 AS mae_p50,
+             avg(carrier_error_hours)::float8 AS mae_carrier
+        FROM predictive_eta_snapshots
+       WHERE scored_at IS NOT NULL
+       GROUP BY horizon_bucket, source`;
+  const order = ["le1d", "1to3d", "3to7d", "7to14d", "gt14d"];
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return rows
+    .map((r) => ({
+      bucket: r.bucket as HorizonBucket,
+      source: r.source as EtaSource,
+      predictions: Number(r.predictions),
+      shipments: Number(r.shipments),
+      beforeP50: round(Number(r.before_p50)),
+      beforeP80: round(Number(r.before_p80)),
+      maeP50Hours: round(Number(r.mae_p50)),
+      maeCarrierHours: r.mae_carrier === null ? null : round(Number(r.mae_carrier)),
+    }))
+    .sort((a, b) => order.indexOf(a.bucket) - order.indexOf(b.bucket) || a.source.localeCompare(b.source));
 }
 
 function storedFields(prediction: EtaPrediction, now: number) {
