@@ -27,13 +27,13 @@ const RECORD = process.env.QUAYSIDE_RECORD_GOLDEN === "1";
 /** References of the simulator's world at NOW (a pure function of the reference and the time). */
 const REFERENCES = [
   // Delivered, its last move a DROP at the consignee, a code no surface shows.
-  { name: "delivered-with-drop", type: "container", number: "MSCU1001121" },
+  { name: "delivered-with-drop", type: "container", number: "MSCU1000491" },
   // Three boxes on a journey with two transshipments.
   { name: "transshipped", type: "container", number: "MSCU1000064" },
   // Five boxes on one bill of lading, transshipped once.
   { name: "bill-of-lading-five-boxes", type: "bl", number: "MEDUCB780605" },
-  // A booking the shipper cancelled (three boxes, none released): a B/L the world issued.
-  { name: "cancelled-bill-of-lading", type: "bl", number: "MEDUBV814589" },
+  // A booking the shipper cancelled (four boxes, none released): a B/L the world issued.
+  { name: "cancelled-bill-of-lading", type: "bl", number: "MEDUAM814688" },
   // A box the carrier has no record of.
   { name: "unknown", type: "container", number: "MSCU1000070" },
 ] as const;
