@@ -148,6 +148,7 @@ export function createCounterStore(
       }
     },
     onInsuranceCount: () => metrics.rateLimitInsuranceCounts.inc(),
+    clock,
   });
 }
 

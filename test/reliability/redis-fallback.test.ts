@@ -33,6 +33,15 @@ class RestartableRedis {
     await until(() => portOpen(this.port), "redis-server to listen");
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and commands go unanswered, as under load. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.child?.kill("SIGCONT");
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
@@ -175,5 +184,45 @@ describe("Redis down: insurance windows, reported, and the shared window back wi
       expect(await degradedGauge(first)).toBe("0");
     },
     180_000,
+  );
+
+  // Issue 39 item 5: a command that timed out under load fell back mid-window to an insurance count
+  // starting near 0, then back to Redis's count: the header went up and repeated values.
+  it.skipIf(!binary && !process.env.CI)(
+    "X-RateLimit-Remaining only goes down across one key's requests while Redis stalls and comes back",
+    async () => {
+      redis = new RestartableRedis(await freePort());
+      await redis.start();
+      const app = await startTestApp({
+        clock: new ManualClock(MID_MINUTE),
+        env: { REDIS_URL: redis.url, QUAYSIDE_MIN_INSTANCES: "2" },
+      });
+      apps.push(app);
+      const { key } = await app.fixtures.organization({ plan: "professional" });
+      const remaining: number[] = [];
+      const call = async () => {
+        const res = await fetch(`${app.url}/api/v1/carriers`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(res.status).toBe(200);
+        remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+      };
+      for (let i = 0; i < 10; i++) await call();
+      // Redis stalls: each command times out after 1 s and the count falls back to the insurance window.
+      redis.pause();
+      try {
+        for (let i = 0; i < 4; i++) await call();
+        expect((await readiness(app)).body.counters).toBe("insurance");
+      } finally {
+        redis.resume();
+      }
+      await until(async () => (await readiness(app)).body.counters === "shared", "the shared window");
+      for (let i = 0; i < 6; i++) await call();
+      expect(remaining).toHaveLength(20);
+      for (let i = 1; i < remaining.length; i++) {
+        expect(remaining[i], `answer ${i + 1} of ${remaining.join(", ")}`).toBeLessThan(remaining[i - 1]!);
+      }
+    },
+    120_000,
   );
 });

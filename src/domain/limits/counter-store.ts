@@ -176,12 +176,21 @@ export const INSTANCE_ALIVE_MS = 15_000;
  * counts N times, so every limit, allowance and `X-RateLimit-Remaining` keeps its meaning and the
  * instances together stay within it. The exact shared window returns with the first call Redis
  * answers; what the instances counted meanwhile stays in their own memory.
+ *
+ * Every total this instance answers for a window is also kept as the window's floor here: the next
+ * increment answers at least the floor plus what it adds (times N in insurance). Without it, a
+ * command that timed out under load (1 s) fell back mid-window to an insurance count that started
+ * near 0, and back to Redis's count a moment later, so `X-RateLimit-Remaining` went up and repeated
+ * values; now it only goes down across one instance's answers, and the insurance window continues
+ * from the shared count instead of granting its share again (docs/decisions/plans-and-limits.md).
  */
 export class InsuredCounterStore implements CounterStore {
   readonly kind = "redis" as const;
   private degraded = false;
   private instancesSeen = 1;
   private readonly heartbeat: NodeJS.Timeout;
+  /** The highest total answered per window key, until the window's time to live ends. */
+  private readonly floors = new Map<string, { total: number; expiresAt: number }>();
 
   constructor(
     private readonly primary: RedisCounterStore,
@@ -194,10 +203,15 @@ export class InsuredCounterStore implements CounterStore {
       announce?: boolean;
       onModeChange?: (health: CounterHealth, error?: unknown) => void;
       onInsuranceCount?: () => void;
+      /** When window floors expire. */
+      clock: Clock;
     },
   ) {
     void this.beat();
-    this.heartbeat = setInterval(() => void this.beat(), INSTANCE_HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => {
+      void this.beat();
+      this.sweepFloors();
+    }, INSTANCE_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
@@ -205,23 +219,51 @@ export class InsuredCounterStore implements CounterStore {
     try {
       const total = await this.primary.increment(key, amount, ttlMs);
       this.answered();
-      return total;
+      return this.aboveFloor(key, total, amount, ttlMs);
     } catch (error) {
       this.failed(error);
       this.options.onInsuranceCount?.();
-      return (await this.insurance.increment(key, amount, ttlMs)) * this.share();
+      const share = this.share();
+      const total = (await this.insurance.increment(key, amount, ttlMs)) * share;
+      return this.aboveFloor(key, total, amount * share, ttlMs);
     }
+  }
+
+  /**
+   * `total`, or the window's floor plus `added` when that is more, kept as the new floor. Synchronous
+   * after the store's answer, so concurrent increments of one key get distinct totals.
+   */
+  private aboveFloor(key: string, total: number, added: number, ttlMs: number): number {
+    const now = this.options.clock.now().getTime();
+    const floor = this.floors.get(key);
+    const previous = this.floorOf(key);
+    const answered = previous > 0 ? Math.max(total, previous + added) : total;
+    this.floors.set(key, {
+      total: answered,
+      expiresAt: floor && floor.expiresAt > now ? floor.expiresAt : now + ttlMs,
+    });
+    return answered;
+  }
+
+  private sweepFloors(): void {
+    const now = this.options.clock.now().getTime();
+    for (const [key, floor] of this.floors) if (floor.expiresAt <= now) this.floors.delete(key);
   }
 
   async peek(key: string): Promise<number> {
     try {
       const total = await this.primary.peek(key);
       this.answered();
-      return total;
+      return Math.max(total, this.floorOf(key));
     } catch (error) {
       this.failed(error);
-      return (await this.insurance.peek(key)) * this.share();
+      return Math.max((await this.insurance.peek(key)) * this.share(), this.floorOf(key));
     }
+  }
+
+  private floorOf(key: string): number {
+    const floor = this.floors.get(key);
+    return floor && floor.expiresAt > this.options.clock.now().getTime() ? floor.total : 0;
   }
 
   async hold(key: string, untilMs: number, ttlMs: number): Promise<void> {
