@@ -42,19 +42,27 @@ const DAY = 24 * HOUR;
 /**
  * How long an event of a category stays open without a new report, and how far back an item may
  * join it. Strikes, storms and port closures are over in days; chokepoint and security situations
- * run for months with reports weeks apart.
+ * run for months with reports weeks apart. `followMs`: how long after its last report an event can
+ * still be followed by a report that keeps its category and names its port or chokepoint (a lockdown
+ * reported again after ten quiet days is the same lockdown); an event the silence rule closed is
+ * reopened by such a report, one closed by a report of its end is not.
  */
-export const CATEGORY_WINDOWS: Readonly<Record<DisruptionCategory, { joinMs: number; silenceMs: number }>> = {
-  port_disruption: { joinMs: 72 * HOUR, silenceMs: 3 * DAY },
-  chokepoint: { joinMs: 14 * DAY, silenceMs: 21 * DAY },
-  carrier_ops: { joinMs: 72 * HOUR, silenceMs: 7 * DAY },
-  tariff_trade: { joinMs: 7 * DAY, silenceMs: 14 * DAY },
-  regulatory: { joinMs: 7 * DAY, silenceMs: 14 * DAY },
-  weather: { joinMs: 72 * HOUR, silenceMs: 3 * DAY },
-  security_geopolitical: { joinMs: 14 * DAY, silenceMs: 21 * DAY },
-  container_market: { joinMs: 14 * DAY, silenceMs: 14 * DAY },
-  labor: { joinMs: 72 * HOUR, silenceMs: 3 * DAY },
+export const CATEGORY_WINDOWS: Readonly<
+  Record<DisruptionCategory, { joinMs: number; silenceMs: number; followMs: number }>
+> = {
+  port_disruption: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 30 * DAY },
+  chokepoint: { joinMs: 14 * DAY, silenceMs: 21 * DAY, followMs: 21 * DAY },
+  carrier_ops: { joinMs: 72 * HOUR, silenceMs: 7 * DAY, followMs: 21 * DAY },
+  tariff_trade: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
+  regulatory: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
+  weather: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 10 * DAY },
+  security_geopolitical: { joinMs: 14 * DAY, silenceMs: 21 * DAY, followMs: 21 * DAY },
+  container_market: { joinMs: 14 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
+  labor: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 21 * DAY },
 };
+
+/** The longest a later report may follow an event (its `followMs`), for loading candidate events. */
+export const LONGEST_FOLLOW_MS = Math.max(...Object.values(CATEGORY_WINDOWS).map((w) => w.followMs));
 
 export const CATEGORY_LABELS: Readonly<Record<DisruptionCategory, { label: string; noun: string }>> = {
   port_disruption: { label: "Port disruption", noun: "a port disruption" },

@@ -1,7 +1,12 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
-import { type DisruptionCategory, isDisruptionCategory } from "./categories";
+import {
+  CATEGORY_WINDOWS,
+  type DisruptionCategory,
+  isDisruptionCategory,
+  LONGEST_FOLLOW_MS,
+} from "./categories";
 import type { Severity } from "./classify";
 import type { DisruptionEvent, DisruptionStatus, EventSource } from "./events";
 import { resolveIfSilent } from "./events";
@@ -42,8 +47,8 @@ export interface DisruptionFilter {
   touchingOrganizationId?: string | null;
 }
 
-/** The longest window an item may join an event in (chokepoint and security: 14 days), plus slack. */
-const OPEN_EVENT_LOOKBACK_MS = 21 * 86_400_000;
+/** The longest an item may follow an event after its last report (45 days), plus slack. */
+const OPEN_EVENT_LOOKBACK_MS = LONGEST_FOLLOW_MS + 86_400_000;
 /** How far back a publisher's titles are compared for a re-issued item. */
 const DUPLICATE_LOOKBACK_MS = 7 * 86_400_000;
 /** At most this many disruptions per shipment (v1 GET /shipments/{id}/disruptions). */
@@ -93,6 +98,16 @@ export function recordOf(row: DisruptionRow): DisruptionRecord {
   };
 }
 
+/**
+ * How a row stored before `resolvedBy` was kept was resolved: the silence rule dates its resolution
+ * exactly one silence window after the last report.
+ */
+function resolvedByOf(row: DisruptionRow): "report" | "silence" {
+  const category = isDisruptionCategory(row.category) ? row.category : "port_disruption";
+  const due = row.lastUpdated.getTime() + CATEGORY_WINDOWS[category].silenceMs;
+  return row.resolvedAt?.getTime() === due ? "silence" : "report";
+}
+
 /** The event's clustering state back from JSON (dates revived). */
 function eventOf(row: DisruptionRow): DisruptionEvent {
   const state = (row.state ?? {}) as unknown as Partial<DisruptionEvent> & {
@@ -109,6 +124,7 @@ function eventOf(row: DisruptionRow): DisruptionEvent {
     firstSeen: row.firstSeen,
     lastUpdated: row.lastUpdated,
     resolvedAt: row.resolvedAt,
+    resolvedBy: row.status !== "resolved" ? null : (state.resolvedBy ?? resolvedByOf(row)),
     headline: row.headline,
     summary: row.summary,
     sources: record.sources,
@@ -135,6 +151,7 @@ function columnsOf(event: DisruptionEvent) {
     recentTitles,
     candidateSources,
     itemSeverity,
+    resolvedBy,
   } = event;
   return {
     category: event.category,
@@ -159,6 +176,7 @@ function columnsOf(event: DisruptionEvent) {
       recentTitles,
       candidateSources,
       itemSeverity,
+      resolvedBy,
     } as unknown as Prisma.InputJsonValue,
   };
 }

@@ -51,6 +51,11 @@ export interface DisruptionEvent {
   firstSeen: Date;
   lastUpdated: Date;
   resolvedAt: Date | null;
+  /**
+   * How it was resolved: a report of its end ("reopened", "strike ends") is final; the silence rule's
+   * guess is not, and a later report that keeps its category and places reopens it.
+   */
+  resolvedBy: "report" | "silence" | null;
   headline: string;
   summary: string;
   /** Up to four, distinct publishers first, then authority, then the earliest. */
@@ -74,9 +79,13 @@ export const CORROBORATING_PUBLISHERS = 3;
 
 export const JOIN_SIMILARITY = 0.35;
 export const JOIN_TITLE_DICE = 0.6;
+/** The similarity a report of an event's end needs to join it (same category, shared places). */
+export const JOIN_SIMILARITY_END = 0.25;
 const WEIGHT_TEXT = 0.45;
 const WEIGHT_ENTITIES = 0.35;
 const WEIGHT_CATEGORY = 0.2;
+/** Text similarity two items sharing only a carrier need to be one event. */
+const CARRIER_ONLY_TEXT = 0.2;
 
 function cosine(a: Record<string, number>, b: Record<string, number>): number {
   let dot = 0;
@@ -117,7 +126,18 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
   const eventSpecific = specific(event.entities);
   const itemSpecific = specific(facts.entities);
-  const sharesSpecific = itemSpecific.some((k) => eventSpecific.includes(k));
+  const shared = itemSpecific.filter((k) => eventSpecific.includes(k));
+  // A carrier runs a whole network: two events naming Maersk in one fortnight (a strike at one port,
+  // a suspension elsewhere) are not one for that. A shared carrier joins only where neither side
+  // places the news at a port or chokepoint of its own, and the words agree.
+  const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
+  const sharesPlace = shared.some((k) => !k.startsWith("carrier:"));
+  const sharesCarrierOnly =
+    !sharesPlace &&
+    shared.length > 0 &&
+    (!placed(eventSpecific) || !placed(itemSpecific)) &&
+    text >= CARRIER_ONLY_TEXT;
+  const sharesSpecific = sharesPlace || sharesCarrierOnly;
   // News naming no port, chokepoint or carrier (tariffs, rates) clusters by country, category and words.
   const bothUnspecific =
     (eventSpecific.length === 0 || itemSpecific.length === 0) &&
@@ -125,8 +145,10 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     (facts.entities.countries.length === 0 ||
       event.entities.countries.length === 0 ||
       facts.entities.countries.some((c) => event.entities.countries.includes(c)));
-  const joinable =
-    dice >= JOIN_TITLE_DICE || (score >= JOIN_SIMILARITY && (sharesSpecific || bothUnspecific));
+  // A report of the end is short and says little of what happened ("tentative agreement; strike
+  // suspended"): within the window, of the same category and places, less likeness is enough.
+  const threshold = facts.resolution && sameCategory === 1 ? JOIN_SIMILARITY_END : JOIN_SIMILARITY;
+  const joinable = dice >= JOIN_TITLE_DICE || (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
 }
 
@@ -138,12 +160,44 @@ export function withinWindow(event: DisruptionEvent, at: Date): boolean {
   );
 }
 
+/**
+ * Whether a report after the event's join window still follows it: the event was not closed by a
+ * report of its end, the report is within the category's follow horizon, keeps the event's category
+ * and names one of its ports or chokepoints (or, where the event names none, one of its countries),
+ * and reads like it. Reporting pauses for days in a long event (a lockdown, a tariff war); the silence
+ * rule must not split it.
+ */
+export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
+  if (event.resolvedBy === "report") return false;
+  const at = facts.source.publishedAt.getTime();
+  const { followMs } = CATEGORY_WINDOWS[event.category];
+  if (at < event.lastUpdated.getTime() || at - event.lastUpdated.getTime() > followMs) return false;
+  if (facts.category !== event.category) return false;
+  const places = (e: DisruptionEntities) => [
+    ...e.ports.map((c) => `port:${c}`),
+    ...e.chokepoints.map((c) => `chokepoint:${c}`),
+  ];
+  const eventPlaces = places(event.entities);
+  const itemPlaces = places(facts.entities);
+  const sharesPlace = itemPlaces.some((k) => eventPlaces.includes(k));
+  const unplaced =
+    (eventPlaces.length === 0 || itemPlaces.length === 0) &&
+    facts.entities.countries.some((c) => event.entities.countries.includes(c));
+  if (!sharesPlace && !unplaced) return false;
+  return similarity(event, facts).score >= JOIN_SIMILARITY;
+}
+
 /** The open (or recently resolved) event an item joins, or null to start a new one. */
 export function bestEvent(events: readonly DisruptionEvent[], facts: ItemFacts): DisruptionEvent | null {
   let best: { event: DisruptionEvent; score: number } | null = null;
   for (const event of events) {
-    if (!withinWindow(event, facts.source.publishedAt)) continue;
-    const { score, joinable } = similarity(event, facts);
+    let joinable = false;
+    let score = 0;
+    if (withinWindow(event, facts.source.publishedAt)) ({ score, joinable } = similarity(event, facts));
+    if (!joinable && follows(event, facts)) {
+      joinable = true;
+      score = similarity(event, facts).score;
+    }
     if (joinable && (!best || score > best.score)) best = { event, score };
   }
   return best?.event ?? null;
@@ -201,6 +255,7 @@ export function startEvent(id: string, facts: ItemFacts): DisruptionEvent {
     firstSeen: at,
     lastUpdated: at,
     resolvedAt: facts.resolution ? at : null,
+    resolvedBy: facts.resolution ? "report" : null,
     headline: "",
     summary: "",
     sources: [facts.source],
@@ -216,8 +271,13 @@ export function startEvent(id: string, facts: ItemFacts): DisruptionEvent {
 }
 
 /** The event with one more item: entities, severity, sources and status brought up to date. */
-export function joinEvent(event: DisruptionEvent, facts: ItemFacts): DisruptionEvent {
+export function joinEvent(joined: DisruptionEvent, facts: ItemFacts): DisruptionEvent {
   const at = facts.source.publishedAt;
+  // A report after the silence rule closed the event says it was not over: it is open again.
+  const event: DisruptionEvent =
+    joined.status === "resolved" && joined.resolvedBy !== "report" && at > (joined.resolvedAt ?? at)
+      ? { ...joined, status: "active", resolvedAt: null, resolvedBy: null }
+      : joined;
   const publishers = event.publishers.includes(facts.source.publisher)
     ? event.publishers
     : [...event.publishers, facts.source.publisher];
@@ -245,6 +305,7 @@ export function joinEvent(event: DisruptionEvent, facts: ItemFacts): DisruptionE
     severity: publishedSeverity(itemSeverity, publishers.length),
     status: resolvedNow ? "resolved" : event.status,
     resolvedAt: resolvedNow ? at : event.resolvedAt,
+    resolvedBy: resolvedNow ? "report" : event.resolvedBy,
     entities: mergeEntities(event.entities, facts.entities),
     lastUpdated,
     publishers,
@@ -265,7 +326,7 @@ export function resolveIfSilent(event: DisruptionEvent, now: Date): DisruptionEv
   const { silenceMs } = CATEGORY_WINDOWS[event.category];
   const due = event.lastUpdated.getTime() + silenceMs;
   if (now.getTime() < due) return event;
-  return written({ ...event, status: "resolved", resolvedAt: new Date(due) });
+  return written({ ...event, status: "resolved", resolvedAt: new Date(due), resolvedBy: "silence" });
 }
 
 // ---- Headline and summary, written by the service from the event's facts ----

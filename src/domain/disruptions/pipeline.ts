@@ -10,6 +10,7 @@ import { extractEntities } from "./entities";
 import {
   bestEvent,
   type DisruptionEvent,
+  follows,
   type ItemFacts,
   joinEvent,
   resolveIfSilent,
@@ -19,6 +20,7 @@ import {
   withinWindow,
 } from "./events";
 import { type FeedItem, isDuplicate, type NormalisedItem, normaliseItem } from "./normalise";
+import { maskFiguresOfSpeech, refusal } from "./relevance";
 
 const STOPWORDS = new Set(
   `a an and are as at be been by for from has have in into is it its of on or over says said
@@ -110,9 +112,12 @@ function inContext(
   if (named === 0) return null;
   let best: { facts: ItemFacts; score: number } | null = null;
   for (const event of events) {
-    if (!withinWindow(event, item.publishedAt)) continue;
     const facts = graded(item, draft, event.category);
-    const { score, joinable } = similarity(event, facts);
+    let { score, joinable } = withinWindow(event, item.publishedAt)
+      ? similarity(event, facts)
+      : { score: 0, joinable: false };
+    if (!joinable && follows(event, facts))
+      ({ score, joinable } = { score: similarity(event, facts).score, joinable: true });
     if (joinable && (!best || score > best.score)) best = { facts, score };
   }
   return best?.facts ?? null;
@@ -143,8 +148,19 @@ export function ingestItem(
   if (isDuplicate(item, state.seen)) return { state, outcome: { kind: "duplicate", item } };
   const seen = [...state.seen, item];
   const open = state.events.map((e) => resolveIfSilent(e, item.publishedAt));
-  const draft = draftFacts(item);
-  const facts = draft.category ? graded(item, draft, draft.category) : inContext(item, draft, open);
+  // Figures of speech ("strikes a deal", "a perfect storm") are read as what they are: no words.
+  const read: NormalisedItem = {
+    ...item,
+    foldedTitle: maskFiguresOfSpeech(item.foldedTitle),
+    foldedSummary: maskFiguresOfSpeech(item.foldedSummary),
+  };
+  const draft = draftFacts(read);
+  const named =
+    draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length > 0;
+  // Names alone never make a disruption: the item must report an effect on shipping.
+  if (refusal(read.foldedTitle, read.foldedSummary, named))
+    return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
+  const facts = draft.category ? graded(read, draft, draft.category) : inContext(read, draft, open);
   if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
   const target = bestEvent(open, facts);
   if (!target) {

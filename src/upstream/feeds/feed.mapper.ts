@@ -20,6 +20,47 @@ function alertLevelOf(element: unknown): FeedItem["alertLevel"] {
   return text === "green" || text === "orange" || text === "red" ? text : null;
 }
 
+interface XmlElement {
+  textContentNormalized?: string;
+  getAttribute?: (name: string) => string | null;
+  findElementWithName?: (name: string) => XmlElement | null;
+}
+
+function hostOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname.replace(/^www\./, "") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Who published an item, when the feed says so itself: an aggregating feed (a news search, a
+ * newsletter) carries many publishers, and corroboration counts publishers, not feeds. RSS 2.0
+ * `<source url="...">Name</source>` (its host when the name is empty); Atom `<source><title>` of
+ * the entry, else the entry's own `<author><name>` (not the feed's authors the parser falls back
+ * to: those are the feed's own publisher). Null when the item names none: the feed's publisher.
+ */
+export function itemPublisherOf(element: unknown): string | null {
+  const item = element as XmlElement;
+  const source = item.findElementWithName?.("source");
+  if (source) {
+    const atomTitle = source.findElementWithName?.("title")?.textContentNormalized?.trim();
+    if (atomTitle) return atomTitle.slice(0, 200);
+    const atomAuthor = source.findElementWithName?.("author")?.findElementWithName?.("name");
+    const authorName = atomAuthor?.textContentNormalized?.trim();
+    if (authorName) return authorName.slice(0, 200);
+    const text = source.textContentNormalized?.trim();
+    if (text && !source.findElementWithName?.("id")) return text.slice(0, 200);
+    const host = hostOf(source.getAttribute?.("url"));
+    if (host) return host;
+  }
+  const author = item.findElementWithName?.("author")?.findElementWithName?.("name");
+  const name = author?.textContentNormalized?.trim();
+  return name ? name.slice(0, 200) : null;
+}
+
 /** The items of a feed body; throws NotAFeedError for a body that is not RSS or Atom. */
 export function feedItemsOf(body: string, source: FeedSourceConfig, fetchedAt: Date): FeedItem[] {
   if (looksLikeHtml(body))
@@ -36,7 +77,7 @@ export function feedItemsOf(body: string, source: FeedSourceConfig, fetchedAt: D
     return [
       {
         sourceId: source.id,
-        publisher: source.publisher,
+        publisher: itemPublisherOf(item.element) ?? source.publisher,
         guid: item.id,
         link: item.url,
         title,
