@@ -122,8 +122,10 @@ afterAll(async () => {
 
 describe("schedule deviation from the carriers' port schedules", () => {
   it("finds enough tracked ship calls at the port in the world (setup)", () => {
-    expect(calls.filter((c) => c.arrival >= T - 14 * DAY).length).toBeGreaterThanOrEqual(5);
-    expect(calls.filter((c) => c.arrival < T - 14 * DAY).length).toBeGreaterThanOrEqual(5);
+    // The world's ships sail about a third of the loops' weekly slots (simulator/world/fleet.ts), so a
+    // fortnight brings Shanghai a handful of named ship calls.
+    expect(calls.filter((c) => c.arrival >= T - 14 * DAY).length).toBeGreaterThanOrEqual(4);
+    expect(calls.filter((c) => c.arrival < T - 14 * DAY).length).toBeGreaterThanOrEqual(4);
   });
 
   it("reads a port whose arrivals are late against the proforma as a positive component with its baseline and z", () => {
