@@ -45,6 +45,10 @@ export interface BenchOptions {
   nodeExplicit: boolean;
   /** A folder for a V8 CPU profile of each measured service process (node --cpu-prof). */
   cpuProfDir: string | undefined;
+  /** Voyages the eta-replay scenario follows through the service (300; a handful in a smoke run). */
+  voyages: number;
+  /** The eta-replay split: `validation` (judged, on the page) or `tuning` (what a model may be fitted on). */
+  etaSplit: "validation" | "tuning";
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -80,10 +84,20 @@ const USAGE = `Usage: npm run bench -- [options]
                         goes; profiling costs CPU, so read the profile's shares, not the run's figures
                         (BENCH_CPU_PROF)
 
+  --voyages N           voyages the eta-replay scenario tracks through the service (BENCH_VOYAGES,
+                        default 300; 6 in a smoke run)
+  --eta-split S         eta-replay split: validation (judged, written to docs/eta-calibration.md) or
+                        tuning (another seed and months, the one to fit a model on; results file only)
+                        (BENCH_ETA_SPLIT, default validation)
+
   Scenario ids: the HTTP scenarios of bench/scenarios.ts, and the runners bulk-track,
   webhook-fanout, refresh-scheduling, scale, open-loop and node-versions (PostgreSQL only; not in a
   smoke run unless named), and eta-calibration (the predictive ETA on 1,000 simulated voyages: no
-  server, database or wrk; alone it is the whole run, writing docs/eta-calibration.md).
+  server, database or wrk; alone it is the whole run, writing docs/eta-calibration.md), and eta-replay
+  (the predictive ETA on the service's own path: 300 voyages of the simulator's world tracked through the
+  running service on a manual clock, every stored prediction scored against the true arrival; about 20
+  minutes here; alone it is the whole run, writing the top of docs/eta-calibration.md; a smoke run
+  follows a handful of voyages).
 `;
 
 export class OptionsError extends Error {}
@@ -126,6 +140,8 @@ export function parseOptions(
         rate: { type: "string" },
         node: { type: "string" },
         "cpu-prof": { type: "string" },
+        voyages: { type: "string" },
+        "eta-split": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -198,6 +214,13 @@ export function parseOptions(
     nodeMajors: [],
     nodeExplicit: pick("node", "BENCH_NODE") !== undefined,
     cpuProfDir: pick("cpu-prof", "BENCH_CPU_PROF"),
+    voyages: parse(positiveInt, pick("voyages", "BENCH_VOYAGES"), smoke ? 6 : 300, "--voyages"),
+    etaSplit: parse(
+      z.enum(["validation", "tuning"]),
+      pick("eta-split", "BENCH_ETA_SPLIT"),
+      "validation",
+      "--eta-split",
+    ),
   };
   const majors = parse(list, pick("node", "BENCH_NODE"), ["22", "24"], "--node");
   if (majors.some((m) => m !== "none" && !/^\d+$/.test(m)))

@@ -7,6 +7,8 @@ import { freePort, postgresBinDir } from "../test/support/servers";
 import { type BaselineRoute, SCENARIO_HEADER } from "./baselines/config";
 import { DatabaseWorker } from "./databases";
 import { ETA_CALIBRATION_ID, runEtaCalibration, writeEtaCalibration } from "./eta-calibration/scenario";
+import { consoleLines } from "./eta-replay/page";
+import { ETA_REPLAY_ID, runEtaReplay, writeEtaReplay } from "./eta-replay/scenario";
 import {
   machineFacts,
   otherCpuShare,
@@ -170,7 +172,7 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
       runners: options.smoke ? (options.nodeExplicit ? ["node-versions"] : []) : [...RUNNER_IDS],
     };
   }
-  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS, ETA_CALIBRATION_ID];
+  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS, ETA_CALIBRATION_ID, ETA_REPLAY_ID];
   for (const id of options.scenarioIds) {
     if (!known.includes(id)) throw new OptionsError(`Unknown scenario ${id}; known: ${known.join(", ")}`);
   }
@@ -219,6 +221,54 @@ function pgliteVersion(): string {
   return pkg.version;
 }
 
+/**
+ * The eta-replay scenario: PostgreSQL when it can be started (the database then works on the second
+ * core), PGlite otherwise or when `--modes` names it first; a smoke run uses PGlite unless told.
+ */
+async function runReplayScenario(options: BenchOptions): Promise<void> {
+  const mode: DatabaseMode = options.modesExplicit
+    ? options.modes[0]!
+    : !options.smoke && (options.pgUrl || postgresBinDir())
+      ? "postgres"
+      : "pglite";
+  let database: DatabaseTarget = { kind: "pglite", dataDir: "memory://" };
+  let worker: DatabaseWorker | undefined;
+  if (mode === "postgres") {
+    if (options.pgUrl) database = { kind: "postgres", url: options.pgUrl };
+    else {
+      if (!postgresBinDir())
+        throw new HarnessError("PostgreSQL server binaries not found (apt-get install -y postgresql)");
+      worker = new DatabaseWorker(REPO_ROOT);
+      const started = worker;
+      onExit("stop the eta-replay database", () => started.close());
+      database = { kind: "postgres", url: await worker.startPostgres() };
+    }
+  }
+  try {
+    const result = await runEtaReplay({
+      split: options.etaSplit,
+      voyages: options.voyages,
+      smoke: options.smoke,
+      database,
+      log,
+    });
+    const stamp = `${result.generatedAt.slice(0, 10)}-${result.source.commit}`;
+    const suffix = options.etaSplit === "tuning" ? "eta-replay-tuning" : "eta-replay";
+    const file = options.smoke
+      ? path.join(os.tmpdir(), `quayside-bench-smoke-${stamp}-${suffix}.json`)
+      : path.join(RESULTS_DIR, `${stamp}-${suffix}.json`);
+    const page = options.writeDocs && options.etaSplit === "validation";
+    writeEtaReplay(result, file, { page });
+    for (const line of consoleLines(result)) console.log(line);
+    log(`eta-replay results: ${shown(file)}${page ? " and docs/eta-calibration.md" : ""}`);
+    // The harness is broken, not the model, when the service stored nothing to score.
+    if (result.service.scored === 0)
+      throw new HarnessError("eta-replay: the service stored no prediction to score");
+  } finally {
+    if (worker) await worker.stopPostgres().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<number> {
   const parsed = parseOptions(process.argv.slice(2));
   if (parsed === "help") return 0;
@@ -244,6 +294,15 @@ async function main(): Promise<number> {
       for (const f of c.failures) console.log(`  target missed (${c.bucket}): ${f}`);
     if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/eta-calibration.md written`);
     if (calibrationNamed && options.scenarioIds.length === 1) return 0;
+  }
+
+  // The ETA on the service's own path: its own service instance and database, before anything else
+  // starts. In every run unless other scenarios are named (a smoke run follows a handful of voyages).
+  const replayNamed = options.scenarioIds.includes(ETA_REPLAY_ID);
+  if (replayNamed || options.scenarioIds.length === 0) {
+    await runReplayScenario(options);
+    const others = options.scenarioIds.filter((id) => id !== ETA_REPLAY_ID && id !== ETA_CALIBRATION_ID);
+    if (replayNamed && others.length === 0) return 0;
   }
 
   const wrkVersion = toolVersion("wrk", ["-v"])?.replace(/\s+Copyright.*$/, "");

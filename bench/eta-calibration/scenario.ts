@@ -4,10 +4,11 @@
  * arrivals, and writes docs/eta-calibration.md and a results file. Pure computation: no server, no
  * database. `npm run bench -- --scenarios eta-calibration` runs it alone.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CALIBRATION } from "../../src/domain/eta/calibration-table";
+import { composeEtaPage } from "../eta-replay/page";
 import {
   type BucketScore,
   checkTargets,
@@ -118,6 +119,8 @@ export function writeEtaCalibration(result: EtaCalibrationResult, resultsDir: st
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${stamp}-eta-calibration.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(ETA_DOC_PATH, etaCalibrationPage(result, file));
+  // Below the service-path replay's section, which stays as its own run wrote it.
+  const current = existsSync(ETA_DOC_PATH) ? readFileSync(ETA_DOC_PATH, "utf8") : "";
+  writeFileSync(ETA_DOC_PATH, composeEtaPage(current, { direct: etaCalibrationPage(result, file) }));
   return file;
 }
