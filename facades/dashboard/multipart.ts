@@ -10,12 +10,15 @@ export type MultipartOutcome =
 
 /**
  * Reads a browser's multipart/form-data body (the documents upload form) with the platform's own
- * parser, refusing a body above the cap before and while it is read. Fields become strings, file
- * parts `File`s, which the persisted upload operation takes as its `File` variable.
+ * parser, refusing a body above the cap: at once when its declared length is over, else while it is
+ * read, by the bytes that arrive. A body sent chunked has no length up front, so only the count can
+ * refuse it (refusing any body without a length turned every small chunked upload into a 413).
+ * Fields become strings, file parts `File`s, which the persisted upload operation takes as its
+ * `File` variable.
  */
 export async function readMultipart(req: Request, maxBytes = MULTIPART_MAX_BYTES): Promise<MultipartOutcome> {
-  const declared = Number(req.get("content-length"));
-  if (!Number.isFinite(declared) || declared > maxBytes) return { ok: false, reason: "too_large" };
+  const length = req.get("content-length");
+  if (length !== undefined && Number(length) > maxBytes) return { ok: false, reason: "too_large" };
   let seen = 0;
   let over = false;
   const source = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
