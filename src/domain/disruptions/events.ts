@@ -84,7 +84,9 @@ export const JOIN_SIMILARITY_END = 0.25;
 const WEIGHT_TEXT = 0.45;
 const WEIGHT_ENTITIES = 0.35;
 const WEIGHT_CATEGORY = 0.2;
-/** Text similarity two items sharing only a carrier need to be one event. */
+/** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
+const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
+/** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
 const CARRIER_ONLY_TEXT = 0.2;
 
 function cosine(a: Record<string, number>, b: Record<string, number>): number {
@@ -128,15 +130,19 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const itemSpecific = specific(facts.entities);
   const shared = itemSpecific.filter((k) => eventSpecific.includes(k));
   // A carrier runs a whole network: two events naming Maersk in one fortnight (a strike at one port,
-  // a suspension elsewhere) are not one for that. A shared carrier joins only where neither side
-  // places the news at a port or chokepoint of its own, and the words agree.
+  // a suspension elsewhere) are not one for that. A shared carrier joins only where one side places
+  // the news at no port or chokepoint, the words agree and the same thing happened (a seizure).
   const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
   const sharesPlace = shared.some((k) => !k.startsWith("carrier:"));
   const sharesCarrierOnly =
     !sharesPlace &&
     shared.length > 0 &&
-    (!placed(eventSpecific) || !placed(itemSpecific)) &&
-    text >= CARRIER_ONLY_TEXT;
+    text >= CARRIER_ONLY_TEXT &&
+    // Neither places the news: the carrier is where it happens (an alliance, a network).
+    ((!placed(eventSpecific) && !placed(itemSpecific)) ||
+      // One places it and the other does not: the same thing must have happened (a seizure).
+      (placed(eventSpecific) !== placed(itemSpecific) &&
+        facts.signals.some((sig) => !GENERIC_SIGNALS.has(sig) && (event.signalCounts[sig] ?? 0) > 0)));
   const sharesSpecific = sharesPlace || sharesCarrierOnly;
   // News naming no port, chokepoint or carrier (tariffs, rates) clusters by country, category and words.
   const bothUnspecific =
@@ -148,7 +154,12 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // A report of the end is short and says little of what happened ("tentative agreement; strike
   // suspended"): within the window, of the same category and places, less likeness is enough.
   const threshold = facts.resolution && sameCategory === 1 ? JOIN_SIMILARITY_END : JOIN_SIMILARITY;
-  const joinable = dice >= JOIN_TITLE_DICE || (score >= threshold && (sharesSpecific || bothUnspecific));
+  // Alike titles about two different places ("Dockworkers strike at the Port of X", "... of Y") are
+  // two events: a title's likeness joins only where the places do not disagree.
+  const placesDisagree = placed(eventSpecific) && placed(itemSpecific) && !sharesPlace;
+  const joinable =
+    (dice >= JOIN_TITLE_DICE && !placesDisagree) ||
+    (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
 }
 
@@ -354,7 +365,7 @@ const SIGNAL_PHRASES: readonly { signal: string; phrase: string }[] = [
 /** Families of what happened, from an item's folded text. */
 export const SIGNAL_WORDS: Readonly<Record<string, readonly string[]>> = {
   attack: ["attack", "attacks", "attacked", "missile", "missiles", "drone", "drones"],
-  seizure: ["seized", "seizure", "hijacked", "hijack"],
+  seizure: ["seize", "seizes", "seized", "seizure", "hijacked", "hijack"],
   blockage: ["blocked", "blockage", "aground", "grounded", "stuck"],
   closure: ["closed", "closure", "shut", "halted", "halts", "closes"],
   collapse: ["collapse", "collapsed"],

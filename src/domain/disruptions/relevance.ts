@@ -23,7 +23,10 @@ function words(list: readonly string[]): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.join("|")})(?![\\p{L}\\p{N}])`, "u");
 }
 
-/** Figures of speech with a strike or a storm in them: replaced by a neutral word before any rule. */
+/**
+ * Figures of speech with a strike or a storm in them, and rates of other trades: masked before any
+ * rule reads the text.
+ */
 const METAPHORS: readonly RegExp[] = [
   /\b(?:strikes?|struck|striking) (?:an? |the )?(?:\w+ ){0,2}(?:deal|deals|agreement|accord|pact|partnership|balance|chord|note|tone|gold|bargain|compromise)\b/g,
   /\b(?:strikes?|struck) (?:back|out|lucky)\b/g,
@@ -36,6 +39,8 @@ const METAPHORS: readonly RegExp[] = [
   /\b(?:calm|quiet) before the storm\b/g,
   /\bstorm in a teacup\b/g,
   /\b(?:brainstorm|brainstorms|brainstorming)\b/g,
+  // Rates of other trades: a bank's deposit rates are not freight rates.
+  /\b(?:interest|deposit|mortgage|exchange|tax|lending|loan|bond|savings|policy|borrowing|inflation|unemployment|birth|crime|approval|occupancy|vacancy) rates?\b/g,
 ];
 
 /** The folded text with its figures of speech masked (`*`), for the gate and the classifier. */
@@ -386,8 +391,6 @@ const EFFECT = words([
   // network changes
   "alliance",
   "vessel sharing",
-  "network",
-  "networks",
   "rotation",
   "rotations",
   "port calls",
