@@ -214,6 +214,8 @@ export interface RawEta {
   modelSpreadMs: number;
   /** The horizon bucket of the Monte Carlo's median when it ran (a stale fix still runs it). */
   modelBucket: HorizonBucket | null;
+  /** The carrier's p80 slip (p80 - p50 of its corrected ETA), 0 without a carrier ETA. */
+  carrierSlipMs: number;
 }
 
 function median(values: readonly number[]): number {
@@ -382,6 +384,7 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
       strength,
       modelSpreadMs: model.p80 - model.p50,
       modelBucket: horizonBucketOf(model.p50 - now),
+      carrierSlipMs: 0,
     };
   }
   const positionAgeHours = input.vessel ? Math.max(0, now - input.vessel.fixedAt) / HOUR_MS : null;
@@ -422,6 +425,7 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
     strength: inputStrength(vessel, now, fault),
     modelSpreadMs,
     modelBucket: model ? horizonBucketOf(model.p50 - now) : null,
+    carrierSlipMs: slip80,
   };
 }
 
@@ -454,12 +458,14 @@ export function widenedSpread(
   if (raw.fallbackReason === "not_sailing") return calibratedMs;
   let base = calibratedMs;
   if (raw.fallbackReason !== null) {
+    // What a trusted position could have been served with in these horizons, at any weight: the
+    // recalibrated window of a raw one as wide as the model's or the carrier's, whichever is wider.
     const buckets = raw.modelBucket ? [bucket, raw.modelBucket] : [bucket];
+    const rawSpread = Math.max(raw.modelSpreadMs, raw.carrierSlipMs);
     for (const b of buckets) {
-      for (const source of ["model", "blend"] as const) {
-        const cell = calibrationCell(source, b, table);
-        if (cell && cell.n >= 30)
-          base = Math.max(base, (cell.residualQ80Hours - cell.residualQ50Hours) * HOUR_MS);
+      for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
+        const twin = recalibrateByWeight({ ...raw, weight, p80: raw.p50 + rawSpread }, 0, b, table);
+        base = Math.max(base, twin.p80 - twin.p50);
       }
     }
   }
