@@ -33,9 +33,9 @@ async function get(org: OrgWithKey, path: string, template: string) {
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-describe("a professional organisation tracking a container at sea (MSCU1000090)", () => {
+describe("a professional organisation tracking a container at sea (MSCU1000130)", () => {
   it("reads the same predicted window on the tracking document, the list and the single read", async () => {
-    const tracked = await get(professional, "/container/MSCU1000090", "/container/{number}");
+    const tracked = await get(professional, "/container/MSCU1000130", "/container/{number}");
     const eta = tracked.data.predictive_eta;
     expect(Object.keys(eta).sort()).toEqual([
       "computed_at",
@@ -51,7 +51,7 @@ describe("a professional organisation tracking a container at sea (MSCU1000090)"
     expect(eta.computed_at).toBe(NOW);
 
     const list = await get(professional, "/shipments", "/shipments");
-    const row = list.data.find((s: any) => s.reference_number === "MSCU1000090");
+    const row = list.data.find((s: any) => s.reference_number === "MSCU1000130");
     expect(row.predictive_eta).toEqual(eta);
 
     const single = await get(professional, `/shipments/${row.name}`, "/shipments/{id}");
@@ -68,7 +68,7 @@ describe("a professional organisation tracking a container at sea (MSCU1000090)"
 
 describe("a starter organisation", () => {
   it("never sees the key: not on the document, the list or the single read", async () => {
-    const tracked = await get(starter, "/container/MSCU1000090", "/container/{number}");
+    const tracked = await get(starter, "/container/MSCU1000130", "/container/{number}");
     expect(tracked.data).not.toHaveProperty("predictive_eta");
     const list = await get(starter, "/shipments", "/shipments");
     expect(list.data.length).toBeGreaterThan(0);

@@ -45,10 +45,10 @@ const snapshots = (shipmentId: string) =>
     orderBy: { computedAt: "asc" },
   });
 
-describe("a container at sea on a professional plan (MSCU1000090)", () => {
+describe("a container at sea on a professional plan (MSCU1000130)", () => {
   it("has a predicted arrival window after now, the same on the shipment and its document", async () => {
     clock.set(NOW);
-    const shipment = await trackAndRead(professional, "MSCU1000090");
+    const shipment = await trackAndRead(professional, "MSCU1000130");
     const eta = shipment.predictiveEta;
     expect(shipment.predictiveEtaEnabled).toBe(true);
     expect(eta).not.toBeNull();
@@ -64,13 +64,13 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
 
   it("is computed by the eta worker, not by reads: one snapshot per computation, again after an hour", async () => {
     clock.set(NOW);
-    const first = await trackAndRead(professional, "MSCU1000090");
+    const first = await trackAndRead(professional, "MSCU1000130");
     // Before the worker: the read computes it in memory and stores nothing.
     expect(first.predictiveEta.computedAt).toBe(NOW);
     expect(await snapshots(first.id)).toHaveLength(0);
 
     expect(await app.services.eta.computeDue()).toBeGreaterThanOrEqual(1);
-    const again = await trackAndRead(professional, "MSCU1000090");
+    const again = await trackAndRead(professional, "MSCU1000130");
     expect(again.predictiveEta).toEqual(first.predictiveEta);
     const kept = await snapshots(first.id);
     expect(kept).toHaveLength(1);
@@ -83,15 +83,15 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     expect(kept[0]!.carrierEta).not.toBeNull();
     // Nothing is due again within the hour, and reads keep nothing.
     expect(await app.services.eta.computeDue()).toBe(0);
-    await trackAndRead(professional, "MSCU1000090");
+    await trackAndRead(professional, "MSCU1000130");
     expect(await snapshots(first.id)).toHaveLength(1);
 
     const later = new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString();
     clock.set(later);
     // Served from the row until the worker has computed the new hour's.
-    expect((await trackAndRead(professional, "MSCU1000090")).predictiveEta.computedAt).toBe(NOW);
+    expect((await trackAndRead(professional, "MSCU1000130")).predictiveEta.computedAt).toBe(NOW);
     expect(await app.services.eta.computeDue()).toBeGreaterThanOrEqual(1);
-    expect((await trackAndRead(professional, "MSCU1000090")).predictiveEta.computedAt).toBe(later);
+    expect((await trackAndRead(professional, "MSCU1000130")).predictiveEta.computedAt).toBe(later);
     const all = await snapshots(first.id);
     expect(all).toHaveLength(2);
     expect(all[1]!.horizonHours).toBeLessThan(all[0]!.horizonHours);
@@ -100,7 +100,7 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
   it("never serves the previous version's prediction once a new version is stored", async () => {
     const now = new Date(Date.parse(NOW) + 2 * HOUR_MS).toISOString();
     clock.set(now);
-    const before = await trackAndRead(professional, "MSCU1000090");
+    const before = await trackAndRead(professional, "MSCU1000130");
     await app.services.eta.computeDue();
     const row = () => app.services.db.prisma.shipment.findUniqueOrThrow({ where: { id: before.id } });
     const { documentId } = await row();
@@ -120,10 +120,10 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     const served = await graphql(
       app,
       professional.key,
-      `mutation { track(reference: "MSCU1000090", mode: SERVE_FRESH) { __typename } }`,
+      `mutation { track(reference: "MSCU1000130", mode: SERVE_FRESH) { __typename } }`,
     );
     expect((served.body.data as any).track.__typename).toBe("TrackSuccess");
-    const after = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!
+    const after = (await graphql(app, professional.key, READ, { id: "MSCU1000130" })).body.data!
       .shipment as any;
     expect(after.eta).toBe(moved);
     // The write that served the new version cleared the row's prediction and made it due at once.
@@ -133,14 +133,14 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     expect(after.predictiveEta).not.toEqual(before.predictiveEta);
     await app.services.eta.computeDue();
     expect((await row()).predictedEta).toMatchObject({ kind: "predicted", versionId: stored.version.id });
-    const read = (await graphql(app, professional.key, READ, { id: "MSCU1000090" })).body.data!
+    const read = (await graphql(app, professional.key, READ, { id: "MSCU1000130" })).body.data!
       .shipment as any;
     expect(read.predictiveEta).toEqual(after.predictiveEta);
   });
 
   it("is what compat's pod.predictive_eta shows when the carrier gives no arrival date", async () => {
     clock.set(NOW);
-    const before = await trackAndRead(professional, "MSCU1000090");
+    const before = await trackAndRead(professional, "MSCU1000130");
     const { documentId } = await app.services.db.prisma.shipment.findUniqueOrThrow({
       where: { id: before.id },
     });
@@ -159,14 +159,14 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
     await graphql(
       app,
       professional.key,
-      `mutation { track(reference: "MSCU1000090", mode: SERVE_FRESH) { __typename } }`,
+      `mutation { track(reference: "MSCU1000130", mode: SERVE_FRESH) { __typename } }`,
     );
     await app.services.eta.computeDue();
     const { body } = await graphql(
       app,
       professional.key,
       `query ($id: String!) { shipment(id: $id) { predictiveEta { p50 source } document { podPredictedArrival { instant localDateTime basis } } } }`,
-      { id: "MSCU1000090" },
+      { id: "MSCU1000130" },
     );
     const shipment = (body.data as any).shipment;
     if (shipment.predictiveEta) {
@@ -183,7 +183,7 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
       expect(shipment.document.podPredictedArrival).toMatchObject({ basis: "departure_estimate" });
     }
     const compat = await compatGet(app, professional.key, "/tracking", {
-      number: "MSCU1000090",
+      number: "MSCU1000130",
       sealine: "MSCU",
     });
     expect(compat.body.data.route.pod).toMatchObject({
@@ -194,7 +194,7 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
 
   it("gives other code the current p50 through podArrivalP50, and nothing to another organisation", async () => {
     clock.set(NOW);
-    const shipment = await trackAndRead(professional, "MSCU1000090");
+    const shipment = await trackAndRead(professional, "MSCU1000130");
     const p50 = await app.services.eta.podArrivalP50(professional.organizationId, shipment.id);
     expect(p50?.toISOString()).toBe(shipment.predictiveEta.p50);
     expect(await app.services.eta.podArrivalP50(starter.organizationId, shipment.id)).toBeNull();
@@ -204,7 +204,7 @@ describe("a container at sea on a professional plan (MSCU1000090)", () => {
 describe("plans and journeys without a prediction", () => {
   it("is off on the starter plan: enabled false, no prediction, nothing kept", async () => {
     clock.set(NOW);
-    const shipment = await trackAndRead(starter, "MSCU1000090");
+    const shipment = await trackAndRead(starter, "MSCU1000130");
     expect(shipment.predictiveEtaEnabled).toBe(false);
     expect(shipment.predictiveEta).toBeNull();
     expect(shipment.document.predictiveEta).toBeNull();

@@ -16,7 +16,7 @@ import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support
 
 const NOW = "2026-11-20T12:00:00.000Z";
 const HOUR_MS = 3_600_000;
-const REFERENCE = "MSCU1000090";
+const REFERENCE = "MSCU1000130";
 const clock = new ManualClock(NOW);
 let app: TestApp;
 let org: OrgWithKey;

@@ -45,7 +45,7 @@ describe("get_shipment_status with predictive ETA", () => {
   });
 
   it("gives a container at sea the v1 API's predicted window, key for key", async () => {
-    const { rest, status } = await trackedStatus(professional, "MSCU1000090");
+    const { rest, status } = await trackedStatus(professional, "MSCU1000130");
     const v1 = rest.predictive_eta;
     expect(status.predictiveEta).toEqual({
       p50: v1.p50,
@@ -59,8 +59,8 @@ describe("get_shipment_status with predictive ETA", () => {
   });
 
   it("answers predictiveEta null on the starter plan, the key still present", async () => {
-    const { status } = await trackedStatus(starter, "MSCU1000090");
+    const { status } = await trackedStatus(starter, "MSCU1000130");
     expect(status).toHaveProperty("predictiveEta", null);
-    expect(status.reference).toBe("MSCU1000090");
+    expect(status.reference).toBe("MSCU1000130");
   });
 });
