@@ -141,33 +141,53 @@ export const vesselQuery = z.object({
     .meta({ example: "353136000" }),
 });
 
+/**
+ * A whole-number query parameter: checked as the query string it arrives as (so `3.0`, ` 3` or `0x3`
+ * are refused with the parameter's own message, never read as 3), and documented as the integer a
+ * typed client sends (`type: integer` with its bounds, not a string with a pattern).
+ */
+function wholeNumberParam(pattern: RegExp, message: string, bounds: { minimum: number; maximum: number }) {
+  return z
+    .string({ error: message })
+    .regex(pattern, message)
+    .meta({
+      override: ({ jsonSchema }) => {
+        const schema = jsonSchema as Record<string, unknown>;
+        delete schema.pattern;
+        Object.assign(schema, { type: "integer", ...bounds });
+      },
+    });
+}
+
 export const schedulesQuery = z.object({
   origin: z.string({ error: "origin is required (a UN/LOCODE)." }).meta({ example: "CNSHA" }),
   destination: z.string({ error: "destination is required (a UN/LOCODE)." }).meta({ example: "NLRTM" }),
   date: z.string({ error: "date is required (YYYY-MM-DD)." }).meta({ example: "2026-12-01" }),
-  week_range: z
-    .string({ error: "week_range must be a whole number." })
-    .regex(/^\d{1,3}$/, "week_range must be a whole number.")
+  // The core's bounds (MAX_WEEK_RANGE in src/domain/schedules/schedules.service.ts).
+  week_range: wholeNumberParam(/^\d{1,3}$/, "week_range must be a whole number.", {
+    minimum: 1,
+    maximum: 6,
+  })
     .optional()
-    .meta({ description: "Weeks from `date`, default 1.", example: "2" }),
+    .meta({ description: "Weeks from `date`, 1 to 6, default 1.", example: 2 }),
   date_type: z
     .enum(["departure", "arrival"], { error: "date_type must be departure or arrival." })
     .optional()
     .meta({ description: "Default departure.", example: "departure" }),
 });
 
-const pageNumber = (name: string) =>
-  z
-    .string({ error: `${name} must be a whole number.` })
-    .regex(/^\d{1,7}$/, `${name} must be a whole number.`);
+/** The core's bounds (src/domain/disruptions/disruption-filter.ts) are what the document states. */
+const pageNumber = (name: string, bounds: { minimum: number; maximum: number }) =>
+  wholeNumberParam(/^\d{1,7}$/, `${name} must be a whole number.`, bounds);
 
 /** GET /disruptions: every filter is checked again by the core (GraphQL callers have no zod). */
 export const disruptionsQuery = z.object({
-  severity: z
-    .string()
-    .regex(/^[1-4]$/, "severity must be a whole number from 1 to 4 (the minimum).")
+  severity: wholeNumberParam(/^[1-4]$/, "severity must be a whole number from 1 to 4 (the minimum).", {
+    minimum: 1,
+    maximum: 4,
+  })
     .optional()
-    .meta({ description: "Minimum severity, 1 to 4 (default 1).", example: "3" }),
+    .meta({ description: "Minimum severity, 1 to 4 (default 1).", example: 3 }),
   category: z
     .enum(S.DISRUPTION_CATEGORIES, {
       error: `category must be one of ${S.DISRUPTION_CATEGORIES.join(", ")}.`,
@@ -197,8 +217,12 @@ export const disruptionsQuery = z.object({
     description: "ISO 8601 date or date-time: updated at or after.",
     example: "2026-11-01T00:00:00Z",
   }),
-  page: pageNumber("page").optional().meta({ description: "From 1.", example: "1" }),
-  page_size: pageNumber("page_size").optional().meta({ description: "1 to 100, default 25.", example: "25" }),
+  page: pageNumber("page", { minimum: 1, maximum: 1_000_000 })
+    .optional()
+    .meta({ description: "From 1.", example: 1 }),
+  page_size: pageNumber("page_size", { minimum: 1, maximum: 100 })
+    .optional()
+    .meta({ description: "1 to 100, default 25.", example: 25 }),
 });
 
 const disruptionIdParam = z.object({
