@@ -49,6 +49,8 @@ export interface BenchOptions {
   voyages: number;
   /** The eta-replay split: `validation` (judged, on the page) or `tuning` (what a model may be fitted on). */
   etaSplit: "validation" | "tuning";
+  /** A held-out disruption corpus kept outside the project (a module exporting labelled items). */
+  disruptionsHeldOut: string | undefined;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -97,7 +99,10 @@ const USAGE = `Usage: npm run bench -- [options]
   (the predictive ETA on the service's own path: 300 voyages of the simulator's world tracked through the
   running service on a manual clock, every stored prediction scored against the true arrival; about 20
   minutes here; alone it is the whole run, writing the top of docs/eta-calibration.md; a smoke run
-  follows a handful of voyages).
+  follows a handful of voyages), and disruptions (the labelled news corpora served as RSS to a running
+  service and read back through /api/v1/disruptions; under a minute, PGlite; alone it is the whole
+  run, writing docs/disruptions-quality.md; --disruptions-heldout PATH (BENCH_DISRUPTIONS_HELDOUT) adds
+  a held-out corpus kept outside the project, a module exporting its labelled items).
 `;
 
 export class OptionsError extends Error {}
@@ -142,6 +147,7 @@ export function parseOptions(
         "cpu-prof": { type: "string" },
         voyages: { type: "string" },
         "eta-split": { type: "string" },
+        "disruptions-heldout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -221,6 +227,7 @@ export function parseOptions(
       "validation",
       "--eta-split",
     ),
+    disruptionsHeldOut: pick("disruptions-heldout", "BENCH_DISRUPTIONS_HELDOUT"),
   };
   const majors = parse(list, pick("node", "BENCH_NODE"), ["22", "24"], "--node");
   if (majors.some((m) => m !== "none" && !/^\d+$/.test(m)))

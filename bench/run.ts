@@ -6,6 +6,7 @@ import type { DatabaseTarget } from "../src/config";
 import { freePort, postgresBinDir } from "../test/support/servers";
 import { type BaselineRoute, SCENARIO_HEADER } from "./baselines/config";
 import { DatabaseWorker } from "./databases";
+import { DISRUPTIONS_ID, runDisruptions, writeDisruptions } from "./disruptions/scenario";
 import { ETA_CALIBRATION_ID, runEtaCalibration, writeEtaCalibration } from "./eta-calibration/scenario";
 import { consoleLines } from "./eta-replay/page";
 import { ETA_REPLAY_ID, runEtaReplay, writeEtaReplay } from "./eta-replay/scenario";
@@ -172,7 +173,13 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
       runners: options.smoke ? (options.nodeExplicit ? ["node-versions"] : []) : [...RUNNER_IDS],
     };
   }
-  const known = [...SCENARIOS.map((s) => s.id), ...RUNNER_IDS, ETA_CALIBRATION_ID, ETA_REPLAY_ID];
+  const known = [
+    ...SCENARIOS.map((s) => s.id),
+    ...RUNNER_IDS,
+    ETA_CALIBRATION_ID,
+    ETA_REPLAY_ID,
+    DISRUPTIONS_ID,
+  ];
   for (const id of options.scenarioIds) {
     if (!known.includes(id)) throw new OptionsError(`Unknown scenario ${id}; known: ${known.join(", ")}`);
   }
@@ -294,6 +301,21 @@ async function main(): Promise<number> {
       for (const f of c.failures) console.log(`  target missed (${c.bucket}): ${f}`);
     if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/eta-calibration.md written`);
     if (calibrationNamed && options.scenarioIds.length === 1) return 0;
+  }
+
+  // Disruption news quality (issue 35): each labelled corpus served as RSS to a service of its own
+  // (PGlite), read back through /api/v1/disruptions. In a full run, and alone when named.
+  const disruptionsNamed = options.scenarioIds.includes(DISRUPTIONS_ID);
+  if (disruptionsNamed || (options.scenarioIds.length === 0 && !options.smoke)) {
+    const commit = sourceFacts(REPO_ROOT).commit;
+    const result = await runDisruptions(commit, options.disruptionsHeldOut);
+    const stamp = `${new Date().toISOString().slice(0, 10)}-${commit.slice(0, 7)}`;
+    const file = options.writeDocs ? writeDisruptions(result, RESULTS_DIR, stamp) : null;
+    for (const c of result.corpora)
+      for (const check of c.checks)
+        if (!check.met) console.log(`  disruptions target missed (${c.name}): ${check.target}`);
+    if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/disruptions-quality.md written`);
+    if (disruptionsNamed && options.scenarioIds.length === 1) return 0;
   }
 
   // The ETA on the service's own path: its own service instance and database, before anything else

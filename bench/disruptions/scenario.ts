@@ -336,11 +336,11 @@ export function writeDisruptions(result: DisruptionsResult, resultsDir: string, 
   return file;
 }
 
-// Run alone: `npx tsx bench/disruptions/scenario.ts`.
+// Run alone: `npx tsx bench/disruptions/scenario.ts [held-out corpus module]`.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { execFileSync } = await import("node:child_process");
   const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
-  const result = await runDisruptions(commit, process.env.BENCH_DISRUPTIONS_HELDOUT);
+  const result = await runDisruptions(commit, process.argv[2]);
   const stamp = `${new Date().toISOString().slice(0, 10)}-${commit.slice(0, 7)}`;
   const file = writeDisruptions(result, path.join(REPO_ROOT, "bench/results"), stamp);
   for (const c of result.corpora) {
