@@ -293,6 +293,8 @@ interface SailingPieces {
   /** Real arrival (berth) and departure of each call index; call 0's arrival ends the round trip. */
   berth: number[];
   leave: number[];
+  /** What the episodes added to the arrival at each call: a restricted canal on the way, a port's hold. */
+  episodeDelay: number[];
   /** When the ship leaves call 0 at the start of the round trip. */
   departure: number;
   /** How late the ship leaves call 0 at the end of the round trip (carried into the next one). */
@@ -392,6 +394,7 @@ function sailingPieces(rotation: Rotation, sailing: number, carried: number): Sa
   const base = sailingDeparture(rotation, sailing);
   const pieces: Piece[] = [];
   const berth: number[] = [];
+  const episodeDelay: number[] = [];
   const leave: number[] = [];
   let lateness = carried;
   let berthAt = base;
@@ -421,14 +424,15 @@ function sailingPieces(rotation: Rotation, sailing: number, carried: number): Sa
         slowMs: toMinute(Math.min(drawn.slowMs, room)),
         anchorMs: toMinute(Math.min(drawn.anchorMs, Math.max(0, room - drawn.slowMs))),
       };
-      const sail =
-        Math.max((1 - RECOVERY_SHARE) * duration, planned - lateness) +
-        passageDelayMs(legPassages(service, segment.from), depart + planned / 2) +
-        incident.slowMs;
+      const passage = passageDelayMs(legPassages(service, segment.from), depart + planned / 2);
+      const sail = Math.max((1 - RECOVERY_SHARE) * duration, planned - lateness) + passage + incident.slowMs;
       const anchored = depart + sail;
-      berthAt = omitted
+      const held = omitted
         ? anchored
-        : berthAfterEpisodes(to.port, anchored, Math.max(window, anchored), callKey) + incident.anchorMs;
+        : berthAfterEpisodes(to.port, anchored, Math.max(window, anchored), callKey);
+      berthAt = omitted ? anchored : held + incident.anchorMs;
+      const unheld = Math.round(Math.max(window, anchored) / 60_000) * 60_000;
+      episodeDelay[to.index] = passage + Math.max(0, held - unheld);
       pieces.push({
         kind: "sea",
         segment,
@@ -486,7 +490,7 @@ function sailingPieces(rotation: Rotation, sailing: number, carried: number): Sa
     else if (piece.kind === "sea" && next) next = { to: next.to, berthAt: next.berthAt };
   }
   leave[0] = first.start;
-  return { pieces, berth, leave, departure: first.start, lateness };
+  return { pieces, berth, leave, episodeDelay, departure: first.start, lateness };
 }
 
 const sailingCache = new Map<string, SailingPieces>();
@@ -525,6 +529,8 @@ export interface SailedCall {
   arrival: number;
   departure: number;
   omitted: boolean;
+  /** The part of the arrival's lateness the episodes made on the way in (a canal, a closed port). */
+  episodeDelay: number;
 }
 
 /**
@@ -550,6 +556,8 @@ export function sailedCall(rotation: Rotation, sailing: number, k: number): Sail
     arrival,
     departure: index === 0 ? trip.departure : trip.leave[index]!,
     omitted,
+    episodeDelay:
+      (index === 0 ? sailed(rotation, own - rotation.slots).episodeDelay[0] : trip.episodeDelay[index]) ?? 0,
   };
 }
 

@@ -11,6 +11,7 @@ import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { AIS_GAP_SHARE, AIS_OUTAGE_SHARE, latestReportAt } from "../../simulator/world/ais";
 import { containerPrefixesOf } from "../../simulator/world/carrier-profiles";
 import {
+  bookableSailings,
   fleetRotations,
   isNamedSailing,
   OMITTED_CALL_SHARE,
@@ -18,13 +19,21 @@ import {
   sailingDeparture,
   VESSEL_SWAP_SHARE,
   vesselFix,
+  vesselOfSailing,
 } from "../../simulator/world/fleet";
 import { greatCircleKm, greatCirclePoint, type LatLng, seaPathPoints } from "../../simulator/world/geo";
 import { findPort, type Port } from "../../simulator/world/ports";
 import type { VesselLeg } from "../../simulator/world/shipment-plan";
+import { legSailings } from "../../simulator/world/shipment-plan/ships";
 import { sailingOf } from "../../simulator/world/shipment-timeline";
 import { VESSELS } from "../../simulator/world/vessels";
-import { actualArrivalAtPod, eventsFor, type Shipment, shipmentFor } from "../../simulator/world/world";
+import {
+  actualArrivalAtPod,
+  episodesBetween,
+  eventsFor,
+  type Shipment,
+  shipmentFor,
+} from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { type AnyEvent, containersOf } from "./support";
 
@@ -222,6 +231,39 @@ describe("ships sail the voyages the plans put them on", () => {
     expect(checked).toBeGreaterThan(100);
     // Around a passage waypoint (the Cape, Suez) the straight distance may briefly grow.
     expect(approaching / checked).toBeGreaterThan(0.9);
+  });
+
+  it("holds a ship at anchor through Shanghai's typhoons, and the plans on its sailing arrive that late", () => {
+    const from = episodesBetween(Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1)).find(
+      (e) => e.kind === "typhoon",
+    )!;
+    let held = 0;
+    for (const rotation of fleetRotations()) {
+      const k = rotation.calls.findIndex((c) => c.port.unLocode === "CNSHA");
+      if (k <= 0) continue;
+      for (const sailing of bookableSailings(rotation, 0, k, from.start.getTime() - 10 * DAY, 30)) {
+        const call = sailedCall(rotation, sailing, k);
+        if (call.episodeDelay < HOUR) continue;
+        held++;
+        // The ship waits off the closed (or still clearing) port until its berth.
+        const fix = vesselFix(vesselOfSailing(rotation, sailing), call.arrival - HOUR)!;
+        expect(fix.atAnchor).toBe(true);
+        expect(fix.nextCall.port.unLocode).toBe("CNSHA");
+        // A plan booked on that sailing arrives when the ship berths, the typhoon's hold included.
+        const [planned] = legSailings(
+          rotation.service,
+          0,
+          k,
+          sailedCall(rotation, sailing, 0).proformaDeparture,
+        );
+        expect(planned?.sailing).toBe(sailing);
+        if (planned) {
+          expect(planned.actualArrival).toBe(call.arrival);
+          expect(planned.episodeDelay).toBe(call.episodeDelay);
+        }
+      }
+    }
+    expect(held).toBeGreaterThan(2);
   });
 
   it("keeps the MSCU9825816 / MEDUBF260339 example consistent: the ship named is on its Ningbo-Sines leg", () => {

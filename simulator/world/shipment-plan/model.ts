@@ -55,6 +55,11 @@ export interface LegSailing {
   /** Real departure and arrival of the ship (every incident, anchorage wait and episode included). */
   actualDeparture: number;
   actualArrival: number;
+  /**
+   * What the world's episodes (a restricted canal on the last stretch, a closed or struck port of
+   * discharge) added to the arrival; the rest of its lateness is the ship's own.
+   */
+  episodeDelay: number;
 }
 
 export interface VesselLeg {

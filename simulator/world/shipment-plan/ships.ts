@@ -38,6 +38,7 @@ export function legSailings(service: LinerService, k0: number, k1: number, notBe
       arrival: discharge.proformaArrival,
       actualDeparture: load.departure,
       actualArrival: discharge.arrival,
+      episodeDelay: discharge.episodeDelay,
     };
     if (unitHash("vessel-swap", service.name, sailing) >= VESSEL_SWAP_SHARE) return legSailing;
     const sisters = VESSELS.filter((v) => v.operator === vessel.operator && v.imo !== vessel.imo);
