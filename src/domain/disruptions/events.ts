@@ -77,7 +77,7 @@ const MAX_RECENT_TITLES = 8;
 /** Publishers that make a story corroborated: one more severity level. */
 export const CORROBORATING_PUBLISHERS = 3;
 
-export const JOIN_SIMILARITY = 0.30;
+export const JOIN_SIMILARITY = 0.3;
 export const JOIN_TITLE_DICE = 0.6;
 /** The similarity a report of an event's end needs to join it (same category, shared places). */
 export const JOIN_SIMILARITY_END = 0.25;
