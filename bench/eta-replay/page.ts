@@ -90,7 +90,7 @@ export function etaReplaySection(result: EtaReplayResult, resultsFile: string): 
       ? Object.keys(result.fallbackReasons).length === 0
         ? "The snapshots carry a reason column; no prediction recorded one."
         : `Reasons recorded on the snapshots: ${counts(result.fallbackReasons)}.`
-      : "The snapshots carry no reason column (`predictive_eta_snapshots.reason`), so fallbacks are not counted by reason.",
+      : "The snapshots carry no reason column (`predictive_eta_snapshots.fallback_reason`), so fallbacks are not counted by reason.",
     "",
     "### The run",
     "",

@@ -152,7 +152,11 @@ export async function replayThroughService(input: {
     const prisma = server.services.db.prisma;
     const columns = await prisma.$queryRaw<{ column_name: string }[]>`
       SELECT column_name::text AS column_name FROM information_schema.columns WHERE table_name = 'predictive_eta_snapshots'`;
-    const reasonColumn = columns.some((c) => c.column_name === "reason");
+    // The fallback's reason, under whichever name the table has it (none before issue 34's model).
+    const reasonName = ["fallback_reason", "reason"].find((name) =>
+      columns.some((c) => c.column_name === name),
+    );
+    const reasonColumn = reasonName !== undefined;
     const rows = await prisma.$queryRawUnsafe<
       {
         reference: string;
@@ -169,7 +173,7 @@ export async function replayThroughService(input: {
       }[]
     >(
       `SELECT s.reference, s.carrier_scac AS scac, p.computed_at, p.p50, p.p80, p.source, p.confidence,
-              p.horizon_hours, p.horizon_bucket, p.carrier_eta, ${reasonColumn ? "p.reason" : "NULL::text"} AS reason
+              p.horizon_hours, p.horizon_bucket, p.carrier_eta, ${reasonName ? `p.${reasonName}` : "NULL::text"} AS reason
          FROM predictive_eta_snapshots p JOIN shipments s ON s.id = p.shipment_id
         ORDER BY s.reference, p.computed_at`,
     );

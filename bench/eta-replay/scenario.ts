@@ -32,9 +32,11 @@ const ETA_DOC_PATH = path.join(REPO_ROOT, "docs/eta-calibration.md");
 
 export type ReplaySplit = "validation" | "tuning";
 /** Each split: its own seed and its own months, so no voyage (nor the episodes it met) is in both. */
+// Five weeks: the world books a carrier's shipments in the first part of its 18-week cycle, so a shorter
+// window may fall in the gap between two of its cycles and miss the carrier (MSC, Maersk and ONE did in three weeks).
 export const SPLITS: Record<ReplaySplit, { seed: string; from: string; days: number }> = {
-  validation: { seed: "eta-replay-validation", from: "2026-09-07T00:00:00Z", days: 21 },
-  tuning: { seed: "eta-replay-tuning", from: "2026-05-04T00:00:00Z", days: 21 },
+  validation: { seed: "eta-replay-validation", from: "2026-09-07T00:00:00Z", days: 35 },
+  tuning: { seed: "eta-replay-tuning", from: "2026-05-04T00:00:00Z", days: 35 },
 };
 export const REPLAY_VOYAGES = 300;
 export const STEP_HOURS = 12;

@@ -10,7 +10,7 @@ import { episodesBetween } from "../../simulator/world/episodes";
 import { unitHash } from "../../simulator/world/hash";
 import { cycleAt, groupMembers, issueDocumentNumber } from "../../simulator/world/references";
 import { actualTime, reportedAt } from "../../simulator/world/shipment-timeline";
-import { type Shipment, SimulatedWorld } from "../../simulator/world/world";
+import { actualArrivalAtPod, type Shipment, SimulatedWorld } from "../../simulator/world/world";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -52,23 +52,6 @@ export interface VoyageSelection {
   carriers: Record<string, number>;
   /** Episodes that overlap the replay's clock span. */
   episodes: string[];
-}
-
-/**
- * The true arrival at the port of discharge: the real time of the last vessel leg's arrival event (the
- * ACT `ARRI` the carrier later reports, every delay and episode included).
- */
-export function actualPodArrival(shipment: Pick<Shipment, "plan" | "timeline">): number {
-  const last = shipment.plan.legs.length - 1;
-  const arrival = shipment.plan.milestones.find(
-    (m) =>
-      m.code === "ARRI" &&
-      m.transport?.kind === "vessel" &&
-      m.transport.leg === last &&
-      m.transport.end === "discharge",
-  );
-  if (!arrival) throw new Error(`shipment ${shipment.plan.seed} has no arrival at its port of discharge`);
-  return actualTime(arrival, shipment.timeline);
 }
 
 /**
@@ -146,7 +129,8 @@ function voyageOf(world: SimulatedWorld, carrier: Carrier, shipment: Shipment): 
   );
   if (seen?.key !== shipment.key) return null;
   const { legs } = shipment.plan;
-  const ata = actualPodArrival(shipment);
+  // The world's truth: when the last leg's ship really berths at the port of discharge.
+  const ata = actualArrivalAtPod(shipment);
   return {
     scac: carrier.scac,
     reference,
