@@ -8,7 +8,13 @@
  * a load balancer in front of it would send.
  */
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { CARRIERS, type Carrier } from "../reference-data/carriers";
 import { type Clock, ManualClock, systemClock } from "../src/lib/clock";
@@ -87,6 +93,11 @@ export interface SimulatorOptions {
    * apiKey/secretKey whose HMAC signature they demand (simulator/cop.ts).
    */
   cop?: Record<string, CopCredentials>;
+  /**
+   * Makes the listener (default Node's own). The service passes its own, so that a socket left silent
+   * on the embedded simulator's port is closed at the service's deadlines like one on its API port.
+   */
+  createServer?: (handler: RequestListener) => Server;
 }
 
 export interface RunningSimulator {
@@ -846,7 +857,7 @@ function parseJson(text: string): unknown {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? "127.0.0.1";
   const handler = createSimulatorHandler(options);
-  const server: Server = createServer(handler);
+  const server: Server = (options.createServer ?? createServer)(handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import { openApiDocument } from "../../facades/v1/openapi";
@@ -9,7 +9,7 @@ import type { AppConfig } from "../config";
 import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
-import { guardConnections, type RequestInFlight, serverOptions } from "../http/connections";
+import { createBoundedServer, guardConnections, type RequestInFlight } from "../http/connections";
 import { drainHttpServer } from "../http/drain";
 import { createWorkers, type Workers } from "../jobs/workers";
 import { type Clock, systemClock } from "../lib/clock";
@@ -93,6 +93,8 @@ export async function startServer(
           clock,
           habits,
           cop: simulatorCop,
+          // Its port is open on loopback like the API's: the same deadlines for a silent socket.
+          createServer: (handler) => createBoundedServer(config.http, handler),
         })
       : null;
   startup.mark("simulator");
@@ -158,6 +160,7 @@ export async function startServer(
     ? await startOperatorEndpoint({
         lock: db.folderLock,
         logger,
+        http: config.http,
         run: (command) =>
           runOperatorCommand(
             { db, accounts: services.accounts, where: "server", keyCacheSeconds: config.keyCacheSeconds },
@@ -197,10 +200,7 @@ export async function startServer(
   const appReady = new Promise<Express>((resolve) => {
     resolveApp = resolve;
   });
-  const server = createServer(
-    serverOptions(config.http),
-    (req, res) => void appReady.then((app) => app(req, res)),
-  );
+  const server = createBoundedServer(config.http, (req, res) => void appReady.then((app) => app(req, res)));
   const connections = guardConnections(server, config.http, logger);
   await listen(server, config.port, config.host);
   startup.mark("listen");

@@ -1,4 +1,11 @@
-import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from "node:http";
 import type { Socket } from "node:net";
 import type { AppConfig } from "../config";
 import { type Logger, redactUrl } from "../observability/logger";
@@ -6,12 +13,33 @@ import { HTTP_STATUS_TEXT, OUTCOMES, type OutcomeCode } from "./outcomes";
 
 type HttpLimits = AppConfig["http"];
 
+/** The deadlines every listener holds its sockets to (`QUAYSIDE_*_TIMEOUT_MS`). */
+export type SocketDeadlines = Pick<
+  HttpLimits,
+  "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "socketIdleTimeoutMs"
+>;
+
+/**
+ * Every HTTP listener the service opens is made here (the API, the operator endpoint, the embedded
+ * carrier simulator), so a socket on any of them that stays silent is closed at the same documented
+ * deadlines: headers, whole request, keep-alive, and `socketIdleTimeoutMs` of silence both ways.
+ * A listener made with Node's defaults held a silent socket 60 to 90 s and a trickled body 300 s,
+ * with no idle limit at all; one whose deadlines were set after construction checked them only every
+ * 30 s.
+ */
+export function createBoundedServer(deadlines: SocketDeadlines, handler?: RequestListener): Server {
+  const server = createServer(serverOptions(deadlines), handler);
+  // Node destroys a socket whose idle timer fires unless a listener takes the timeout over; none does.
+  server.timeout = deadlines.socketIdleTimeoutMs;
+  return server;
+}
+
 /**
  * The options `createServer` must get at construction: Node checks the header and request deadlines
  * on a timer whose period cannot be changed later (30 s by default, which would let a 10 s deadline
  * hold a socket for 40 s). A fifth of the shorter deadline, at most a second, cuts within 20% of it.
  */
-export function serverOptions(limits: HttpLimits): ServerOptions {
+export function serverOptions(limits: SocketDeadlines): ServerOptions {
   return {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -52,7 +80,6 @@ export interface ConnectionGuard {
  * A client whose request is being answered is never cut for someone else's connection.
  */
 export function guardConnections(server: Server, limits: HttpLimits, logger: Logger): ConnectionGuard {
-  server.timeout = limits.socketIdleTimeoutMs;
   // Insertion order is idleness order: a socket goes to the end each time it becomes idle.
   const idle = new Set<Socket>();
   const open = new Set<Socket>();
@@ -129,7 +156,10 @@ export function guardConnections(server: Server, limits: HttpLimits, logger: Log
  * What Node's default `clientError` handler does (answer only when nothing of a response was written
  * on the socket yet, then close), but with a JSON body like every other refusal, `nosniff`, and a
  * log line at info: an unparsable request or a client too slow for the deadlines is the client's
- * problem, not the server's.
+ * problem, not the server's. Closed means closed: the answer is flushed and the socket destroyed.
+ * Ending it only (a half-close: HTTP sockets allow half-open) left it open until the client closed
+ * its side, and a client that never does (one that never sent a byte) kept it for the whole idle
+ * timeout counted from the answer: 130 s, past the documented 120.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket, logger: Logger): void {
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -154,13 +184,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, logger:
     message: sentence,
     data: { error: v1.error },
   });
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${v1.status} ${statusText}\r\n` +
       "Connection: close\r\n" +
       "Content-Type: application/json; charset=utf-8\r\n" +
       "X-Content-Type-Options: nosniff\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+  socket.destroySoon();
 }
 
 /**

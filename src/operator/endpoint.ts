@@ -1,10 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
 import { chmodSync, unlinkSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { DataFolderLock, OperatorAddress } from "../db/data-folder-lock";
 import { AccountError } from "../domain/accounts/accounts.service";
+import { createBoundedServer, type SocketDeadlines } from "../http/connections";
 import { OUTCOMES, type OutcomeCode } from "../http/outcomes";
 import type { Logger } from "../observability/logger";
 import { type CommandResult, type OperatorCommand, operatorCommandSchema } from "./commands";
@@ -35,19 +36,24 @@ export async function startOperatorEndpoint(input: {
   lock: DataFolderLock;
   run: (command: OperatorCommand) => Promise<CommandResult>;
   logger: Logger;
+  /** The service's deadlines; this door keeps its shorter ones where the service's are longer. */
+  http: SocketDeadlines;
 }): Promise<OperatorEndpoint> {
-  const { lock, run, logger } = input;
+  const { lock, run, logger, http } = input;
   const expected = Buffer.from(`Bearer ${lock.token}`);
-  const server = createServer((req, res) => {
+  // Commands are short; a client that dawdles is not the CLI.
+  const deadlines: SocketDeadlines = {
+    headersTimeoutMs: Math.min(5_000, http.headersTimeoutMs),
+    requestTimeoutMs: Math.min(10_000, http.requestTimeoutMs),
+    keepAliveTimeoutMs: Math.min(1_000, http.keepAliveTimeoutMs),
+    socketIdleTimeoutMs: http.socketIdleTimeoutMs,
+  };
+  const server = createBoundedServer(deadlines, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error }, "Operator command failed");
       refuse(res, "unexpected");
     });
   });
-  // Commands are short; a client that dawdles is not the CLI.
-  server.headersTimeout = 5_000;
-  server.requestTimeout = 10_000;
-  server.keepAliveTimeout = 1_000;
   server.maxConnections = 16;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
