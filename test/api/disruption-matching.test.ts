@@ -200,8 +200,8 @@ describe("matching a disruption to the shipments it touches", () => {
     );
     await ingest(
       "Road Freight News",
-      `Truck drivers strike across ${name}`,
-      "Hauliers blocked roads in a national walkout over fuel prices.",
+      `Truck drivers strike across ${name}, stranding containers at ports`,
+      "Hauliers blocked roads to the container terminals in a national walkout over fuel prices.",
     );
     await ingest(
       "Freight Index Weekly",
@@ -210,13 +210,13 @@ describe("matching a disruption to the shipments it touches", () => {
     );
     await ingest(
       "Security Watch",
-      `Armed groups attack fuel depots in ${name}`,
-      "Officials said several depots were set alight overnight.",
+      `Armed groups attack bunker fuel depots serving ships in ${name}`,
+      "Officials said several depots supplying vessels were set alight overnight.",
     );
     await ingest(
       "Road Freight News",
-      `Floods across ${name} cut rail and road links`,
-      "Heavy rain left highways and rail lines under water.",
+      `Floods across ${name} cut rail and road links to ports`,
+      "Heavy rain left highways and rail lines to the container terminals under water.",
     );
     const loading = portName(lane.exposure.portOfLoading!);
     await ingest(
