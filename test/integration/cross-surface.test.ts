@@ -7,6 +7,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sailingOf } from "../../simulator/world/shipment-timeline";
 import { knownShipments, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet } from "../compat/support";
@@ -17,7 +18,7 @@ import { containerNumber, simulatedContainers } from "../support/references";
 /** Fixed, so the journeys are where this file says they are whenever it runs. */
 const NOW = "2026-11-20T12:00:00.000Z";
 /** Delivered before NOW, its last move a DROP at the consignee (test/api/tracking.test.ts's carrier). */
-const DELIVERED_WITH_DROP = "MSCU1001121";
+const DELIVERED_WITH_DROP = "MSCU1000491";
 /** A delivered sandbox box (src/app/sandbox-world.ts). */
 const SANDBOX_DELIVERED = "SBXU1000029";
 const HIDDEN_CODES = ["DROP", "STUF", "STRP", "INSP", "RSEA", "RMVD"];
@@ -29,12 +30,22 @@ let transshipped: string;
 let cancelled: string;
 let unknown: string;
 
-/** A box of the carrier's own prefix whose journey changes vessel at a hub. */
+/**
+ * A box of the carrier's own prefix whose journey changes vessel at a hub, not aboard a sailing ship at
+ * NOW (compat's map pin moves along the sea route while a ship sails, by design, where the other
+ * surfaces give the last event's place).
+ */
 function transshippedContainer(): string {
+  const now = Date.parse(NOW);
   for (let serial = 100_000; serial < 110_000; serial++) {
     const number = containerNumber("MSCU", serial);
     const shipment = shipmentFor("MSCU", number, "equipment", new Date(NOW));
-    if (shipment && !shipment.cancelled && shipment.transshipmentPorts.length > 0) return number;
+    if (!shipment || shipment.cancelled || shipment.transshipmentPorts.length === 0) continue;
+    const sailing = shipment.plan.legs.some((_, i) => {
+      const leg = sailingOf(shipment.plan, i, shipment.timeline.actual)!;
+      return now >= leg.actualDeparture && now < leg.actualArrival;
+    });
+    if (!sailing) return number;
   }
   throw new Error("no transshipped MSCU container in the simulator world");
 }
