@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
+import { callTool, httpClient } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
 const clock = new ManualClock(new Date("2026-11-20T12:00:00Z"));
@@ -126,6 +127,23 @@ describe("an aggregating feed's items count their own publishers", () => {
       "seaboardcourier.example",
     ]);
     expect(disruption.summary).toMatch(/^3 sources since/);
+  });
+
+  it("MCP get_disruption_detail names the same publishers", async () => {
+    const strike = await v1Disruption("GBFXT");
+    const client = await httpClient(app, business.key);
+    try {
+      const result = await callTool(client, "get_disruption_detail", { id: strike.id });
+      expect(result.isError).toBeFalsy();
+      const detail = result.structuredContent as { sources: { publisher: string }[] };
+      expect(detail.sources.map((s) => s.publisher).sort()).toEqual([
+        "Berth Report",
+        "Tideline News",
+        "seaboardcourier.example",
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it("Atom <source><title> and an entry's own <author>; the feed's publisher otherwise", async () => {
