@@ -235,6 +235,9 @@ export async function startServer(
   const stop = (options: { drainMs?: number } = {}) => {
     stopping ??= (async () => {
       built.startDraining();
+      // The workers stop alongside the drain, not after it: each finishes the item in progress and
+      // starts no other, so a batch of slow carrier lookups no longer adds its length to the stop.
+      const workersStopped = workers.stop();
       const drained = await drainHttpServer({
         server,
         guard: connections,
@@ -242,7 +245,7 @@ export async function startServer(
         logger,
         onWrapUp: () => wrapUp.abort(),
       });
-      await workers.stop();
+      await workersStopped;
       await operator?.close();
       await built.close();
       await lookupWork.stop();

@@ -3,17 +3,20 @@ import { inSpan } from "../observability/tracing";
 
 /**
  * Runs `tick` every `intervalMs`, never overlapping itself; when a tick found a full batch it runs
- * again at once, so a backlog drains without waiting for the clock. `stop` waits for the running tick.
+ * again at once, so a backlog drains without waiting for the clock. `stop` aborts the tick's signal
+ * and waits for it: a batch checks the signal between its items, so the item in progress finishes
+ * (or is abandoned before it writes) and no new one starts.
  */
 export class PeriodicWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly name: string,
     private readonly intervalMs: number,
-    private readonly tick: () => Promise<{ full: boolean }>,
+    private readonly tick: (stop: AbortSignal) => Promise<{ full: boolean }>,
     private readonly logger: Logger,
   ) {}
 
@@ -32,7 +35,7 @@ export class PeriodicWorker {
       `job ${this.name}`,
       { root: true, attributes: { "quayside.job": this.name } },
       async (span) => {
-        const result = await this.tick();
+        const result = await this.tick(this.stopping.signal);
         span?.setAttribute("quayside.job.full_batch", result.full);
         return result;
       },
@@ -63,6 +66,7 @@ export class PeriodicWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.stopping.abort();
     await this.running;
   }
 }

@@ -39,8 +39,8 @@ export function createWorkers(services: Services): Workers {
   const refresh = new PeriodicWorker(
     "refresh",
     config.workers.intervalMs,
-    async () => {
-      const done = await background.refreshDue(REFRESH_BATCH);
+    async (stop) => {
+      const done = await background.refreshDue(REFRESH_BATCH, stop);
       return { full: done === REFRESH_BATCH };
     },
     logger,
@@ -48,7 +48,7 @@ export function createWorkers(services: Services): Workers {
   const discovery = new PeriodicWorker(
     "discovery",
     config.workers.intervalMs,
-    async () => ({ full: (await background.discoverQueued(DISCOVERY_BATCH)) === DISCOVERY_BATCH }),
+    async (stop) => ({ full: (await background.discoverQueued(DISCOVERY_BATCH, stop)) === DISCOVERY_BATCH }),
     logger,
   );
   const webhookWorker = new WebhookDispatcher(webhooks, config.workers.webhookIntervalMs, logger);
@@ -66,13 +66,13 @@ export function createWorkers(services: Services): Workers {
   const congestionWorker = new PeriodicWorker(
     "congestion",
     config.workers.intervalMs,
-    async () => {
+    async (stop) => {
       if (!watched) {
         await congestion.ensureWatched();
         watched = true;
       }
-      const sampled = await congestion.sampleDue(CONGESTION_BATCH);
-      const scored = await congestion.scoreDue(CONGESTION_BATCH);
+      const sampled = await congestion.sampleDue(CONGESTION_BATCH, stop);
+      const scored = await congestion.scoreDue(CONGESTION_BATCH, stop);
       return { full: sampled.length === CONGESTION_BATCH || scored.length === CONGESTION_BATCH };
     },
     logger,
@@ -86,7 +86,7 @@ export function createWorkers(services: Services): Workers {
   const terminalWorker = new PeriodicWorker(
     "terminals",
     config.workers.intervalMs,
-    async () => ({ full: (await services.terminals.checkDue(TERMINAL_BATCH)) === TERMINAL_BATCH }),
+    async (stop) => ({ full: (await services.terminals.checkDue(TERMINAL_BATCH, stop)) === TERMINAL_BATCH }),
     logger,
   );
   const etaWorker = new PeriodicWorker(

@@ -2,6 +2,7 @@ import { request } from "node:http";
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DatabaseTarget } from "../../src/config";
+import { startTestApp } from "../support/app";
 import { freshDatabaseTarget } from "../support/database";
 import { simulatedContainers } from "../support/references";
 import { freePort } from "../support/servers";
@@ -218,5 +219,85 @@ describe("SIGTERM drains before it stops", () => {
     expect(tracked).toEqual([...fast].sort());
     again.child.kill("SIGINT");
     expect(await again.exited).toBe(0);
+  }, 150_000);
+});
+
+/**
+ * Issue 39 item 4: a stop took 26 s with nothing in flight after 11 s. The workers stopped only after
+ * the HTTP drain, and each waited for its whole batch: a refresh batch is up to 25 carrier lookups in
+ * a row, each up to 10 s times 3 attempts. Now they stop alongside the drain, no item starts after the
+ * stop, and a lookup still waiting for its carrier is abandoned before it writes anything.
+ */
+describe("stopping during a batch of scheduled refreshes against a slow carrier", () => {
+  it("stops well inside the recommended 25 s, keeps every saved shipment, and leaves the rest due", async () => {
+    const folder = temporaryFolder();
+    folders.push(folder);
+    const env = {
+      // A folder, so a second start reads what the first left.
+      DATABASE_URL: "",
+      QUAYSIDE_DATA_DIR: folder.dir,
+      QUAYSIDE_SIMULATOR: "embedded",
+      QUAYSIDE_SIMULATOR_PORT: "0",
+      QUAYSIDE_WORKERS: "on",
+      QUAYSIDE_WORKER_INTERVAL_MS: "200",
+      // The defaults: a lookup of the slow carrier below takes 10 s times 3 attempts.
+      QUAYSIDE_CARRIER_TIMEOUT_MS: "10000",
+      QUAYSIDE_CARRIER_ATTEMPTS: "3",
+    };
+    const app = await startTestApp({ env });
+    const org = await app.fixtures.organization();
+    const headers = { authorization: `Bearer ${org.key}`, "content-type": "application/json" };
+    const simulatorUrl = app.simulator!.url;
+    const boxes = (await simulatedContainers(simulatorUrl, "MSCU", "MSCU", { known: 5 })).known;
+    const tracked = await fetch(`${app.url}/api/v1/track`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        shipments: boxes.map((number) => ({ type: "container", number, sealine: "MSCU" })),
+      }),
+    });
+    expect(tracked.status).toBe(200);
+    expect(((await tracked.json()) as { tracked: number }).tracked).toBe(5);
+
+    // The carrier turns slow and every shipment's refresh falls due: the worker claims the batch.
+    const faulted = await fetch(`${simulatorUrl}/_admin/faults/MSCU`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mode: "slow", delayMs: 20_000 }),
+    });
+    expect(faulted.status).toBeLessThan(300);
+    const { prisma } = app.services.db;
+    // Last read from the carrier a day ago, so the refresh asks the carrier again.
+    await prisma.carrierDocument.updateMany({ data: { lastSyncedAt: new Date(Date.now() - 86_400_000) } });
+    await prisma.shipment.updateMany({ data: { nextRefreshAt: new Date(Date.now() - 60_000) } });
+    // Claimed: the worker leased every one of them (their refresh is no longer due).
+    const due = () => prisma.shipment.count({ where: { nextRefreshAt: { lte: new Date() } } });
+    while ((await due()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first refresh is now waiting for its carrier.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const stoppedAt = performance.now();
+    const report = await app.stop();
+    const tookMs = performance.now() - stoppedAt;
+    expect(report.cut).toEqual([]);
+    expect(tookMs).toBeLessThan(8_000);
+    expect(app.logs.map((l) => l.msg)).toContain("Stopping: scheduled refreshes not started are due again");
+
+    // Every shipment the client was told was tracked is still there, and none waits out the lease.
+    const again = await startTestApp({ env: { ...env, QUAYSIDE_SIMULATOR: "off", QUAYSIDE_WORKERS: "off" } });
+    try {
+      const list = await fetch(`${again.url}/api/v1/shipments?pageSize=100`, {
+        headers: { authorization: `Bearer ${org.key}` },
+      });
+      const listed = ((await list.json()) as { data: { reference_number: string }[] }).data;
+      expect(listed.map((s) => s.reference_number).sort()).toEqual([...boxes].sort());
+      // At most the one whose carrier answered before the stop was refreshed; the others are due now.
+      const dueAgain = await again.services.db.prisma.shipment.count({
+        where: { nextRefreshAt: { lte: new Date() } },
+      });
+      expect(dueAgain).toBeGreaterThanOrEqual(4);
+    } finally {
+      await again.stop();
+    }
   }, 150_000);
 });

@@ -173,7 +173,7 @@ export class CongestionService {
   }
 
   /** Samples the AIS areas of ports whose sampling is due (at most `limit`); returns the ports. */
-  async sampleDue(limit = 20): Promise<string[]> {
+  async sampleDue(limit = 20, stop?: AbortSignal): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const claimed = await claimDue(
@@ -184,6 +184,8 @@ export class CongestionService {
       limit,
     );
     for (const locode of claimed) {
+      // Stopping: none starts after the signal (those left keep their lease and come back after it).
+      if (stop?.aborted) break;
       await this.samplePort(locode);
       await prisma.portCongestionSchedule.update({
         where: { locode },
@@ -215,7 +217,7 @@ export class CongestionService {
    * Scores ports whose scoring is due (at most `limit`); returns the ports. First, when the tracked
    * shipments were read afresh (every 10 minutes at most), the schedule follows them (`followShipments`).
    */
-  async scoreDue(limit = 20): Promise<string[]> {
+  async scoreDue(limit = 20, stop?: AbortSignal): Promise<string[]> {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     await this.followShipments(now.getTime());
@@ -229,7 +231,10 @@ export class CongestionService {
     if (claimed.length === 0) return [];
     const shipments = await this.shipmentSignals(now.getTime());
     for (const locode of claimed) {
-      await this.scorePortNow(locode, shipments);
+      if (stop?.aborted) break;
+      await this.scorePortNow(locode, shipments, stop);
+      // Stopped while it asked a carrier: nothing was stored, the port keeps its lease.
+      if (stop?.aborted) break;
       const every = shipments.arrivingSoon.has(locode) ? SCORE_SOON_EVERY_MS : SCORE_EVERY_MS;
       await prisma.portCongestionSchedule.update({
         where: { locode },
@@ -278,7 +283,12 @@ export class CongestionService {
    * Computes today's signals (and closes yesterday's at midnight), then today's reading. A port with no
    * readable component is not scored: it leaves the board.
    */
-  async scorePortNow(locode: string, shipments?: ShipmentSignals): Promise<BoardItem | null> {
+  async scorePortNow(
+    locode: string,
+    shipments?: ShipmentSignals,
+    /** The service stopping: the carriers' schedule calls are aborted and nothing is stored. */
+    stop?: AbortSignal,
+  ): Promise<BoardItem | null> {
     const now = this.deps.clock.now().getTime();
     const signals = shipments ?? (await this.shipmentSignals(now));
     const today = dayOf(now);
@@ -288,7 +298,9 @@ export class CongestionService {
       select: { computedAt: true },
     });
     const observed = signals.byPort.get(locode);
-    const deviations = await this.scheduleDeviations(locode, signals.arrivals.get(locode) ?? [], now);
+    const deviations = await this.scheduleDeviations(locode, signals.arrivals.get(locode) ?? [], now, stop);
+    // A score without the schedules the stop cut short would be a worse one: the next start scores it.
+    if (stop?.aborted) return null;
     const observations: PortShipmentObservations | undefined =
       observed || deviations.length > 0
         ? {
@@ -521,6 +533,7 @@ export class CongestionService {
     locode: string,
     arrivals: readonly VesselArrival[],
     now: number,
+    stop?: AbortSignal,
   ): Promise<ShipmentObservation[]> {
     const sources = this.deps.scheduleSources ?? [];
     if (arrivals.length === 0 || sources.length === 0) return [];
@@ -537,9 +550,10 @@ export class CongestionService {
       const dates = [...new Set(carrierArrivals.flatMap((a) => proformaDates(a.at)))].sort();
       let calls: ScheduledPortCall[] | null;
       try {
-        calls = await this.proformaCalls(source, locode, dates, now);
+        calls = await this.proformaCalls(source, locode, dates, now, stop);
       } catch (error) {
-        this.deps.logger.warn({ err: error, locode, scac }, "Port schedule not read");
+        // Aborted by the stop: not the carrier's failure, and nothing is stored from this score.
+        if (!stop?.aborted) this.deps.logger.warn({ err: error, locode, scac }, "Port schedule not read");
         calls = null;
       }
       if (!calls) continue;
@@ -557,16 +571,19 @@ export class CongestionService {
     locode: string,
     dates: readonly string[],
     now: number,
+    stop?: AbortSignal,
   ): Promise<ScheduledPortCall[] | null> {
     const calls: ScheduledPortCall[] = [];
     for (const date of dates) {
+      if (stop?.aborted) return null;
       const key = `${source.scac}|${locode}|${date}`;
       const cached = this.proformaCache.get(key);
       if (cached && now >= cached.fetchedAt && now - cached.fetchedAt < PROFORMA_TTL_MS) {
         calls.push(...cached.calls);
         continue;
       }
-      const answer = await source.portSchedule({ locode, date });
+      const answer = await source.portSchedule({ locode, date }, stop);
+      if (stop?.aborted) return null;
       if (answer.kind === "unavailable") {
         this.deps.logger.warn(
           { locode, scac: source.scac, date, reason: answer.reason },

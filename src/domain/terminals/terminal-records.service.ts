@@ -222,6 +222,8 @@ export class TerminalRecords {
       limit,
     );
     for (const id of claimed) {
+      // Stopping: none starts after the signal (those left keep their lease and come back after it).
+      if (signal?.aborted) break;
       const row = await prisma.terminalRecord.findUnique({ where: { id } });
       if (row) await this.check(row, source, signal);
     }

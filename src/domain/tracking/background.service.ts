@@ -9,6 +9,7 @@ import { parseReference } from "../references/reference";
 import { type DiscoveryBarrier, discoveryBarrier } from "../shipments/carrier-discovery";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
 import type { WebhooksService } from "../webhooks/webhooks.service";
+import { ItemCommit, untilCommittedOrWrappedUp } from "./batch-commit";
 import type { DocumentStore } from "./document-store";
 import { refreshGapMs } from "./shipment-facts";
 import type { Actor, TrackingService } from "./tracking.service";
@@ -39,12 +40,22 @@ export class BackgroundTracking {
     },
   ) {}
 
-  /** Re-fetches shipments whose refresh is due (at most `limit` per call). */
-  async refreshDue(limit = 25): Promise<number> {
+  /**
+   * Re-fetches shipments whose refresh is due (at most `limit` per call). `stop` (the service
+   * stopping) is checked between shipments: none starts after it, and the one in progress is waited
+   * for only if its carrier already answered and it is saving (a few statements); one still waiting
+   * for its carrier is abandoned and will write nothing when the answer comes (`ItemCommit`, as bulk
+   * tracking's wrap-up). A carrier lookup is up to 10 s times 3 attempts: waiting for it held a stop
+   * for a whole batch of them. What was claimed and not refreshed is due again at once, not after the
+   * lease.
+   */
+  async refreshDue(limit = 25, stop?: AbortSignal): Promise<number> {
     const { prisma, clock, tracking } = this.deps;
+    if (stop?.aborted) return 0;
     const now = clock.now();
+    const leasedUntil = new Date(now.getTime() + LEASE_MS);
     const claimed = await prisma.$queryRaw<{ id: string }[]>`
-      UPDATE shipments SET next_refresh_at = ${new Date(now.getTime() + LEASE_MS)}
+      UPDATE shipments SET next_refresh_at = ${leasedUntil}
        WHERE id IN (
          SELECT id FROM shipments
           WHERE next_refresh_at <= ${now} AND deleted_at IS NULL AND failed_at IS NULL
@@ -52,29 +63,49 @@ export class BackgroundTracking {
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
       RETURNING id`;
-    for (const { id } of claimed) {
+    const notRefreshed: string[] = [];
+    for (const [at, { id }] of claimed.entries()) {
+      if (stop?.aborted) {
+        notRefreshed.push(...claimed.slice(at).map((row) => row.id));
+        break;
+      }
       const shipment = await prisma.shipment.findUnique({ where: { id } });
       if (!shipment || shipment.deletedAt) continue;
       const actor = await this.actorFor(shipment);
       if (!actor) continue;
+      const commit = new ItemCommit();
+      const run = tracking.track(actor, {
+        reference: shipment.reference,
+        type: shipment.referenceType,
+        carrier: shipment.carrierScac ?? undefined,
+        // A teammate's track may have fetched it moments ago: share that answer (the store is the
+        // organisation's own, so another organisation's fetch never serves it).
+        freshness: "serve-fresh",
+        maxAgeMs: refreshGapMs(shipment.eta, now) / 2,
+        refresh: true,
+        surface: "job",
+        commit,
+      });
       try {
-        await tracking.track(actor, {
-          reference: shipment.reference,
-          type: shipment.referenceType,
-          carrier: shipment.carrierScac ?? undefined,
-          // A teammate's track may have fetched it moments ago: share that answer (the store is the
-          // organisation's own, so another organisation's fetch never serves it).
-          freshness: "serve-fresh",
-          maxAgeMs: refreshGapMs(shipment.eta, now) / 2,
-          refresh: true,
-          surface: "job",
-        });
+        if (!stop) await run;
+        else if (!(await untilCommittedOrWrappedUp(run, commit, stop)).done) notRefreshed.push(id);
       } catch (error) {
         this.deps.logger.error(
           { err: error, shipmentId: id },
           "Scheduled refresh failed; retried after the lease",
         );
       }
+    }
+    if (notRefreshed.length > 0) {
+      // Only while still leased by this claim: nothing else moved them meanwhile.
+      await prisma.shipment.updateMany({
+        where: { id: { in: notRefreshed }, nextRefreshAt: leasedUntil },
+        data: { nextRefreshAt: now },
+      });
+      this.deps.logger.info(
+        { notRefreshed: notRefreshed.length },
+        "Stopping: scheduled refreshes not started are due again",
+      );
     }
     return claimed.length;
   }
@@ -83,8 +114,9 @@ export class BackgroundTracking {
    * Tries the other candidate carriers of failed shipments queued for discovery. When one answers,
    * the shipment goes live under it and `discovery.recovered` fires.
    */
-  async discoverQueued(limit = 10): Promise<number> {
+  async discoverQueued(limit = 10, stop?: AbortSignal): Promise<number> {
     const { prisma, clock } = this.deps;
+    if (stop?.aborted) return 0;
     const now = clock.now();
     const claimed = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE shipments SET discovery_status = 'running', discovery_updated_at = ${now}
@@ -97,7 +129,17 @@ export class BackgroundTracking {
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
       RETURNING id`;
-    for (const { id } of claimed) await this.discover(id);
+    for (const [at, { id }] of claimed.entries()) {
+      if (stop?.aborted) {
+        // Stopping: the ones not started go back to the queue, not to the lease.
+        await prisma.shipment.updateMany({
+          where: { id: { in: claimed.slice(at).map((row) => row.id) }, discoveryStatus: "running" },
+          data: { discoveryStatus: "queued" },
+        });
+        break;
+      }
+      await this.discover(id);
+    }
     return claimed.length;
   }
 
