@@ -97,7 +97,7 @@ const USAGE = `Usage: npm run bench -- [options]
   smoke run unless named), and eta-calibration (the predictive ETA on 1,000 simulated voyages: no
   server, database or wrk; alone it is the whole run, writing docs/eta-calibration.md), and eta-replay
   (the predictive ETA on the service's own path: 300 voyages of the simulator's world tracked through the
-  running service on a manual clock, every stored prediction scored against the true arrival; about 20
+  running service on a manual clock, every stored prediction scored against the true arrival; about 18
   minutes here; alone it is the whole run, writing the top of docs/eta-calibration.md; a smoke run
   follows a handful of voyages), and disruptions (the labelled news corpora served as RSS to a running
   service and read back through /api/v1/disruptions; under a minute, PGlite; alone it is the whole
