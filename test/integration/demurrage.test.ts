@@ -59,11 +59,7 @@ function followedShipment() {
     if (!out || !back) continue;
     // Far enough ahead that the box is at sea a week before discharge, and already known then.
     const before = discharged - 7 * DAY;
-    // The carrier's answer changes between the two reads below (an ETA revision): an unchanged answer
-    // keeps the stored version's fetch time, which D&D reads as stale after 72 h (reported, issue 34).
-    const revised = shipment.timeline.revisions.some((r) => r.at > before && r.at < discharged - 2 * DAY);
     if (
-      !revised ||
       before < start.getTime() ||
       shipmentFor("MSCU", box, "equipment", new Date(before))?.key !== shipment.key
     )

@@ -61,6 +61,13 @@ export interface AssessmentInput {
   now: Date;
   /** The predicted arrival at the port of discharge (predictive ETA p50), when there is one. */
   predictedArrival?: string | null;
+  /**
+   * When the carrier last confirmed these facts: its newest successful answer, changed or not (the
+   * document's `lastSyncedAt`). An unchanged answer stores no new version, so the version's own
+   * `fetchedAt` only says when the facts last changed; an on-time box whose carrier was asked an hour
+   * ago is not stale. Absent: the version's fetch time.
+   */
+  factsConfirmedAt?: string | null;
 }
 
 /** Import clocks of every box of a document at its port of discharge. */
@@ -70,6 +77,7 @@ export function assessDocument(input: AssessmentInput): ContainerDnd[] {
 
 function assessContainer(input: AssessmentInput, container: TrackedContainer): ContainerDnd {
   const { doc, port, now } = input;
+  const confirmedAt = latestOf(doc.fetchedAt, input.factsConfirmedAt ?? null);
   const equipment = equipmentClassOf(container.isoCode, container.sizeType);
   const box = { container: container.number, equipment };
   if (doc.route.pod.locationKey === null || (port.locode === null && port.countryCode === null)) {
@@ -104,7 +112,7 @@ function assessContainer(input: AssessmentInput, container: TrackedContainer): C
       projectPickup: chargeType === "demurrage" && facts.gatedOutAt === null,
       port,
       now,
-      factsFetchedAt: doc.fetchedAt,
+      factsFetchedAt: confirmedAt,
     });
   const first = resolveTerms(input.tariffs, { ...query, chargeTypes: ["demurrage", "combined"] });
   if (!first) return { ...box, demurrage: unknownClock("demurrage", "no_terms"), detention: null };
@@ -128,10 +136,15 @@ function assessContainer(input: AssessmentInput, container: TrackedContainer): C
         projectPickup: false,
         port,
         now,
-        factsFetchedAt: doc.fetchedAt,
+        factsFetchedAt: confirmedAt,
       })
     : unknownClock("detention", "no_terms");
   return { ...box, demurrage, detention };
+}
+
+/** The later of two instants (an ISO string); the first when the second is absent. */
+function latestOf(instant: string, other: string | null): string {
+  return other !== null && Date.parse(other) > Date.parse(instant) ? other : instant;
 }
 
 /** The clock that matters now for a box: detention once it has left the port, else demurrage. */

@@ -304,6 +304,8 @@ export class DndService {
     dwell: ReadonlyMap<string, number>;
     /** The predictive ETA's p50 at the port of discharge, projecting discharge when it is known. */
     predictedArrival?: string | null;
+    /** The carrier's newest successful answer about the document, changed or not (`lastSyncedAt`). */
+    factsConfirmedAt?: Date | null;
   }): ShipmentDnd {
     if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
     const containers = assessDocument({
@@ -313,6 +315,7 @@ export class DndService {
       port: this.portOf(input.doc, input.dwell),
       now: this.deps.clock.now(),
       predictedArrival: input.predictedArrival ?? null,
+      factsConfirmedAt: input.factsConfirmedAt?.toISOString() ?? null,
     });
     return { containers, risk: demurrageRiskOf(containers, null) };
   }

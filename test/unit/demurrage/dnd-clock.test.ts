@@ -135,6 +135,25 @@ describe("demurrage and detention clocks", () => {
     });
   });
 
+  it("is not stale when the carrier confirmed unchanged facts recently, only when it has not answered", () => {
+    // The version was stored five days ago; the carrier has answered the same since (no new version).
+    const doc = importDocument({
+      milestones: [discharge],
+      eta: DISCHARGED,
+      fetchedAt: "2024-11-20T00:00:00Z",
+    });
+    const now = new Date("2024-11-25T00:00:00Z");
+    const assess = (factsConfirmedAt: string | null) =>
+      assessDocument({ organizationId: "o", doc, tariffs: TARIFFS, port: LAX, now, factsConfirmedAt })[0]!;
+    expect(assess("2024-11-24T23:00:00Z").demurrage.status).not.toBe("unknown");
+    expect(assess("2024-11-24T23:00:00Z").demurrage.lastFreeDay).not.toBeNull();
+    expect(assess("2024-11-21T00:00:00Z").demurrage).toMatchObject({
+      status: "unknown",
+      unknownReason: "stale_tracking_facts",
+    });
+    expect(assess(null).demurrage.unknownReason).toBe("stale_tracking_facts");
+  });
+
   it("unknown, with the reason, when terms or fresh facts are missing", () => {
     const doc = importDocument({
       milestones: [discharge],

@@ -108,6 +108,7 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
           etaLoader(ctx).loadMany(shipments),
         ]);
         const docById = new Map(ids.map((id, i) => [id, latest[i]?.content ?? null]));
+        const confirmedById = new Map(ids.map((id, i) => [id, latest[i]?.document.lastSyncedAt ?? null]));
         const podLocodes = new Set<string>();
         for (const doc of docById.values()) {
           const pod = doc?.locations.find((l) => l.key === doc.route.pod.locationKey)?.unLocode;
@@ -121,6 +122,7 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
             tariffs: [...contracts.filter((c) => c.organizationId === s.organizationId), ...published],
             dwell,
             predictedArrival: arrivalOf(predictions[i]),
+            factsConfirmedAt: s.documentId ? (confirmedById.get(s.documentId) ?? null) : null,
           }),
         );
       },
