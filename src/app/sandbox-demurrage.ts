@@ -1,7 +1,7 @@
 import type { Services } from "./services";
 
 /** The sandbox shipment whose port gets a short contract free time, so the world shows an overdue box. */
-export const SANDBOX_OVERDUE_REFERENCE = "SBXU1000013";
+export const SANDBOX_OVERDUE_REFERENCE = "SBXU1004493";
 
 /**
  * The sandbox organisation's contract terms (docs/decisions/demurrage.md): at the port of discharge of

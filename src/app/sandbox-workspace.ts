@@ -9,7 +9,7 @@ import type { Services } from "./services";
  */
 export async function seedSandboxWorkspace(services: Services, principal: Principal): Promise<void> {
   const packingList = new TextEncoder().encode(
-    "container,iso_code,packages,gross_kg\nSBXU1000013,45G1,1200,18400\n",
+    "container,iso_code,packages,gross_kg\nSBXU1004493,45G1,1200,18400\n",
   );
   const uploaded = await services.workspaceDocuments.upload(principal, {
     bytes: packingList,

@@ -47,15 +47,20 @@ const FIRST_SHIPMENT_NUMBER = 1000;
 /** The eight shipments: three in transit on time, two delayed, two delivered, one that failed. */
 const WANTED = { onTime: 3, delayed: 2, delivered: 2 } as const;
 /**
- * The seven the world knows, as `scripts/pick-sandbox-shipments.ts` found them (searching takes
- * tens of seconds, too long for a first sandbox request); test/api/sandbox.test.ts checks the mix.
+ * The seven the world knows, among the candidates `scripts/pick-sandbox-shipments.ts` finds (searching
+ * takes tens of seconds, too long for a first sandbox request); test/api/sandbox.test.ts checks the mix.
+ * Chosen so the demo shows every state at the frozen moment: the three on time are discharged at their
+ * port (one in the yard for days, overdue on the demo contract; one under a freight hold; one nearing
+ * its last free day), the two delayed still at sea (in the one consistent world a carrier's ETA moves
+ * by over a day only while the ship sails), one delivered box gated out after a customs inspection and
+ * a freight hold were lifted.
  */
 const SANDBOX_REFERENCES: readonly { reference: string; kind: SandboxShipment["kind"] }[] = [
-  { reference: "SBXU1000013", kind: "in_transit" },
-  { reference: "SBXU1000055", kind: "in_transit" },
-  { reference: "SBXU1000230", kind: "in_transit" },
-  { reference: "SBXU1073750", kind: "delayed" },
-  { reference: "SBXU1108712", kind: "delayed" },
+  { reference: "SBXU1004493", kind: "in_transit" },
+  { reference: "SBXU1004739", kind: "in_transit" },
+  { reference: "SBXU1002058", kind: "in_transit" },
+  { reference: "SBXU1007363", kind: "delayed" },
+  { reference: "SBXU1040377", kind: "delayed" },
   { reference: "SBXU1000029", kind: "delivered" },
   { reference: "SBXU1000034", kind: "delivered" },
 ];

@@ -24,7 +24,7 @@ describe("the sandbox's terminal records", () => {
     expect(data.terminal).toHaveLength(1);
     const [item] = data.terminal;
     expect(item).toMatchObject({
-      container_number: "SBXU1000055",
+      container_number: "SBXU1004739",
       status: "found",
       available_for_pickup: false,
       ready_for_pickup: false,
@@ -54,7 +54,7 @@ describe("the sandbox's terminal records", () => {
   it("shows `finding` with no facts for a box whose terminal has no manifest for it yet", async () => {
     const data = await sandboxShipment("SHP-1003");
     expect(data.terminal).toEqual([
-      { container_number: "SBXU1073750", terminal: expect.any(Object), status: "finding" },
+      { container_number: "SBXU1007363", terminal: expect.any(Object), status: "finding" },
     ]);
   });
 
@@ -66,7 +66,7 @@ describe("the sandbox's terminal records", () => {
       available_for_pickup: false,
       yard_location: null,
     });
-    expect(item.gate_out_at).toMatch(/^2026-08-26T/);
+    expect(item.gate_out_at).toMatch(/^2026-07-31T/);
     const events = item.events.map((e: { event: string; hold_type: string | null }) =>
       e.hold_type ? `${e.event}:${e.hold_type}` : e.event,
     );
