@@ -20,13 +20,19 @@ const tracked = new Map<string, Record<string, any>>();
 beforeAll(async () => {
   app = await startTestApp({ env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off" } });
   org = await app.fixtures.organization({ plan: "professional" });
-  const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", { known: 6 });
+  // Where boxes discharge follows the world's timetable and the day: boxes are tracked until both
+  // kinds of port of discharge are among them, one off UTC with a catalogue zone and one without.
+  const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", { known: 60 });
+  const docs = () => [...tracked.values()].filter((doc) => doc.eta);
   for (const number of known) {
     const res = await fetch(`${app.url}/api/v1/container/${number}`, {
       headers: { authorization: `Bearer ${org.key}` },
     });
     expect(res.status).toBe(200);
     tracked.set(number, (await res.json()).data);
+    const unzoned = docs().some((doc) => !podZone(doc));
+    const offUtc = docs().some((doc) => podZone(doc) && offsetIn(doc.eta_utc, podZone(doc)) !== "+00:00");
+    if (tracked.size >= 6 && unzoned && offUtc) break;
   }
   mcp = await inMemoryClient(app, org.key);
 }, 180_000);
