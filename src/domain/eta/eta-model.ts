@@ -60,6 +60,47 @@ export const STRONG_MIN_FIXES = 3;
  */
 export const MAX_MOVE_HOURS = 72;
 export const MAX_MOVE_SHARE = 0.3;
+/**
+ * The speed made good toward the next planned call must be at least this share of the ship's own
+ * speed over ground for the model to take weight. A ship steaming at 12-13 kn that makes good 5-10 kn
+ * toward that call is not sailing straight to it: its rotation calls at ports the box's plan does not
+ * name (Busan or a Japanese port between Yantian and Long Beach, Halifax between New York and
+ * Hamburg), and the remaining route distance over that speed put p50 days late. Every model and blend
+ * prediction of the service-path replay before this gate was such a case (issue 34).
+ */
+export const MADE_GOOD_SOG_SHARE = 0.9;
+/**
+ * The carrier's p80 slip by horizon bucket, hours: chosen on the carrier-sourced predictions of the
+ * service-path replay's tuning split (bench/eta-replay, `--eta-split tuning`, 80 voyages, seed
+ * eta-replay-tuning; never its validation split) so that about four arrivals in five come before it.
+ * The world's arrivals lie mostly within minutes of a carrier ETA that holds (a mass at +5 min), with a
+ * long tail where it does not (revisions the stored document has not caught yet), so coverage jumps
+ * around 5 minutes: with a fault's window a quarter wider, 0.080 h covers 0.76 within a day and 0.78
+ * at 1-3 days, 0.084 h covers 0.81, 0.835 and 0.811 at 3-7, 7-14 and > 14 days (0.080 h there:
+ * 0.71-0.75). The offline calibration's carrier cells (no tail) are not used on the service path.
+ */
+export const SERVICE_CARRIER_SLIP80_HOURS: Record<HorizonBucket, number> = {
+  le1d: 0.08,
+  "1to3d": 0.08,
+  "3to7d": 0.084,
+  "7to14d": 0.084,
+  gt14d: 0.084,
+};
+/**
+ * The model's share of p50 per horizon bucket on the service path, fitted on the same tuning split:
+ * 0 everywhere. Every one of its 39 model and blend predictions there was further from the arrival
+ * than the carrier's ETA (the carrier within 0.1 h, the model 5 h to 3 days late), the 7 that sailed
+ * straight toward their next call included: the carrier's schedule holds the calls, stays and
+ * connections the box's plan does not name. So the carrier's ETA is served until the model is
+ * demonstrably better on that path (issue 34, "never worse than the carrier").
+ */
+export const SERVICE_MODEL_WEIGHT: Record<HorizonBucket, number> = {
+  le1d: 0,
+  "1to3d": 0,
+  "3to7d": 0,
+  "7to14d": 0,
+  gt14d: 0,
+};
 /** How much wider the window is, at most, when inputs are weak (a fallback: 1 + this). */
 export const WEAK_WIDENING = 0.25;
 
@@ -185,6 +226,17 @@ export interface EtaInput {
    * missing vessel counts as `position_unknown`.
    */
   fallback?: EtaFallbackReason | null;
+  /**
+   * The carrier's p80 slip measured on the path the prediction is served on (the service passes
+   * SERVICE_CARRIER_SLIP80_HOURS): when given, the carrier's window is this and not the offline
+   * calibration's carrier cell, which was measured on a carrier within minutes of the truth.
+   */
+  carrierSlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
+  /**
+   * The model's share of p50 per bucket measured on the serving path (the service passes
+   * SERVICE_MODEL_WEIGHT); absent: the offline calibration's `modelWeight`.
+   */
+  modelWeight?: Partial<Record<HorizonBucket, number>> | null;
 }
 
 export interface EtaPrediction {
@@ -216,6 +268,10 @@ export interface RawEta {
   modelBucket: HorizonBucket | null;
   /** The carrier's p80 slip (p80 - p50 of its corrected ETA), 0 without a carrier ETA. */
   carrierSlipMs: number;
+  /** The slip was measured on the serving path: the carrier's window is it, not its offline cell. */
+  carrierSlipMeasured?: boolean;
+  /** The largest weight the model could have taken in this horizon (its share): bounds the fallback floor. */
+  maxWeight?: number;
 }
 
 function median(values: readonly number[]): number {
@@ -255,6 +311,17 @@ export function voyageSpeed(vessel: VesselProgress): {
     return { medianKnots: Math.min(26, made.knots), sigma: 0.06, inefficiency: 1 };
   }
   return { ...speedModel(vessel.recentSogKnots), inefficiency: ROUTE_INEFFICIENCY };
+}
+
+/**
+ * The speed made good toward the next call is close to the ship's own speed over ground: it is sailing
+ * straight there. Without enough underway fixes to know its speed, it is not known to be.
+ */
+export function sailingStraight(vessel: VesselProgress): boolean {
+  const made = vessel.madeGood;
+  const underway = vessel.recentSogKnots.filter((v) => v > UNDERWAY_KNOTS);
+  if (!made || underway.length < STRONG_MIN_FIXES) return false;
+  return made.knots >= MADE_GOOD_SOG_SHARE * median(underway);
 }
 
 /** Successive fixes over enough hours, agreeing with each other, and a ship making way. */
@@ -391,7 +458,12 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
   const carrierBucket = horizonBucketOf(Math.max(0, carrierEta - now));
   const bias = input.carrierBias[carrierBucket];
   const corrected = carrierEta + (bias?.medianHours ?? 0) * HOUR_MS;
-  const slip80 = (bias ? bias.q80Hours - bias.medianHours : DEFAULT_CARRIER_SLIP80_HOURS) * HOUR_MS;
+  // The carrier's own ETA is served as p50 unless the model moves it: its measured bias (minutes on
+  // the offline calibration) did not lower the error on the service path, so it only decides when
+  // the model disagrees. Its window is the service path's measured slip.
+  const measured = input.carrierSlip80Hours?.[carrierBucket];
+  const slip80 =
+    (measured ?? (bias ? bias.q80Hours - bias.medianHours : DEFAULT_CARRIER_SLIP80_HOURS)) * HOUR_MS;
   // A connection ahead is the carrier's schedule, which it knows and the model can only guess (3-10
   // days): the model then leaves the carrier's ETA alone.
   const connectionAhead = vessel?.callsAhead.some((call) => call.transshipment) ?? false;
@@ -403,18 +475,23 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
     vessel !== null &&
     positionAgeHours !== null &&
     positionAgeHours <= STRONG_FIX_HOURS &&
-    (vessel.madeGood ? strongProgress(vessel.madeGood) : false);
+    (vessel.madeGood ? strongProgress(vessel.madeGood) : false) &&
+    sailingStraight(vessel);
+  const modelShare = input.modelWeight?.[carrierBucket] ?? table.modelWeight[carrierBucket] ?? 1;
   const weight =
     model && strong && !connectionAhead
-      ? positionWeight(vessel, now) *
-        disagreementWeight(model, corrected) *
-        (table.modelWeight[carrierBucket] ?? 1)
+      ? positionWeight(vessel, now) * disagreementWeight(model, corrected) * modelShare
       : 0;
   const m50 = model?.p50 ?? 0;
   const m80 = model?.p80 ?? 0;
-  const p50 = Math.max(now, weight * m50 + (1 - weight) * corrected);
+  const p50 = weight > 0 ? Math.max(now, weight * m50 + (1 - weight) * carrierEta) : carrierEta;
   const modelSpreadMs = model ? m80 - m50 : 0;
-  const spread = Math.max(weight * (m80 - m50) + (1 - weight) * slip80, MIN_SPREAD_MS);
+  // A slip measured on the serving path is its own floor (minutes near a carrier that keeps its
+  // schedule); the offline prior keeps two hours.
+  const spread = Math.max(
+    weight * (m80 - m50) + (1 - weight) * slip80,
+    measured !== undefined && weight === 0 ? 0 : MIN_SPREAD_MS,
+  );
   return {
     p50,
     p80: p50 + spread,
@@ -426,6 +503,8 @@ export function rawEta(input: EtaInput, table: CalibrationTable = CALIBRATION): 
     modelSpreadMs,
     modelBucket: model ? horizonBucketOf(model.p50 - now) : null,
     carrierSlipMs: slip80,
+    carrierSlipMeasured: measured !== undefined,
+    maxWeight: modelShare,
   };
 }
 
@@ -461,9 +540,12 @@ export function widenedSpread(
     // What a trusted position could have been served with in these horizons, at any weight: the
     // recalibrated window of a raw one as wide as the model's or the carrier's, whichever is wider.
     const buckets = raw.modelBucket ? [bucket, raw.modelBucket] : [bucket];
-    const rawSpread = Math.max(raw.modelSpreadMs, raw.carrierSlipMs);
+    const rawSpread =
+      (raw.maxWeight ?? 1) > 0 ? Math.max(raw.modelSpreadMs, raw.carrierSlipMs) : raw.carrierSlipMs;
     for (const b of buckets) {
-      for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
+      // Only the weights the model could have taken here: with no share, a trusted position is served
+      // the carrier's window too.
+      for (const weight of [0, 0.25, 0.5, 0.75, 1].filter((w) => w <= (raw.maxWeight ?? 1))) {
         const twin = recalibrateByWeight({ ...raw, weight, p80: raw.p50 + rawSpread }, 0, b, table);
         base = Math.max(base, twin.p80 - twin.p50);
       }
@@ -507,9 +589,15 @@ export function recalibrateByWeight(
   table: CalibrationTable = CALIBRATION,
 ): { p50: number; p80: number; calibrated: boolean } {
   const anchors = (["carrier", "blend", "model"] as const).map((source, i) => {
+    const rawSpreadHours = (raw.p80 - raw.p50) / HOUR_MS;
+    // The carrier's anchor never shifts p50 (its own ETA is served); its window is the slip measured
+    // on the serving path when there is one (the raw window), else its calibrated cell.
+    if (source === "carrier" && raw.carrierSlipMeasured)
+      return { at: 0, usable: true, q50: 0, q80: rawSpreadHours };
     const cell = calibrationCell(source, bucket, table);
     const usable = cell !== undefined && cell.n >= 30;
-    const rawSpreadHours = (raw.p80 - raw.p50) / HOUR_MS;
+    if (source === "carrier")
+      return { at: 0, usable, q50: 0, q80: usable ? cell.residualQ80Hours : rawSpreadHours };
     return {
       at: i / 2,
       usable,
@@ -563,11 +651,16 @@ export function confidenceOf(args: {
 export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATION): EtaPrediction | null {
   const raw = rawEta(input, table);
   if (!raw) return null;
-  const horizonMs = raw.p50 - input.now;
+  const horizonMs = Math.max(0, raw.p50 - input.now);
   const bucket = horizonBucketOf(horizonMs);
   const cell = calibrationCell(raw.source, bucket, table);
   const recalibrated = recalibrateByWeight(raw, input.now, bucket, table);
-  const p50 = boundedMove(recalibrated.p50, input.carrierEta, input.now);
+  // The model took no weight: the carrier's own ETA is served, exactly (even one already past: the
+  // ship has most often arrived and the document not yet said so).
+  const p50 =
+    raw.weight === 0 && input.carrierEta !== null
+      ? input.carrierEta
+      : boundedMove(recalibrated.p50, input.carrierEta, input.now);
   const p80 = p50 + widenedSpread(recalibrated.p80 - recalibrated.p50, raw, bucket, table);
   const carrierBucket =
     input.carrierEta === null ? undefined : input.carrierBias[horizonBucketOf(input.carrierEta - input.now)];

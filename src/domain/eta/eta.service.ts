@@ -19,6 +19,8 @@ import {
   type MadeGood,
   type PortWaitReading,
   predictEta,
+  SERVICE_CARRIER_SLIP80_HOURS,
+  SERVICE_MODEL_WEIGHT,
   type VesselProgress,
 } from "./eta-model";
 import { journeyProgress } from "./journey-progress";
@@ -285,6 +287,10 @@ export class EtaService {
       now,
       carrierEta: progress.carrierEta,
       carrierBias: CALIBRATION.carrierBias[content.carrierScac] ?? {},
+      // Measured on the service path's tuning split (eta-model.ts): the carrier's window, and no
+      // share for the model until it is better than the carrier there.
+      carrierSlip80Hours: SERVICE_CARRIER_SLIP80_HOURS,
+      modelWeight: SERVICE_MODEL_WEIGHT,
       vessel,
       pod,
       fallback,

@@ -13,6 +13,8 @@ import {
   HOUR_MS,
   horizonBucketOf,
   predictEta,
+  SERVICE_CARRIER_SLIP80_HOURS,
+  SERVICE_MODEL_WEIGHT,
   speedModel,
 } from "../../../src/domain/eta/eta-model";
 
@@ -77,13 +79,14 @@ describe("predictEta", () => {
     expect(predictEta(input({ carrierEta: null }))).toBeNull();
   });
 
-  it("follows the carrier, corrected by its measured bias, when there is no position", () => {
+  it("serves the carrier's own ETA as p50 when there is no position, whatever its measured bias", () => {
     const plain = predictEta(input())!;
     const biased = predictEta(
       input({ carrierBias: { "7to14d": { medianHours: 30, q80Hours: 60, arrivals: 200 } } }),
     )!;
     expect(plain.source).toBe("carrier");
-    expect(biased.p50 - plain.p50).toBe(30 * HOUR_MS);
+    expect(plain.p50).toBe(now + 10 * DAY_MS);
+    expect(biased.p50).toBe(plain.p50);
     expect(plain.p80).toBeGreaterThan(plain.p50);
   });
 
@@ -96,6 +99,33 @@ describe("predictEta", () => {
     // The model says a week later; p50 moves toward it, bounded (issue 34: p50 weeks late).
     expect((prediction.p50 - carrierEta) / HOUR_MS).toBeGreaterThan(12);
     expect((prediction.p50 - carrierEta) / HOUR_MS).toBeLessThanOrEqual(72);
+  });
+
+  it("gives no weight to a ship steaming at 12 kn that makes only 8 kn good toward its next planned call", () => {
+    // Its rotation calls at a port the box's plan does not name: the remaining distance is not its route.
+    const detouring = { ...slowShip, madeGood: { ...slowShip.madeGood, knots: 8 }, remainingNm: 3_200 };
+    const prediction = predictEta(input({ vessel: detouring }))!;
+    expect(prediction.source).toBe("carrier");
+    expect(prediction.p50).toBe(now + 10 * DAY_MS);
+  });
+
+  it("serves the carrier's ETA exactly, with the service path's window, on the service's settings", () => {
+    const service = { carrierSlip80Hours: SERVICE_CARRIER_SLIP80_HOURS, modelWeight: SERVICE_MODEL_WEIGHT };
+    const prediction = predictEta(input({ vessel: slowShip, ...service }))!;
+    expect(prediction.source).toBe("carrier");
+    expect(prediction.p50).toBe(now + 10 * DAY_MS);
+    // The measured slip, widened a little for a fix an hour old (never narrower).
+    const spreadHours = (prediction.p80 - prediction.p50) / HOUR_MS;
+    expect(spreadHours).toBeGreaterThanOrEqual(SERVICE_CARRIER_SLIP80_HOURS["7to14d"]);
+    expect(spreadHours).toBeLessThanOrEqual(1.25 * SERVICE_CARRIER_SLIP80_HOURS["7to14d"]);
+    // A fault widens that window (never narrows it), by at most a quarter.
+    const stale = predictEta(input({ vessel: { ...slowShip, fixedAt: now - 48 * HOUR_MS }, ...service }))!;
+    expect(stale.fallbackReason).toBe("stale_position");
+    expect(stale.p50).toBe(prediction.p50);
+    expect(stale.p80 - stale.p50).toBeGreaterThanOrEqual(prediction.p80 - prediction.p50);
+    expect(stale.p80 - stale.p50).toBeLessThanOrEqual(
+      1.25 * SERVICE_CARRIER_SLIP80_HOURS["7to14d"] * HOUR_MS + 1,
+    );
   });
 
   it("lets an old fix count less: a two-day-old position makes it the carrier's again", () => {
