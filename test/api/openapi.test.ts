@@ -121,7 +121,7 @@ const sandbox = (receiverUrl: string): Record<SandboxRouteName, Sample> => ({
   },
   carrierLookup: { path: "/carriers/lookup?number=MSCU1234566" },
   readShipment: { path: "/shipments/SHP-1000?include=full" },
-  updateShipment: { path: "/shipments/SBXU1000013", body: { customer: "ACME Imports" } },
+  updateShipment: { path: "/shipments/SBXU1004493", body: { customer: "ACME Imports" } },
   shareShipment: { path: "/shipments/SHP-1001/share" },
   unshareShipment: { path: "/shipments/SHP-1001/share" },
   untrackShipment: { path: "/shipments/SHP-1002" },
