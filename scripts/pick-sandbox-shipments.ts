@@ -1,7 +1,9 @@
 /**
- * Finds the sandbox's seven known shipments again (three in transit on time, two delayed, two
- * delivered) after a change to the simulated world: `npx tsx scripts/pick-sandbox-shipments.ts`,
- * then paste the list into SANDBOX_REFERENCES in src/app/sandbox-world.ts.
+ * Finds candidates for the sandbox's seven known shipments (three in transit on time, two delayed, two
+ * delivered) after a change to the simulated world: `npx tsx scripts/pick-sandbox-shipments.ts`. The
+ * first of each kind may not show the demo's other states (a box overdue in the yard, one under a
+ * freight hold, one not yet manifested, one gated out after its holds were lifted): choose among the
+ * candidates for SANDBOX_REFERENCES in src/app/sandbox-world.ts until the sandbox tests pass.
  */
 import {
   FIRST_FETCH_BEFORE_MS,

@@ -47,9 +47,11 @@ const FIRST_SHIPMENT_NUMBER = 1000;
 /** The eight shipments: three in transit on time, two delayed, two delivered, one that failed. */
 const WANTED = { onTime: 3, delayed: 2, delivered: 2 } as const;
 /**
- * The seven the world knows, among the candidates `scripts/pick-sandbox-shipments.ts` finds (searching
- * takes tens of seconds, too long for a first sandbox request); test/api/sandbox.test.ts checks the mix.
- * Chosen so the demo shows every state at the frozen moment: the three on time are discharged at their
+ * The seven the world knows, sorted into in transit, delayed and delivered by the rules of
+ * `pickShipments` (searching takes tens of seconds, too long for a first sandbox request);
+ * test/api/sandbox.test.ts checks the mix. Not simply the first of each kind that
+ * `scripts/pick-sandbox-shipments.ts` prints: chosen among more of them so the demo shows every state
+ * at the frozen moment (the sandbox terminal, D&D and predictive ETA tests check them): the three on time are discharged at their
  * port (one in the yard for days, overdue on the demo contract; one under a freight hold; one nearing
  * its last free day), the two delayed still at sea (in the one consistent world a carrier's ETA moves
  * by over a day only while the ship sails), one delivered box gated out after a customs inspection and
