@@ -51,11 +51,11 @@ const WANTED = { onTime: 3, delayed: 2, delivered: 2 } as const;
  * `pickShipments` (searching takes tens of seconds, too long for a first sandbox request);
  * test/api/sandbox.test.ts checks the mix. Not simply the first of each kind that
  * `scripts/pick-sandbox-shipments.ts` prints: chosen among more of them so the demo shows every state
- * at the frozen moment (the sandbox terminal, D&D and predictive ETA tests check them): the three on time are discharged at their
- * port (one in the yard for days, overdue on the demo contract; one under a freight hold; one nearing
- * its last free day), the two delayed still at sea (in the one consistent world a carrier's ETA moves
- * by over a day only while the ship sails), one delivered box gated out after a customs inspection and
- * a freight hold were lifted.
+ * at the frozen moment (the sandbox terminal, D&D and predictive ETA tests check them). The three on
+ * time are discharged at their port: one in the yard for days, overdue on the demo contract; one under
+ * a freight hold; one nearing its last free day. The two delayed are still at sea (every delayed box
+ * among the first twenty thousand sandbox numbers is, at that moment). One delivered box gated out
+ * after a customs inspection and a freight hold were lifted.
  */
 const SANDBOX_REFERENCES: readonly { reference: string; kind: SandboxShipment["kind"] }[] = [
   { reference: "SBXU1004493", kind: "in_transit" },
