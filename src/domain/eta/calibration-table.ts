@@ -34,385 +34,385 @@ export interface CalibrationTable {
 }
 
 export const CALIBRATION: CalibrationTable = {
-  "seed": "eta-calibration",
-  "voyages": 3000,
-  "checkSeed": "eta-calibration-check",
-  "checkVoyages": 1000,
-  "modelWeight": {
-    "le1d": 0,
+  seed: "eta-calibration",
+  voyages: 3000,
+  checkSeed: "eta-calibration-check",
+  checkVoyages: 1000,
+  modelWeight: {
+    le1d: 0,
     "1to3d": 1,
     "3to7d": 1,
     "7to14d": 1,
-    "gt14d": 1
+    gt14d: 1,
   },
-  "cells": [
+  cells: [
     {
-      "source": "model",
-      "bucket": "3to7d",
-      "n": 12,
-      "residualQ50Hours": 2.94,
-      "residualQ80Hours": 72.94,
-      "withinTarget": false
+      source: "model",
+      bucket: "3to7d",
+      n: 12,
+      residualQ50Hours: 2.94,
+      residualQ80Hours: 72.94,
+      withinTarget: false,
     },
     {
-      "source": "model",
-      "bucket": "7to14d",
-      "n": 62,
-      "residualQ50Hours": 1.7,
-      "residualQ80Hours": 5.72,
-      "withinTarget": false
+      source: "model",
+      bucket: "7to14d",
+      n: 62,
+      residualQ50Hours: 1.7,
+      residualQ80Hours: 5.72,
+      withinTarget: false,
     },
     {
-      "source": "model",
-      "bucket": "gt14d",
-      "n": 28,
-      "residualQ50Hours": 2.63,
-      "residualQ80Hours": 7.18,
-      "withinTarget": false
+      source: "model",
+      bucket: "gt14d",
+      n: 28,
+      residualQ50Hours: 2.63,
+      residualQ80Hours: 7.18,
+      withinTarget: false,
     },
     {
-      "source": "blend",
-      "bucket": "1to3d",
-      "n": 7,
-      "residualQ50Hours": 22.13,
-      "residualQ80Hours": 26.79,
-      "withinTarget": false
+      source: "blend",
+      bucket: "1to3d",
+      n: 7,
+      residualQ50Hours: 22.13,
+      residualQ80Hours: 26.79,
+      withinTarget: false,
     },
     {
-      "source": "blend",
-      "bucket": "3to7d",
-      "n": 24,
-      "residualQ50Hours": 12.96,
-      "residualQ80Hours": 20.34,
-      "withinTarget": false
+      source: "blend",
+      bucket: "3to7d",
+      n: 24,
+      residualQ50Hours: 12.96,
+      residualQ80Hours: 20.34,
+      withinTarget: false,
     },
     {
-      "source": "blend",
-      "bucket": "7to14d",
-      "n": 48,
-      "residualQ50Hours": 22.22,
-      "residualQ80Hours": 27.67,
-      "withinTarget": false
+      source: "blend",
+      bucket: "7to14d",
+      n: 48,
+      residualQ50Hours: 22.22,
+      residualQ80Hours: 27.67,
+      withinTarget: false,
     },
     {
-      "source": "blend",
-      "bucket": "gt14d",
-      "n": 31,
-      "residualQ50Hours": 39.4,
-      "residualQ80Hours": 59.95,
-      "withinTarget": false
+      source: "blend",
+      bucket: "gt14d",
+      n: 31,
+      residualQ50Hours: 39.4,
+      residualQ80Hours: 59.95,
+      withinTarget: false,
     },
     {
-      "source": "carrier",
-      "bucket": "le1d",
-      "n": 2803,
-      "residualQ50Hours": 0,
-      "residualQ80Hours": 0.08,
-      "withinTarget": true
+      source: "carrier",
+      bucket: "le1d",
+      n: 2803,
+      residualQ50Hours: 0,
+      residualQ80Hours: 0.08,
+      withinTarget: true,
     },
     {
-      "source": "carrier",
-      "bucket": "1to3d",
-      "n": 2958,
-      "residualQ50Hours": -0.01,
-      "residualQ80Hours": 0.08,
-      "withinTarget": true
+      source: "carrier",
+      bucket: "1to3d",
+      n: 2958,
+      residualQ50Hours: -0.01,
+      residualQ80Hours: 0.08,
+      withinTarget: true,
     },
     {
-      "source": "carrier",
-      "bucket": "3to7d",
-      "n": 3051,
-      "residualQ50Hours": 0,
-      "residualQ80Hours": 0.1,
-      "withinTarget": true
+      source: "carrier",
+      bucket: "3to7d",
+      n: 3051,
+      residualQ50Hours: 0,
+      residualQ80Hours: 0.1,
+      withinTarget: true,
     },
     {
-      "source": "carrier",
-      "bucket": "7to14d",
-      "n": 2935,
-      "residualQ50Hours": 0,
-      "residualQ80Hours": 0.1,
-      "withinTarget": true
+      source: "carrier",
+      bucket: "7to14d",
+      n: 2935,
+      residualQ50Hours: 0,
+      residualQ80Hours: 0.1,
+      withinTarget: true,
     },
     {
-      "source": "carrier",
-      "bucket": "gt14d",
-      "n": 2246,
-      "residualQ50Hours": 0,
-      "residualQ80Hours": 0.12,
-      "withinTarget": true
-    }
+      source: "carrier",
+      bucket: "gt14d",
+      n: 2246,
+      residualQ50Hours: 0,
+      residualQ80Hours: 0.12,
+      withinTarget: true,
+    },
   ],
-  "carrierBias": {
-    "CMDU": {
+  carrierBias: {
+    CMDU: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 297
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 297,
       },
       "3to7d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 315
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 315,
       },
       "7to14d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 309
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 309,
       },
-      "gt14d": {
-        "medianHours": 0,
-        "q80Hours": 8.85,
-        "arrivals": 213
+      gt14d: {
+        medianHours: 0,
+        q80Hours: 8.85,
+        arrivals: 213,
       },
-      "le1d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.1,
-        "arrivals": 283
-      }
+      le1d: {
+        medianHours: 0.02,
+        q80Hours: 0.1,
+        arrivals: 283,
+      },
     },
-    "COSU": {
+    COSU: {
       "1to3d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.1,
-        "arrivals": 300
+        medianHours: 0.02,
+        q80Hours: 0.1,
+        arrivals: 300,
       },
       "3to7d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 308
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 308,
       },
       "7to14d": {
-        "medianHours": 0.03,
-        "q80Hours": 0.12,
-        "arrivals": 306
+        medianHours: 0.03,
+        q80Hours: 0.12,
+        arrivals: 306,
       },
-      "gt14d": {
-        "medianHours": 0.03,
-        "q80Hours": 0.15,
-        "arrivals": 228
+      gt14d: {
+        medianHours: 0.03,
+        q80Hours: 0.15,
+        arrivals: 228,
       },
-      "le1d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.1,
-        "arrivals": 283
-      }
+      le1d: {
+        medianHours: 0.02,
+        q80Hours: 0.1,
+        arrivals: 283,
+      },
     },
-    "EGLV": {
+    EGLV: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 301
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 301,
       },
       "3to7d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 304
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 304,
       },
       "7to14d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 296
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 296,
       },
-      "gt14d": {
-        "medianHours": 0,
-        "q80Hours": 1.07,
-        "arrivals": 227
+      gt14d: {
+        medianHours: 0,
+        q80Hours: 1.07,
+        arrivals: 227,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 279
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 279,
+      },
     },
-    "HDMU": {
+    HDMU: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.07,
-        "arrivals": 295
+        medianHours: 0,
+        q80Hours: 0.07,
+        arrivals: 295,
       },
       "3to7d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.08,
-        "arrivals": 312
+        medianHours: -0.02,
+        q80Hours: 0.08,
+        arrivals: 312,
       },
       "7to14d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 299
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 299,
       },
-      "gt14d": {
-        "medianHours": 0.02,
-        "q80Hours": 23.08,
-        "arrivals": 232
+      gt14d: {
+        medianHours: 0.02,
+        q80Hours: 23.08,
+        arrivals: 232,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 283
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 283,
+      },
     },
-    "HLCU": {
+    HLCU: {
       "1to3d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.08,
-        "arrivals": 295
+        medianHours: -0.02,
+        q80Hours: 0.08,
+        arrivals: 295,
       },
       "3to7d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.08,
-        "arrivals": 314
+        medianHours: -0.02,
+        q80Hours: 0.08,
+        arrivals: 314,
       },
       "7to14d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.1,
-        "arrivals": 300
+        medianHours: -0.02,
+        q80Hours: 0.1,
+        arrivals: 300,
       },
-      "gt14d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.12,
-        "arrivals": 246
+      gt14d: {
+        medianHours: 0.02,
+        q80Hours: 0.12,
+        arrivals: 246,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 284
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 284,
+      },
     },
-    "MAEU": {
+    MAEU: {
       "1to3d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.1,
-        "arrivals": 299
+        medianHours: 0.02,
+        q80Hours: 0.1,
+        arrivals: 299,
       },
       "3to7d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 321
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 321,
       },
       "7to14d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.12,
-        "arrivals": 302
+        medianHours: 0.02,
+        q80Hours: 0.12,
+        arrivals: 302,
       },
-      "gt14d": {
-        "medianHours": 0.03,
-        "q80Hours": 0.12,
-        "arrivals": 216
+      gt14d: {
+        medianHours: 0.03,
+        q80Hours: 0.12,
+        arrivals: 216,
       },
-      "le1d": {
-        "medianHours": 0.03,
-        "q80Hours": 0.1,
-        "arrivals": 284
-      }
+      le1d: {
+        medianHours: 0.03,
+        q80Hours: 0.1,
+        arrivals: 284,
+      },
     },
-    "MSCU": {
+    MSCU: {
       "1to3d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.08,
-        "arrivals": 298
+        medianHours: -0.02,
+        q80Hours: 0.08,
+        arrivals: 298,
       },
       "3to7d": {
-        "medianHours": -0.05,
-        "q80Hours": 0.08,
-        "arrivals": 305
+        medianHours: -0.05,
+        q80Hours: 0.08,
+        arrivals: 305,
       },
       "7to14d": {
-        "medianHours": -0.05,
-        "q80Hours": 0.12,
-        "arrivals": 309
+        medianHours: -0.05,
+        q80Hours: 0.12,
+        arrivals: 309,
       },
-      "gt14d": {
-        "medianHours": -0.05,
-        "q80Hours": 10,
-        "arrivals": 236
+      gt14d: {
+        medianHours: -0.05,
+        q80Hours: 10,
+        arrivals: 236,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 272
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 272,
+      },
     },
-    "ONEY": {
+    ONEY: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 292
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 292,
       },
       "3to7d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.1,
-        "arrivals": 309
+        medianHours: -0.02,
+        q80Hours: 0.1,
+        arrivals: 309,
       },
       "7to14d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.12,
-        "arrivals": 300
+        medianHours: 0.02,
+        q80Hours: 0.12,
+        arrivals: 300,
       },
-      "gt14d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 226
+      gt14d: {
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 226,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 285
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 285,
+      },
     },
-    "YMLU": {
+    YMLU: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 297
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 297,
       },
       "3to7d": {
-        "medianHours": -0.02,
-        "q80Hours": 0.1,
-        "arrivals": 311
+        medianHours: -0.02,
+        q80Hours: 0.1,
+        arrivals: 311,
       },
       "7to14d": {
-        "medianHours": 0,
-        "q80Hours": 0.12,
-        "arrivals": 302
+        medianHours: 0,
+        q80Hours: 0.12,
+        arrivals: 302,
       },
-      "gt14d": {
-        "medianHours": 0.03,
-        "q80Hours": 16.67,
-        "arrivals": 223
+      gt14d: {
+        medianHours: 0.03,
+        q80Hours: 16.67,
+        arrivals: 223,
       },
-      "le1d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 277
-      }
+      le1d: {
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 277,
+      },
     },
-    "ZIMU": {
+    ZIMU: {
       "1to3d": {
-        "medianHours": 0,
-        "q80Hours": 0.08,
-        "arrivals": 299
+        medianHours: 0,
+        q80Hours: 0.08,
+        arrivals: 299,
       },
       "3to7d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 314
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 314,
       },
       "7to14d": {
-        "medianHours": 0,
-        "q80Hours": 0.1,
-        "arrivals": 308
+        medianHours: 0,
+        q80Hours: 0.1,
+        arrivals: 308,
       },
-      "gt14d": {
-        "medianHours": 0.02,
-        "q80Hours": 10,
-        "arrivals": 237
+      gt14d: {
+        medianHours: 0.02,
+        q80Hours: 10,
+        arrivals: 237,
       },
-      "le1d": {
-        "medianHours": 0.02,
-        "q80Hours": 0.08,
-        "arrivals": 274
-      }
-    }
-  }
+      le1d: {
+        medianHours: 0.02,
+        q80Hours: 0.08,
+        arrivals: 274,
+      },
+    },
+  },
 };
