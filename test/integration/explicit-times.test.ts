@@ -10,6 +10,7 @@ import { getShipmentStatus } from "../../facades/mcp/tools/get-shipment-status.t
 import { callTool, inMemoryClient, TRACKING_ENV } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
+import { wallClockIn } from "../support/wall-clock";
 
 let app: TestApp;
 let org: OrgWithKey;
@@ -43,25 +44,6 @@ afterAll(async () => {
 
 const get = async (path: string) =>
   (await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${org.key}` } })).json();
-
-/** The wall clock of an instant in an IANA zone, as the contract writes it (`YYYY-MM-DD HH:MM:SS`). */
-function wallClockIn(instant: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    })
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
 
 /** The zone's offset from UTC at an instant, `+01:00` (`+00:00` for UTC). */
 function offsetIn(instant: string, timeZone: string): string {

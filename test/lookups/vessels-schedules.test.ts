@@ -15,6 +15,7 @@ import { DAY_MS } from "../../src/domain/limits/fixed-window";
 import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule-gateway";
 import { AisFeedIngester } from "../../src/upstream/vessels/ais-feed.ingester";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { wallClockIn } from "../support/wall-clock";
 import { positionReport, staticReport } from "../unit/lookups/ais-encode";
 
 // Recorded: AKRA 102's two-part static report (bound for Merak) and a Dutch inland vessel's position.
@@ -432,25 +433,6 @@ function shanghaiWeekOfNextMscSailing(): string {
  * Shanghai to Rotterdam searches ask for the week of MSC's next sailing there.
  */
 const MSC_SAILING_WEEK = shanghaiWeekOfNextMscSailing();
-
-/** An instant's wall clock in a zone, `YYYY-MM-DD HH:MM:SS`. */
-function wallClockIn(instant: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    })
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
 
 describe("GET /api/v1/voyage/schedules", () => {
   it("answers the carriers' sailings with the section 2.7 fields, departing in the week from date", async () => {
