@@ -11,11 +11,13 @@ export function mountKeyPages(get: Mount, post: Mount): void {
     const body = s.req.body as Record<string, unknown>;
     const name = typeof body.name === "string" ? body.name.trim() : "";
     const days = Number.parseInt(typeof body.expiresInDays === "string" ? body.expiresInDays : "", 10);
-    const expiresAt =
-      Number.isFinite(days) && days > 0 ? new Date(Date.now() + days * 86_400_000).toISOString() : null;
     const created = await s.run(
       s.deps.run(s.caller, DashCreateKeyDocument, {
-        input: { name: name || "API key", viewOnly: body.viewOnly === "true", expiresAt },
+        input: {
+          name: name || "API key",
+          viewOnly: body.viewOnly === "true",
+          expiresInDays: Number.isFinite(days) && days > 0 ? days : null,
+        },
       }),
     );
     if (!created?.createApiKey) return keysPage(s, refusal(s).html, refusal(s).status);
@@ -39,11 +41,7 @@ async function keysPage(s: Signed, message = "", status?: number): Promise<void>
   const canRevoke = (k: (typeof keys)[number]) => !k.revokedAt && (s.person.role === "owner" || mine(k));
   const rows = keys
     .map((k) => {
-      const state = k.revokedAt
-        ? "✕ Revoked"
-        : k.expiresAt && new Date(k.expiresAt) <= new Date()
-          ? "✕ Expired"
-          : "✓ Live";
+      const state = k.revokedAt ? "✕ Revoked" : k.expired ? "✕ Expired" : "✓ Live";
       return `<tr><td>${esc(k.name)}</td><td><code>${esc(k.displayPrefix)}…</code></td><td>${esc(k.user.email)}</td><td>${k.viewOnly ? "View-only" : "Read and write"}</td><td>${state}</td><td class="hide-narrow">${time(k.expiresAt, "Never")}</td><td class="hide-narrow">${time(k.lastUsedAt, "Never")}</td><td>${canRevoke(k) ? postButton(`/dashboard/keys/${k.id}/revoke`, `Revoke ${k.name}`, s.session.csrfToken) : ""}</td></tr>`;
     })
     .join("");

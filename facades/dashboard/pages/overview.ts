@@ -3,8 +3,6 @@ import { emptyState } from "../context";
 import { arrivalTime, esc, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Overview: counts by status, failed, arriving this week, the most recently changed shipments. */
 export function mountOverview(get: Mount): void {
   get("/dashboard", async (s) => {
@@ -12,13 +10,12 @@ export function mountOverview(get: Mount): void {
       const data = await s.run(s.deps.run(s.caller, DashShipmentCountDocument, { filter }));
       return data?.shipmentSearch?.total ?? 0;
     };
-    const now = Date.now();
     const [planned, inTransit, delivered, failed, arriving, recent] = await Promise.all([
       count({ status: ["PLANNED"] }),
       count({ status: ["IN_TRANSIT"] }),
       count({ status: ["DELIVERED"] }),
       count({ failed: true }),
-      count({ active: true, etaFrom: new Date(now), etaTo: new Date(now + 7 * DAY_MS) }),
+      count({ arrivingWithinDays: 7 }),
       s.run(s.deps.run(s.caller, DashShipmentsDocument, { page: 1, pageSize: 8 })),
     ]);
     const items = recent?.shipmentSearch?.items ?? [];

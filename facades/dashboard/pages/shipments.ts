@@ -27,7 +27,6 @@ import {
 import type { Mount } from "../mount";
 import { follow, outlookSections } from "./outlook";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const SEVERITY: Record<number, string> = {
   1: "information",
   2: "moderate",
@@ -51,11 +50,7 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (/^[A-Za-z]{2}[A-Za-z2-9]{3}$/.test(str("port"))) filter.port = str("port").toUpperCase();
   if (str("delay") === "delayed") filter.delayed = true;
   if (str("delay") === "on_time") filter.delayed = false;
-  if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) {
-    filter.active = true;
-    filter.etaFrom = new Date();
-    filter.etaTo = new Date(Date.now() + etaDays * DAY_MS);
-  }
+  if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
   const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
   return {
     filter,

@@ -9,6 +9,10 @@ builder.prismaObject("ApiKey", {
     displayPrefix: t.exposeString("displayPrefix", { description: "The first characters of the key." }),
     viewOnly: t.exposeBoolean("viewOnly"),
     expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    expired: t.boolean({
+      description: "The key's expiry has passed (server clock); an expired key authenticates nothing.",
+      resolve: (key, _a, ctx) => key.expiresAt !== null && key.expiresAt <= ctx.services.clock.now(),
+    }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
     lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -34,7 +34,11 @@ builder.mutationFields((t) => ({
           userId: ctx.principal!.user.id,
           name: input.name,
           viewOnly: input.viewOnly ?? false,
-          expiresAt: input.expiresAt ?? null,
+          expiresAt:
+            input.expiresAt ??
+            (input.expiresInDays
+              ? new Date(ctx.services.clock.now().getTime() + input.expiresInDays * 86_400_000)
+              : null),
         }),
       ),
   }),

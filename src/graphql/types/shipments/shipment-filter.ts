@@ -37,6 +37,12 @@ export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
     }),
     etaFrom: t.field({ type: "DateTime", required: false, description: "ETA at or after this instant." }),
     etaTo: t.field({ type: "DateTime", required: false, description: "ETA at or before this instant." }),
+    arrivingWithinDays: t.int({
+      required: false,
+      description:
+        "Active shipments whose ETA falls between now and this many days ahead (1 to 365), on the server's clock; narrows etaFrom and etaTo when both are given.",
+      validate: z.number().int().min(1).max(365),
+    }),
     port: t.string({
       required: false,
       description:

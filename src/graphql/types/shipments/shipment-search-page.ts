@@ -44,15 +44,16 @@ builder.queryFields((t) => ({
       const page = args.page ?? 1;
       const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
       const f = args.filter;
+      const within = arrivingWindow(f?.arrivingWithinDays ?? null, ctx.services.clock.now());
       const filter: ShipmentFilter = {
         status: f?.status ?? undefined,
-        active: f?.active ?? undefined,
+        active: within ? true : (f?.active ?? undefined),
         failed: f?.failed ?? undefined,
         carrier: f?.carrier ?? undefined,
         customer: f?.customer ?? undefined,
         reference: f?.reference ?? undefined,
-        etaFrom: f?.etaFrom ?? undefined,
-        etaTo: f?.etaTo ?? undefined,
+        etaFrom: latest(f?.etaFrom, within?.from),
+        etaTo: earliest(f?.etaTo, within?.to),
         port: f?.port ?? undefined,
         delayed: f?.delayed ?? undefined,
       };
@@ -67,3 +68,13 @@ builder.queryFields((t) => ({
     },
   }),
 }));
+
+/** `arrivingWithinDays` as instants on the server's clock: the window starts now. */
+function arrivingWindow(days: number | null, now: Date): { from: Date; to: Date } | null {
+  return days === null ? null : { from: now, to: new Date(now.getTime() + days * 86_400_000) };
+}
+
+const latest = (a: Date | null | undefined, b: Date | undefined): Date | undefined =>
+  a && b ? (a > b ? a : b) : (a ?? b);
+const earliest = (a: Date | null | undefined, b: Date | undefined): Date | undefined =>
+  a && b ? (a < b ? a : b) : (a ?? b);
