@@ -72,7 +72,7 @@ function f1(tp: number, fp: number, fn: number): { f1: number; precision: number
 }
 
 /** B-cubed precision and recall (Bagga & Baldwin 1998). */
-function bCubed(pairs: { gold: string; predicted: string }[]) {
+export function bCubed(pairs: { gold: string; predicted: string }[]) {
   let precision = 0;
   let recall = 0;
   for (const a of pairs) {

@@ -3,6 +3,7 @@
  * test prints the five figures and fails below the thresholds of issue 20.
  */
 import { describe, expect, it } from "vitest";
+import { bCubed } from "../../../bench/disruptions/metrics";
 import { entityKeys } from "../../../src/domain/disruptions/entities";
 import { matchTypes } from "../../../src/domain/disruptions/matching";
 import { type IngestOutcome, ingestItem, type PipelineState } from "../../../src/domain/disruptions/pipeline";
@@ -44,26 +45,6 @@ function replay(): { item: LabelledItem; outcome: IngestOutcome }[] {
     results.push({ item, outcome: step.outcome });
   }
   return results;
-}
-
-/** B-cubed precision and recall (Bagga & Baldwin 1998) over items with a gold event. */
-function bCubed(pairs: { gold: string; predicted: string }[]): {
-  precision: number;
-  recall: number;
-  f1: number;
-} {
-  let precision = 0;
-  let recall = 0;
-  for (const a of pairs) {
-    const samePredicted = pairs.filter((b) => b.predicted === a.predicted);
-    const sameGold = pairs.filter((b) => b.gold === a.gold);
-    const both = samePredicted.filter((b) => b.gold === a.gold).length;
-    precision += both / samePredicted.length;
-    recall += both / sameGold.length;
-  }
-  precision /= pairs.length;
-  recall /= pairs.length;
-  return { precision, recall, f1: (2 * precision * recall) / (precision + recall) };
 }
 
 describe("the labelled disruption corpus, replayed in time order", () => {
