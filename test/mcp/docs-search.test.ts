@@ -117,12 +117,14 @@ describe("search", () => {
         "docs/decisions/README.md",
         "docs/decisions/authentication.md",
         "docs/mcp-changelog.md",
+        "docs/configuration.md",
+        "docs/deployment.md",
         "schema.graphql",
       ]),
     );
     expect(index.search("developer mode refusals", 3)[0]).toMatchObject({
       source: "docs/decisions/authentication.md",
     });
-    expect(index.search("QUAYSIDE_MCP_ENABLED", 3).map((h) => h.source)).toContain("README.md");
+    expect(index.search("QUAYSIDE_MCP_ENABLED", 3).map((h) => h.source)).toContain("docs/configuration.md");
   });
 });

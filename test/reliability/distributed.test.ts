@@ -14,7 +14,7 @@ import { redisServerPath, type StartedServer, startRedis } from "../support/serv
 import { DEMO_KEY, type ServiceProcess, startService } from "./service-process";
 
 /**
- * Issue 27 item 7: the README's deployment (section "Deployment: several processes") as real OS
+ * Issue 27 item 7: the deployment of docs/deployment.md (section "Several processes") as real OS
  * processes: two API processes (`quayside serve`) started at the same moment on one fresh PostgreSQL
  * database and one redis-server, and a worker process (`QUAYSIDE_WORKERS=only`). Checked through the
  * public surfaces and the database: migrations raced safely, one demo organisation, exact rate
@@ -29,7 +29,7 @@ const onPostgresPass = Boolean(inject("postgresUrl"));
 const withRedis = Boolean(redisServerPath()) || Boolean(process.env.CI);
 
 /**
- * The README's variables for every process (section "Deployment: several processes"), with loopback
+ * docs/deployment.md's variables for every process (section "Several processes"), with loopback
  * values: one host, so HOST is loopback and PORT 0 picks a free port for each process.
  */
 function deploymentEnvironment(databaseUrl: string, redisUrl: string, workers: "on" | "only") {
