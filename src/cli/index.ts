@@ -6,6 +6,7 @@ import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountsService } from "../domain/accounts/accounts.service";
 import { demoAnnouncement } from "../domain/accounts/demo";
+import { FEATURES } from "../domain/accounts/plans";
 import { systemClock } from "../lib/clock";
 import { sendOperatorCommand } from "../operator/client";
 import {
@@ -27,6 +28,13 @@ const USAGE = `Usage: quayside <command> [options]   (every command accepts --js
                                           a custom plan's negotiated requests per key per minute
                                           (the organisation's keys together: five times it);
                                           plan goes back to the plan's own
+  orgs billing ORG_ID_OR_NAME [current | overdue N] [grace N]
+                                          show or set billing: current (paid up), N days overdue,
+                                          days of grace; past grace new tracking answers 402
+                                          payment_overdue on every surface
+  orgs features ORG_ID_OR_NAME [FEATURE on|off ...]
+                                          show or switch the contract's features (${FEATURES.join(", ")});
+                                          off answers 403 feature_disabled on every surface
   orgs operator --org ORG_ID_OR_NAME [--off]
                                           mark the organisation that runs this deployment (its
                                           keys may read feed health); --off removes the mark
@@ -86,7 +94,7 @@ export async function runCli(argv: string[]): Promise<number> {
     },
   });
   const out: Output = { json: values.json ?? false };
-  const [command, sub, arg] = positionals;
+  const [command, sub, arg, ...words] = positionals;
   if (values.help || !command) {
     process.stdout.write(USAGE);
     return command ? 0 : 1;
@@ -99,15 +107,21 @@ export async function runCli(argv: string[]): Promise<number> {
   if (key === "ports import") return importPortCatalogue(config, out, arg);
   if (!(OPERATOR_COMMANDS as readonly string[]).includes(key))
     throw new UsageError(`Unknown command: ${key}`);
+  // orgs billing and orgs features read as sentences: the organisation, then words.
+  const worded = key === "orgs billing" || key === "orgs features";
+  const org = worded && !values.org ? arg : values.org;
+  const rest = worded && !values.org ? words : [arg, ...words].filter((w): w is string => w !== undefined);
   const parsed = operatorCommandSchema.safeParse({
     command: key,
+    ...(key === "orgs billing" ? billingWords(rest) : {}),
+    ...(key === "orgs features" ? { switches: featureWords(rest) } : {}),
     name: values.name,
     plan: values.plan,
     cycle: values.cycle,
     developerMode: !values["no-developer-mode"],
     operator: key === "orgs operator" ? !values.off : values.operator,
     ratePerMinute: values["per-minute"],
-    org: values.org,
+    org,
     email: values.email,
     role: values.role,
     password: values.password,
@@ -120,6 +134,44 @@ export async function runCli(argv: string[]): Promise<number> {
   const result = await runCommand(config, parsed.data);
   print(out, result.human, result.data);
   return 0;
+}
+
+/** `current`, `overdue N`, `grace N` in any order: the billing fields they set. */
+export function billingWords(words: readonly string[]): {
+  current?: boolean;
+  overdueDays?: string;
+  graceDays?: string;
+} {
+  const fields: { current?: boolean; overdueDays?: string; graceDays?: string } = {};
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!.toLowerCase();
+    if (word === "current") fields.current = true;
+    else if (word === "overdue" || word === "grace") {
+      const value = words[++i];
+      if (value === undefined) throw new UsageError(`orgs billing: ${word} takes a number of days`);
+      fields[word === "overdue" ? "overdueDays" : "graceDays"] = value;
+    } else {
+      throw new UsageError(`orgs billing: unknown word ${words[i]} (current, overdue N, grace N)`);
+    }
+  }
+  return fields;
+}
+
+/** `FEATURE on|off` pairs: the switches they set. */
+export function featureWords(words: readonly string[]): Record<string, boolean> {
+  const switches: Record<string, boolean> = {};
+  for (let i = 0; i < words.length; i += 2) {
+    const feature = words[i]!.toLowerCase();
+    const state = words[i + 1]?.toLowerCase();
+    if (!(FEATURES as readonly string[]).includes(feature)) {
+      throw new UsageError(`orgs features: no feature ${words[i]} (one of ${FEATURES.join(", ")})`);
+    }
+    if (state !== "on" && state !== "off") {
+      throw new UsageError(`orgs features: ${feature} takes on or off`);
+    }
+    switches[feature] = state === "on";
+  }
+  return switches;
 }
 
 /** How long a command waits for a server that holds the folder but is still starting. */

@@ -2,8 +2,18 @@ import { z } from "zod";
 import type { Database } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { AccountError, type AccountsService } from "../domain/accounts/accounts.service";
-import { organizationRatePerMinute, PLAN_ORDER, planOf } from "../domain/accounts/plans";
+import {
+  FEATURES,
+  type Feature,
+  minimumPlanFor,
+  organizationRatePerMinute,
+  PLAN_ORDER,
+  PLANS,
+  planOf,
+} from "../domain/accounts/plans";
+import { featureAccess } from "../domain/accounts/principal";
 import { etaScorecard } from "../domain/eta/eta.service";
+import type { Organization } from "../generated/prisma/client";
 
 /**
  * The operator's account commands, one schema for both ways they run: in the CLI's own process on a
@@ -13,6 +23,13 @@ import { etaScorecard } from "../domain/eta/eta.service";
 const optionalName = z.string().optional();
 /** `--per-minute`: a custom plan's negotiated per-key window; bounds are the account service's. */
 const ratePerMinute = z.coerce.number({ error: "--per-minute is a whole number" });
+/** A number of billing days as the CLI's words give it ("overdue 20", "grace 14"). */
+const days = (word: string) =>
+  z.coerce
+    .number({ error: `${word} takes a whole number of days` })
+    .int(`${word} takes a whole number of days`)
+    .min(0, `${word} takes a whole number of days`)
+    .max(3_650, `${word} takes at most 3650 days`);
 
 export const operatorCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("migrate") }),
@@ -39,6 +56,30 @@ export const operatorCommandSchema = z.discriminatedUnion("command", [
     command: z.literal("orgs operator"),
     org: z.string({ error: "orgs operator needs --org" }).min(1, "orgs operator needs --org"),
     operator: z.boolean().default(true),
+  }),
+  z
+    .object({
+      command: z.literal("orgs billing"),
+      org: z
+        .string({ error: "orgs billing needs an organisation" })
+        .min(1, "orgs billing needs an organisation"),
+      /** Paid up: active, nothing overdue. */
+      current: z.boolean().default(false),
+      /** The oldest unpaid invoice is this many days overdue. */
+      overdueDays: days("overdue").min(1, "overdue takes a number of days, 1 or more").optional(),
+      /** Days overdue after which new tracking pauses (spec v1: 402 payment_overdue past grace). */
+      graceDays: days("grace").optional(),
+    })
+    .refine((c) => !(c.current && c.overdueDays !== undefined), {
+      error: "orgs billing: current and overdue N contradict each other; give one",
+    }),
+  z.object({
+    command: z.literal("orgs features"),
+    org: z
+      .string({ error: "orgs features needs an organisation" })
+      .min(1, "orgs features needs an organisation"),
+    /** Switches to set; absent: only show them. */
+    switches: z.partialRecord(z.enum(FEATURES), z.boolean()).default({}),
   }),
   z.object({
     command: z.literal("users create"),
@@ -156,6 +197,47 @@ export async function runOperatorCommand(
         data: org,
       };
     }
+    case "orgs billing": {
+      let org = await organization(accounts, command.org);
+      const changes = {
+        ...(command.current ? { billingState: "active" as const, overdueDays: 0 } : {}),
+        ...(command.overdueDays !== undefined
+          ? { billingState: "overdue" as const, overdueDays: command.overdueDays }
+          : {}),
+        ...(command.graceDays !== undefined ? { graceDays: command.graceDays } : {}),
+      };
+      // Through the account service: the organisation's keys see the change on their next request.
+      if (Object.keys(changes).length > 0) org = await accounts.updateOrganization(org.id, changes);
+      return { human: billingSentence(org), data: billingOf(org) };
+    }
+    case "orgs features": {
+      let org = await organization(accounts, command.org);
+      const switches = Object.entries(command.switches) as [Feature, boolean][];
+      if (switches.length > 0) {
+        const current = (org.featureSwitches ?? {}) as Record<string, unknown>;
+        const next: Record<string, boolean> = {};
+        for (const feature of FEATURES) next[feature] = current[feature] !== false;
+        for (const [feature, on] of switches) next[feature] = on;
+        org = await accounts.updateOrganization(org.id, { featureSwitches: next });
+      }
+      const features = featuresOf(org);
+      return {
+        human: [
+          `${org.name} (${org.id}), plan ${org.plan}:`,
+          ...features.map(
+            (f) =>
+              `  ${f.feature.padEnd(18)} ${
+                f.access === "on"
+                  ? "on"
+                  : f.access === "feature_disabled"
+                    ? "off (403 feature_disabled)"
+                    : `not in the plan (403 plan_required: ${minimumPlanFor(f.feature).code} and up)${f.switchedOn ? "" : ", switched off"}`
+              }`,
+          ),
+        ].join("\n"),
+        data: { id: org.id, name: org.name, plan: org.plan, features },
+      };
+    }
     case "orgs list": {
       const orgs = await accounts.listOrganizations();
       return {
@@ -245,6 +327,45 @@ export async function runOperatorCommand(
       };
     }
   }
+}
+
+/** An organisation's billing as the contract's 402 `payment_overdue` body names it. */
+function billingOf(org: Organization) {
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    billingState: org.billingState,
+    overdueDays: org.overdueDays,
+    graceDays: org.graceDays,
+    trackingPaused: trackingPaused(org),
+  };
+}
+
+/** The tracking service's own rule (tracking.service.ts): past grace, new tracking pauses. */
+function trackingPaused(org: Organization): boolean {
+  return org.billingState === "overdue" && org.overdueDays > org.graceDays;
+}
+
+function billingSentence(org: Organization): string {
+  const who = `${org.name} (${org.id})`;
+  if (org.billingState === "active") {
+    return `${who}: billing current (grace ${org.graceDays} days if an invoice goes unpaid).`;
+  }
+  return trackingPaused(org)
+    ? `${who}: ${org.overdueDays} days overdue, past its ${org.graceDays}-day grace: new tracking is refused (402 payment_overdue); existing shipments are unaffected.`
+    : `${who}: ${org.overdueDays} days overdue, within its ${org.graceDays}-day grace: tracking goes on.`;
+}
+
+/** Each contract feature as every surface sees it: on, switched off, or not in the plan. */
+function featuresOf(org: Organization) {
+  const switches = (org.featureSwitches ?? {}) as Record<string, unknown>;
+  return FEATURES.map((feature) => ({
+    feature,
+    access: featureAccess(org, feature),
+    inPlan: PLANS[org.plan].features.includes(feature),
+    switchedOn: switches[feature] !== false,
+  }));
 }
 
 async function organization(accounts: AccountsService, idOrName: string) {

@@ -57,6 +57,8 @@ export interface OrganizationChanges {
   operator?: boolean;
   /** A custom plan's negotiated per-key minute window; null: the plan's own (see `planOf`). */
   ratePerMinute?: number | null;
+  /** Per-feature switches (`false`: switched off); a feature absent from the object is on. */
+  featureSwitches?: Record<string, boolean>;
 }
 
 export class AccountsService {
