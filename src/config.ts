@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { DCSA_TNT_DEFAULTS } from "./upstream/carriers/dcsa-tnt.adapter";
+import { ConfigError } from "./config-error";
 import { type DocumentsConfig, documentEnvironment, documentsConfig } from "./workspace-config";
+
+export { ConfigError };
 
 /**
  * The only place that reads the environment. Parsed once at start-up; a bad value stops the process
@@ -123,7 +125,9 @@ const environmentSchema = z.object({
     .int()
     .min(1)
     .max(64)
-    .default(DCSA_TNT_DEFAULTS.maxConcurrency),
+    // The DCSA adapter's own default (DCSA_TNT_DEFAULTS.maxConcurrency), written out: configuration is
+    // the bottom layer and imports no adapter (docs/decisions/architecture.md).
+    .default(8),
   // `only`: a worker process (background work, and /healthz, /readyz, /metrics; no API).
   QUAYSIDE_WORKERS: z.enum(["on", "off", "only"]).default("on"),
   // Disruption feeds: `auto` (the embedded simulator's feeds when it runs, else the real ones), `real`,
@@ -352,8 +356,6 @@ export interface AppConfig {
   /** Carrier credentials are looked up by variable name from the registry file, so keep the raw map. */
   environment: Readonly<Record<string, string | undefined>>;
 }
-
-export class ConfigError extends Error {}
 
 /** One entry of an address allow-list: an address, or a CIDR range. */
 export interface AddressRule {

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { ConfigError } from "./config";
+import { ConfigError } from "./config-error";
 
 /**
  * The workspace documents' part of the environment, parsed by `loadConfig` with the rest (src/config.ts

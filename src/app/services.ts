@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import type { AppConfig } from "../config";
 import type { Database } from "../db/database";
 import { AccountsService } from "../domain/accounts/accounts.service";
-import { type Carrier, withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
+import { withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
 import { CongestionService } from "../domain/congestion/congestion.service";
 import { DndService } from "../domain/demurrage/dnd.service";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
@@ -21,7 +21,7 @@ import {
   RedisCounterStore,
 } from "../domain/limits/counter-store";
 import { FixedWindowLimiter } from "../domain/limits/fixed-window";
-import { createLookupServices, type LookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
+import { createLookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
 import { outboxTransport } from "../domain/notifications/mail-transport";
 import { NotificationsService } from "../domain/notifications/notifications.service";
 import { PeopleService } from "../domain/people/people.service";
@@ -46,10 +46,13 @@ import { TicketsService } from "../domain/workspace/tickets.service";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
+import type { Services } from "../services";
 import { createSemaphore } from "../upstream/http/concurrency";
 import { smtpTransport } from "../upstream/mail/smtp-transport";
 import { HttpWebhookSender } from "../upstream/webhooks/http-sender";
 import { createDocumentStorage } from "./document-storage";
+
+export type { Services };
 
 /**
  * Bulk tracking's share of the process (`TrackingDeps.bulkLanes`): items of every bulk request in
@@ -59,63 +62,6 @@ import { createDocumentStorage } from "./document-storage";
  */
 const BULK_ITEMS_AT_ONCE = 16;
 const BULK_WRITES_AT_ONCE = 3;
-
-/** Everything a request, a job or a CLI command may use, built once by the composition root. */
-export interface Services {
-  config: AppConfig;
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  metrics: Metrics;
-  accounts: AccountsService;
-  /** People in the dashboard: passwords, sessions, invitations. */
-  people: PeopleService;
-  /** The carrier directory with the operator's status overrides applied. */
-  carriers: readonly Carrier[];
-  counters: CounterStore;
-  limiter: FixedWindowLimiter;
-  carrierGateway: CarrierTracker;
-  documents: DocumentStore;
-  slots: SlotsService;
-  tracking: TrackingService;
-  shipments: ShipmentsService;
-  /** Calls per organisation, month and surface (compat `api_calls.used`). */
-  apiCalls: ApiCallsService;
-  /** Store-served lookups waiting for their batched insert (flushed every second and at shutdown). */
-  lookupLog: LookupLog;
-  /** The lookup log read back: compat `/history`. */
-  history: TrackingHistoryService;
-  webhooks: WebhooksService;
-  /** Sample webhook deliveries of the sandbox world (absent from the live service). */
-  sampleDeliveries?: SampleDeliveries;
-  /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */
-  background: BackgroundTracking;
-  /** Ports, carrier lookups, vessel positions, schedules and their daily allowances. */
-  lookups: LookupServices;
-  /** Port congestion: sampling, daily signals, scoring, the board and readings. */
-  congestion: CongestionService;
-  /** Predictive ETA at the port of discharge, computed on read and kept (docs/decisions/eta.md). */
-  eta: EtaService;
-  /** Demurrage and detention: tariffs, contract terms and the clocks of shipments. */
-  dnd: DndService;
-  /** The REST API's OpenAPI document, for the documentation search (absent: searched without it). */
-  openApiDocument?: OpenApiSource;
-  /** Published disruptions, their matches to shipments, their sources' health. */
-  disruptions: DisruptionsService;
-  /** Feed ingestion, when sources are configured (none: nothing is fetched). */
-  feedIngestion: FeedIngestion | null;
-  /** E-mail notifications: preferences, followers, the mail queue and its outbox (`enqueueMail`). */
-  notifications: NotificationsService;
-  /** Terminal records per box and terminal, and the terminal checks the workers make. */
-  terminals: TerminalRecords;
-  /** Workspace: documents organisations upload (local folder or S3). */
-  workspaceDocuments: WorkspaceDocumentsService;
-  /** Workspace: support tickets, answered by the deployment's operator. */
-  tickets: TicketsService;
-  /** Workspace: freight quote requests, quoted by the deployment's operator. */
-  quoteRequests: QuoteRequestsService;
-  close(): Promise<void>;
-}
 
 export function createCounterStore(
   config: AppConfig,
@@ -204,7 +150,7 @@ export function createServices(input: {
     scheduleSources: input.lookupUpstreams?.scheduleSources ?? [],
   });
   const lookups = createLookupServices({
-    config,
+    redisUrl: config.redisUrl,
     prisma: db.prisma,
     clock,
     logger,

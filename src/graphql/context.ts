@@ -1,6 +1,6 @@
-import type { Services } from "../app/services";
 import type { Principal } from "../domain/accounts/principal";
 import type { Surface } from "../domain/tracking/tracking.service";
+import type { Services } from "../services";
 
 /**
  * One context per request, the same for Yoga, every facade, jobs and tests. Services never see the

@@ -1,8 +1,8 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import type { Services } from "../app/services";
 import type { Principal } from "../domain/accounts/principal";
 import type { Surface } from "../domain/tracking/tracking.service";
 import { type OutcomeCode, outcomeForGraphQLCode } from "../http/outcomes";
+import type { Services } from "../services";
 import { createContext } from "./context";
 import type { OperationExecutor } from "./executor";
 

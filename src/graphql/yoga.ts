@@ -1,11 +1,11 @@
 import type { Request, Response } from "express";
 import { type DocumentNode, GraphQLError, type GraphQLSchema, getOperationAST } from "graphql";
 import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
-import type { Services } from "../app/services";
 import { databaseUnavailableReason, isDatabaseUnavailable } from "../db/unavailable";
 import type { Principal } from "../domain/accounts/principal";
 import { OUTCOMES } from "../http/outcomes";
 import { inSpan, tracingOn } from "../observability/tracing";
+import type { Services } from "../services";
 import { createContext } from "./context";
 import { DocumentCache } from "./document-cache";
 import {

@@ -1,4 +1,4 @@
-import type { Services } from "../app/services";
+import type { Services } from "../services";
 import { PeriodicWorker } from "./periodic-worker";
 import { WebhookDispatcher } from "./webhook-dispatcher";
 

@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import type { AppConfig } from "../../config";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Carrier } from "../carriers/carrier-directory";
@@ -35,7 +34,8 @@ export interface LookupUpstreams {
 }
 
 export function createLookupServices(input: {
-  config: AppConfig;
+  /** Shared lookup caches through Redis when set, else this process's memory. */
+  redisUrl: string | undefined;
   prisma: PrismaClient;
   clock: Clock;
   logger: Logger;
@@ -45,7 +45,7 @@ export function createLookupServices(input: {
   upstreams?: LookupUpstreams;
 }): LookupServices {
   let lastWarning = 0;
-  const cache = createLookupCache(input.config.redisUrl, input.clock, (error) => {
+  const cache = createLookupCache(input.redisUrl, input.clock, (error) => {
     const now = Date.now();
     if (now - lastWarning > 60_000) {
       lastWarning = now;
