@@ -129,6 +129,13 @@ export async function runEtaReplay(input: {
     }
     scored.push({ ...s, voyage: key(voyage.scac, voyage.reference), ata: voyage.ata });
   }
+  // Every scored prediction as a line of JSON, for fitting on the tuning split (bench/eta-replay/fit.ts).
+  const dump = process.env.BENCH_ETA_DUMP;
+  if (dump) {
+    mkdirSync(path.dirname(dump), { recursive: true });
+    writeFileSync(dump, `${scored.map((s) => JSON.stringify(s)).join("\n")}\n`);
+    input.log(`eta-replay: ${scored.length} scored predictions written to ${dump}`);
+  }
   const buckets = scoreByBucket(scored);
   const fallbackReasons: Record<string, number> = {};
   for (const s of scored) if (s.reason) fallbackReasons[s.reason] = (fallbackReasons[s.reason] ?? 0) + 1;

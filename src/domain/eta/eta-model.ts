@@ -70,21 +70,63 @@ export const MAX_MOVE_SHARE = 0.3;
  */
 export const MADE_GOOD_SOG_SHARE = 0.9;
 /**
- * The carrier's p80 slip by horizon bucket, hours: chosen on the carrier-sourced predictions of the
- * service-path replay's tuning split (bench/eta-replay, `--eta-split tuning`, 80 voyages, seed
- * eta-replay-tuning; never its validation split) so that about four arrivals in five come before it.
- * The world's arrivals lie mostly within minutes of a carrier ETA that holds (a mass at +5 min), with a
- * long tail where it does not (revisions the stored document has not caught yet), so coverage jumps
- * around 5 minutes: with a fault's window a quarter wider, 0.080 h covers 0.76 within a day and 0.78
- * at 1-3 days, 0.084 h covers 0.81, 0.835 and 0.811 at 3-7, 7-14 and > 14 days (0.080 h there:
- * 0.71-0.75). The offline calibration's carrier cells (no tail) are not used on the service path.
+ * The carrier's p80 slip by horizon bucket of its ETA, hours, on the service path: the residual of
+ * arrival minus p50 on the carrier-sourced predictions of the service-path replay's tuning split
+ * (bench/eta-replay, `--eta-split tuning`, 80 voyages, seed eta-replay-tuning; never its validation
+ * split), the smallest slip that covers at least 0.83 of them (a margin over 0.80 for a month with a
+ * heavier tail), or where that overshoots 0.88, the largest below it. Most arrivals lie within minutes
+ * of a carrier ETA that holds (a mass at +3 to +5 min: 80 to 90% of the rows within 3 days) and the rest
+ * in a long tail, so where the mass holds four arrivals in five the window is minutes: widening it to
+ * hours covers 0.9 and more (issue 34, docs/decisions/eta.md). Coverage on tuning: 0.73, 0.87, 0.84,
+ * 0.83 and 0.83 (0.65 h beyond 14 days, where the tail starts earlier).
  */
 export const SERVICE_CARRIER_SLIP80_HOURS: Record<HorizonBucket, number> = {
   le1d: 0.08,
-  "1to3d": 0.08,
-  "3to7d": 0.084,
-  "7to14d": 0.084,
-  gt14d: 0.084,
+  "1to3d": 0.1,
+  "3to7d": 0.1,
+  "7to14d": 0.05,
+  gt14d: 0.65,
+};
+/**
+ * The carrier's own ETA is served as p50 plus the median of arrival minus that ETA on the same tuning
+ * rows, where the share of arrivals before an unshifted p50 fell under 0.40 (0.38 at 7-14 days, 0.32
+ * beyond: arrivals come a few minutes after an ETA that holds). Within a week the median is 0 to 2
+ * minutes and the carrier's ETA is served exactly.
+ */
+export const SERVICE_CARRIER_P50_SHIFT_HOURS: Record<HorizonBucket, number> = {
+  le1d: 0,
+  "1to3d": 0,
+  "3to7d": 0,
+  "7to14d": 0.05,
+  gt14d: 0.067,
+};
+/**
+ * **A published late departure is made good at sea.** When the carrier's ETA has moved later than the
+ * first ETA the service saw for the shipment by RECOVERY_MIN_HOURS to RECOVERY_MAX_HOURS, the ship most
+ * often arrives close to that first ETA: a late ship sails faster and cuts its stays (up to a fifth of a
+ * leg's time in the world, world.md), while the carrier's ETA carries the whole delay until it revises
+ * it late in the sailing. On the tuning split's rows so moved (7 to 14 days ahead: 105 rows moved 24 to
+ * 72 h, arrival a median 30 h before the carrier's ETA; 97 moved 72 to 168 h, 79 h before) the arrival
+ * was a median 1.0 times the move earlier. p50 is then the carrier's ETA less the move, by at most
+ * RECOVERY_SHARE of the time left to the carrier's ETA, and only while it stays RECOVERY_MIN_HORIZON_DAYS
+ * ahead (closer, the carrier has revised or is about to, and a wrong move cost the 1-3 day buckets).
+ * Fitted on the tuning split over shares 0.15 to 0.3 and moves up to 168 or 240 h: MAE of p50 / MAE of
+ * the carrier 0.94 at 3-7 days, 0.59 at 7-14 and 0.71 beyond (0.95-1.0, 0.62-0.75 and 0.72-0.85 across
+ * the grid), the other buckets unchanged.
+ */
+export const RECOVERY_MIN_HOURS = 1;
+export const RECOVERY_MAX_HOURS = 240;
+export const RECOVERY_SHARE = 0.25;
+export const RECOVERY_MIN_HORIZON_DAYS = 5;
+/**
+ * The window of a prediction so moved (source `blend`), by its horizon bucket: the smallest slip
+ * covering at least 0.83 of the tuning split's moved rows (0.83, 0.87 and 0.89: fewer voyages, so the
+ * residuals come in lumps).
+ */
+export const SERVICE_RECOVERY_SLIP80_HOURS: Partial<Record<HorizonBucket, number>> = {
+  "3to7d": 49.4,
+  "7to14d": 46.1,
+  gt14d: 6.85,
 };
 /**
  * The model's share of p50 per horizon bucket on the service path, fitted on the same tuning split:
@@ -237,6 +279,15 @@ export interface EtaInput {
    * SERVICE_MODEL_WEIGHT); absent: the offline calibration's `modelWeight`.
    */
   modelWeight?: Partial<Record<HorizonBucket, number>> | null;
+  /** Added to the carrier's ETA when it is served as p50, per bucket of its ETA (the service's median shift). */
+  carrierP50ShiftHours?: Partial<Record<HorizonBucket, number>> | null;
+  /**
+   * The first carrier ETA the service saw for this shipment, and the windows of a prediction moved by
+   * a published delay the ship makes good (SERVICE_RECOVERY_SLIP80_HOURS): with both, that move is
+   * made (RECOVERY_*); without, never.
+   */
+  firstCarrierEta?: number | null;
+  recoverySlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
 }
 
 export interface EtaPrediction {
@@ -655,16 +706,24 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
   const bucket = horizonBucketOf(horizonMs);
   const cell = calibrationCell(raw.source, bucket, table);
   const recalibrated = recalibrateByWeight(raw, input.now, bucket, table);
-  // The model took no weight: the carrier's own ETA is served, exactly (even one already past: the
-  // ship has most often arrived and the document not yet said so).
+  const faulty = raw.fallbackReason !== null && INPUT_FAULTS.includes(raw.fallbackReason);
+  if (raw.weight === 0 && !faulty) {
+    const recovered = recoveredEta(input);
+    if (recovered) return recovered;
+  }
+  // The model took no weight: the carrier's own ETA is served (even one already past: the ship has
+  // most often arrived and the document not yet said so), shifted by its measured median if any.
+  const shift =
+    input.carrierEta === null
+      ? 0
+      : (input.carrierP50ShiftHours?.[horizonBucketOf(Math.max(0, input.carrierEta - input.now))] ?? 0);
   const p50 =
     raw.weight === 0 && input.carrierEta !== null
-      ? input.carrierEta
+      ? input.carrierEta + shift * HOUR_MS
       : boundedMove(recalibrated.p50, input.carrierEta, input.now);
   const p80 = p50 + widenedSpread(recalibrated.p80 - recalibrated.p50, raw, bucket, table);
   const carrierBucket =
     input.carrierEta === null ? undefined : input.carrierBias[horizonBucketOf(input.carrierEta - input.now)];
-  const faulty = raw.fallbackReason !== null && INPUT_FAULTS.includes(raw.fallbackReason);
   const confidence = faulty
     ? "low"
     : confidenceOf({
@@ -686,5 +745,43 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
     horizonBucket: bucket,
     computedAt: input.now,
     fallbackReason: raw.fallbackReason,
+  };
+}
+
+/**
+ * The carrier's ETA less the published delay the ship makes good (RECOVERY_*, above), source `blend`;
+ * null when it does not apply: no first ETA or windows given, the ETA not moved later by 1 to 240 h, or
+ * the moved p50 under RECOVERY_MIN_HORIZON_DAYS ahead.
+ */
+export function recoveredEta(input: EtaInput): EtaPrediction | null {
+  const { carrierEta, firstCarrierEta, now } = input;
+  if (carrierEta === null || firstCarrierEta == null || !input.recoverySlip80Hours) return null;
+  const movedHours = (carrierEta - firstCarrierEta) / HOUR_MS;
+  if (movedHours < RECOVERY_MIN_HOURS || movedHours > RECOVERY_MAX_HOURS) return null;
+  const madeGood = Math.min(movedHours * HOUR_MS, RECOVERY_SHARE * Math.max(0, carrierEta - now));
+  const p50 = carrierEta - madeGood;
+  if (p50 - now < RECOVERY_MIN_HORIZON_DAYS * DAY_MS) return null;
+  const bucket = horizonBucketOf(p50 - now);
+  const slip = input.recoverySlip80Hours[bucket];
+  if (slip === undefined) return null;
+  const p80 = p50 + slip * HOUR_MS;
+  return {
+    p50,
+    p80,
+    source: "blend",
+    confidence: confidenceOf({
+      source: "blend",
+      positionAgeHours: null,
+      podTier: input.pod?.tier ?? null,
+      horizonMs: p50 - now,
+      spreadMs: p80 - p50,
+      calibrated: true,
+      calibrationWithinTarget: false,
+      carrierArrivalsMeasured: 0,
+    }),
+    horizonHours: Math.round(((p50 - now) / HOUR_MS) * 10) / 10,
+    horizonBucket: bucket,
+    computedAt: now,
+    fallbackReason: input.fallback === "not_sailing" ? "not_sailing" : null,
   };
 }

@@ -42,6 +42,14 @@ export function etaSources(deps: {
           speedKnots: p.speed,
           courseDeg: p.course,
           fixedAt: Date.parse(p.positionAt),
+          // What AIS itself says of the voyage (status, last port, destination): the arrival at the
+          // port of discharge and a call of the rotation the box's plan does not name are read from it.
+          // The destination's ETA is not read: crews type it, and it is no measurement.
+          moored: p.navigationStatus === null ? undefined : /moored/i.test(p.navigationStatus),
+          lastPort: p.origin?.locode
+            ? { unLocode: p.origin.locode, departedAt: p.origin.at ? Date.parse(p.origin.at) : null }
+            : null,
+          nextPort: p.destination?.locode ?? null,
         };
         break;
       }

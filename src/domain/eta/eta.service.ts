@@ -4,7 +4,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import { featureAccess } from "../accounts/principal";
 import { placeLocations } from "../routes/placed-locations";
-import { seaRoute } from "../routes/sea-route";
+import { haversineKm, type SeaRoute, seaRoute } from "../routes/sea-route";
 import type { DocumentStore, LatestDocument } from "../tracking/document-store";
 import type { TrackedVessel } from "../tracking/model";
 import { CALIBRATION } from "./calibration-table";
@@ -19,8 +19,10 @@ import {
   type MadeGood,
   type PortWaitReading,
   predictEta,
+  SERVICE_CARRIER_P50_SHIFT_HOURS,
   SERVICE_CARRIER_SLIP80_HOURS,
   SERVICE_MODEL_WEIGHT,
+  SERVICE_RECOVERY_SLIP80_HOURS,
   type VesselProgress,
 } from "./eta-model";
 import { journeyProgress } from "./journey-progress";
@@ -34,6 +36,12 @@ export interface VesselFix {
   /** Course over ground, degrees (absent: unknown). */
   courseDeg?: number | null;
   fixedAt: number;
+  /** The report's navigation status says moored (alongside a berth); absent: not reported. */
+  moored?: boolean;
+  /** The port the report says the vessel last left (UN/LOCODE) and when; absent or null: not reported. */
+  lastPort?: { unLocode: string; departedAt: number | null } | null;
+  /** The port the report says the vessel is bound for (UN/LOCODE); absent or null: not reported. */
+  nextPort?: string | null;
 }
 
 /** What the model reads beyond the document: ports the domain declares, adapters fill. */
@@ -148,10 +156,12 @@ export class EtaService {
     });
     if (pending.length === 0) return answers;
     const documents = await this.deps.documents.latestOfMany(pending.map((i) => shipments[i]!.documentId!));
+    const firstEtas = await this.firstCarrierEtas(pending.map((i) => shipments[i]!.id));
     const now = this.deps.clock.now().getTime();
     for (const [n, i] of pending.entries()) {
       const document = documents[n];
-      const prediction = document ? await this.predict(document, now) : null;
+      const firstCarrierEta = firstEtas.get(shipments[i]!.id) ?? null;
+      const prediction = document ? await this.predict(document, now, { firstCarrierEta }) : null;
       answers[i] = prediction ? { ...served(prediction), computedAt: new Date(now) } : null;
     }
     return answers;
@@ -214,13 +224,15 @@ export class EtaService {
       });
     }
     const latest = await documents.latestOfMany(followed.map((r) => r.documentId!));
+    const firstEtas = await this.firstCarrierEtas(followed.map((r) => r.id));
     const now = clock.now().getTime();
     for (const [i, row] of followed.entries()) {
       const document = latest[i];
       if (!document) continue;
       let prediction: EtaPrediction | null;
       try {
-        prediction = await this.predict(document, now, { keepFix: true });
+        const firstCarrierEta = firstEtas.get(row.id) ?? null;
+        prediction = await this.predict(document, now, { keepFix: true, firstCarrierEta });
       } catch (error) {
         // One shipment the model fails on must not hold up its batch: tried again in an hour, and
         // until then its reads compute in memory (and fail the same way, on that field only).
@@ -261,7 +273,7 @@ export class EtaService {
   async predict(
     document: LatestDocument,
     now: number,
-    options: { keepFix?: boolean } = {},
+    options: { keepFix?: boolean; firstCarrierEta?: number | null } = {},
   ): Promise<EtaPrediction | null> {
     const content = document.content;
     const progress = journeyProgress(content);
@@ -276,9 +288,24 @@ export class EtaService {
       const vesselKey = vesselKeyOf(progress.sailing.vessel);
       // Only the worker keeps fixes (a read never writes).
       if (fix && vesselKey && options.keepFix) await this.keepFix(vesselKey, fix, now);
+      // The vessel is seen at the port of discharge (alongside, or gone on after calling there) before
+      // the carrier's document says so: it has arrived, and a prediction now would only repeat an ETA
+      // already past or wrong (the replay's predictions after the true arrival were 110 h off).
+      if (fix && arrivedAtPod(fix, progress.sailing, places)) return null;
       const found = fix
         ? await this.progressFrom(fix, vesselKey, progress.sailing, places, now)
         : ({ fault: "position_unknown" } as const);
+      if (process.env.ETA_DEBUG && "fault" in found)
+        console.error(
+          JSON.stringify({
+            ref: content.reference,
+            now: new Date(now).toISOString(),
+            fault: found.fault,
+            fix,
+            left: progress.sailing.departedFrom,
+            ahead: progress.sailing.callsAhead.map((k) => places.get(k)?.unLocode),
+          }),
+        );
       vessel = "fault" in found ? null : found;
       fallback = "fault" in found ? found.fault : null;
     }
@@ -290,7 +317,12 @@ export class EtaService {
       // Measured on the service path's tuning split (eta-model.ts): the carrier's window, and no
       // share for the model until it is better than the carrier there.
       carrierSlip80Hours: SERVICE_CARRIER_SLIP80_HOURS,
+      carrierP50ShiftHours: SERVICE_CARRIER_P50_SHIFT_HOURS,
       modelWeight: SERVICE_MODEL_WEIGHT,
+      // A published delay the ship makes good (eta-model.ts, RECOVERY_*): against the first carrier
+      // ETA the service kept for the shipment.
+      firstCarrierEta: options.firstCarrierEta ?? null,
+      recoverySlip80Hours: SERVICE_RECOVERY_SLIP80_HOURS,
       vessel,
       pod,
       fallback,
@@ -304,21 +336,19 @@ export class EtaService {
     places: Places,
     now: number,
   ): Promise<VesselProgress | { fault: EtaFallbackReason }> {
-    const leg = this.legOf(sailing, places);
+    const leg = legOf(sailing, places);
     if (!leg) return { fault: "no_route" };
     const at = { lat: fix.lat, lng: fix.lng };
-    const ahead = seaRoute(at, leg.next);
-    if (!ahead) return { fault: "no_route" };
-    if (!onTheLeg(at, ahead.lengthNm, leg)) return { fault: "off_planned_leg" };
+    const ahead = sailingRoute(at, leg.next);
+    if (!onTheLeg(at, ahead.lengthNm, leg) && !reportedOnTheVoyage(fix, sailing, leg))
+      return { fault: "off_planned_leg" };
     let from = { lat: fix.lat, lng: fix.lng };
     let remainingNm = 0;
     for (const key of sailing.callsAhead) {
       const place = places.get(key);
       if (place?.lat == null || place.lng == null) return { fault: "no_route" };
       const to = { lat: place.lat, lng: place.lng };
-      const route = seaRoute(from, to);
-      if (!route) return { fault: "no_route" };
-      remainingNm += route.lengthNm;
+      remainingNm += sailingRoute(from, to).lengthNm;
       from = to;
     }
     const callsAhead: CallAhead[] = [];
@@ -329,35 +359,43 @@ export class EtaService {
         wait: code ? await this.deps.sources.portWait(code) : null,
       });
     }
-    const earlier = vesselKey ? await this.earlierFixes(vesselKey, fix, now) : [];
-    const madeGood = madeGoodFrom(
-      [...earlier, fix].filter((f) => {
-        // Only fixes of this leg: an earlier one elsewhere is another voyage (or a bad report).
-        if (f === fix) return true;
-        const route = seaRoute({ lat: f.lat, lng: f.lng }, leg.next);
-        return route !== null && onTheLeg(f, route.lengthNm, leg);
-      }),
-      leg.next,
-    );
+    // Alongside a call of the ship's rotation that the box's plan does not name (its report is moored
+    // and bound for another port than the box's next call): a normal stay, not a ship failing to make
+    // way, so no progress is measured from it.
+    const atOtherCall = fix.moored === true && fix.nextPort != null && fix.nextPort !== leg.nextCode;
+    const earlier = vesselKey && !atOtherCall ? await this.earlierFixes(vesselKey, fix, now) : [];
+    const madeGood = atOtherCall
+      ? null
+      : madeGoodFrom(
+          [...earlier, fix].filter((f) => {
+            // Only fixes of this leg: an earlier one elsewhere is another voyage (or a bad report).
+            if (f === fix) return true;
+            return onTheLeg(f, sailingRoute({ lat: f.lat, lng: f.lng }, leg.next).lengthNm, leg);
+          }),
+          leg.next,
+        );
     return {
       fixedAt: fix.fixedAt,
       recentSogKnots: [...earlier, fix].flatMap((f) => (f.speedKnots === null ? [] : [f.speedKnots])),
       remainingNm,
       callsAhead,
       madeGood,
-      courseOffRouteDeg: courseOffRoute(fix, ahead.path),
+      courseOffRouteDeg: atOtherCall ? null : courseOffRoute(fix, ahead.path),
     };
   }
 
-  /** The call the vessel left and the next one, placed; null when either has no coordinates or route. */
-  private legOf(sailing: Sailing, places: Places): Leg | null {
-    const left = places.get(sailing.departedFrom);
-    const next = places.get(sailing.callsAhead[0] ?? "");
-    if (left?.lat == null || left.lng == null || next?.lat == null || next.lng == null) return null;
-    const from = { lat: left.lat, lng: left.lng };
-    const to = { lat: next.lat, lng: next.lng };
-    const route = seaRoute(from, to);
-    return route ? { left: from, next: to, lengthNm: route.lengthNm } : null;
+  /**
+   * The first carrier ETA kept for each shipment: the carrier's ETA of its oldest snapshot (the first
+   * prediction the service made for it). One statement for the batch.
+   */
+  private async firstCarrierEtas(shipmentIds: readonly string[]): Promise<Map<string, number>> {
+    if (shipmentIds.length === 0) return new Map();
+    const rows = await this.deps.prisma.$queryRaw<{ shipment_id: string; carrier_eta: Date }[]>`
+      SELECT DISTINCT ON (shipment_id) shipment_id, carrier_eta
+        FROM predictive_eta_snapshots
+       WHERE shipment_id IN (${Prisma.join([...shipmentIds])}) AND carrier_eta IS NOT NULL
+       ORDER BY shipment_id, computed_at`;
+    return new Map(rows.map((r) => [r.shipment_id, r.carrier_eta.getTime()]));
   }
 
   /** Keeps a fetched fix in the vessel's history and forgets the vessel's fixes past the window. */
@@ -558,7 +596,101 @@ interface GeoPoint {
 interface Leg {
   left: GeoPoint;
   next: GeoPoint;
+  leftCode: string | null;
+  nextCode: string | null;
   lengthNm: number;
+}
+
+/** A great circle is this much shorter than the sea route around the land (used where there is no route). */
+const GREAT_CIRCLE_DETOUR = 1.15;
+
+/**
+ * Nautical miles to sail between two points: the sea route, or where the network joins no path from a
+ * point (a fix in a strait or harbour the network does not reach: Suez, Torres Strait, the Kattegat's
+ * ports) the great circle a sixth longer. That the network has no path is no fault of the ship's: it
+ * was reported as `no_route`, and such fixes were nearly all ships sailing normally.
+ */
+function sailingRoute(from: GeoPoint, to: GeoPoint): SeaRoute {
+  const route = seaRoute(from, to);
+  if (route) return route;
+  const lengthNm = (haversineKm(from, to) / 1.852) * GREAT_CIRCLE_DETOUR;
+  return {
+    path: [
+      [from.lat, from.lng],
+      [to.lat, to.lng],
+    ],
+    lengthNm,
+  };
+}
+
+/** The call the vessel left and the next one, placed; null when either has no coordinates. */
+function legOf(sailing: Sailing, places: Places): Leg | null {
+  const left = places.get(sailing.departedFrom);
+  const next = places.get(sailing.callsAhead[0] ?? "");
+  if (left?.lat == null || left.lng == null || next?.lat == null || next.lng == null) return null;
+  const from = { lat: left.lat, lng: left.lng };
+  const to = { lat: next.lat, lng: next.lng };
+  return {
+    left: from,
+    next: to,
+    leftCode: left.unLocode,
+    nextCode: next.unLocode,
+    lengthNm: sailingRoute(from, to).lengthNm,
+  };
+}
+
+/** A container ship sails this fast at most: a position it could not have reached since is not its voyage. */
+const FASTEST_KNOTS = 26;
+/** The ship's own report of when it left a port and the box's departure event agree within this. */
+const SAME_DEPARTURE_MS = 48 * HOUR_MS;
+/** Within this of the port's position a moored ship is alongside there (terminals lie a few miles off). */
+const ALONGSIDE_NM = 15;
+
+/**
+ * The ship's own AIS report puts it on the box's voyage even where the position lies off the direct
+ * leg: it says it left the box's call at the box's departure (and has called nowhere since), or it is
+ * bound for the box's next call having left, since the box's departure, a port of its rotation the plan
+ * does not name; and the position is one it could have sailed to since (at most FASTEST_KNOTS). Ships
+ * call at ports between the box's calls (Laem Chabang between Singapore and Cai Mep, Busan between
+ * Yantian and Long Beach) and sail around the Cape where the network's route is Suez: those positions
+ * were reported `off_planned_leg` though nothing was wrong. A ship of that name on another service
+ * names other ports, and the leg's own check judges it.
+ */
+function reportedOnTheVoyage(fix: VesselFix, sailing: Sailing, leg: Leg): boolean {
+  const last = fix.lastPort;
+  if (!last || last.departedAt === null || sailing.departedAt === null) return false;
+  const departedAt = sailing.departedAt;
+  const sameDeparture =
+    last.unLocode === leg.leftCode && Math.abs(last.departedAt - departedAt) <= SAME_DEPARTURE_MS;
+  const calledSince =
+    fix.nextPort != null && fix.nextPort === leg.nextCode && last.departedAt >= departedAt - HOUR_MS;
+  if (!sameDeparture && !calledSince) return false;
+  const hours = Math.max(0, fix.fixedAt - departedAt) / HOUR_MS;
+  const straightNm = haversineKm(leg.left, { lat: fix.lat, lng: fix.lng }) / 1.852;
+  return straightNm <= hours * FASTEST_KNOTS + ALONGSIDE_NM;
+}
+
+/**
+ * The box's ship has reached the port of discharge, the box being on its last leg: its report is moored
+ * (or, without a status, stopped) within ALONGSIDE_NM of the port, or says it last left that port after
+ * the box's departure. The carrier's document says so later: hours to days in the replay.
+ */
+export function arrivedAtPod(fix: VesselFix, sailing: Sailing, places: Places): boolean {
+  if (sailing.callsAhead.length !== 1) return false;
+  const pod = places.get(sailing.callsAhead[0]!);
+  if (pod?.lat == null || pod.lng == null) return false;
+  if (sailing.departedAt !== null && fix.fixedAt <= sailing.departedAt) return false;
+  const stopped = fix.moored ?? (fix.speedKnots !== null && fix.speedKnots < 0.5);
+  const alongside =
+    stopped &&
+    haversineKm({ lat: pod.lat, lng: pod.lng }, { lat: fix.lat, lng: fix.lng }) / 1.852 <= ALONGSIDE_NM;
+  const calledThere =
+    pod.unLocode !== null &&
+    fix.lastPort?.unLocode === pod.unLocode &&
+    fix.lastPort.departedAt !== null &&
+    sailing.departedAt !== null &&
+    fix.lastPort.departedAt > sailing.departedAt;
+  return alongside || calledThere;
 }
 
 /** The key a vessel's fixes are kept under: its IMO number, else its name; null with neither. */
@@ -574,9 +706,7 @@ export function vesselKeyOf(vessel: TrackedVessel): string | null {
  * far off the leg belongs to another voyage of a ship of that name, or to a wrong position report.
  */
 function onTheLeg(at: GeoPoint, aheadNm: number, leg: Leg): boolean {
-  const sailed = seaRoute(leg.left, at);
-  if (!sailed) return false;
-  return sailed.lengthNm + aheadNm <= leg.lengthNm * (4 / 3) + 300;
+  return sailingRoute(leg.left, at).lengthNm + aheadNm <= leg.lengthNm * (4 / 3) + 300;
 }
 
 /**
@@ -588,7 +718,7 @@ export function madeGoodFrom(fixes: readonly VesselFix[], next: GeoPoint): MadeG
   if (fixes.length < 2) return null;
   const togo = fixes.map((f) => ({
     at: f.fixedAt,
-    nm: seaRoute({ lat: f.lat, lng: f.lng }, next)?.lengthNm ?? null,
+    nm: sailingRoute({ lat: f.lat, lng: f.lng }, next).lengthNm as number | null,
   }));
   const known = togo.filter((t): t is { at: number; nm: number } => t.nm !== null);
   if (known.length < 2) return null;

@@ -19,6 +19,8 @@ export interface JourneyProgress {
     vessel: TrackedVessel;
     /** Location key of the call the vessel last left. */
     departedFrom: string;
+    /** When it left that call (ms; null when the event has no time). */
+    departedAt: number | null;
     /** Location keys from the call ahead to the port of discharge (the last one). */
     callsAhead: string[];
     /** Which of them change vessel (transshipment calls). */
@@ -61,6 +63,7 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
       sailing: {
         vessel,
         departedFrom: keys[i]!,
+        departedAt: latest.instant === null ? null : Date.parse(latest.instant),
         callsAhead: keys.slice(i + 1, seaTo + 1),
         transshipments: new Set(doc.transshipmentLocationKeys),
       },
