@@ -1,15 +1,63 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Four lanes that follow test/'s folders (docs/testing.md): `npm run test:unit` and the others run one.
+ * The lanes that touch a database name the global setup, which makes the migrated templates once per
+ * run; the unit lane has none and starts in a second.
+ */
+const DATABASE_SETUP = ["test/support/global-setup.ts"];
+
 export default defineConfig({
   // Node resolves `graphql` to its CommonJS build (what Pothos and Yoga load); Vite would pick the
   // .mjs build for our files, and graphql-js refuses two copies of itself in one process.
   resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
-    include: ["test/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    globalSetup: ["test/support/global-setup.ts"],
+    // Two files at a time on the 2-core machine (vitest's default there is one): most of a file's
+    // wall time is waiting on sockets, timers and child processes.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "graphql",
+          include: ["test/graphql/**/*.test.ts", "test/db/**/*.test.ts"],
+          globalSetup: DATABASE_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "api",
+          include: [
+            "test/api/**/*.test.ts",
+            "test/compat/**/*.test.ts",
+            "test/mcp/**/*.test.ts",
+            "test/cli/**/*.test.ts",
+            "test/lookups/**/*.test.ts",
+          ],
+          globalSetup: DATABASE_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: [
+            "test/e2e/**/*.test.ts",
+            "test/integration/**/*.test.ts",
+            "test/reliability/**/*.test.ts",
+            "test/security/**/*.test.ts",
+            "test/observability/**/*.test.ts",
+            "test/simulator/**/*.test.ts",
+          ],
+          globalSetup: DATABASE_SETUP,
+        },
+      },
+    ],
   },
 });

@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config";
 import type { PlanCode, UserRole } from "../../src/generated/prisma/enums";
 import type { Clock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
-import { databaseEnvironment, freshDatabaseTarget } from "./database";
+import { databaseEnvironment, freshDatabaseTarget, migratedDatabaseTarget } from "./database";
 
 export interface TestApp extends RunningServer {
   /** Every log line the app wrote, parsed. */
@@ -13,11 +13,18 @@ export interface TestApp extends RunningServer {
   fixtures: Fixtures;
 }
 
-/** Starts the real app on an ephemeral port over a fresh database. */
+/**
+ * Starts the real app on an ephemeral port over a fresh database, already migrated (a copy of the
+ * run's template) unless the test names its own database in `env`.
+ */
 export async function startTestApp(
   options: { env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<TestApp> {
-  const target = await freshDatabaseTarget();
+  const ownDatabase = options.env && ("DATABASE_URL" in options.env || "QUAYSIDE_DATA_DIR" in options.env);
+  const database = ownDatabase
+    ? { target: await freshDatabaseTarget(), release: async () => undefined }
+    : await migratedDatabaseTarget();
+  const target = database.target;
   const config = loadConfig({
     PORT: "0",
     QUAYSIDE_DEMO: "false",
@@ -39,8 +46,21 @@ export async function startTestApp(
       done();
     },
   });
-  const server = await startServer(config, { clock: options.clock, logger: createLogger("info", sink) });
-  return Object.assign(server, { logs, rawLogs, fixtures: new Fixtures(server) });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { clock: options.clock, logger: createLogger("info", sink) });
+  } catch (error) {
+    await database.release();
+    throw error;
+  }
+  const stop = server.stop;
+  // The copy of the template goes once the server let go of it; `stop` keeps its report.
+  const stopAndRelease: RunningServer["stop"] = async (stopOptions) => {
+    const report = await stop(stopOptions);
+    await database.release();
+    return report;
+  };
+  return Object.assign(server, { stop: stopAndRelease, logs, rawLogs, fixtures: new Fixtures(server) });
 }
 
 export interface OrgWithKey {

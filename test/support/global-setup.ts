@@ -1,4 +1,10 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "../../src/db/database";
+import { applyMigrations } from "../../src/db/migrate";
 import { redisServerPath, type StartedServer, startPostgres, startRedis } from "./servers";
 
 declare module "vitest" {
@@ -7,23 +13,83 @@ declare module "vitest" {
     postgresUrl: string;
     /** A Redis server for the shared-store tests; "" when redis-server is not installed. */
     redisUrl: string;
+    /** On PostgreSQL: a database with every migration applied, to `CREATE DATABASE ... TEMPLATE` from. */
+    postgresTemplate: string;
+    /** On PGlite: a data folder with every migration applied, copied for each test app. */
+    pgliteTemplateDir: string;
   }
+}
+
+interface SharedContext {
+  postgresUrl: string;
+  redisUrl: string;
+  postgresTemplate: string;
+  pgliteTemplateDir: string;
+}
+
+/**
+ * Every project that touches a database (graphql, api, e2e) names this file, and vitest calls it once
+ * per project: the servers and the migrated templates are made once per run all the same, shared
+ * through the main process, and stopped after the last project is done. The unit lane names none of
+ * it and starts in a second.
+ */
+const SHARED = Symbol.for("quayside.test.globalSetup");
+interface SharedState {
+  context: Promise<SharedContext>;
+  users: number;
+  stop: () => Promise<void>;
+}
+type WithShared = typeof globalThis & { [SHARED]?: SharedState };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as WithShared;
+  if (!holder[SHARED]) {
+    const started: StartedServer[] = [];
+    const folders: string[] = [];
+    holder[SHARED] = {
+      context: prepare(started, folders),
+      users: 0,
+      stop: async () => {
+        await Promise.all(started.map((s) => s.stop()));
+        for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  }
+  const shared = holder[SHARED];
+  shared.users++;
+  const context = await shared.context;
+  project.provide("postgresUrl", context.postgresUrl);
+  project.provide("redisUrl", context.redisUrl);
+  project.provide("postgresTemplate", context.postgresTemplate);
+  project.provide("pgliteTemplateDir", context.pgliteTemplateDir);
+  return async () => {
+    shared.users--;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await shared.stop();
+  };
 }
 
 /**
  * `QUAYSIDE_TEST_DB=postgres` runs every database test on a real PostgreSQL: the one named by
  * `QUAYSIDE_TEST_PG_URL` (CI starts it), or one started here from Debian's binaries.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const started: StartedServer[] = [];
+async function prepare(started: StartedServer[], folders: string[]): Promise<SharedContext> {
   let postgresUrl = "";
+  let postgresTemplate = "";
+  let pgliteTemplateDir = "";
   if (process.env.QUAYSIDE_TEST_DB === "postgres") {
     postgresUrl = process.env.QUAYSIDE_TEST_PG_URL ?? "";
     if (!postgresUrl) {
-      const pg = await startPostgres();
-      started.push(pg);
-      postgresUrl = pg.url;
+      const server = await startPostgres();
+      started.push(server);
+      postgresUrl = server.url;
     }
+    postgresTemplate = await postgresTemplateDatabase(postgresUrl);
+  } else {
+    const root = mkdtempSync(path.join(scratchRoot(), "quayside-tests-"));
+    folders.push(root);
+    pgliteTemplateDir = await pgliteTemplateFolder(root);
   }
   let redisUrl = process.env.QUAYSIDE_TEST_REDIS_URL ?? "";
   if (!redisUrl && redisServerPath()) {
@@ -31,9 +97,47 @@ export default async function setup(project: TestProject): Promise<() => Promise
     started.push(redis);
     redisUrl = redis.url;
   }
-  project.provide("postgresUrl", postgresUrl);
-  project.provide("redisUrl", redisUrl);
-  return async () => {
-    await Promise.all(started.map((s) => s.stop()));
-  };
+  return { postgresUrl, redisUrl, postgresTemplate, pgliteTemplateDir };
+}
+
+/** Memory-backed where the system has it: each test app writes its copy of the folder there. */
+function scratchRoot(): string {
+  return existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
+}
+
+/**
+ * Migrating a fresh database took longer than most test files' tests (PGlite: initdb then 23
+ * migrations, 2 to 4 s a start). Done once here; each test app copies the result.
+ */
+async function pgliteTemplateFolder(root: string): Promise<string> {
+  const dir = path.join(root, "template");
+  const db = await openDatabase({ kind: "pglite", dataDir: dir }, { holder: "test template" });
+  try {
+    await applyMigrations(db);
+  } finally {
+    await db.close();
+  }
+  return dir;
+}
+
+/** A migrated database on the test server; `CREATE DATABASE ... TEMPLATE` copies it in a blink. */
+async function postgresTemplateDatabase(adminUrl: string): Promise<string> {
+  const name = `quayside_template_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ kind: "postgres", url: url.toString() });
+  try {
+    await applyMigrations(db);
+  } finally {
+    // A template takes no connection of its own: CREATE DATABASE refuses one that is in use.
+    await db.close();
+  }
+  return name;
 }
