@@ -225,6 +225,18 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "yard space",
     "salvage",
     "wreckage",
+    // Issue 35, second pass: what another publisher says of a port that stopped.
+    "explosion",
+    "explosions",
+    "blast",
+    "force majeure",
+    "port operator",
+    "terminal operator",
+    "closed to vessels",
+    "closed to shipping",
+    "port condition",
+    "manual operations",
+    "truck queues",
   ],
   carrier_ops: [
     "blank sailing",
@@ -321,6 +333,12 @@ export const CHOKEPOINT_CONTEXT_WORDS: readonly string[] = [
   "booking slots",
   "transit slots",
 ];
+
+/**
+ * A cyberattack stops whoever's systems it hits: a port's (port disruption, the lexicon's reading) or,
+ * where the item names a carrier and no port, the carrier's (carrier operations).
+ */
+export const CYBER_WORDS: readonly string[] = ["cyberattack", "cyber attack", "ransomware", "malware"];
 
 /** Words that move a lone "strike" from labour to security: a missile strike is not a walkout. */
 export const ARMED_STRIKE_CUES: readonly string[] = ["missile", "air", "drone", "airstrike", "military"];

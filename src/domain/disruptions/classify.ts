@@ -9,6 +9,7 @@ import {
   CATEGORY_LEXICON,
   CATEGORY_PRECEDENCE,
   CHOKEPOINT_CONTEXT_WORDS,
+  CYBER_WORDS,
   DISRUPTION_CATEGORIES,
   type DisruptionCategory,
 } from "./categories";
@@ -21,12 +22,16 @@ export type Severity = 1 | 2 | 3 | 4;
 /** Whether a chokepoint is named in the title and in the summary. */
 function mentionedIn(mentioned: readonly EntityMention[]): {
   chokepoint: { title: boolean; summary: boolean };
+  port: boolean;
+  carrier: boolean;
 } {
   return {
     chokepoint: {
       title: mentioned.some((m) => m.kind === "chokepoint" && m.field === "title"),
       summary: mentioned.some((m) => m.kind === "chokepoint" && m.field === "summary"),
     },
+    port: mentioned.some((m) => m.kind === "port"),
+    carrier: mentioned.some((m) => m.kind === "carrier"),
   };
 }
 
@@ -46,6 +51,7 @@ const LEXICON_PATTERNS = Object.fromEntries(
 ) as Record<DisruptionCategory, RegExp>;
 
 const CHOKEPOINT_CONTEXT = wholeWords(CHOKEPOINT_CONTEXT_WORDS);
+const CYBER = wholeWords(CYBER_WORDS);
 
 const ARMED_STRIKE = new RegExp(
   `(?<![\\p{L}])(?:${ARMED_STRIKE_CUES.map(escapeRegExp).join("|")})[ -]?strikes?(?![\\p{L}])`,
@@ -61,14 +67,22 @@ export function categoryScores(
   foldedTitle: string,
   foldedSummary: string,
   chokepointNamed = false,
+  named: { port: boolean; carrier: boolean } = { port: false, carrier: false },
 ): Record<DisruptionCategory, number> {
   const scores = {} as Record<DisruptionCategory, number>;
   for (const category of DISRUPTION_CATEGORIES) {
     scores[category] =
       2 * hits(LEXICON_PATTERNS[category], foldedTitle) + hits(LEXICON_PATTERNS[category], foldedSummary);
   }
-  if (chokepointNamed) {
-    scores.chokepoint += 2 * hits(CHOKEPOINT_CONTEXT, foldedTitle) + hits(CHOKEPOINT_CONTEXT, foldedSummary);
+  const diversions = 2 * hits(CHOKEPOINT_CONTEXT, foldedTitle) + hits(CHOKEPOINT_CONTEXT, foldedSummary);
+  if (chokepointNamed) scores.chokepoint += diversions;
+  // Cargo diverted away from a named port that cannot take it: that port's disruption.
+  else if (named.port) scores.port_disruption += diversions;
+  // A cyberattack on a carrier's systems, no port named: the carrier's operations.
+  if (named.carrier && !named.port) {
+    const cyber = 2 * hits(CYBER, foldedTitle) + hits(CYBER, foldedSummary);
+    scores.port_disruption = Math.max(0, scores.port_disruption - cyber);
+    scores.carrier_ops += cyber;
   }
   // "missile strike", "air strikes": each is a security word, and not the walkout the lexicon counted.
   const armed = 2 * hits(ARMED_STRIKE, foldedTitle) + hits(ARMED_STRIKE, foldedSummary);
@@ -91,6 +105,7 @@ export function classify(
     item.foldedTitle,
     item.foldedSummary,
     named.chokepoint.title || named.chokepoint.summary,
+    named,
   );
   if (item.categoryPrior) scores[item.categoryPrior] += 2;
   // A chokepoint named is itself a chokepoint word, once per field.
@@ -142,6 +157,24 @@ const CRITICAL_VERBS = wholeWords([
   "stoppage",
   "stranded",
   "aground",
+  // Issue 35, second pass: the same effects in other publishers' words.
+  "stoppages",
+  "walk out",
+  "walked out",
+  "walks out",
+  "stopped work",
+  "standstill",
+  "idle",
+  "idled",
+  "explosion",
+  "blast",
+  "cyberattack",
+  "cyber attack",
+  "ransomware",
+  "force majeure",
+  "closed to vessels",
+  "sank",
+  "sinks",
 ]);
 
 const MODERATE_WORDS = wholeWords([
@@ -198,6 +231,25 @@ const MODERATE_WORDS = wholeWords([
   "omits",
   "slower",
   "outage",
+  // Issue 35, second pass: restrictions and costs in other words.
+  "disrupts",
+  "slowed",
+  "waiting",
+  "wait",
+  "queues",
+  "backs up",
+  "back up",
+  "ban",
+  "bans",
+  "takes effect",
+  "take effect",
+  "into force",
+  "war-risk",
+  "war risk",
+  "premiums",
+  "escort",
+  "escorts",
+  "avoid",
 ]);
 
 const HEDGES = wholeWords([
@@ -248,7 +300,6 @@ const RESOLUTION_PHRASES = wholeWords([
   "deal reached",
   "all clear",
   // The end said in other words (issue 35): resolution is read from what the items say.
-  "strike over",
   "strike is over",
   "walkout ends",
   "lockout ends",
@@ -282,6 +333,11 @@ const RESOLUTION_PHRASES = wholeWords([
   "reopening",
   "normal operations",
   "lifts lockdown",
+  "restarts operations",
+  "restarted operations",
+  "restart operations",
+  "restores",
+  "released",
 ]);
 
 /** GDACS alert levels as severities: Red critical, Orange high, Green moderate. */
@@ -328,5 +384,17 @@ export function itemSeverity(
 
 /** Whether the item reports the end of a disruption (reopened, strike ends, restriction lifted). */
 export function isResolution(item: NormalisedItem): boolean {
-  return hits(RESOLUTION_PHRASES, item.foldedTitle) > 0;
+  const title = item.foldedTitle.replace(PARTIAL_END, " ");
+  return hits(RESOLUTION_PHRASES, title) > 0 || STRIKE_OVER.test(title);
 }
+
+/**
+ * An end only in part ("restores some berths", "partially reopens", "resumes limited operations") is
+ * no end: the words are masked before the resolution phrases are read.
+ */
+const PARTIAL_END =
+  /(?<![\p{L}])(?:partially|partly) [\p{L}-]+|(?<![\p{L}])(?:restores|reopens|resumes|restarts|restored|reopened|resumed|restarted|lifted|lifts|eases|eased) (?:some|part of|partial|limited|a few)(?![\p{L}])/gu;
+
+/** "Strike over as unions accept", "strike over, ships worked": an end; "strike over wages" is not. */
+const STRIKE_OVER =
+  /(?<![\p{L}])(?:strike|strikes|walkout|lockout|stoppage) (?:is )?over(?:$|[,;:.!]| as | after | with | but )/u;

@@ -101,12 +101,29 @@ interface Candidate {
 }
 
 const PORT_CUE_BEFORE = /(?:port|ports|harbou?r|terminals?) (?:of |at |in )?(?:the )?$/;
-const PORT_CUE_AFTER = /^(?:'s)? ?(?:port|ports|harbou?r|terminals?|container terminal|dockworkers|docks)\b/;
+const PORT_CUE_AFTER =
+  /^(?:'s)? ?(?:port|ports|harbou?r|terminals?|container terminal|dockworkers|dock workers|dockers|docks|longshore\w*|stevedores|box terminals?)\b/;
+/** The cue after a list of names: "Tampa and Manatee ports", "Sydney, Melbourne and Brisbane terminals". */
+const PORT_CUE_AFTER_LIST = /^(?:,? (?:and |& )?[a-z'-]+(?: [a-z'-]+)?){1,3} (?:ports|terminals|harbou?rs)\b/;
 
 /** "Port of Xyz" names a port even when the press list lacks it: looked up in the port catalogue. */
 const PORT_OF = /(?<![\p{L}])[Pp]ort of ((?:[A-Z][\p{L}'-]+)(?: [A-Z][\p{L}'-]+){0,2})/gu;
 
-function catalogueMentions(kept: string, field: "title" | "summary"): Candidate[] {
+let pressPhrases: Set<string> | undefined;
+function pressPortPhrases(): Set<string> {
+  pressPhrases ??= new Set(
+    gazetteer()
+      .filter((e) => e.kind === "port")
+      .map((e) => e.phrase.toLowerCase()),
+  );
+  return pressPhrases;
+}
+
+function catalogueMentions(
+  kept: string,
+  field: "title" | "summary",
+  countriesNamed: ReadonlySet<string>,
+): Candidate[] {
   const found: Candidate[] = [];
   for (const match of kept.matchAll(PORT_OF)) {
     const words = match[1]!.split(" ");
@@ -114,11 +131,20 @@ function catalogueMentions(kept: string, field: "title" | "summary"): Candidate[
     for (let n = words.length; n >= 1; n--) {
       const name = words.slice(0, n).join(" ");
       const wanted = foldText(name);
-      const port = activeCatalog()
+      // The press list knows this name (and which of its namesakes the press means): the scan finds it.
+      if (pressPortPhrases().has(wanted)) break;
+      // Of the catalogue's ports of that name, the busiest: "Port of Southampton" is England's, not
+      // the Bermudan parish's (search orders by busyness; among equals a port in a country the item
+      // names first).
+      const namesakes = activeCatalog()
         .search(name, 10)
-        .find(
+        .filter(
           (p) => foldText(p.name.replace(/\s*\(.*\)$/, "")) === wanted || foldText(p.city ?? "") === wanted,
         );
+      const port =
+        namesakes.find((p) => p.throughputRank !== null) ??
+        namesakes.find((p) => countriesNamed.has(p.countryCode)) ??
+        [...namesakes].sort((a, b) => b.busyness - a.busyness)[0];
       if (!port) continue;
       const start = match.index + match[0].length - match[1]!.length;
       found.push({
@@ -145,12 +171,16 @@ function scanField(text: string, field: "title" | "summary"): Candidate[] {
   const { insensitive, sensitive } = compiledMatchers();
   const kept = foldKeepingCase(text);
   const lower = kept.toLowerCase();
-  const found: Candidate[] = catalogueMentions(kept, field);
+  const found: Candidate[] = [];
   for (const match of lower.matchAll(insensitive.regex)) {
     for (const e of insensitive.byPhrase.get(match[0]) ?? []) {
       found.push({ start: match.index, end: match.index + match[0].length, entry: e, field });
     }
   }
+  const countriesNamed = new Set(
+    found.filter((c) => c.entry.kind === "country").flatMap((c) => c.entry.codes),
+  );
+  found.push(...catalogueMentions(kept, field, countriesNamed));
   // An all-capitals headline says nothing about acronyms: every word is in capitals.
   const shouting = !/[a-z]/.test(kept);
   if (!shouting) {
@@ -224,7 +254,9 @@ export function extractEntities(
       if (c.entry.kind === "port") {
         const before = text.slice(Math.max(0, c.start - 30), c.start);
         const after = text.slice(c.end, c.end + 30);
-        const cue = PORT_CUE_BEFORE.test(before) || PORT_CUE_AFTER.test(after);
+        const listAfter = text.slice(c.end, c.end + 60);
+        const cue =
+          PORT_CUE_BEFORE.test(before) || PORT_CUE_AFTER.test(after) || PORT_CUE_AFTER_LIST.test(listAfter);
         // Its country named is not enough on its own: "Santos beat Corinthians in the Brazilian
         // league" names Brazil too. The item must also be about shipping.
         const countryNamed = c.entry.countryCode !== undefined && firmCountries.has(c.entry.countryCode);

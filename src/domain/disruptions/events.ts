@@ -84,12 +84,14 @@ export const JOIN_SIMILARITY_END = 0.25;
 const WEIGHT_TEXT = 0.45;
 const WEIGHT_ENTITIES = 0.35;
 const WEIGHT_CATEGORY = 0.2;
+/** How many follow horizons back a report of an event's end may still close it. */
+const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
 const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
 /** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
 const CARRIER_ONLY_TEXT = 0.2;
 
-function cosine(a: Record<string, number>, b: Record<string, number>): number {
+export function cosine(a: Record<string, number>, b: Record<string, number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -182,7 +184,10 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   if (event.resolvedBy === "report") return false;
   const at = facts.source.publishedAt.getTime();
   const { followMs } = CATEGORY_WINDOWS[event.category];
-  if (at < event.lastUpdated.getTime() || at - event.lastUpdated.getTime() > followMs) return false;
+  // The report of an event's end may come long after its last news (a seized ship released two
+  // months on): it still closes that event, at its own time, rather than leaving silence's guess.
+  const horizon = facts.resolution ? END_FOLLOW_FACTOR * followMs : followMs;
+  if (at < event.lastUpdated.getTime() || at - event.lastUpdated.getTime() > horizon) return false;
   if (facts.category !== event.category) return false;
   const places = (e: DisruptionEntities) => [
     ...e.ports.map((c) => `port:${c}`),
@@ -194,7 +199,14 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   const unplaced =
     (eventPlaces.length === 0 || itemPlaces.length === 0) &&
     facts.entities.countries.some((c) => event.entities.countries.includes(c));
-  if (!sharesPlace && !unplaced) return false;
+  // A carrier's own event (an outage, a network change) names no place: a later report of the same
+  // carrier that reads like it follows it; a report naming a place does not (that is another event).
+  const sameCarrierUnplaced =
+    eventPlaces.length === 0 &&
+    itemPlaces.length === 0 &&
+    facts.entities.carriers.some((c) => event.entities.carriers.includes(c)) &&
+    cosine(event.terms, facts.terms) >= CARRIER_ONLY_TEXT;
+  if (!sharesPlace && !unplaced && !sameCarrierUnplaced) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;
 }
 

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { CARRIERS } from "../carriers/carrier-directory";
 import { findPortEntry } from "../ports/port-directory";
 import { throughputRank } from "../ports/port-traffic";
+import { PRESS_PORT_NAMES } from "./port-press-names";
 
 export type EntityKind = "port" | "carrier" | "country" | "chokepoint";
 
@@ -411,6 +412,22 @@ export function gazetteer(): readonly GazetteerEntry[] {
         caseSensitive: false,
         ambiguous: port.ambiguous ?? false,
         countryCode: known.countryCode,
+      }),
+    );
+  }
+  for (const port of PRESS_PORT_NAMES) {
+    // A code the embedded catalogue lacks counts only where the list says which country it is in.
+    const known = findPortEntry(port.locode);
+    const countryCode = known?.countryCode ?? port.country;
+    if (!countryCode) continue;
+    entries.push(
+      entry({
+        kind: "port",
+        phrase: port.caseSensitive ? port.name : port.name.toLowerCase(),
+        codes: [known?.locode ?? port.locode],
+        caseSensitive: port.caseSensitive ?? false,
+        ambiguous: port.ambiguous ?? false,
+        countryCode,
       }),
     );
   }

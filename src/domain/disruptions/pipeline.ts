@@ -5,10 +5,11 @@
  */
 
 import type { DisruptionCategory } from "./categories";
-import { classify, isResolution, itemSeverity } from "./classify";
+import { categoryScores, classify, isResolution, itemSeverity } from "./classify";
 import { extractEntities } from "./entities";
 import {
   bestEvent,
+  cosine,
   type DisruptionEvent,
   follows,
   type ItemFacts,
@@ -106,12 +107,14 @@ function inContext(
   item: NormalisedItem,
   draft: ReturnType<typeof draftFacts>,
   events: readonly DisruptionEvent[],
+  minText = 0,
 ): ItemFacts | null {
   const named =
     draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length;
   if (named === 0) return null;
   let best: { facts: ItemFacts; score: number } | null = null;
   for (const event of events) {
+    if (event.category === draft.category || cosine(event.terms, draft.terms) < minText) continue;
     const facts = graded(item, draft, event.category);
     let { score, joinable } = withinWindow(event, item.publishedAt)
       ? similarity(event, facts)
@@ -121,6 +124,16 @@ function inContext(
     if (joinable && (!best || score > best.score)) best = { facts, score };
   }
   return best?.facts ?? null;
+}
+
+/** The text likeness an item with a (weak) category of its own needs to be read as another event's report. */
+const IN_CONTEXT_MIN_TEXT = 0.2;
+/** At most this category score (one title hit, two summary hits) is a weak reading of an item's category. */
+const WEAK_CATEGORY_SCORE = 2;
+
+function weakCategory(item: NormalisedItem, category: DisruptionCategory | null): boolean {
+  if (!category) return true;
+  return categoryScores(item.foldedTitle, item.foldedSummary)[category] <= WEAK_CATEGORY_SCORE;
 }
 
 export type IngestOutcome =
@@ -160,9 +173,18 @@ export function ingestItem(
   // Names alone never make a disruption: the item must report an effect on shipping.
   if (refusal(read.foldedTitle, read.foldedSummary, named))
     return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
-  const facts = draft.category ? graded(read, draft, draft.category) : inContext(read, draft, open);
+  const own = draft.category ? graded(read, draft, draft.category) : null;
+  const ownTarget = own ? bestEvent(open, own) : null;
+  // An item that joins no event under its own category, and whose own category rests on one title
+  // word or two summary words, is read in the context of an event it reads like ("CMA CGM restores
+  // its booking systems a week after the attack" is the end of the carrier's outage, not a security
+  // incident of its own). An item with no category word at all is read the same way.
+  const facts =
+    (own && (ownTarget || !weakCategory(read, draft.category)) ? own : null) ??
+    inContext(read, draft, open, own ? IN_CONTEXT_MIN_TEXT : 0) ??
+    own;
   if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
-  const target = bestEvent(open, facts);
+  const target = facts === own ? ownTarget : bestEvent(open, facts);
   if (!target) {
     if (facts.resolution)
       return { state: { events: open, seen }, outcome: { kind: "unmatched_resolution", item, facts } };

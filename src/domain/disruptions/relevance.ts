@@ -368,6 +368,11 @@ const EFFECT = words([
   "fine",
   "surcharge",
   "surcharges",
+  "war-risk",
+  "war risk",
+  "premiums",
+  "force majeure",
+  "standstill",
   "regulation",
   "regulations",
   "rules",
@@ -410,6 +415,8 @@ const EFFECT = words([
   "restart",
   "restarts",
   "restarted",
+  "restores",
+  "released",
   "back to normal",
 ]);
 
