@@ -175,6 +175,16 @@ const CRITICAL_VERBS = wholeWords([
   "closed to vessels",
   "sank",
   "sinks",
+  "halting",
+  "closing",
+  "shutting",
+  "stopped",
+  "ablaze",
+  "capsized",
+  "evacuated",
+  "detained",
+  "blockade",
+  "lockdown",
 ]);
 
 const MODERATE_WORDS = wholeWords([
