@@ -135,7 +135,7 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // a suspension elsewhere) are not one for that. A shared carrier joins only where one side places
   // the news at no port or chokepoint, the words agree and the same thing happened (a seizure).
   const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
-  const sharesPlace = shared.some((k) => !k.startsWith("carrier:"));
+  const sharesPlace = shared.some((k) => !k.startsWith("carrier:")) || sharesStorm(event, facts);
   const sharesCarrierOnly =
     !sharesPlace &&
     shared.length > 0 &&
@@ -163,6 +163,27 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     (dice >= JOIN_TITLE_DICE && !placesDisagree) ||
     (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
+}
+
+/** "Typhoon Doksuri", "Hurricane Milton": the name of a storm, as the press writes it (capitalised). */
+const STORM_NAME =
+  /(?<![\p{L}])(?:Super |Severe |Tropical )?(?:Typhoon|Hurricane|Cyclone|Storm|Depression)\s+([A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?)/gu;
+
+function stormNames(title: string): string[] {
+  return [...title.matchAll(STORM_NAME)].map((m) => m[1]!.toLowerCase());
+}
+
+/**
+ * A storm is one event wherever it makes landfall: a report that names the storm of a weather event
+ * (or names it without the word "typhoon": "Milton closes Tampa") shares that event's identity even
+ * when it names other ports than the reports before it.
+ */
+function sharesStorm(event: DisruptionEvent, facts: ItemFacts): boolean {
+  if (event.category !== "weather" || facts.category !== "weather") return false;
+  const names = new Set([...event.sources, ...event.candidateSources].flatMap((s) => stormNames(s.title)));
+  if (names.size === 0) return false;
+  const words = new Set(facts.foldedTitle.match(/[\p{L}-]+/gu) ?? []);
+  return [...names].some((name) => words.has(name));
 }
 
 /** Whether an event can still take an item published at `at`. */
@@ -195,7 +216,7 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   ];
   const eventPlaces = places(event.entities);
   const itemPlaces = places(facts.entities);
-  const sharesPlace = itemPlaces.some((k) => eventPlaces.includes(k));
+  const sharesPlace = itemPlaces.some((k) => eventPlaces.includes(k)) || sharesStorm(event, facts);
   const unplaced =
     (eventPlaces.length === 0 || itemPlaces.length === 0) &&
     facts.entities.countries.some((c) => event.entities.countries.includes(c));

@@ -220,3 +220,31 @@ describe("items read in the context of their event", () => {
     );
   });
 });
+
+describe("a storm is one event wherever it lands", () => {
+  it("joins reports of one named storm at different ports, and keeps another storm apart", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Gulf Shipping Post",
+        title: "Houston and Galveston close to ships as Hurricane Delia strengthens",
+        summary: "The Coast Guard set port condition Zulu; terminals stop work on Wednesday.",
+      },
+      {
+        day: 1,
+        publisher: "Harbour Wire",
+        title: "Delia makes landfall as Lake Charles and Port Arthur shut",
+        summary: "The storm came ashore overnight; Gulf ports from Texas to Louisiana are closed.",
+      },
+      {
+        day: 1,
+        publisher: "Quay Ledger",
+        title: "Typhoon Kerr shuts Kaohsiung and Keelung",
+        summary: "Container terminals halted operations as the storm crossed Taiwan.",
+      },
+    ]);
+    expect(outcomes.map((o) => o.kind)).toEqual(["created", "joined", "created"]);
+    expect(eventOf(outcomes[1]!)).toBe(eventOf(outcomes[0]!));
+    expect(eventOf(outcomes[2]!)).not.toBe(eventOf(outcomes[0]!));
+  });
+});
