@@ -150,6 +150,14 @@ const environmentSchema = z.object({
   QUAYSIDE_CONGESTION_SAMPLE_MINUTES: z.coerce.number().int().min(1).max(360).default(60),
   /** Ports watched for congestion besides the 60 largest container ports (comma-separated codes). */
   QUAYSIDE_CONGESTION_PORTS: z.string().default(""),
+  /**
+   * Day one (docs/day-one.md): the simulator's recent past sampled at first start. auto: on a new
+   * PGlite data folder with the embedded simulator, the demo and the workers; on/off: always/never
+   * (still only with the embedded simulator and an unsampled database).
+   */
+  QUAYSIDE_DAY_ONE: z
+    .enum(["auto", "on", "off"], { error: "QUAYSIDE_DAY_ONE is auto, on or off" })
+    .default("auto"),
   QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv(false),
   SMTP_URL: z
     .string()
@@ -324,6 +332,8 @@ export interface AppConfig {
   workers: { enabled: boolean; only: boolean; intervalMs: number; webhookIntervalMs: number };
   /** Port congestion: how often watched ports are sampled, and ports watched beyond the largest 60. */
   congestion: { sampleEveryMs: number; extraPorts: string[] };
+  /** Day one: sample the simulator's recent past at first start (docs/day-one.md). */
+  dayOne: "auto" | "on" | "off";
   graphql: {
     maxDepth: number;
     maxCost: number;
@@ -485,6 +495,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       sampleEveryMs: e.QUAYSIDE_CONGESTION_SAMPLE_MINUTES * 60_000,
       extraPorts: commaList(e.QUAYSIDE_CONGESTION_PORTS).map((code) => code.toUpperCase()),
     },
+    dayOne: e.QUAYSIDE_DAY_ONE,
     graphql: {
       maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH,
       maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST,

@@ -21,6 +21,7 @@ import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { createFeedFetcher } from "../upstream/feeds/feed.adapter";
+import { type DayOneReport, startDayOne } from "./day-one";
 import { disruptionFeedSources } from "./disruption-feeds";
 import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
@@ -38,6 +39,8 @@ export interface RunningServer {
   workers: Workers;
   /** The embedded carrier simulator, when `QUAYSIDE_SIMULATOR=embedded`. */
   simulator: RunningSimulator | null;
+  /** Day one's sampling of the recent past (docs/day-one.md): its report, or null when not run. */
+  dayOne: Promise<DayOneReport | null>;
   /** OpenTelemetry tracing, when an OTLP endpoint is configured (null: off). */
   tracing: Tracing | null;
   /**
@@ -125,6 +128,13 @@ export async function startServer(
   // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
   const wrapUp = new AbortController();
   let services: Services | undefined;
+  const lookupUpstreams = createLookupUpstreams({
+    config,
+    prisma: db.prisma,
+    registry,
+    simulatorUrl: simulator?.url,
+    clock,
+  });
   services = createServices({
     wrapUp: wrapUp.signal,
     config,
@@ -146,13 +156,7 @@ export async function startServer(
       }),
     },
     terminalSource: terminalSourceFor(config.terminalsUrl ?? simulator?.url),
-    lookupUpstreams: createLookupUpstreams({
-      config,
-      prisma: db.prisma,
-      registry,
-      simulatorUrl: simulator?.url,
-      clock,
-    }),
+    lookupUpstreams,
   });
   startup.mark("services");
   // While this process holds the PGlite folder, CLI account commands run in here (src/operator).
@@ -216,10 +220,17 @@ export async function startServer(
     workers.discovery.start();
     workers.webhooks.start();
     workers.disruptions.start();
-    workers.congestion.start();
     workers.notifications.start();
     workers.terminals.start();
     workers.eta.start();
+  }
+  // Day one: the simulator's recent past, sampled after the instance answers; congestion sampling
+  // starts once it is in (the live sampler continues from its last sighting).
+  const dayOne = startDayOne({ services, config, simulator: simulator !== null, demo, lookupUpstreams });
+  if (config.workers.enabled) {
+    dayOne.done.finally(() => {
+      if (!stopping) workers.congestion.start();
+    });
   }
   logger.info(startup.summary(), "Started");
   // What the first requests do not need loads now, after the instance already answers.
@@ -235,6 +246,7 @@ export async function startServer(
   const stop = (options: { drainMs?: number } = {}) => {
     stopping ??= (async () => {
       built.startDraining();
+      dayOne.stop();
       // The workers stop alongside the drain, not after it: each finishes the item in progress and
       // starts no other, so a batch of slow carrier lookups no longer adds its length to the stop.
       const workersStopped = workers.stop();
@@ -260,7 +272,7 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { url, services, demo, simulator, workers, tracing, stop };
+  return { url, services, demo, simulator, workers, tracing, stop, dayOne: dayOne.done };
 }
 
 function displayHost(host: string): string {

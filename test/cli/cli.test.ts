@@ -161,7 +161,7 @@ describe("quayside CLI", () => {
         });
         child.once("exit", (code) => reject(new Error(`serve exited early with ${code}: ${output}`)));
       });
-      expect(output).toContain(`Demo API key (organisation "Demo", plan professional): ${demoKey}`);
+      expect(output).toContain(`Demo API key (organisation "Demo", plan business): ${demoKey}`);
       expect(output).toMatch(/GraphQL\s+http:\/\/127\.0\.0\.1:\d+\/graphql/);
 
       const res = await fetch(`${url}/api/v1/carriers`, { headers: { authorization: `Bearer ${demoKey}` } });

@@ -429,7 +429,7 @@ describe("the demo key", () => {
       const password = /with password (\S+)$/.exec(first ?? "")?.[1];
       // The key, and beside it the dashboard sign-in (docs/decisions/dashboard.md).
       expect(first).toMatch(
-        /^Demo API key \(organisation "Demo", plan professional\): \S{16,}\nDemo sign-in at \/dashboard: demo@quayside\.local with password \S{16}$/,
+        /^Demo API key \(organisation "Demo", plan business\): \S{16,}\nDemo sign-in at \/dashboard: demo@quayside\.local with password \S{16}$/,
       );
       const second = await start();
       expect(second).not.toContain(key);

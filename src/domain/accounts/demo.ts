@@ -11,8 +11,8 @@ export type DemoOutcome =
   | { kind: "existing"; organizationId: string | null };
 
 /**
- * A fresh install gets a demo organisation (professional, developer mode on, every feature on, the operator of the deployment) and a
- * key, so `npm start` is immediately usable. With `pinnedKey` (QUAYSIDE_DEMO_KEY) the key is exactly
+ * A fresh install gets a demo organisation (business: every capability, disruptions included;
+ * developer mode on, every feature on, the operator of the deployment) and a key, so `npm start` is immediately usable. With `pinnedKey` (QUAYSIDE_DEMO_KEY) the key is exactly
  * that value, created for the demo user if it is not there yet, so scripts can know it in advance.
  */
 export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: string): Promise<DemoOutcome> {
@@ -23,7 +23,8 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
   if (!demo) {
     demo = await accounts.createOrganization({
       name: DEMO_ORGANIZATION,
-      plan: "professional",
+      // Business: the plan that shows every capability a newcomer came to evaluate (issue 36).
+      plan: "business",
       developerMode: true,
       // Whoever ran `npm start` on a fresh database runs the deployment.
       operator: true,
@@ -67,7 +68,7 @@ export async function ensureDemoAccount(accounts: AccountsService, pinnedKey?: s
 export function demoAnnouncement(outcome: DemoOutcome | null): string | undefined {
   if (!outcome) return undefined;
   if (outcome.kind === "created" || (outcome.kind === "pinned-key" && outcome.created)) {
-    const key = `Demo API key (organisation "Demo", plan professional): ${outcome.rawKey}`;
+    const key = `Demo API key (organisation "Demo", plan business): ${outcome.rawKey}`;
     return outcome.password
       ? `${key}\nDemo sign-in at /dashboard: ${DEMO_USER_EMAIL} with password ${outcome.password}`
       : key;
