@@ -1,14 +1,16 @@
 /**
  * The congestion worker's path (`sampleDue` / `scoreDue`, rows claimed with FOR UPDATE SKIP LOCKED and
  * a lease): two service instances on one database, as two processes would run them (on PostgreSQL each
- * with its own connection pool), share the watched ports without sampling or scoring one twice; and a
- * port where a tracked shipment becomes due within 72 hours is brought forward and rescored hourly,
- * whether it is watched or only known from the tracked shipment.
+ * with its own connection pool), share the watched ports without sampling or scoring one twice; every
+ * port is scored on one interval whoever ships there (a port known only from a tracked shipment gets a
+ * row, and a tracked arrival does not change any port's cadence); a port whose anchorage moves between
+ * two samplings is scored at the next pass rather than at its interval (issue 36).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipmentFor } from "../../simulator/world/world";
 import { type Database, openDatabase } from "../../src/db/database";
-import { CongestionService } from "../../src/domain/congestion/congestion.service";
+import { CongestionService, SCORE_EVERY_MS } from "../../src/domain/congestion/congestion.service";
+import type { PortAreaSource } from "../../src/domain/congestion/port-area-source";
 import { findPort } from "../../src/domain/ports/port-directory";
 import { rankedPortCodes } from "../../src/domain/ports/port-traffic";
 import { ManualClock } from "../../src/lib/clock";
@@ -115,20 +117,21 @@ describe("two congestion workers on one database", () => {
     expect(scoredA.length).toBeGreaterThan(0);
     expect(scoredB.length).toBeGreaterThan(0);
 
-    // With no tracked arrival anywhere, every port is next scored a day later.
+    // Every port is next scored one interval (3 h) later.
+    expect(SCORE_EVERY_MS).toBe(3 * HOUR);
     for (const row of (await schedule()).values()) {
-      expect(row.nextScoreAt.getTime(), row.locode).toBe(T0 + 24 * HOUR);
+      expect(row.nextScoreAt.getTime(), row.locode).toBe(T0 + SCORE_EVERY_MS);
       expect(row.lastScoredAt?.getTime(), row.locode).toBe(T0);
     }
   }, 300_000);
 });
 
 describe("a port with a tracked arrival within 72 hours", () => {
-  it("is brought forward, given a schedule row when not watched, and rescored hourly", async () => {
+  it("gets a schedule row when not watched, and no port's cadence changes for it", async () => {
     const watched = arrivingContainer(true);
     const unwatched = arrivingContainer(false);
     const before = await schedule();
-    expect(before.get(watched.pod)?.nextScoreAt.getTime()).toBe(T0 + 24 * HOUR);
+    expect(before.get(watched.pod)?.nextScoreAt.getTime()).toBe(T0 + SCORE_EVERY_MS);
     expect(before.has(unwatched.pod)).toBe(false);
 
     clock.set(new Date(T1));
@@ -142,27 +145,81 @@ describe("a port with a tracked arrival within 72 hours", () => {
       expect(body.data?.track).toEqual({ __typename: "TrackSuccess" });
     }
 
-    // The next worker step notices the arrivals: the watched port no longer waits for its daily score,
-    // the other port gets a row, and only these two are scored.
+    // The next worker step notices the shipments: the port known only from them gets a row and is
+    // scored (it was never scored); the watched port keeps its interval, as every other port does.
     const [scoredA, scoredB] = await Promise.all([a.scoreDue(10), b.scoreDue(10)]);
-    expect([...scoredA, ...scoredB].sort()).toEqual([watched.pod, unwatched.pod].sort());
+    expect([...scoredA, ...scoredB]).toEqual([unwatched.pod]);
     const after = await schedule();
-    for (const pod of [watched.pod, unwatched.pod]) {
-      expect(after.get(pod)?.nextScoreAt.getTime(), pod).toBe(T1 + HOUR);
-    }
+    expect(after.get(unwatched.pod)?.nextScoreAt.getTime()).toBe(T1 + SCORE_EVERY_MS);
+    expect(after.get(watched.pod)?.nextScoreAt.getTime()).toBe(T0 + SCORE_EVERY_MS);
     // The port that is only known from the tracked shipment is sampled too.
     const sampled = [...(await a.sampleDue(100)), ...(await b.sampleDue(100))];
     expect(sampled).toContain(unwatched.pod);
 
-    for (const hour of [1, 2, 3]) {
-      clock.set(new Date(T1 + hour * HOUR));
-      const [x, y] = await Promise.all([a.scoreDue(10), b.scoreDue(10)]);
-      expect([...x, ...y].sort(), `hour ${hour}`).toEqual([watched.pod, unwatched.pod].sort());
-    }
-    const rows = await schedule();
-    expect(rows.get(watched.pod)?.nextScoreAt.getTime()).toBe(T1 + 4 * HOUR);
-    // Ports without a tracked arrival keep their daily score.
-    const other = rankedPortCodes().find((code) => code !== watched.pod)!;
-    expect(rows.get(other)?.nextScoreAt.getTime()).toBe(T0 + 24 * HOUR);
+    // An hour later nothing is due; at the interval every watched port is, the one with the tracked
+    // arrival among them and no sooner than the others.
+    clock.set(new Date(T1 + HOUR));
+    expect([...(await a.scoreDue(100)), ...(await b.scoreDue(100))]).toEqual([]);
+    clock.set(new Date(T0 + SCORE_EVERY_MS));
+    const due = await drain(() => a.scoreDue(100));
+    expect(due).toContain(watched.pod);
+    expect(due).not.toContain(unwatched.pod);
+    expect(due.length).toBe(before.size);
   }, 300_000);
+});
+
+describe("a port whose anchorage moves between two samplings", () => {
+  it("is scored at the next pass, not at its interval; a still anchorage waits for it", async () => {
+    const port = "CNSHA";
+    // The port area as an AIS receiver reports it at each sampling: 4 ships at anchor, then 4 again
+    // (still), then 9 (the queue grows by 5, more than a quarter).
+    const sightings = [4, 4, 9];
+    let sampling = 0;
+    const scripted: PortAreaSource = {
+      name: "scripted",
+      vesselsAt: async (locode) =>
+        locode !== port
+          ? { kind: "unknown-port" }
+          : {
+              kind: "seen",
+              at: clock.now(),
+              vessels: Array.from({ length: sightings[sampling++]! }, (_, i) => ({
+                key: `9${String(i).padStart(8, "0")}`,
+                name: null,
+                status: "at-anchor" as const,
+              })),
+            },
+    };
+    const service = new CongestionService({
+      prisma: app.services.db.prisma,
+      clock,
+      logger: app.services.logger,
+      areaSources: [scripted],
+      sampleEveryMs: HOUR,
+    });
+    const start = T0 + 10 * HOUR;
+    clock.set(new Date(start));
+    await app.services.db.prisma.portCongestionSchedule.update({
+      where: { locode: port },
+      data: { nextSampleAt: new Date(start), nextScoreAt: new Date(start) },
+    });
+    // Other ports are out of the way: only the port under test is due.
+    await app.services.db.prisma.portCongestionSchedule.updateMany({
+      where: { locode: { not: port } },
+      data: { nextSampleAt: new Date(start + 100 * HOUR), nextScoreAt: new Date(start + 100 * HOUR) },
+    });
+    expect(await service.sampleDue(10)).toEqual([port]);
+    expect(await service.scoreDue(10)).toEqual([port]);
+    const nextAt = (await schedule()).get(port)!.nextScoreAt.getTime();
+    expect(nextAt).toBe(start + SCORE_EVERY_MS);
+
+    clock.set(new Date(start + HOUR));
+    expect(await service.sampleDue(10)).toEqual([port]);
+    expect(await service.scoreDue(10)).toEqual([]);
+
+    clock.set(new Date(start + 2 * HOUR));
+    expect(await service.sampleDue(10)).toEqual([port]);
+    expect(await service.scoreDue(10)).toEqual([port]);
+    expect((await schedule()).get(port)!.nextScoreAt.getTime()).toBe(start + 2 * HOUR + SCORE_EVERY_MS);
+  }, 120_000);
 });

@@ -14,12 +14,18 @@ export const SAME_CALL_MS = 48 * HOUR_MS;
  * anchor or alongside) is its arrival, whether or not it can berth: bunching counts ships arriving, and a
  * closed port does not stop them coming. Only the vessel's identity and times are kept.
  */
+/** How the anchorage moved with one sighting: ships waiting before it and after it. */
+export interface AnchorageMove {
+  waitingBefore: number;
+  waitingNow: number;
+}
+
 export async function recordSighting(
   prisma: PrismaClient,
   locode: string,
   vessels: readonly AreaVessel[],
   at: Date,
-): Promise<void> {
+): Promise<AnchorageMove> {
   const lostBefore = new Date(at.getTime() - LOST_AFTER_MS);
   const keys = vessels.map((v) => v.key);
   const [open, recentArrivals] = await Promise.all([
@@ -94,4 +100,5 @@ export async function recordSighting(
   // A vessel neither at anchor nor alongside (out of range for a moment) keeps its open wait until
   // LOST_AFTER_MS passes without a sighting: one missed AIS message ends nothing.
   if (writes.length > 0) await prisma.$transaction(writes);
+  return { waitingBefore: running.length, waitingNow: anchored.length };
 }

@@ -11,8 +11,9 @@
 
 import type { Logger } from "pino";
 import { claimDue } from "../../db/claim-due";
-import { Prisma, type PrismaClient } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import { minimumPlanFor } from "../accounts/plans";
 import { featureAccess, type Principal } from "../accounts/principal";
@@ -20,7 +21,7 @@ import { findPort } from "../ports/port-directory";
 import { rankedPortCodes } from "../ports/port-traffic";
 import type { ScheduledPortCall, ScheduleSource } from "../schedules/schedule-source";
 import type { TrackingDocument } from "../tracking/model";
-import { recordSighting } from "./anchorage-sampler";
+import { type AnchorageMove, recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
 import {
   BASELINE_DAYS,
@@ -46,9 +47,15 @@ import {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const LEASE_MS = 15 * 60_000;
-/** Every watched port is scored daily; a port with tracked arrivals in the next 72 h hourly. */
-export const SCORE_EVERY_MS = DAY_MS;
-export const SCORE_SOON_EVERY_MS = HOUR_MS;
+/**
+ * Every watched port is scored on this interval, whoever ships there: the signals set the cadence, not
+ * the customers. A port whose anchorage moves between two samplings (MOVE_SHIPS more or fewer ships at
+ * anchor, and a quarter of the queue) is scored at once.
+ */
+export const SCORE_EVERY_MS = 3 * HOUR_MS;
+export const MOVE_SHIPS = 3;
+const MOVE_SHARE = 0.25;
+/** Ports with a tracked arrival due this soon are watched (a schedule row), not scored more often. */
 const SOON_MS = 72 * HOUR_MS;
 /** Tracked shipments' documents older than the baseline plus the gap add nothing. */
 const SHIPMENT_LOOKBACK_MS = (BASELINE_DAYS + BASELINE_GAP_DAYS + 14) * DAY_MS;
@@ -186,17 +193,30 @@ export class CongestionService {
     for (const locode of claimed) {
       // Stopping: none starts after the signal (those left keep their lease and come back after it).
       if (stop?.aborted) break;
-      await this.samplePort(locode);
+      const move = await this.sampleArea(locode);
       await prisma.portCongestionSchedule.update({
         where: { locode },
         data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
       });
+      if (move && anchorageMoved(move)) {
+        // Scored at the next scoring pass rather than at its interval. A row under a scorer's lease is
+        // left alone (it is being scored now), so no second process can claim it meanwhile.
+        await prisma.portCongestionSchedule.updateMany({
+          where: { locode, nextScoreAt: { gt: now, lte: new Date(now.getTime() + SCORE_EVERY_MS) } },
+          data: { nextScoreAt: now },
+        });
+      }
     }
     return claimed;
   }
 
   /** One sighting of a port's area from the first source that knows the port. */
   async samplePort(locode: string): Promise<boolean> {
+    return (await this.sampleArea(locode)) !== null;
+  }
+
+  /** One sighting, and how it moved the anchorage; null when no source could read the port. */
+  private async sampleArea(locode: string): Promise<AnchorageMove | null> {
     for (const source of this.deps.areaSources) {
       const outcome = await source.vesselsAt(locode);
       if (outcome.kind === "unknown-port") continue;
@@ -207,10 +227,9 @@ export class CongestionService {
         );
         continue;
       }
-      await recordSighting(this.deps.prisma, locode, outcome.vessels, outcome.at);
-      return true;
+      return recordSighting(this.deps.prisma, locode, outcome.vessels, outcome.at);
     }
-    return false;
+    return null;
   }
 
   /**
@@ -235,22 +254,19 @@ export class CongestionService {
       await this.scorePortNow(locode, shipments, stop);
       // Stopped while it asked a carrier: nothing was stored, the port keeps its lease.
       if (stop?.aborted) break;
-      const every = shipments.arrivingSoon.has(locode) ? SCORE_SOON_EVERY_MS : SCORE_EVERY_MS;
       await prisma.portCongestionSchedule.update({
         where: { locode },
-        data: { nextScoreAt: new Date(now.getTime() + every), lastScoredAt: now },
+        data: { nextScoreAt: new Date(now.getTime() + SCORE_EVERY_MS), lastScoredAt: now },
       });
     }
     return claimed;
   }
 
   /**
-   * The schedule follows the tracked shipments: a port with shipment signals that is not watched gets a
-   * schedule row (sampled and scored like a watched one from then on), and a port where a tracked
-   * shipment has become due within 72 hours is brought forward to an hour after its last score (now, if
-   * that has passed) instead of waiting for its next daily score. A row under a scorer's lease, or due
-   * within the lease anyway, is left alone, so bringing a port forward never lets a second process claim
-   * it while the first still scores it.
+   * The watched set follows the tracked shipments: a port with shipment signals (a port of discharge, a
+   * transshipment port, an arrival due within 72 h) that is not watched gets a schedule row, and is
+   * sampled and scored like a watched one from then on. Its cadence is the signals' (SCORE_EVERY_MS,
+   * sooner when its anchorage moves), not the shipments': a reading means the same whoever ships there.
    */
   async followShipments(now: number): Promise<void> {
     const signals = await this.shipmentSignals(now);
@@ -267,16 +283,6 @@ export class CongestionService {
         skipDuplicates: true,
       });
     }
-    const soon = [...signals.arrivingSoon];
-    if (soon.length === 0) return;
-    const nowAt = new Date(now);
-    const hourAfterLastScore = Prisma.sql`COALESCE(last_scored_at + interval '1 hour', ${nowAt})`;
-    await this.deps.prisma.$executeRaw`
-      UPDATE port_congestion_schedule
-         SET next_score_at = GREATEST(${nowAt}, ${hourAfterLastScore})
-       WHERE locode IN (${Prisma.join(soon)})
-         AND next_score_at > ${new Date(now + LEASE_MS)}
-         AND next_score_at > GREATEST(${nowAt}, ${hourAfterLastScore})`;
   }
 
   /**
@@ -457,6 +463,7 @@ export class CongestionService {
         update: reading,
       }),
     ]);
+    await answersChanged({ types: ["PortCongestion"] });
     return item;
   }
 
@@ -466,6 +473,7 @@ export class CongestionService {
       where: { locode, latest: true },
       data: { latest: false },
     });
+    await answersChanged({ types: ["PortCongestion"] });
     return null;
   }
 
@@ -654,6 +662,12 @@ export class CongestionService {
     });
     return row;
   }
+}
+
+/** Whether one sighting moved the anchorage enough to score the port before its interval. */
+export function anchorageMoved(move: AnchorageMove): boolean {
+  const change = Math.abs(move.waitingNow - move.waitingBefore);
+  return change >= MOVE_SHIPS && change >= MOVE_SHARE * Math.max(move.waitingBefore, move.waitingNow);
 }
 
 function toBoardItem(row: Omit<BoardItem, "components"> & { components: unknown }): BoardItem {

@@ -5,10 +5,15 @@
  * - Each component's raw value is compared with the 90 days before the last 7 (so an episode does not
  *   become its own normal) by a robust z-score: median and MAD, the MAD floored per component so a quiet
  *   port with a MAD of 0 does not read "critical" after one late ship, clipped to [-3, +5].
- * - The weighted mean of the present components maps to 0-100 around 50 (z = +2 gives 75).
- * - Absolute guardrails on the anchorage wait keep chronically congested ports from reading "normal"
- *   and a wait that doubled from 1 h to 2 h from reading "critical".
- * - The tier says how much data stands behind it; a tier-C score is shrunk toward 50.
+ * - The weighted mean of the present components' z (each counted at -2 at the least, so one signal
+ *   better than usual cannot hide another that is worse) maps to 0-100 with a wide calm band: the
+ *   port's own normal reads 40, a composite z of +2 (a signal two robust standard deviations above the
+ *   port's normal) is where `moderate` starts, +3 `high`, +4 `critical` (calibrated on the world's
+ *   calm ports and episodes: docs/congestion-quality.md).
+ * - The score says how a port compares with its own normal, so a port whose ships always wait days
+ *   (Colombo, Tanger Med) reads `normal` in a normal week; its wait in hours is shown beside the
+ *   score. One guardrail stays: a wait that doubled from 1 h to 2 h does not read "high".
+ * - The tier says how much data stands behind it; a tier-C score is shrunk toward the normal score.
  */
 
 export const COMPONENTS = ["anchorage_wait", "dwell", "eta_slip", "schedule_deviation", "bunching"] as const;
@@ -125,29 +130,44 @@ export function readComponent(input: ComponentInput): ComponentReading | null {
   };
 }
 
-/** Weighted mean of the present components' z, weights renormalised over them; null when none. */
+/** The score of a port exactly at its own normal (composite z = 0). */
+export const NORMAL_SCORE = 40;
+
+/** The least a component counts in the composite: a quiet signal cannot cancel a congested one. */
+export const COMPOSITE_Z_FLOOR = -2;
+
+/**
+ * Weighted mean of the present components' z, each counted at COMPOSITE_Z_FLOOR at the least, weights
+ * renormalised over them; null when none.
+ */
 export function compositeZ(components: readonly ComponentReading[]): number | null {
   const weight = components.reduce((sum, c) => sum + c.weight, 0);
   if (weight === 0) return null;
-  return components.reduce((sum, c) => sum + c.weight * c.z, 0) / weight;
+  return components.reduce((sum, c) => sum + c.weight * Math.max(COMPOSITE_Z_FLOOR, c.z), 0) / weight;
 }
 
+/**
+ * Composite z to 0-100: 40 + 10·Z up to Z = +2 (60, where `moderate` starts), then 15 points per unit
+ * (Z = +3 is 75, `high`; Z = +4 is 90, `critical`). The calm band is wide on purpose: with five
+ * noisy signals at 60 ports scored every few hours, a composite of +1.5 happens at calm ports every
+ * day, and it must not read as congestion; an episode drives the anchorage wait to the clip at +5.
+ */
 export function rawScore(z: number): number {
-  return Math.round(Math.min(100, Math.max(0, 50 + 12.5 * z)));
+  const score = z <= 2 ? NORMAL_SCORE + 10 * z : 60 + 15 * (z - 2);
+  return Math.round(Math.min(100, Math.max(0, score)));
 }
 
-/** Absolute floors on long waits and a cap on short waits with short dwell. */
+/**
+ * A cap on short waits with short dwell. (Absolute floors on long waits were dropped: they kept
+ * chronically queued ports above `normal` in every normal week, which says nothing a customer can act
+ * on; the wait itself is on the reading.)
+ */
 export function applyGuardrails(
   score: number,
   medianWaitHours: number | null,
   dwellDays: number | null,
 ): number {
   let guarded = score;
-  if (medianWaitHours !== null) {
-    if (medianWaitHours >= 168) guarded = Math.max(guarded, 90);
-    else if (medianWaitHours >= 72) guarded = Math.max(guarded, 75);
-    else if (medianWaitHours >= 36) guarded = Math.max(guarded, 60);
-  }
   // A port where the wait doubled from 1 h to 2 h is not congested: nobody waits 6 h.
   if ((medianWaitHours ?? 0) < 6 && (dwellDays ?? 0) < 3) guarded = Math.min(guarded, 74);
   return guarded;
@@ -177,10 +197,10 @@ export function tierOf(input: ScoreInput, present: readonly ComponentReading[]):
   return "C";
 }
 
-/** Empirical-Bayes shrinkage of a tier-C score toward 50 by the number of observations. */
+/** Empirical-Bayes shrinkage of a tier-C score toward the port's normal (NORMAL_SCORE) by n/(n+5). */
 export function shrink(score: number, observations7d: number): number {
   const n = Math.max(0, observations7d);
-  return Math.round(50 + ((score - 50) * n) / (n + 5));
+  return Math.round(NORMAL_SCORE + ((score - NORMAL_SCORE) * n) / (n + 5));
 }
 
 /** The day's score, or null when no component can be read (the port is not scored). */

@@ -5,7 +5,9 @@
  * - anchorage wait: median hours of the waits over 3 h (Oceanbolt: only congested vessels count) that
  *   began in the last 7 days or are still running, a running wait counted at its length so far; when
  *   10 or more ships are waiting at once and the median of their running waits is higher, that one (a
- *   closed port reads high while its queue forms, not only once ships berth);
+ *   closed port reads high while its queue forms, not only once ships berth); and when 10 or more ships
+ *   lie at anchor and the queue's expected wait (ships at anchor over the week's hourly arrivals,
+ *   Little's law) is higher still, that one (a closure shows within hours, before any wait is long);
  * - dwell: median days from discharge (DISC) to gate-out (GTOT) at the port of discharge of tracked
  *   boxes gated out in the last 7 days;
  * - ETA slip: median hours of the actual arrival (ATA) against the first ETA seen, tracked shipments
@@ -82,12 +84,14 @@ export function daySignals(input: {
   const ongoing: number[] = [];
   const completed: number[] = [];
   let newest: number | null = null;
+  let atAnchor = 0;
   for (const wait of input.waits) {
     const anchoredAt = wait.anchoredAt.getTime();
     if (anchoredAt >= end) continue;
     const closedAt = wait.berthedAt?.getTime() ?? null;
     const running =
       (closedAt === null && wait.lastSeenAt.getTime() >= input.stillOpenAfter) || (closedAt ?? 0) > end;
+    if (running) atAnchor++;
     const until = running ? end : Math.min(closedAt ?? wait.lastSeenAt.getTime(), end);
     // Waits that began in the window, and any still running: a queue that has cleared stops counting
     // a week after the ships joined it, not a week after the last of them berthed.
@@ -117,7 +121,15 @@ export function daySignals(input: {
   const weekMedian = median(lengths);
   // Only a real queue counts this way (10 ships or more): one ship held at a quiet port is not one.
   const runningMedian = ongoing.length >= QUEUE_SIZE ? median(ongoing) : null;
-  const waitMedian = weekMedian === null ? null : Math.max(weekMedian, runningMedian ?? 0);
+  // A port that stopped berthing shows first as a queue, before any wait in it is long: by Little's
+  // law a ship joining a queue of L ships at a port that berths its usual λ a hour (the week's
+  // arrivals) waits about L / λ. Only a real queue counts (10 ships or more at anchor, however long),
+  // and in normal times it reads below the week's median, so it moves the signal only when the
+  // anchorage fills faster than the port works it (a typhoon closure within hours of its start).
+  const hourlyArrivals = arrivals7dIn(input.arrivals, end) / (7 * 24);
+  const queueWait = atAnchor >= QUEUE_SIZE && hourlyArrivals > 0 ? atAnchor / hourlyArrivals : null;
+  const candidates = [weekMedian, runningMedian, queueWait].filter((v): v is number => v !== null);
+  const waitMedian = candidates.length > 0 ? Math.max(...candidates) : null;
   const inWindow = (observations: readonly ShipmentObservation[] | undefined, days: number) =>
     (observations ?? []).filter((o) => o.at < end && o.at >= end - days * DAY_MS);
   const dwells = inWindow(input.shipments?.dwellDays, 7);
@@ -146,6 +158,16 @@ export function daySignals(input: {
     longestWaitH: longest === null ? null : round1(longest),
     newestInputAt: newest === null ? null : new Date(newest),
   };
+}
+
+/** Arrivals in the 7 days before `end`. */
+function arrivals7dIn(arrivals: readonly Date[], end: number): number {
+  let count = 0;
+  for (const arrival of arrivals) {
+    const at = arrival.getTime();
+    if (at < end && at >= end - 7 * DAY_MS) count++;
+  }
+  return count;
 }
 
 /**

@@ -66,18 +66,27 @@ describe("composite score", () => {
       baseline: flat(10),
     })!;
     expect(wait.z).toBeCloseTo(2, 6);
-    // Alone, the wait's z is the composite: 50 + 12.5 * 2 = 75.
+    // Alone, the wait's z is the composite.
     expect(compositeZ([wait])).toBeCloseTo(2, 6);
     const dwell = readComponent({ name: "dwell", raw: 4, n: 9, baseline: flat(4) })!;
     expect(compositeZ([wait, dwell])).toBeCloseTo((0.35 * 2) / 0.6, 6);
     expect(compositeZ([])).toBeNull();
   });
 
+  it("counts a component far below its normal at -2 at most, so it cannot hide another far above", () => {
+    const wait = readComponent({ name: "anchorage_wait", raw: 40, n: 9, baseline: flat(10) })!;
+    const bunching = readComponent({ name: "bunching", raw: 0, n: 9, baseline: flat(1) })!;
+    expect(wait.z).toBe(5);
+    expect(bunching.z).toBeCloseTo(-2.698, 3);
+    // On the wire the z stays what it is; in the composite the bunching counts at -2.
+    expect(compositeZ([wait, bunching])).toBeCloseTo((0.35 * 5 + 0.1 * -2) / 0.45, 6);
+  });
+
   it("is not scored without any readable component", () => {
     expect(scorePort(input([{ name: "dwell", raw: null, n: 0, baseline: flat(4) }]))).toBeNull();
   });
 
-  it("maps z = 0 to 50 and z = +2 to 75 with every component present", () => {
+  it("maps z = 0 to 40 (normal), +2 to 60 (moderate), +3 to 75 (high), +4 to 90 (critical)", () => {
     const all = (shift: number): ComponentInput[] => [
       { name: "anchorage_wait", raw: 10 + shift * 1.4826 * 2, n: 12, baseline: flat(10) },
       { name: "dwell", raw: 4 + shift * 1.4826 * 0.25, n: 12, baseline: flat(4) },
@@ -85,9 +94,13 @@ describe("composite score", () => {
       { name: "schedule_deviation", raw: 20 + shift * 1.4826 * 6, n: 12, baseline: flat(20) },
       { name: "bunching", raw: 1 + shift * 1.4826 * 0.25, n: 12, baseline: flat(1) },
     ];
-    expect(scorePort(input(all(0)))).toMatchObject({ score: 50, bucket: "normal", tier: "A" });
-    // Waits above 6 h lift the cap; the 10 h median keeps guardrails out of the way.
-    expect(scorePort(input(all(2)))?.score).toBe(75);
+    expect(scorePort(input(all(0)))).toMatchObject({ score: 40, bucket: "normal", tier: "A" });
+    // Waits above 6 h lift the cap.
+    expect(scorePort(input(all(1.5)))).toMatchObject({ score: 55, bucket: "normal" });
+    expect(scorePort(input(all(2)))).toMatchObject({ score: 60, bucket: "moderate" });
+    expect(scorePort(input(all(3)))).toMatchObject({ score: 75, bucket: "high" });
+    expect(scorePort(input(all(4)))).toMatchObject({ score: 90, bucket: "critical" });
+    expect(scorePort(input(all(-1.5)))).toMatchObject({ score: 25, bucket: "fluid" });
   });
 });
 
@@ -109,12 +122,11 @@ describe("buckets", () => {
 });
 
 describe("guardrails", () => {
-  it("lifts chronic long waits whatever the port's own normal", () => {
-    expect(applyGuardrails(50, 36, 4)).toBe(60);
-    expect(applyGuardrails(50, 72, 4)).toBe(75);
-    expect(applyGuardrails(50, 168, 4)).toBe(90);
-    expect(applyGuardrails(95, 168, 4)).toBe(95);
-    expect(applyGuardrails(50, 35.9, 4)).toBe(50);
+  it("leaves a port whose ships always wait days at its own normal: no floor on long waits", () => {
+    expect(applyGuardrails(40, 36, 4)).toBe(40);
+    expect(applyGuardrails(40, 168, 4)).toBe(40);
+    const colombo: ComponentInput[] = [{ name: "anchorage_wait", raw: 36, n: 20, baseline: flat(36) }];
+    expect(scorePort(input(colombo, { medianWaitHours: 36 }))).toMatchObject({ bucket: "normal" });
   });
 
   it("caps a port where nobody waits 6 h and boxes leave within 3 days at 74", () => {
@@ -150,18 +162,15 @@ describe("tiers", () => {
     expect(scorePort(input(three.slice(1)))?.tier).toBe("C");
   });
 
-  it("shrinks a tier-C score toward 50 by n/(n+5)", () => {
-    expect(shrink(100, 0)).toBe(50);
-    expect(shrink(100, 5)).toBe(75);
-    expect(shrink(0, 15)).toBe(13);
+  it("shrinks a tier-C score toward the normal score (40) by n/(n+5)", () => {
+    expect(shrink(100, 0)).toBe(40);
+    expect(shrink(100, 5)).toBe(70);
+    expect(shrink(0, 15)).toBe(10);
     const stray: ComponentInput[] = [{ name: "anchorage_wait", raw: 60, n: 1, baseline: flat(10, 20) }];
-    // One stray ship: z clipped at 5 -> 100, shrunk with n = 1 to 58; the 60 h wait lifts it to 60.
+    // One stray ship: z clipped at 5 -> 100, shrunk with n = 1 to 50: still normal.
     expect(
       scorePort(input(stray, { baselineDaysWithData: 20, observations7d: 1, medianWaitHours: 60 })),
-    ).toMatchObject({
-      tier: "C",
-      score: 60,
-    });
+    ).toMatchObject({ tier: "C", score: 50, bucket: "normal" });
   });
 });
 
