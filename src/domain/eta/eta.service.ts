@@ -1,8 +1,10 @@
 import type { Logger } from "pino";
 import { claimDue } from "../../db/claim-due";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import { featureAccess } from "../accounts/principal";
+import { findPort } from "../ports/port-directory";
 import { placeLocations } from "../routes/placed-locations";
 import { haversineKm, type SeaRoute, seaRoute } from "../routes/sea-route";
 import type { DocumentStore, LatestDocument } from "../tracking/document-store";
@@ -263,6 +265,7 @@ export class EtaService {
                         WHERE d.id = ${document.document.id} AND d.latest_version = ${document.version.version})`;
       if (kept > 0 && prediction) await this.keepSnapshot(row.id, document, prediction, now);
     }
+    await answersChanged({ shipments: rows.map((r) => ({ id: r.id, organizationId: r.organization.id })) });
   }
 
   /**
@@ -643,31 +646,40 @@ function legOf(sailing: Sailing, places: Places): Leg | null {
 const FASTEST_KNOTS = 26;
 /** The ship's own report of when it left a port and the box's departure event agree within this. */
 const SAME_DEPARTURE_MS = 48 * HOUR_MS;
-/** Within this of the port's position a moored ship is alongside there (terminals lie a few miles off). */
-const ALONGSIDE_NM = 15;
+/** Within this of the port's catalogue position a moored ship is alongside there (terminals lie miles off). */
+const ALONGSIDE_NM = 30;
 
 /**
  * The ship's own AIS report puts it on the box's voyage even where the position lies off the direct
- * leg: it says it left the box's call at the box's departure (and has called nowhere since), or it is
- * bound for the box's next call having left, since the box's departure, a port of its rotation the plan
- * does not name; and the position is one it could have sailed to since (at most FASTEST_KNOTS). Ships
- * call at ports between the box's calls (Laem Chabang between Singapore and Cai Mep, Busan between
- * Yantian and Long Beach) and sail around the Cape where the network's route is Suez: those positions
- * were reported `off_planned_leg` though nothing was wrong. A ship of that name on another service
- * names other ports, and the leg's own check judges it.
+ * leg. Either it says it left the box's call at the box's departure (and has called nowhere since: a
+ * ship sailing around the Cape where the network's route is Suez), and the position is one it could
+ * have reached since (at most FASTEST_KNOTS); or it has called, since the box's departure, at ports of
+ * its rotation the plan does not name (Singapore and Laem Chabang between Port Klang and Yantian) that
+ * lie on the way, as do the port it is bound for and the position (sailing by each is at most half as
+ * long again as the leg, plus 300 nm). Such positions were reported `off_planned_leg` though nothing was
+ * wrong. A ship of that name elsewhere names ports off the way, and the leg's own check judges it.
  */
 function reportedOnTheVoyage(fix: VesselFix, sailing: Sailing, leg: Leg): boolean {
   const last = fix.lastPort;
   if (!last || last.departedAt === null || sailing.departedAt === null) return false;
   const departedAt = sailing.departedAt;
-  const sameDeparture =
-    last.unLocode === leg.leftCode && Math.abs(last.departedAt - departedAt) <= SAME_DEPARTURE_MS;
-  const calledSince =
-    fix.nextPort != null && fix.nextPort === leg.nextCode && last.departedAt >= departedAt - HOUR_MS;
-  if (!sameDeparture && !calledSince) return false;
-  const hours = Math.max(0, fix.fixedAt - departedAt) / HOUR_MS;
-  const straightNm = haversineKm(leg.left, { lat: fix.lat, lng: fix.lng }) / 1.852;
-  return straightNm <= hours * FASTEST_KNOTS + ALONGSIDE_NM;
+  const at = { lat: fix.lat, lng: fix.lng };
+  if (last.unLocode === leg.leftCode && Math.abs(last.departedAt - departedAt) <= SAME_DEPARTURE_MS) {
+    const hours = Math.max(0, fix.fixedAt - departedAt) / HOUR_MS;
+    return haversineKm(leg.left, at) / 1.852 <= hours * FASTEST_KNOTS + ALONGSIDE_NM;
+  }
+  if (last.departedAt < departedAt - HOUR_MS) return false;
+  const onTheWay = (p: GeoPoint | null) =>
+    p !== null &&
+    sailingRoute(leg.left, p).lengthNm + sailingRoute(p, leg.next).lengthNm <= leg.lengthNm * 1.5 + 300;
+  const bound = fix.nextPort == null || fix.nextPort === leg.nextCode ? leg.next : portAt(fix.nextPort);
+  return onTheWay(portAt(last.unLocode)) && onTheWay(bound) && onTheWay(at);
+}
+
+/** A port's position from the port directory; null when it has none. */
+function portAt(unLocode: string): GeoPoint | null {
+  const port = findPort(unLocode);
+  return port?.lat == null || port.lng == null ? null : { lat: port.lat, lng: port.lng };
 }
 
 /**
@@ -680,6 +692,9 @@ export function arrivedAtPod(fix: VesselFix, sailing: Sailing, places: Places): 
   const pod = places.get(sailing.callsAhead[0]!);
   if (pod?.lat == null || pod.lng == null) return false;
   if (sailing.departedAt !== null && fix.fixedAt <= sailing.departedAt) return false;
+  // Moored and bound for the port (AIS names the port a ship is alongside as its destination), or
+  // stopped near it: a port's terminals lie up to 30 nm from its catalogue position (Maasvlakte).
+  if (fix.moored === true && pod.unLocode !== null && fix.nextPort === pod.unLocode) return true;
   const stopped = fix.moored ?? (fix.speedKnots !== null && fix.speedKnots < 0.5);
   const alongside =
     stopped &&

@@ -1,0 +1,74 @@
+/**
+ * Issue 34 on the service's own path, on voyages of the simulator's world (the embedded simulator, one
+ * manual clock): the ship's own AIS report is read with its position. A ship sailing its voyage
+ * normally is not called a fault (a call of its rotation the box's plan does not name, the Cape instead
+ * of the network's Suez, a fix where the sea network has no path), and a ship alongside at the port of
+ * discharge before its carrier says so gets no new prediction. The moments are ones the service-path
+ * replay's tuning split (bench/eta-replay) mislabelled or predicted after the arrival.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock";
+import { TRACKING_ENV } from "../mcp/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+
+const clock = new ManualClock("2026-05-01T00:00:00.000Z");
+let app: TestApp;
+let org: OrgWithKey;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off" }, clock });
+  org = await app.fixtures.organization({ plan: "professional" });
+}, 120_000);
+afterAll(() => app?.stop());
+
+const READ = `query($id: String!) { shipment(id: $id) {
+  id predictiveEta { p50 p80 source confidence fallbackReason }
+} }`;
+
+/** Tracks a box through v1 at `at`, lets the eta worker compute, and reads the prediction it stored. */
+async function predictedAt(reference: string, sealine: string, at: string) {
+  clock.set(at);
+  const res = await fetch(`${app.url}/api/v1/track`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ shipments: [{ type: "container", number: reference, sealine }] }),
+  });
+  expect(res.status).toBe(200);
+  const tracked = (await res.json()) as { results: { ok: boolean }[] };
+  expect(tracked.results[0]?.ok, JSON.stringify(tracked)).toBe(true);
+  await app.services.eta.computeDue();
+  const { body } = await graphql(app, org.key, READ, { id: reference });
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  const shipmentId = (body.data as any).shipment.id as string;
+  const kept = await app.services.db.prisma.predictiveEtaSnapshot.findMany({ where: { shipmentId } });
+  return { eta: (body.data as any).shipment.predictiveEta, kept };
+}
+
+describe("a ship sailing its voyage normally is not called a fault", () => {
+  it("off Port Said bound for Valencia, where the sea network joins no path: no `no_route`", async () => {
+    const { eta } = await predictedAt("REGU9468048", "REGU", "2026-05-10T12:00:00.000Z");
+    expect(eta).not.toBeNull();
+    expect(eta.fallbackReason).toBeNull();
+  });
+
+  it("alongside at Laem Chabang, a call of its rotation between Port Klang and Yantian the plan does not name: no `off_planned_leg`", async () => {
+    const { eta } = await predictedAt("CSNU1486258", "COSU", "2026-05-13T18:00:00.000Z");
+    expect(eta).not.toBeNull();
+    expect(eta.fallbackReason).toBeNull();
+  });
+
+  it("off Angola, sailing from Sines to Singapore around the Cape: no `off_planned_leg`", async () => {
+    const { eta } = await predictedAt("TGHU7941119", "XPRS", "2026-05-29T12:00:00.000Z");
+    expect(eta).not.toBeNull();
+    expect(eta.fallbackReason).toBeNull();
+  });
+});
+
+describe("a ship at its port of discharge before the carrier says so", () => {
+  it("gets no new prediction once its AIS shows it alongside there", async () => {
+    // The ship berthed at 11:57; the carrier's document still says 2026-07-29 14:00, four days on.
+    const { eta, kept } = await predictedAt("MSCU1520195", "MSCU", "2026-07-25T12:00:00.000Z");
+    expect(eta).toBeNull();
+    expect(kept).toEqual([]);
+  });
+});
