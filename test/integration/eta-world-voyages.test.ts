@@ -51,8 +51,8 @@ describe("a ship sailing its voyage normally is not called a fault", () => {
     expect(eta.fallbackReason).toBeNull();
   });
 
-  it("alongside at Laem Chabang, a call of its rotation between Port Klang and Yantian the plan does not name: no `off_planned_leg`", async () => {
-    const { eta } = await predictedAt("CSNU1486258", "COSU", "2026-05-13T18:00:00.000Z");
+  it("alongside at Haiphong, a call of its rotation the plan from Singapore to New York does not name: no `off_planned_leg`", async () => {
+    const { eta } = await predictedAt("GSLU2520841", "GOSU", "2026-06-09T18:00:00.000Z");
     expect(eta).not.toBeNull();
     expect(eta.fallbackReason).toBeNull();
   });
