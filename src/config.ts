@@ -58,6 +58,17 @@ const environmentSchema = z.object({
     .default("/compat"),
   QUAYSIDE_MCP_ENABLED: booleanFromEnv(true),
   QUAYSIDE_SANDBOX_ENABLED: booleanFromEnv(true),
+  /**
+   * When the sandbox world is built: at start (sandbox requests answer 503 with Retry-After until it
+   * is ready), or on the first sandbox request (which waits for it). auto: at start on a PGlite data
+   * folder (`npm start`); on the first request on an in-memory database or PostgreSQL, where test
+   * servers that never serve the sandbox would each build one (a deployment sets start).
+   */
+  QUAYSIDE_SANDBOX_WORLD: z
+    .enum(["auto", "start", "first-request"], {
+      error: "QUAYSIDE_SANDBOX_WORLD is auto, start or first-request",
+    })
+    .default("auto"),
   QUAYSIDE_MCP_ALLOWED_HOSTS: z
     .string()
     .default("")
@@ -334,6 +345,8 @@ export interface AppConfig {
   congestion: { sampleEveryMs: number; extraPorts: string[] };
   /** Day one: sample the simulator's recent past at first start (docs/day-one.md). */
   dayOne: "auto" | "on" | "off";
+  /** When the sandbox world is built (docs/day-one.md): at start, or on the first sandbox request. */
+  sandboxWorld: "start" | "first-request";
   graphql: {
     maxDepth: number;
     maxCost: number;
@@ -496,6 +509,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       extraPorts: commaList(e.QUAYSIDE_CONGESTION_PORTS).map((code) => code.toUpperCase()),
     },
     dayOne: e.QUAYSIDE_DAY_ONE,
+    sandboxWorld:
+      e.QUAYSIDE_SANDBOX_WORLD === "auto"
+        ? e.QUAYSIDE_DATA_DIR !== "memory://" && !e.DATABASE_URL
+          ? "start"
+          : "first-request"
+        : e.QUAYSIDE_SANDBOX_WORLD,
     graphql: {
       maxDepth: e.QUAYSIDE_GRAPHQL_MAX_DEPTH,
       maxCost: e.QUAYSIDE_GRAPHQL_MAX_COST,

@@ -31,25 +31,25 @@ export interface SandboxWorldAccess {
  * run against the sandbox world instead of the caller's organisation (`updated_since` on the list
  * included: it pages the world's eight rows as live pages an organisation's). No key: the window is per
  * address. Success bodies say `mode: "sandbox"`; writes also say `persisted: false` (the world
- * puts back whatever a request wrote). `world()` builds the world on the first sandbox request.
+ * puts back whatever a request wrote). While the world is being built, every sandbox route answers
+ * 503 `sandbox_starting` with Retry-After.
  */
 export function createSandboxRouter(
   live: FacadeDeps,
-  world: () => Promise<SandboxWorldAccess>,
+  /** The world, or `building` while the composition root still builds it (answered 503 at once). */
+  world: () => Promise<SandboxWorldAccess | "building">,
 ): (bodyParser: RequestHandler) => Router {
-  let built:
-    | Promise<{ world: SandboxWorldAccess; handlers: ReturnType<typeof createV1Handlers> }>
-    | undefined;
-  const ready = () => {
-    built ??= world().then((w) => ({
-      world: w,
-      handlers: createV1Handlers({ ...live, run: w.run }),
-    }));
-    // A failed build is retried by the next request rather than remembered.
-    built.catch(() => {
-      built = undefined;
-    });
-    return built;
+  let handlers: { world: SandboxWorldAccess; handlers: ReturnType<typeof createV1Handlers> } | undefined;
+  const ready = async () => {
+    const w = await world();
+    if (w === "building") return null;
+    if (handlers?.world !== w) handlers = { world: w, handlers: createV1Handlers({ ...live, run: w.run }) };
+    return handlers;
+  };
+  /** The world is still being built: the outcome table's 503 and Retry-After. */
+  const building = (req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
+    sendV1Error(res, "sandbox_starting");
   };
 
   // The sandbox has no key: its windows are per client address, and its 429 says so (the outcome's
@@ -74,7 +74,9 @@ export function createSandboxRouter(
     router[route.method](
       expressPath(route.path),
       handler(async (req, res) => {
-        const { world: w, handlers } = await ready();
+        const built = await ready();
+        if (!built) return building(req, res);
+        const { world: w, handlers } = built;
         req.principal = w.principal;
         if (asksRateLimited(route, req, w)) {
           // Production's 429 for a spent key window: the body names the plan, the headers say when it resets.
@@ -106,7 +108,9 @@ export function createSandboxRouter(
           data: { param },
         });
       }
-      const { world: w } = await ready();
+      const built = await ready();
+      if (!built) return building(req, res);
+      const { world: w } = built;
       // Not alone against the world: the delivery is sent over the network, and only the world's
       // data it carries is read inside the world's queue (by the core).
       const result = await w.run(

@@ -21,6 +21,7 @@
  * in batches takes well under a minute (docs/day-one.md has the timings).
  */
 import { randomUUID } from "node:crypto";
+import { startSimulator } from "../../simulator/server";
 import { portAreaAnswer } from "../../simulator/vessel-positions";
 import { actualArrivalAtPod, knownShipments, type Shipment } from "../../simulator/world/world";
 import type { AppConfig } from "../config";
@@ -52,17 +53,22 @@ import {
 import type { LookupUpstreams } from "../domain/lookups/lookups";
 import { findPort } from "../domain/ports/port-directory";
 import type { ScheduledPortCall, ScheduleSource } from "../domain/schedules/schedule-source";
+import type { TrackingService } from "../domain/tracking/tracking.service";
 import { ManualClock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
+import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapSimulatorArea } from "../upstream/vessels/simulator-port-area.adapter";
-import type { Services } from "./services";
+import { createServices, type Services } from "./services";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Days of readings the history holds (the contract's 90-day history). */
 export const HISTORY_DAYS = 90;
-/** Days sampled: today's baseline reaches back 90 days before the last 7. */
-export const SAMPLED_DAYS = BASELINE_DAYS + BASELINE_GAP_DAYS;
+/**
+ * Days sampled: today's baseline reaches back 90 days before the last 7, and the oldest reading of
+ * the 90-day history needs a baseline of its own (at least the 14 days bunching looks at).
+ */
+export const SAMPLED_DAYS = BASELINE_DAYS + BASELINE_GAP_DAYS + 14;
 /** The recent past is sampled at the live sampler's own step; before it, every 3 hours. */
 const RECENT_DAYS = 14;
 /**
@@ -123,6 +129,11 @@ export async function sampleRecentPast(input: {
   carriers: readonly string[];
   /** Stop between steps (the server stopping); what was written stays. */
   stop?: AbortSignal;
+  /**
+   * Tracking at a moment of the past (the same database, a simulator on a clock set back): the demo's
+   * arrived shipments are first tracked as they sailed. Absent: tracked only now.
+   */
+  past?: { clock: ManualClock; tracking: TrackingService };
 }): Promise<DayOneReport> {
   const { services, logger } = input;
   const started = performance.now();
@@ -134,11 +145,12 @@ export async function sampleRecentPast(input: {
 
   let shipmentsTracked = 0;
   if (input.demo) {
+    const demo = input.demo;
     const picks = pickDemoShipments(input.carriers, now);
-    for (const pick of picks) {
-      if (input.stop?.aborted) break;
-      const outcome = await services.tracking
-        .track(input.demo, {
+    phase("picked");
+    const track = (tracking: TrackingService, pick: DemoShipmentPick) =>
+      tracking
+        .track(demo, {
           reference: pick.reference,
           type: "booking",
           carrier: pick.scac,
@@ -149,7 +161,22 @@ export async function sampleRecentPast(input: {
           logger.warn({ err: error, reference: pick.reference }, "Day one: a demo shipment was not tracked");
           return null;
         });
-      if (outcome?.kind === "tracked") shipmentsTracked++;
+    // Followed from before they arrived, as a customer's would have been: the first ETA the carrier
+    // gave is in the shipment's history, so its arrival reads as an ETA slip (the carrier answers only
+    // the actual arrival once the ship is in).
+    if (input.past) {
+      for (const pick of picks
+        .filter((p) => p.arrival < now)
+        .sort((a, b) => a.followedFrom - b.followedFrom)) {
+        if (input.stop?.aborted) break;
+        input.past.clock.set(pick.followedFrom);
+        await track(input.past.tracking, pick);
+      }
+    }
+    phase("followed");
+    for (const pick of picks) {
+      if (input.stop?.aborted) break;
+      if ((await track(services.tracking, pick))?.kind === "tracked") shipmentsTracked++;
     }
   }
   phase("shipments");
@@ -605,7 +632,12 @@ export interface DemoShipmentPick {
   reference: string;
   portOfDischarge: string;
   arrival: number;
+  /** When the demo first tracked it: a week before its arrival, once it was booked. */
+  followedFrom: number;
 }
+
+/** How long before its arrival the demo first tracked an arrived shipment. */
+const FOLLOWED_BEFORE_ARRIVAL_MS = 7 * DAY_MS;
 
 /** Shipments per port where the demo's tracked boxes gather, and still at sea. */
 const PER_PORT = 14;
@@ -641,6 +673,10 @@ export function pickDemoShipments(carriers: readonly string[], now: number): Dem
         reference: shipment.carrierBookingReference,
         portOfDischarge: shipment.portOfDischarge.unLocode,
         arrival,
+        followedFrom: Math.max(
+          arrival - FOLLOWED_BEFORE_ARRIVAL_MS,
+          shipment.bookedAt.getTime() + 6 * HOUR_MS,
+        ),
       };
       if (arrival < now && arrival >= now - (SAMPLED_DAYS - 7) * DAY_MS) past.push(pick);
       else if (arrival >= now && arrival < now + 21 * DAY_MS) atSea.push(pick);
@@ -726,8 +762,10 @@ export function startDayOne(input: {
     .then(async () => {
       if (!(await needsDayOne(services))) return null;
       services.logger.info("Day one: sampling the world's recent past (90 days) in the background");
+      const past = await pastTracking(services, config);
       const report = await sampleRecentPast({
         services,
+        past: past.tracking,
         demo: await demoOwner(services),
         portArea: simulatorPastPortArea,
         scheduleSources: input.lookupUpstreams.scheduleSources ?? [],
@@ -735,6 +773,7 @@ export function startDayOne(input: {
         carriers: config.scheduleCarriers,
         stop: stop.signal,
       });
+      await past.close();
       services.logger.info(report, "Day one: the recent past is in");
       return report;
     })
@@ -743,6 +782,39 @@ export function startDayOne(input: {
       return null;
     });
   return { done, stop: () => stop.abort() };
+}
+
+/**
+ * Tracking as it was at a moment of the past: a simulator of its own on a clock that day one sets
+ * back (the world is a pure function of the time), and a tracking service on the same clock and the
+ * same database, so what it stores is what the live service would have stored then.
+ */
+async function pastTracking(
+  services: Services,
+  config: AppConfig,
+): Promise<{ tracking: { clock: ManualClock; tracking: TrackingService }; close(): Promise<void> }> {
+  const clock = new ManualClock(services.clock.now());
+  const simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock });
+  const registry = loadCarrierRegistry({
+    file: config.carrierRegistryFile,
+    env: config.environment,
+    simulatorUrl: simulator.url,
+  });
+  const past = createServices({
+    config: { ...config, redisUrl: undefined },
+    db: services.db,
+    clock,
+    logger: services.logger,
+    carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
+    connectedCarriers: registry.connected,
+  });
+  return {
+    tracking: { clock, tracking: past.tracking },
+    async close() {
+      await past.close();
+      await simulator.close();
+    },
+  };
 }
 
 /** The demo organisation's owner, as a principal without a key (the shipments are theirs). */

@@ -6,36 +6,59 @@ import { SandboxWorld } from "./sandbox-world";
 import type { Services } from "./services";
 
 /**
- * The sandbox world, built on the first sandbox request (it takes seconds: a database, a simulator
- * and eight shipments tracked twice) and handed to the sandbox facade as its own core: the same
- * persisted operations, run against the world's services. A failed build is retried by the next
- * request rather than remembered.
+ * The sandbox world (it takes seconds to build: a database, a simulator and eight shipments tracked
+ * twice), handed to the sandbox facade as its own core: the same persisted operations, run against
+ * the world's services.
+ *
+ * With `QUAYSIDE_SANDBOX_WORLD=start` (the default of `npm start`) the build begins with the server,
+ * never on a client's request, and until it is ready a sandbox request is answered at once with
+ * `building` (the facade's 503 with Retry-After): a Postman run's first request no longer waits tens
+ * of seconds. With `first-request` (test servers on an in-memory database) the first sandbox request
+ * builds it and waits. A failed build is started again rather than remembered.
  */
 export function sandboxOnDemand(input: { live: Services; executor: OperationExecutor }): {
-  world(): Promise<SandboxWorldAccess>;
+  world(): Promise<SandboxWorldAccess | "building">;
   close(): Promise<void>;
 } {
   const { live, executor } = input;
   let built: Promise<{ world: SandboxWorld; access: SandboxWorldAccess }> | undefined;
+  let ready: SandboxWorldAccess | undefined;
+  const build = () => {
+    const started = performance.now();
+    built = SandboxWorld.create({
+      config: live.config,
+      logger: live.logger,
+      sampleSender: live.webhooks,
+    }).then((world) => {
+      const access: SandboxWorldAccess = {
+        run: operationRunner(executor, world.services, "v1"),
+        principal: world.principal,
+        exclusive: (fn) => world.run(fn),
+        asksRateLimit: (reference) => reservedReference(reference) === "rateLimited",
+      };
+      ready = access;
+      live.logger.info({ ms: Math.round(performance.now() - started) }, "Sandbox world built");
+      return { world, access };
+    });
+    built.catch((error: unknown) => {
+      live.logger.error(
+        { err: error },
+        "Building the sandbox world failed; the next sandbox request starts again",
+      );
+      built = undefined;
+    });
+    return built;
+  };
+  const atStart = live.config.sandboxWorld === "start";
+  if (atStart) build();
   return {
-    world() {
-      built ??= SandboxWorld.create({
-        config: live.config,
-        logger: live.logger,
-        sampleSender: live.webhooks,
-      }).then((world) => ({
-        world,
-        access: {
-          run: operationRunner(executor, world.services, "v1"),
-          principal: world.principal,
-          exclusive: (fn) => world.run(fn),
-          asksRateLimit: (reference) => reservedReference(reference) === "rateLimited",
-        },
-      }));
-      built.catch(() => {
-        built = undefined;
-      });
-      return built.then((b) => b.access);
+    async world() {
+      if (ready) return ready;
+      if (atStart) {
+        if (!built) build();
+        return "building";
+      }
+      return (await (built ?? build())).access;
     },
     async close() {
       const b = await built?.catch(() => undefined);

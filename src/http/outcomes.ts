@@ -61,6 +61,7 @@ export type OutcomeCode =
   | "metrics_address_not_allowed"
   | "database_unavailable"
   | "service_stopping"
+  | "sandbox_starting"
   | "unexpected";
 
 export interface OutcomeWire {
@@ -92,6 +93,9 @@ export interface OutcomeWire {
  * five seconds lets a crowd of clients come back spread out rather than all at once.
  */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** How soon to ask the sandbox again while its world is built at start (it takes tens of seconds). */
+export const SANDBOX_RETRY_AFTER_SECONDS = 5;
 
 /** "Fix billing or the key, do not retry soon": an hour, where a surface sends a wait for it. */
 export const BILLING_RETRY_AFTER_SECONDS = 3600;
@@ -516,6 +520,16 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32053 },
     sentence: "The service was stopping before this item was saved; nothing was saved for it. Send it again.",
     retryAfterSeconds: 1,
+  },
+  // The sandbox world is still being built at start (docs/day-one.md): answered at once rather than
+  // held for the build's tens of seconds, so a client with a 30 s timeout retries instead of failing.
+  sandbox_starting: {
+    v1: { status: 503, error: "sandbox_starting" },
+    compat: { message: "UNEXPECTED_ERROR" },
+    graphql: { status: 503, code: "SERVICE_UNAVAILABLE" },
+    mcp: { isError: true, jsonRpcCode: -32053 },
+    sentence: `The sandbox world is being built as the server starts; nothing was done. Retry in ${SANDBOX_RETRY_AFTER_SECONDS} seconds.`,
+    retryAfterSeconds: SANDBOX_RETRY_AFTER_SECONDS,
   },
   unexpected: {
     v1: { status: 500, error: "internal_error" },
