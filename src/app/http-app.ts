@@ -10,6 +10,7 @@ import { createCompatRouter } from "../../facades/compat/router";
 import { createDashboardRouter } from "../../facades/dashboard/router";
 import type { FacadeDeps, FacadeLog } from "../../facades/facade";
 import { createShareRouter } from "../../facades/share/router";
+import { createUnsubscribeRouter } from "../../facades/share/unsubscribe";
 import { v1AllowedMethods } from "../../facades/v1/allow";
 import { createMetaRouter } from "../../facades/v1/meta";
 import { sendV1Error } from "../../facades/v1/respond";
@@ -184,6 +185,8 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     sessions.readSessions(admission, (res, outcome) => refuse("other", res, outcome)),
   );
   app.use(createShareRouter(v1));
+  // One-click unsubscribe from mail (RFC 8058): public, the signed token is the capability.
+  app.use(createUnsubscribeRouter(v1));
   // The dashboard is a client of the GraphQL core: its operations count as the GraphQL surface.
   app.use(createDashboardRouter({ ...facade("graphql"), sessions }));
   // Public and keyless, so mounted before the v1 gate.

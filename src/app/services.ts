@@ -7,6 +7,7 @@ import { AccountsService } from "../domain/accounts/accounts.service";
 import { withCarrierStatus, withConnections } from "../domain/carriers/carrier-directory";
 import { CongestionService } from "../domain/congestion/congestion.service";
 import { DndService } from "../domain/demurrage/dnd.service";
+import { SOURCE_WORDS as LFD_SOURCE_WORDS, lastFreeDaysOfShipment } from "../domain/demurrage/last-free-day";
 import { DisruptionsService } from "../domain/disruptions/disruptions.service";
 import type { FeedFetcher, FeedSourceConfig } from "../domain/disruptions/feed-source";
 import { FeedIngestion } from "../domain/disruptions/ingestion.service";
@@ -178,22 +179,32 @@ export function createServices(input: {
     source: input.terminalSource,
     sql: db.prepared,
   });
+  const dnd = new DndService({
+    prisma: db.prisma,
+    clock,
+    sql: db.prepared,
+    termsKeptMs: config.contractTermsCacheSeconds * 1000,
+    terminalLastFreeDay: async (containerNumber) => {
+      const current = await terminals.currentFactsOf(containerNumber);
+      return current?.facts.lastFreeDay
+        ? { lastFreeDay: current.facts.lastFreeDay, gatedOut: current.facts.gateOutAt !== null }
+        : null;
+    },
+  });
   const notifications = new NotificationsService({
     prisma: db.prisma,
     clock,
     logger,
     transport: config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : outboxTransport,
     from: config.mail.from,
-    boxLastFreeDay: async (containerNumber) => {
-      const current = await terminals.currentFactsOf(containerNumber);
-      return current
-        ? {
-            lastFreeDay: current.facts.lastFreeDay,
-            portLocode: current.terminal.unLocode,
-            gatedOut: current.facts.gateOutAt !== null,
-          }
-        : null;
-    },
+    publicUrl: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ""),
+    // One last free day per box, as every D&D surface shows it (docs/decisions/demurrage.md).
+    lastFreeDays: async (shipment) =>
+      (await lastFreeDaysOfShipment({ prisma: db.prisma, documents, dnd }, shipment.id)).map((box) => ({
+        ...box,
+        source: LFD_SOURCE_WORDS[box.source],
+      })),
+    terminalFacts: (containerNumber) => terminals.currentFactsOf(containerNumber),
   });
   webhooks.onChanges((tx, organizationId, events) => notifications.recordChanges(tx, organizationId, events));
   const accounts = new AccountsService(db.prisma, clock, {
@@ -301,12 +312,7 @@ export function createServices(input: {
       sources: etaSources({ providers: input.lookupUpstreams?.vesselProviders ?? [], congestion, clock }),
       logger,
     }),
-    dnd: new DndService({
-      prisma: db.prisma,
-      clock,
-      sql: db.prepared,
-      termsKeptMs: config.contractTermsCacheSeconds * 1000,
-    }),
+    dnd,
     openApiDocument: input.openApiDocument,
     disruptions,
     feedIngestion,
@@ -319,8 +325,23 @@ export function createServices(input: {
       clock,
       maxBytes: config.documents.maxBytes,
     }),
-    tickets: new TicketsService({ prisma: db.prisma, clock }),
-    quoteRequests: new QuoteRequestsService({ prisma: db.prisma, clock }),
+    // Tickets and quotes mail both sides; the change stands even when its mail cannot be queued.
+    tickets: new TicketsService({
+      prisma: db.prisma,
+      clock,
+      changed: (kind, ticket) =>
+        notifications
+          .workspaceEvent({ kind, ticket })
+          .catch((err) => logger.warn({ err }, "ticket mail not queued")),
+    }),
+    quoteRequests: new QuoteRequestsService({
+      prisma: db.prisma,
+      clock,
+      changed: (kind, request) =>
+        notifications
+          .workspaceEvent({ kind, request })
+          .catch((err) => logger.warn({ err }, "quote mail not queued")),
+    }),
     async close() {
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {

@@ -4,6 +4,7 @@
  * digest lists the day's changes; without SMTP the mail lands in the outbox GraphQL shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { when } from "../../src/domain/notifications/messages";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
@@ -161,7 +162,7 @@ describe("e-mail through a real SMTP server", () => {
     clock.set(changeDay.getTime() + 5 * 3_600_000); // 07:00: the quiet hours are over
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
-    const etaMails = smtp.received.filter((m) => m.subject.startsWith("ETA changed:"));
+    const etaMails = smtp.received.filter((m) => m.subject.startsWith("New arrival estimate for "));
     expect(etaMails).toHaveLength(moved.length);
     expect(smtp.received).toHaveLength(moved.length);
     const after = await etas(app, org.key, known);
@@ -172,19 +173,11 @@ describe("e-mail through a real SMTP server", () => {
       expect(mail.to).toEqual([address]);
       expect(mail.headers.from).toBe("Quayside Alerts <alerts@quayside.test>");
       expect(mail.headers["x-quayside-notification"]).toMatch(/^eta_changed:/);
-      // Both estimates, in the recipient's zone.
-      expect(mail.text).toContain(`(${ZONE})`);
+      // Both estimates, in the recipient's zone, in words.
+      expect(mail.text).toContain("(Los Angeles time)");
+      expect(mail.text).toContain("Previous estimate:");
       expect(mail.text).toContain(reference);
-      const eta = new Date(after.get(reference)!);
-      const local = new Intl.DateTimeFormat("sv-SE", {
-        timeZone: ZONE,
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-      }).format(eta);
-      expect(mail.subject).toContain(local);
+      expect(mail.subject).toContain(when(after.get(reference)!, ZONE));
     }
     const sent = (await outbox(app, org.key)).filter((m) => m.kind === "eta_changed");
     expect(sent.every((m) => m.status === "sent" && m.transport === "smtp")).toBe(true);
@@ -192,18 +185,16 @@ describe("e-mail through a real SMTP server", () => {
     // The digest at 08:00 in Los Angeles (16:00 UTC) lists the changes of the 24 hours before.
     clock.set(changeDay.getTime() + 6 * 3_600_000 - 60_000);
     await drain(app.workers.notifications);
-    expect(smtp.received.filter((m) => m.subject.startsWith("Daily digest"))).toEqual([]);
+    expect(smtp.received.filter((m) => m.subject.startsWith("Your daily summary"))).toEqual([]);
     clock.set(changeDay.getTime() + 6 * 3_600_000);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
-    const digests = smtp.received.filter((m) => m.subject.startsWith("Daily digest"));
+    const digests = smtp.received.filter((m) => m.subject.startsWith("Your daily summary"));
     expect(digests).toHaveLength(1);
     const digest = digests[0]!;
     for (const reference of moved)
-      expect(digest.text).toMatch(new RegExp(`${reference} \\(SHP-\\d+\\): ETA `));
-    expect(digest.subject).toMatch(
-      /^Daily digest \d{4}-\d{2}-\d{2}: \d+ changes? on the shipments you follow$/,
-    );
+      expect(digest.text).toMatch(new RegExp(`${reference} \\(SHP-\\d+\\): expected arrival now `));
+    expect(digest.subject).toMatch(/^Your daily summary for \w+day, \d+ \w+ \d{4}: \d+ changes?$/);
   }, 300_000);
 });
 
@@ -382,11 +373,12 @@ describe("preferences and followers through GraphQL", () => {
     await setLastFreeDay(100);
     await drain(app.workers.notifications);
     expect(await reminders()).toEqual([]);
-    await setLastFreeDay(71);
+    // Ends 48 to 72 hours from now: inside the 72-hour reminder's window.
+    await setLastFreeDay(72);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
     expect((await reminders()).map((m) => m.kind)).toEqual(["lfd_72h"]);
-    expect((await reminders())[0]!.subject).toBe(`Last free day in 72 hours: ${reference}`);
+    expect((await reminders())[0]!.subject).toBe(`Last free day in 3 days: ${reference}`);
     await setLastFreeDay(0);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
@@ -440,8 +432,8 @@ describe("preferences and followers through GraphQL", () => {
     const mails = (await outbox(app, follower.key)).filter(
       (m) => m.kind === "disruption" && m.to === address,
     );
-    expect(mails.map((m) => m.subject)).toEqual([`Disruption: Typhoon closes the port (${reference})`]);
-    expect(mails[0]!.text).toContain("touches the shipment by pod");
+    expect(mails.map((m) => m.subject)).toEqual([`Typhoon closes the port: ${reference}`]);
+    expect(mails[0]!.text).toContain("through its port of discharge");
   });
 
   it("needs a key that may write to change anything", async () => {

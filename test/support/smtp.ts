@@ -8,6 +8,8 @@ export interface ReceivedMail {
   headers: Record<string, string>;
   subject: string;
   text: string;
+  /** The HTML alternative of a multipart/alternative mail; null for a text-only one. */
+  html: string | null;
   raw: string;
 }
 
@@ -48,8 +50,43 @@ export async function startSmtpServer(): Promise<SmtpReceiver> {
   };
 }
 
-/** Headers unfolded and lower-cased; a single-part text body decoded from quoted-printable or base64. */
-function parseMessage(raw: string): { headers: Record<string, string>; subject: string; text: string } {
+/**
+ * Headers unfolded and lower-cased; the text body (and the HTML alternative of a multipart/alternative
+ * mail) decoded from quoted-printable or base64.
+ */
+function parseMessage(raw: string): {
+  headers: Record<string, string>;
+  subject: string;
+  text: string;
+  html: string | null;
+} {
+  const { headers, body } = splitPart(raw);
+  const boundary = /multipart\/[a-z]+;\s*boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
+  if (boundary) {
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((p) => !p.startsWith("--"))
+      .map((p) => splitPart(p.replace(/^\r\n/, "")));
+    const of = (type: string) => parts.find((p) => (p.headers["content-type"] ?? "").startsWith(type));
+    const text = of("text/plain");
+    const html = of("text/html");
+    return {
+      headers,
+      subject: decodeWords(headers.subject ?? ""),
+      text: text ? decodeBody(text.headers, text.body) : "",
+      html: html ? decodeBody(html.headers, html.body) : null,
+    };
+  }
+  return {
+    headers,
+    subject: decodeWords(headers.subject ?? ""),
+    text: decodeBody(headers, body),
+    html: null,
+  };
+}
+
+function splitPart(raw: string): { headers: Record<string, string>; body: string } {
   const split = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
   const body = raw.slice(split + 4);
@@ -58,6 +95,10 @@ function parseMessage(raw: string): { headers: Record<string, string>; subject: 
     const colon = line.indexOf(":");
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
+  return { headers, body };
+}
+
+function decodeBody(headers: Record<string, string>, body: string): string {
   const encoding = (headers["content-transfer-encoding"] ?? "7bit").toLowerCase();
   const text =
     encoding === "quoted-printable"
@@ -70,7 +111,7 @@ function parseMessage(raw: string): { headers: Record<string, string>; subject: 
       : encoding === "base64"
         ? Buffer.from(body, "base64").toString("utf8")
         : body;
-  return { headers, subject: decodeWords(headers.subject ?? ""), text: text.replace(/\r\n/g, "\n") };
+  return text.replace(/\r\n/g, "\n").replace(/\n$/, "");
 }
 
 /** RFC 2047 encoded words in a header (nodemailer encodes a subject with non-ASCII characters). */

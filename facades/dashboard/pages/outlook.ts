@@ -110,7 +110,7 @@ function money(amount: number | null | undefined, currency: string | null | unde
 }
 
 function clockRow(box: string, kind: string, c: Clock): string {
-  return `<tr><td>${esc(box)}</td><td>${kind}</td><td>${esc(DND_STATUS[c.status] ?? c.status)}${c.unknownReason ? ` <span class="muted">(${esc(c.unknownReason.replace(/_/g, " "))})</span>` : ""}</td><td>${esc(c.lastFreeDay ?? "—")}</td><td>${c.daysRemaining ?? "—"}</td><td>${esc(money(c.accruedCost, c.currency))}</td><td>${esc(money(c.projectedCost, c.currency))}</td><td>${esc(c.termsSource ? (TERMS[c.termsSource] ?? c.termsSource) : "—")}${c.isEstimate ? " (estimate)" : ""}</td></tr>`;
+  return `<tr><td>${esc(box)}</td><td>${kind}</td><td>${esc(DND_STATUS[c.status] ?? c.status)}${c.unknownReason ? ` <span class="muted">(${esc(c.unknownReason.replace(/_/g, " "))})</span>` : ""}</td><td>${esc(c.lastFreeDay ?? "—")}${c.lastFreeDaySource ? ` <span class="muted">(${c.lastFreeDaySource === "terminal" ? "from the terminal" : "from the tariff"})</span>` : ""}</td><td>${c.daysRemaining ?? "—"}</td><td>${esc(money(c.accruedCost, c.currency))}</td><td>${esc(money(c.projectedCost, c.currency))}</td><td>${esc(c.termsSource ? (TERMS[c.termsSource] ?? c.termsSource) : "—")}${c.isEstimate ? " (estimate)" : ""}</td></tr>`;
 }
 
 function dndSection(answer: DndAnswer | null): string {

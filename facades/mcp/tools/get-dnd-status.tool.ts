@@ -31,6 +31,12 @@ const clock = z.object({
     .describe("calendar or working (weekends and the port region's public holidays excluded)"),
   chargeDayBasis: z.string().nullable().describe("How overrun days are charged: calendar or working"),
   lastFreeDay: day,
+  lastFreeDaySource: z
+    .string()
+    .nullable()
+    .describe(
+      "terminal (the terminal record gives the day) or tariff (counted from the terms); one day per box",
+    ),
   daysRemaining: z
     .number()
     .int()
@@ -96,6 +102,7 @@ const render = (c: DndClockFieldsFragment): z.input<typeof clock> => ({
   freeDayBasis: c.freeDayBasis,
   chargeDayBasis: c.chargeDayBasis,
   lastFreeDay: c.lastFreeDay,
+  lastFreeDaySource: c.lastFreeDaySource ?? null,
   daysRemaining: c.daysRemaining,
   clockStartedAt: c.clockStartedAt,
   clockStoppedAt: c.clockStoppedAt,

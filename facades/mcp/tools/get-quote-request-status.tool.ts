@@ -36,6 +36,11 @@ const output = z.object({
           })
           .nullable()
           .describe("Null until quoted"),
+        declineReason: z
+          .string()
+          .nullable()
+          .describe("Why the request was declined, when it was and a reason was given"),
+        bookingReference: z.string().nullable().describe("The carrier's booking reference once BOOKED"),
       }),
     )
     .describe("Newest first, at most 50"),
@@ -45,7 +50,7 @@ export const getQuoteRequestStatus = defineTool({
   name: "get_quote_request_status",
   title: "Quote requests",
   description:
-    "Your organisation's freight quote requests, newest first, with their status and, once quoted, the price, currency, validity, carrier and transit days. Takes no arguments: the key decides the organisation. Ask for quotes or bookings from the dashboard.",
+    "Your organisation's freight quote requests, newest first, with their status and, once quoted, the price, currency, validity, carrier and transit days; a declined request's reason and a booked one's booking reference. Takes no arguments: the key decides the organisation. Ask for quotes or bookings from the dashboard.",
   input: z.object({}),
   output,
   async call(_args, context) {
@@ -75,6 +80,8 @@ export const getQuoteRequestStatus = defineTool({
               transitDays: r.quote.transitDays,
             }
           : null,
+        declineReason: r.declineReason ?? null,
+        bookingReference: r.bookingReference ?? null,
       })),
     });
   },

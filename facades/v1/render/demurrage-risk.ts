@@ -9,6 +9,8 @@ export function renderDemurrageRisk(r: DemurrageRiskFieldsFragment) {
     container: r.container,
     containers: r.containers,
     last_free_day: r.lastFreeDay,
+    last_free_day_source:
+      r.lastFreeDaySource === "terminal" || r.lastFreeDaySource === "tariff" ? r.lastFreeDaySource : null,
     free_days: r.freeDays,
     free_day_basis: r.freeDayBasis,
     charge_day_basis: r.chargeDayBasis,

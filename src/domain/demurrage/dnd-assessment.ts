@@ -68,6 +68,11 @@ export interface AssessmentInput {
    * ago is not stale. Absent: the version's fetch time.
    */
   factsConfirmedAt?: string | null;
+  /**
+   * Last free days the boxes' terminal records give (container number to `YYYY-MM-DD`): each wins
+   * over the tariff's count for its box's demurrage (or combined) clock.
+   */
+  terminalLastFreeDays?: ReadonlyMap<string, string>;
 }
 
 /** Import clocks of every box of a document at its port of discharge. */
@@ -113,6 +118,7 @@ function assessContainer(input: AssessmentInput, container: TrackedContainer): C
       port,
       now,
       factsFetchedAt: confirmedAt,
+      givenLastFreeDay: input.terminalLastFreeDays?.get(container.number) ?? null,
     });
   const first = resolveTerms(input.tariffs, { ...query, chargeTypes: ["demurrage", "combined"] });
   if (!first) return { ...box, demurrage: unknownClock("demurrage", "no_terms"), detention: null };

@@ -38,6 +38,12 @@ export interface DndClock {
   clockStoppedAt: string | null;
   /** Port-local `YYYY-MM-DD`; before discharge, counted from the expected discharge. */
   lastFreeDay: string | null;
+  /**
+   * Where the last free day comes from: `terminal` when the terminal record gives one for the box (the
+   * line's, else the terminal's: what the box is actually charged from), else `tariff` (counted from
+   * the resolved terms). One day per box on every surface (issue 43 item 4).
+   */
+  lastFreeDaySource: "terminal" | "tariff" | null;
   /** Calendar days from today (port-local) to the last free day: 0 on it, negative once past. */
   daysRemaining: number | null;
   /** Chargeable days so far after the last free day (to the stop day when stopped). */
@@ -74,6 +80,7 @@ export function unknownClock(
     clockStartedAt: null,
     clockStoppedAt: null,
     lastFreeDay: null,
+    lastFreeDaySource: null,
     daysRemaining: null,
     overrunDays: null,
     accruedCost: null,
@@ -112,6 +119,8 @@ export interface ClockInput {
   now: Date;
   /** When the carrier facts behind the document were fetched. */
   factsFetchedAt: string;
+  /** The box's last free day as its terminal record gives it (`YYYY-MM-DD` at the port): it wins. */
+  givenLastFreeDay?: string | null;
 }
 
 /**
@@ -131,7 +140,8 @@ export function runClock(input: ClockInput): DndClock {
   }
   const zone = port.timeZone;
   const startDate = localDate(new Date(startInstant), zone);
-  const lfd = lastFreeDay(startDate, t, port.holidays);
+  const given = input.givenLastFreeDay ?? null;
+  const lfd = given ?? lastFreeDay(startDate, t, port.holidays);
   const today = localDate(now, zone);
   const base = {
     chargeType: input.chargeType,
@@ -142,6 +152,7 @@ export function runClock(input: ClockInput): DndClock {
     clockStartedAt: input.startedAt,
     clockStoppedAt: input.stoppedAt,
     lastFreeDay: lfd,
+    lastFreeDaySource: given ? ("terminal" as const) : ("tariff" as const),
     currency: t.currency,
     ...termsFields(terms),
   };

@@ -154,8 +154,27 @@ export class DndService {
       sql?: PreparedSql;
       /** QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS in ms; 0 or absent: read every time. */
       termsKeptMs?: number;
+      /** A box's last free day as its current terminal facts give it (null: none given). */
+      terminalLastFreeDay?: (
+        containerNumber: string,
+      ) => Promise<{ lastFreeDay: string; gatedOut: boolean } | null>;
     },
   ) {}
+
+  /**
+   * The last free days the terminal records give for some boxes: the one source that beats the
+   * tariff's count (`lastFreeDaySource: terminal`), so every surface and every mail shows one day.
+   */
+  async terminalLastFreeDays(
+    containers: readonly string[],
+  ): Promise<Map<string, { lastFreeDay: string; gatedOut: boolean }>> {
+    const lookup = this.deps.terminalLastFreeDay;
+    const found = new Map<string, { lastFreeDay: string; gatedOut: boolean }>();
+    if (!lookup) return found;
+    const days = await Promise.all([...new Set(containers)].map(async (c) => [c, await lookup(c)] as const));
+    for (const [container, day] of days) if (day) found.set(container, day);
+    return found;
+  }
 
   /** The seeded published tariffs and benchmarks: written by a migration, so read once per process. */
   publishedTariffs(): Promise<Tariff[]> {
@@ -306,6 +325,8 @@ export class DndService {
     predictedArrival?: string | null;
     /** The carrier's newest successful answer about the document, changed or not (`lastSyncedAt`). */
     factsConfirmedAt?: Date | null;
+    /** The boxes' last free days from their terminal records (`terminalLastFreeDays`). */
+    terminalLastFreeDays?: ReadonlyMap<string, { lastFreeDay: string }>;
   }): ShipmentDnd {
     if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
     const containers = assessDocument({
@@ -316,6 +337,9 @@ export class DndService {
       now: this.deps.clock.now(),
       predictedArrival: input.predictedArrival ?? null,
       factsConfirmedAt: input.factsConfirmedAt?.toISOString() ?? null,
+      terminalLastFreeDays: new Map(
+        [...(input.terminalLastFreeDays ?? [])].map(([box, given]) => [box, given.lastFreeDay]),
+      ),
     });
     return { containers, risk: demurrageRiskOf(containers, null) };
   }

@@ -3,8 +3,11 @@ import { instantOf, isTimeZone } from "./local-time";
 
 /** One box's last free day as a terminal record tells it: a port-local date and the port. */
 export interface BoxLastFreeDay {
-  /** `YYYY-MM-DD`, the line's when it gave one, else the terminal's (docs/decisions/terminals.md). */
+  container: string;
+  /** `YYYY-MM-DD`: the one last free day of the box (`src/domain/demurrage/last-free-day.ts`). */
   lastFreeDay: string | null;
+  /** Where it comes from, in words ("given by the terminal", "computed from the tariff"). */
+  source: string;
   /** UN/LOCODE of the terminal's port: its zone says when the day ends. */
   portLocode: string | null;
   /** A box already gated out owes no more demurrage: its last free day no longer matters. */
@@ -13,12 +16,13 @@ export interface BoxLastFreeDay {
 
 /**
  * The one seam last-free-day reminders read: the earliest deadline among a shipment's boxes still at
- * the terminal, from the terminal records' current facts (never older than 24 hours). A last free
- * day is a whole day in the port's own calendar: charges start when it ends, at midnight in the
- * port's zone (UTC when the port or its zone is unknown). Null: no reminder.
+ * the terminal. A last free day is a whole day in the port's own calendar: charges start when it
+ * ends, at midnight in the port's zone (UTC when the port or its zone is unknown). Null: no reminder.
  */
-export function lastFreeDayDeadline(boxes: readonly BoxLastFreeDay[]): Date | null {
-  let earliest: Date | null = null;
+export function lastFreeDayDeadline(
+  boxes: readonly BoxLastFreeDay[],
+): { endsAt: Date; box: BoxLastFreeDay & { lastFreeDay: string } } | null {
+  let earliest: { endsAt: Date; box: BoxLastFreeDay & { lastFreeDay: string } } | null = null;
   for (const box of boxes) {
     if (box.gatedOut || !box.lastFreeDay) continue;
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(box.lastFreeDay);
@@ -35,7 +39,8 @@ export function lastFreeDayDeadline(boxes: readonly BoxLastFreeDay[]): Date | nu
       },
       isTimeZone(zone) ? zone : "UTC",
     );
-    if (!earliest || end < earliest) earliest = end;
+    if (!earliest || end < earliest.endsAt)
+      earliest = { endsAt: end, box: { ...box, lastFreeDay: box.lastFreeDay } };
   }
   return earliest;
 }

@@ -7,6 +7,8 @@ export interface OutgoingMail {
   html: string | null;
   /** The de-duplication key, sent as the header `X-Quayside-Notification` so a receiver can drop a copy. */
   dedupeKey: string;
+  /** Further headers (`List-Unsubscribe`, `List-Unsubscribe-Post`). */
+  headers?: Record<string, string>;
 }
 
 /**

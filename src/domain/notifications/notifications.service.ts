@@ -3,25 +3,51 @@ import type { Prisma, PrismaClient, User } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
+import type { TerminalFacts } from "../terminals/terminal-facts";
 import type { DomainEvent } from "../webhooks/events";
 import { type BoxLastFreeDay, lastFreeDayDeadline } from "./last-free-day";
 import { lastWallTime, localDate, quietHoursEnd } from "./local-time";
 import type { MailTransport } from "./mail-transport";
 import {
   type ChangeData,
+  type ComposedMail,
   changeMail,
   digestMail,
   disruptionMail,
   lastFreeDayMail,
   type MailKind,
+  type MailShipment,
+  type MailTopic,
+  momentMail,
+  TOPIC_OF_KIND,
 } from "./messages";
+import { holdWords, MOMENT_FRESH_MS, sailingMoments, terminalMoments } from "./moments";
 import {
   DIGEST_HOUR,
   LFD_REMINDER_HOURS,
+  LFD_REMINDER_WINDOW_HOURS,
+  maskAddress,
   type NotificationPrefs,
   type PreferencesUpdate,
   prefsOf,
 } from "./preferences";
+import {
+  linksFor,
+  type MailUrls,
+  placeOf,
+  type ShipmentForMail,
+  shipmentForMail,
+  unsubscribeUrl,
+} from "./shipment-context";
+import {
+  mailSigningSecret,
+  signUnsubscribe,
+  topicWords,
+  type UnsubscribeTopic,
+  verifyUnsubscribe,
+} from "./unsubscribe";
+
+import { audienceOf, type WorkspaceEvent, workspaceEventMail } from "./workspace-mail";
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 type Db = Tx | PrismaClient;
@@ -36,6 +62,9 @@ const SHIPMENT_EVENTS = new Set([
   "shipment.vessel_arrived",
   "eta.changed",
 ]);
+
+/** A quote's customer is reminded this long before it expires (once). */
+export const QUOTE_REMINDER_MS = 48 * 3_600_000;
 
 export function mailRetryDelayMs(attempts: number): number {
   return Math.min(3_600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
@@ -55,6 +84,8 @@ export interface MailRequest {
   dedupeKey?: string;
   shipmentId?: string | null;
   notBefore?: Date;
+  /** Not after this: dropped unsent once passed (a reminder whose moment is gone). */
+  expiresAt?: Date;
 }
 
 /** Which mail a change makes for a user who follows the shipment, or null when none. */
@@ -72,6 +103,7 @@ export function mailKindFor(event: string, data: ChangeData, prefs: Notification
     case "shipment.arrived":
       return prefs.statusChanges ? "delivered" : null;
     case "shipment.updated":
+      // Departure and arrival have their own mails (and preferences); a status mail is for the rest.
       return prefs.statusChanges ? "status_changed" : null;
     default:
       return null;
@@ -93,10 +125,36 @@ export class NotificationsService {
       transport: MailTransport;
       /** The `From` of every mail. */
       from: string;
-      /** A box's last free day from its terminal record's current facts (null: none known). */
-      boxLastFreeDay?: (containerNumber: string) => Promise<BoxLastFreeDay | null>;
+      /** The deployment's public URL: every link in mail starts with it. */
+      publicUrl?: string;
+      /**
+       * The last free days of a shipment's boxes, one per box (the terminal's when it gives one, else
+       * the tariff's computed day): `src/domain/demurrage/last-free-day.ts` through the composition root.
+       */
+      lastFreeDays?: (shipment: { id: string; organizationId: string }) => Promise<BoxLastFreeDay[]>;
+      /** A box's current terminal facts (pickup availability, holds); null when none are current. */
+      terminalFacts?: (
+        containerNumber: string,
+      ) => Promise<{ facts: TerminalFacts; terminal: { name: string; unLocode: string | null } } | null>;
     },
   ) {}
+
+  private secret: string | null = null;
+
+  private get base(): string {
+    return (this.deps.publicUrl ?? "http://localhost:3000").replace(/\/$/, "");
+  }
+
+  /** Links in mail: the public URL, and the signing key read (or made) once, inside `db`'s transaction. */
+  private urls(db: Db): MailUrls {
+    return {
+      base: this.base,
+      secret: async () => {
+        this.secret ??= await mailSigningSecret(db, this.deps.clock.now());
+        return this.secret;
+      },
+    };
+  }
 
   get transportKind(): MailTransport["kind"] {
     return this.deps.transport.kind;
@@ -181,6 +239,8 @@ export class NotificationsService {
     ]);
     const prefs = new Map(prefRows.map((p) => [p.userId, prefsOf(p)]));
     const byName = new Map(shipments.map((s) => [shipmentName(s.number), s]));
+    const urls = this.urls(tx);
+    const contexts = new Map<string, ShipmentForMail | null>();
     for (const event of relevant) {
       const data = event.data as unknown as ChangeData;
       const shipment = byName.get(String(data.shipment_id));
@@ -201,7 +261,17 @@ export class NotificationsService {
         const pref = prefs.get(userId) ?? prefsOf(null);
         const kind = user ? mailKindFor(event.event, data, pref) : null;
         if (!user || !kind) continue;
-        const mail = changeMail(kind, event.event, data, pref.timeZone);
+        if (!contexts.has(shipment.id))
+          contexts.set(shipment.id, await shipmentForMail(tx, this.base, shipment.id));
+        const context = contexts.get(shipment.id);
+        if (!context) continue;
+        const mail = changeMail(
+          kind,
+          data,
+          context.shipment,
+          pref.timeZone,
+          await linksFor(urls, userId, kind),
+        );
         await this.enqueueIn(
           tx,
           {
@@ -236,6 +306,9 @@ export class NotificationsService {
     const now = this.deps.clock.now();
     const notBefore = request.notBefore && request.notBefore > now ? request.notBefore : now;
     const quietEnd = pref ? quietHoursEnd(notBefore, pref.timeZone, pref.quietHours) : null;
+    // Held past its moment (quiet hours reach beyond it): kept as expired, so the key is spent and it
+    // is never sent late.
+    const expired = request.expiresAt !== undefined && (quietEnd ?? notBefore) >= request.expiresAt;
     const { count } = await db.mailMessage.createMany({
       data: [
         {
@@ -250,53 +323,55 @@ export class NotificationsService {
           html: request.html ?? null,
           shipmentId: request.shipmentId ?? null,
           nextAttemptAt: quietEnd ?? notBefore,
+          expiresAt: request.expiresAt ?? null,
+          ...(expired ? { status: "expired", lastError: "its moment passes during quiet hours" } : {}),
           createdAt: now,
         },
       ],
       skipDuplicates: true,
     });
-    return count === 1;
+    return count === 1 && !expired;
   }
 
-  /** The earliest last-free-day deadline of a shipment's boxes still at the terminal. */
-  private async lastFreeDayOf(summary: unknown): Promise<Date | null> {
-    const lookup = this.deps.boxLastFreeDay;
-    const boxes = (summary as { containerNumbers?: unknown } | null)?.containerNumbers;
-    if (!lookup || !Array.isArray(boxes)) return null;
-    const known = await Promise.all(boxes.filter((b): b is string => typeof b === "string").map(lookup));
-    return lastFreeDayDeadline(known.filter((b): b is BoxLastFreeDay => b !== null));
-  }
-
-  /** Reminders 72 and 24 hours before a followed shipment's last free day (when one is known). */
+  /** Reminders 72 and 24 hours before a followed shipment's last free day, each in its window or never. */
   async scanLastFreeDays(): Promise<number> {
     const { prisma, clock } = this.deps;
+    const lookup = this.deps.lastFreeDays;
+    if (!lookup) return 0;
     const now = clock.now();
-    const follows = await prisma.shipmentFollower.findMany({
-      where: { shipment: { deletedAt: null, status: { notIn: ["DELIVERED", "CANCELLED"] } } },
-      select: {
-        userId: true,
-        organizationId: true,
-        shipment: { select: { id: true, number: true, reference: true, summary: true } },
-      },
-    });
+    const follows = await this.liveFollows();
+    const urls = this.urls(prisma);
     let queued = 0;
     for (const follow of follows) {
-      const lfd = await this.lastFreeDayOf(follow.shipment.summary);
-      if (!lfd || lfd <= now) continue;
-      const hours = LFD_REMINDER_HOURS.filter((h) => now.getTime() >= lfd.getTime() - h * 3_600_000);
-      // Only the nearest reminder due: a follow made 20 hours before gets the 24-hour one alone.
-      const due = hours.at(-1);
+      const deadline = lastFreeDayDeadline(await lookup(follow.shipment));
+      if (!deadline || deadline.endsAt <= now) continue;
+      // Each reminder has a window from its moment: outside it, it is not sent (late is worse than none).
+      const due = LFD_REMINDER_HOURS.find((h) => {
+        const from = deadline.endsAt.getTime() - h * 3_600_000;
+        return now.getTime() >= from && now.getTime() < from + LFD_REMINDER_WINDOW_HOURS[h] * 3_600_000;
+      });
       if (due === undefined) continue;
-      const pref = await this.preferencesIn(prisma, follow.userId);
+      const { pref, user } = follow;
       if (!pref.emailEnabled || !pref.lastFreeDayReminders) continue;
-      const user = await prisma.user.findUnique({ where: { id: follow.userId } });
-      if (!user) continue;
       const kind = due === 72 ? "lfd_72h" : "lfd_24h";
+      const context = await shipmentForMail(prisma, this.base, follow.shipment.id);
+      if (!context) continue;
+      const { box } = deadline;
       const mail = lastFreeDayMail(
         due,
-        { name: shipmentName(follow.shipment.number), reference: follow.shipment.reference },
-        lfd,
+        context.shipment,
+        {
+          container: box.container,
+          lastFreeDay: box.lastFreeDay,
+          source: box.source,
+          endsAt: deadline.endsAt,
+          now,
+        },
         pref.timeZone,
+        await linksFor(urls, user.id, kind),
+      );
+      const windowEnd = new Date(
+        deadline.endsAt.getTime() - due * 3_600_000 + LFD_REMINDER_WINDOW_HOURS[due] * 3_600_000,
       );
       const added = await this.enqueueIn(
         prisma,
@@ -306,7 +381,8 @@ export class NotificationsService {
           userId: user.id,
           kind,
           shipmentId: follow.shipment.id,
-          dedupeKey: `${kind}:${user.id}:${follow.shipment.id}:${lfd.toISOString()}`,
+          dedupeKey: `${kind}:${user.id}:${follow.shipment.id}:${box.container}:${box.lastFreeDay}`,
+          expiresAt: windowEnd,
           ...mail,
         },
         pref,
@@ -316,67 +392,219 @@ export class NotificationsService {
     return queued;
   }
 
-  /**
-   * A disruption first seen after the user began following a shipment it touches: one mail per user,
-   * shipment and disruption.
-   */
-  async scanDisruptions(limit = 200): Promise<number> {
+  /** Follows of live shipments (not delivered, cancelled or deleted), with each follower and their choices. */
+  private async liveFollows() {
     const { prisma } = this.deps;
-    const rows = await prisma.$queryRaw<
-      {
-        user_id: string;
-        email: string;
-        organization_id: string;
-        shipment_id: string;
-        number: bigint;
-        reference: string;
-        disruption_id: string;
-        headline: string;
-        severity: number;
-        category: string;
-        match_types: string[];
-        time_zone: string | null;
-      }[]
-    >`
-      SELECT f.user_id, u.email, f.organization_id, s.id AS shipment_id, s.number, s.reference,
-             d.id AS disruption_id, d.headline, d.severity, d.category, m.match_types, p.time_zone
+    const rows = await prisma.shipmentFollower.findMany({
+      where: { shipment: { deletedAt: null, status: { notIn: ["DELIVERED", "CANCELLED"] } } },
+      select: {
+        userId: true,
+        organizationId: true,
+        createdAt: true,
+        shipment: { select: { id: true, organizationId: true, summary: true } },
+      },
+    });
+    const userIds = [...new Set(rows.map((r) => r.userId))];
+    const [users, prefRows] = await Promise.all([
+      prisma.user.findMany({ where: { id: { in: userIds } } }),
+      prisma.notificationPreference.findMany({ where: { userId: { in: userIds } } }),
+    ]);
+    const byId = new Map(users.map((u) => [u.id, u]));
+    const prefs = new Map(prefRows.map((p) => [p.userId, prefsOf(p)]));
+    return rows.flatMap((row) => {
+      const user = byId.get(row.userId);
+      return user ? [{ ...row, user, pref: prefs.get(row.userId) ?? prefsOf(null) }] : [];
+    });
+  }
+
+  /**
+   * The moments read from a followed shipment's document and its boxes' terminal facts: the vessel
+   * sails from the port of loading, a transshipment, a box available for pickup, a hold placed or
+   * released. Each once per follower (keyed by place, box and hold), only after the follow began and
+   * while still news (`MOMENT_FRESH_MS`).
+   */
+  async scanMoments(): Promise<number> {
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
+    const follows = await this.liveFollows();
+    const urls = this.urls(prisma);
+    const contexts = new Map<string, ShipmentForMail | null>();
+    const facts = new Map<string, Awaited<ReturnType<NonNullable<typeof this.deps.terminalFacts>>>>();
+    let queued = 0;
+    for (const follow of follows) {
+      const { pref, user } = follow;
+      if (!pref.emailEnabled || (!pref.vesselDeparture && !pref.terminalUpdates)) continue;
+      const id = follow.shipment.id;
+      if (!contexts.has(id)) contexts.set(id, await shipmentForMail(prisma, this.base, id));
+      const context = contexts.get(id);
+      if (!context?.document) continue;
+      const send = async (kind: MailKind, key: string, mail: ComposedMail, expiresAt: Date) => {
+        const added = await this.enqueueIn(
+          prisma,
+          {
+            organizationId: follow.organizationId,
+            to: user.email,
+            userId: user.id,
+            kind,
+            shipmentId: id,
+            dedupeKey: `${kind}:${user.id}:${id}:${key}`,
+            expiresAt,
+            ...mail,
+          },
+          pref,
+        );
+        if (added) queued++;
+      };
+      if (pref.vesselDeparture) {
+        for (const moment of sailingMoments(context.document)) {
+          const at = Date.parse(moment.at);
+          if (at < follow.createdAt.getTime() || now.getTime() - at > MOMENT_FRESH_MS) continue;
+          const links = await linksFor(urls, user.id, moment.kind);
+          await send(
+            moment.kind,
+            moment.key,
+            momentMail(moment, context.shipment, pref.timeZone, links),
+            new Date(at + MOMENT_FRESH_MS),
+          );
+        }
+      }
+      const lookup = this.deps.terminalFacts;
+      if (!pref.terminalUpdates || !lookup) continue;
+      for (const container of context.document.containers.map((c) => c.number)) {
+        if (!facts.has(container)) facts.set(container, await lookup(container));
+        const current = facts.get(container);
+        if (!current) continue;
+        const seen = terminalMoments(current.facts);
+        const place = placeOf(
+          current.terminal.unLocode
+            ? {
+                key: "",
+                unLocode: current.terminal.unLocode,
+                name: "",
+                state: null,
+                country: null,
+                countryCode: null,
+                lat: null,
+                lng: null,
+                timeZone: null,
+              }
+            : null,
+        );
+        const base = { at: seen.at, place, container, terminal: current.terminal.name };
+        const expires = new Date(now.getTime() + MOMENT_FRESH_MS);
+        const mailOf = async (
+          kind: "available_for_pickup" | "hold_placed" | "hold_released",
+          hold: string | null,
+        ) =>
+          momentMail(
+            { ...base, kind, hold: hold ? holdWords(hold) : null },
+            context.shipment,
+            pref.timeZone,
+            await linksFor(urls, user.id, kind),
+          );
+        if (seen.available && seen.holds.length === 0) {
+          await send("available_for_pickup", container, await mailOf("available_for_pickup", null), expires);
+        }
+        for (const hold of seen.holds) {
+          await send("hold_placed", `${container}:${hold}`, await mailOf("hold_placed", hold), expires);
+        }
+        // A hold this follower was told about and the terminal no longer lists: released.
+        const placed = await prisma.mailMessage.findMany({
+          where: { dedupeKey: { startsWith: `hold_placed:${user.id}:${id}:${container}:` } },
+          select: { dedupeKey: true },
+        });
+        for (const { dedupeKey } of placed) {
+          const hold = dedupeKey.split(":").at(-1)!;
+          if (seen.holds.includes(hold)) continue;
+          await send("hold_released", `${container}:${hold}`, await mailOf("hold_released", hold), expires);
+        }
+      }
+    }
+    return queued;
+  }
+
+  /**
+   * A disruption first seen after the user began following shipments it touches: ONE mail per user
+   * and disruption, listing every followed shipment it touches (a closure touching 50 followed boxes
+   * is one mail, not 50).
+   */
+  async scanDisruptions(limit = 50): Promise<number> {
+    const { prisma } = this.deps;
+    const pairs = await prisma.$queryRaw<{ user_id: string; disruption_id: string }[]>`
+      SELECT DISTINCT f.user_id, d.id AS disruption_id
         FROM shipment_followers f
-        JOIN users u ON u.id = f.user_id
         JOIN shipments s ON s.id = f.shipment_id AND s.deleted_at IS NULL
         JOIN shipment_disruptions m ON m.shipment_id = f.shipment_id
         JOIN disruptions d ON d.id = m.disruption_id AND d.status = 'active' AND d.first_seen >= f.created_at
         LEFT JOIN notification_preferences p ON p.user_id = f.user_id
        WHERE coalesce(p.email_enabled, true) AND coalesce(p.disruptions, true)
          AND NOT EXISTS (SELECT 1 FROM mail_messages mm
+                          WHERE mm.dedupe_key = 'disruption:' || f.user_id || ':' || d.id)
+         -- Mailed per shipment before grouping: not again.
+         AND NOT EXISTS (SELECT 1 FROM mail_messages mm
                           WHERE mm.dedupe_key = 'disruption:' || f.user_id || ':' || s.id || ':' || d.id)
        LIMIT ${limit}`;
-    for (const row of rows) {
-      const pref = await this.preferencesIn(prisma, row.user_id);
-      const mail = disruptionMail(
-        { name: shipmentName(row.number), reference: row.reference },
+    const urls = this.urls(prisma);
+    const contexts = new Map<string, ShipmentForMail | null>();
+    for (const pair of pairs) {
+      const rows = await prisma.$queryRaw<
         {
-          id: row.disruption_id,
-          headline: row.headline,
-          severity: row.severity,
-          category: row.category,
-          matchTypes: row.match_types,
+          email: string;
+          organization_id: string;
+          shipment_id: string;
+          headline: string;
+          summary: string | null;
+          severity: number;
+          category: string;
+          match_types: string[];
+        }[]
+      >`
+        SELECT u.email, f.organization_id, s.id AS shipment_id, d.headline, d.summary, d.severity,
+               d.category, m.match_types
+          FROM shipment_followers f
+          JOIN users u ON u.id = f.user_id
+          JOIN shipments s ON s.id = f.shipment_id AND s.deleted_at IS NULL
+          JOIN shipment_disruptions m ON m.shipment_id = f.shipment_id AND m.disruption_id = ${pair.disruption_id}
+          JOIN disruptions d ON d.id = m.disruption_id AND d.first_seen >= f.created_at
+         WHERE f.user_id = ${pair.user_id}
+         ORDER BY s.number`;
+      const first = rows[0];
+      if (!first) continue;
+      const touched: { shipment: MailShipment; matchTypes: string[] }[] = [];
+      for (const row of rows) {
+        if (!contexts.has(row.shipment_id))
+          contexts.set(row.shipment_id, await shipmentForMail(prisma, this.base, row.shipment_id));
+        const context = contexts.get(row.shipment_id);
+        if (context) touched.push({ shipment: context.shipment, matchTypes: row.match_types });
+      }
+      if (touched.length === 0) continue;
+      const pref = await this.preferencesIn(prisma, pair.user_id);
+      const mail = disruptionMail(
+        {
+          headline: first.headline,
+          summary: first.summary,
+          severity: first.severity,
+          category: first.category,
         },
+        touched,
+        touched.length === 1 ? touched[0]!.shipment.link : `${this.base}/dashboard/shipments`,
+        await linksFor(urls, pair.user_id, "disruption"),
       );
       await this.enqueueIn(
         prisma,
         {
-          organizationId: row.organization_id,
-          to: row.email,
-          userId: row.user_id,
+          organizationId: first.organization_id,
+          to: first.email,
+          userId: pair.user_id,
           kind: "disruption",
-          shipmentId: row.shipment_id,
-          dedupeKey: `disruption:${row.user_id}:${row.shipment_id}:${row.disruption_id}`,
+          shipmentId: touched.length === 1 ? rows[0]!.shipment_id : null,
+          dedupeKey: `disruption:${pair.user_id}:${pair.disruption_id}`,
           ...mail,
         },
         pref,
       );
     }
-    return rows.length;
+    return pairs.length;
   }
 
   /**
@@ -414,10 +642,26 @@ export class NotificationsService {
       if (changes.length === 0) continue;
       const user = await prisma.user.findUnique({ where: { id: row.userId } });
       if (!user) continue;
+      const contexts = new Map<string, ShipmentForMail | null>();
+      const lines = [];
+      for (const c of changes) {
+        if (!contexts.has(c.shipmentId))
+          contexts.set(c.shipmentId, await shipmentForMail(prisma, this.base, c.shipmentId));
+        const context = contexts.get(c.shipmentId);
+        if (context)
+          lines.push({
+            event: c.event,
+            data: c.data as unknown as ChangeData,
+            at: c.createdAt,
+            shipment: context.shipment,
+          });
+      }
       const mail = digestMail(
         day,
-        changes.map((c) => ({ event: c.event, data: c.data as unknown as ChangeData, at: c.createdAt })),
+        lines,
         pref.timeZone,
+        `${this.base}/dashboard/shipments`,
+        await linksFor(this.urls(prisma), user.id, "digest"),
       );
       if (
         await this.enqueueIn(
@@ -458,6 +702,8 @@ export class NotificationsService {
         text: string;
         html: string | null;
         attempts: number;
+        kind: string;
+        expires_at: Date | null;
       }[]
     >`
       UPDATE mail_messages m SET leased_until = ${new Date(now.getTime() + MAIL_LEASE_MS)}, lease_token = ${token}
@@ -468,23 +714,52 @@ export class NotificationsService {
                LIMIT ${limit}
                FOR UPDATE SKIP LOCKED) due
        WHERE m.id = due.id
-      RETURNING m.id, m.user_id, m.dedupe_key, m.to_address, m.subject, m.text, m.html, m.attempts`;
+      RETURNING m.id, m.user_id, m.dedupe_key, m.to_address, m.subject, m.text, m.html, m.attempts,
+                m.kind, m.expires_at`;
     for (const mail of claimed) {
       const mine = { id: mail.id, leaseToken: token };
       const pref = mail.user_id ? await this.preferencesIn(prisma, mail.user_id) : null;
-      if (pref && !pref.emailEnabled) {
+      const topic = TOPIC_OF_KIND[mail.kind as MailKind] ?? null;
+      // Switched off since it was queued (an unsubscribe link, the preferences): never sent.
+      const unwanted =
+        pref &&
+        (!pref.emailEnabled
+          ? "e-mail switched off"
+          : topic && !pref[topic]
+            ? `unsubscribed from ${topicWords(topic)}`
+            : null);
+      if (unwanted) {
+        await prisma.mailMessage.updateMany({
+          where: mine,
+          data: { status: "cancelled", leasedUntil: null, leaseToken: null, lastError: unwanted },
+        });
+        continue;
+      }
+      if (mail.expires_at && new Date(mail.expires_at).getTime() <= clock.now().getTime()) {
         await prisma.mailMessage.updateMany({
           where: mine,
           data: {
-            status: "cancelled",
+            status: "expired",
             leasedUntil: null,
             leaseToken: null,
-            lastError: "e-mail switched off",
+            lastError: "its moment passed before it could be sent",
           },
         });
         continue;
       }
       const quietEnd = pref ? quietHoursEnd(clock.now(), pref.timeZone, pref.quietHours) : null;
+      if (quietEnd && mail.expires_at && quietEnd >= new Date(mail.expires_at)) {
+        await prisma.mailMessage.updateMany({
+          where: mine,
+          data: {
+            status: "expired",
+            leasedUntil: null,
+            leaseToken: null,
+            lastError: "its moment passes during quiet hours",
+          },
+        });
+        continue;
+      }
       if (quietEnd) {
         await prisma.mailMessage.updateMany({
           where: mine,
@@ -501,6 +776,7 @@ export class NotificationsService {
           text: mail.text,
           html: mail.html,
           dedupeKey: mail.dedupe_key,
+          headers: mail.user_id && topic ? await this.unsubscribeHeaders(mail.user_id, topic) : {},
         });
         await prisma.mailMessage.updateMany({
           where: mine,
@@ -534,10 +810,113 @@ export class NotificationsService {
     return claimed.length;
   }
 
+  /**
+   * Tickets and quote requests mail both sides (issue 43 item 5): the deployment's operator (every user
+   * of an operator organisation) hears what customers ask; the customer who asked hears the answer.
+   * Called by the workspace services after each change; a failure to queue never fails the change.
+   */
+  async workspaceEvent(event: WorkspaceEvent): Promise<void> {
+    const { prisma } = this.deps;
+    const record = "ticket" in event ? event.ticket : event.request;
+    const recipients =
+      audienceOf(event) === "operator"
+        ? await prisma.user.findMany({ where: { removedAt: null, organization: { operator: true } } })
+        : await prisma.user.findMany({
+            where: {
+              id: "ticket" in event ? event.ticket.openedByUserId : event.request.requestedByUserId,
+              removedAt: null,
+            },
+          });
+    const kind: MailKind = "ticket" in event ? "ticket" : "quote";
+    const urls = this.urls(prisma);
+    const moment =
+      event.kind === "quote_expiring"
+        ? String(event.request.quoteValidUntil?.getTime())
+        : String(record.updatedAt.getTime());
+    for (const user of recipients) {
+      const pref = await this.preferencesIn(prisma, user.id);
+      if (!pref.emailEnabled || !pref.workspaceUpdates) continue;
+      const mail = workspaceEventMail(event, this.base, pref.timeZone, await linksFor(urls, user.id, kind));
+      await this.enqueueIn(
+        prisma,
+        {
+          organizationId: user.organizationId,
+          to: user.email,
+          userId: user.id,
+          kind,
+          dedupeKey: `${kind}:${user.id}:${record.id}:${event.kind}:${moment}`,
+          ...(event.kind === "quote_expiring" && event.request.quoteValidUntil
+            ? { expiresAt: event.request.quoteValidUntil }
+            : {}),
+          ...mail,
+        },
+        pref,
+      );
+    }
+  }
+
+  /** A quote that expires within two days and was not acted on: its customer is reminded once. */
+  async scanQuoteExpiry(): Promise<number> {
+    const now = this.deps.clock.now();
+    const expiring = await this.deps.prisma.quoteRequest.findMany({
+      where: {
+        status: "QUOTED",
+        quoteValidUntil: { gt: now, lte: new Date(now.getTime() + QUOTE_REMINDER_MS) },
+      },
+      take: 200,
+    });
+    for (const request of expiring) await this.workspaceEvent({ kind: "quote_expiring", request });
+    return expiring.length;
+  }
+
+  /**
+   * RFC 8058 one-click unsubscribe: a POST to the link (body `List-Unsubscribe=One-Click`) switches
+   * this kind of mail off, with no sign-in; mailbox providers show it as their own unsubscribe button.
+   */
+  private async unsubscribeHeaders(userId: string, topic: MailTopic): Promise<Record<string, string>> {
+    const secret = await this.urls(this.deps.prisma).secret();
+    return {
+      "List-Unsubscribe": `<${unsubscribeUrl(this.base, signUnsubscribe(secret, userId, topic))}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    };
+  }
+
+  /** What a signed unsubscribe link would switch off, without doing it (the confirmation page). */
+  async unsubscribePreview(
+    token: string,
+  ): Promise<{ topic: UnsubscribeTopic; words: string; address: string } | null> {
+    const signed = verifyUnsubscribe(await this.urls(this.deps.prisma).secret(), token);
+    if (!signed) return null;
+    const user = await this.deps.prisma.user.findUnique({ where: { id: signed.userId } });
+    if (!user) return null;
+    return { topic: signed.topic, words: topicWords(signed.topic), address: maskAddress(user.email) };
+  }
+
+  /**
+   * Follows a signed unsubscribe link: the kind of mail it names (or all mail) is switched off for its
+   * user, and mail of that kind still waiting is not sent (`sendDue` checks before each send).
+   * Null for a link that is not genuine or whose user no longer exists. Doing it twice is harmless.
+   */
+  async unsubscribe(
+    token: string,
+  ): Promise<{ topic: UnsubscribeTopic; words: string; address: string } | null> {
+    const preview = await this.unsubscribePreview(token);
+    if (!preview) return null;
+    const signed = verifyUnsubscribe(await this.urls(this.deps.prisma).secret(), token)!;
+    const user = await this.deps.prisma.user.findUniqueOrThrow({ where: { id: signed.userId } });
+    await this.updatePreferences(
+      user,
+      signed.topic === "all" ? { emailEnabled: false } : { [signed.topic]: false },
+    );
+    return preview;
+  }
+
   /** One pass of the background work: scans that queue mail, then sending. */
   async tick(batch: number): Promise<{ full: boolean }> {
     await this.scanDisruptions();
     await this.scanLastFreeDays();
+    await this.scanMoments();
+    await this.scanQuoteExpiry();
     await this.scanDigests();
     return { full: (await this.sendDue(batch)) === batch };
   }

@@ -9,6 +9,12 @@ export interface NotificationPrefs {
   etaChanges: boolean;
   etaChangeMinHours: number;
   vesselArrival: boolean;
+  /** Sailing from the port of loading, and transshipments. */
+  vesselDeparture: boolean;
+  /** Available for pickup, holds placed and released. */
+  terminalUpdates: boolean;
+  /** Tickets and quote requests: answers, status, quotes, declines, expiry. */
+  workspaceUpdates: boolean;
   lastFreeDayReminders: boolean;
   disruptions: boolean;
   dailyDigest: boolean;
@@ -23,6 +29,9 @@ export const DEFAULT_PREFS: NotificationPrefs = {
   etaChanges: true,
   etaChangeMinHours: 6,
   vesselArrival: true,
+  vesselDeparture: true,
+  terminalUpdates: true,
+  workspaceUpdates: true,
   lastFreeDayReminders: true,
   disruptions: true,
   dailyDigest: false,
@@ -32,6 +41,15 @@ export const DEFAULT_PREFS: NotificationPrefs = {
 
 /** Reminders before the last free day, in hours (the tradlinx playbook's T-72 h and T-24 h). */
 export const LFD_REMINDER_HOURS = [72, 24] as const;
+/**
+ * How long each reminder stays worth sending after its moment: the 72-hour one until 48 hours are
+ * left, the 24-hour one until the deadline. Past that it is not sent at all (a "72 hours" reminder
+ * 18 hours before the deadline was the reported bug), including when quiet hours held it back.
+ */
+export const LFD_REMINDER_WINDOW_HOURS: Record<(typeof LFD_REMINDER_HOURS)[number], number> = {
+  72: 24,
+  24: 24,
+};
 /** The daily digest goes out at this wall-clock hour in the user's zone, covering the 24 hours before. */
 export const DIGEST_HOUR = 8;
 
@@ -43,6 +61,9 @@ export function prefsOf(row: NotificationPreference | null | undefined): Notific
     etaChanges: row.etaChanges,
     etaChangeMinHours: row.etaChangeMinHours,
     vesselArrival: row.vesselArrival,
+    vesselDeparture: row.vesselDeparture,
+    terminalUpdates: row.terminalUpdates,
+    workspaceUpdates: row.workspaceUpdates,
     lastFreeDayReminders: row.lastFreeDayReminders,
     disruptions: row.disruptions,
     dailyDigest: row.dailyDigest,
@@ -64,6 +85,9 @@ export const preferencesUpdate = z
     etaChanges: z.boolean(),
     etaChangeMinHours: z.number().int().min(0).max(720),
     vesselArrival: z.boolean(),
+    vesselDeparture: z.boolean(),
+    terminalUpdates: z.boolean(),
+    workspaceUpdates: z.boolean(),
     lastFreeDayReminders: z.boolean(),
     disruptions: z.boolean(),
     dailyDigest: z.boolean(),

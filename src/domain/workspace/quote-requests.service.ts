@@ -21,6 +21,57 @@ export const QUOTE_CONTAINER_TYPES = [
   "20TK",
 ] as const;
 
+export type QuoteEventKind = "quote_requested" | "booking_requested" | "quoted" | "declined" | "booked";
+
+/**
+ * The trade's names for the container types quotes are asked for: 40HQ and 40' HC are the 40HC, 20DV
+ * and 22G1 (ISO 6346) the 20GP, and so on. Spaces, apostrophes and hyphens are ignored.
+ */
+const CONTAINER_TYPE_ALIASES: Record<string, (typeof QUOTE_CONTAINER_TYPES)[number]> = {
+  "20DV": "20GP",
+  "20DC": "20GP",
+  "20ST": "20GP",
+  "20SD": "20GP",
+  "20DRY": "20GP",
+  "22G1": "20GP",
+  "40DV": "40GP",
+  "40DC": "40GP",
+  "40ST": "40GP",
+  "40SD": "40GP",
+  "40DRY": "40GP",
+  "42G1": "40GP",
+  "40HQ": "40HC",
+  "40HCDV": "40HC",
+  "40HDV": "40HC",
+  "40HIGHCUBE": "40HC",
+  "45G1": "40HC",
+  "45HQ": "45HC",
+  L5G1: "45HC",
+  "20RE": "20RF",
+  "20RH": "20RF",
+  "22R1": "20RF",
+  "40RE": "40RF",
+  "42R1": "40RF",
+  "20OP": "20OT",
+  "22U1": "20OT",
+  "40OP": "40OT",
+  "42U1": "40OT",
+  "20FL": "20FR",
+  "22P1": "20FR",
+  "40FL": "40FR",
+  "42P1": "40FR",
+  "20TN": "20TK",
+  "22T1": "20TK",
+};
+
+/** The container type a quote request asks for, whatever the trade calls it; null when it is none. */
+export function quoteContainerType(text: string): (typeof QUOTE_CONTAINER_TYPES)[number] | null {
+  const code = text.replace(/[\s'’-]/g, "").toUpperCase();
+  if ((QUOTE_CONTAINER_TYPES as readonly string[]).includes(code))
+    return code as (typeof QUOTE_CONTAINER_TYPES)[number];
+  return CONTAINER_TYPE_ALIASES[code] ?? null;
+}
+
 /** An identical request within this many days answers the first one instead of a new request. */
 export const DUPLICATE_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -105,9 +156,29 @@ export function calendarDay(text: string): Date | null {
 
 /** Freight quote requests: organisations ask, the deployment's operator quotes, declines or books. */
 export class QuoteRequestsService {
-  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      /** Mail both sides of a change (the notifications service); absent: nothing is mailed. */
+      changed?: (kind: QuoteEventKind, request: QuoteRequest) => Promise<void>;
+    },
+  ) {}
+
+  private async told<T extends QuoteRequestOutcome | QuoteChange>(
+    kind: QuoteEventKind,
+    outcome: T,
+  ): Promise<T> {
+    if ((outcome.kind === "done" || outcome.kind === "created") && "request" in outcome)
+      await this.deps.changed?.(kind, outcome.request);
+    return outcome;
+  }
 
   async request(principal: Principal, input: QuoteRequestInput): Promise<QuoteRequestOutcome> {
+    return this.told("quote_requested", await this.createRequest(principal, input));
+  }
+
+  private async createRequest(principal: Principal, input: QuoteRequestInput): Promise<QuoteRequestOutcome> {
     const now = this.deps.clock.now();
     const origin = input.origin.replace(/\s+/g, "").toUpperCase();
     const destination = input.destination.replace(/\s+/g, "").toUpperCase();
@@ -116,12 +187,12 @@ export class QuoteRequestsService {
     if (origin === destination) {
       return { kind: "invalid", field: "destination", reason: "The destination is the origin." };
     }
-    const containerType = input.containerType.trim().toUpperCase();
-    if (!(QUOTE_CONTAINER_TYPES as readonly string[]).includes(containerType)) {
+    const containerType = quoteContainerType(input.containerType);
+    if (!containerType) {
       return {
         kind: "invalid",
         field: "containerType",
-        reason: `${input.containerType} is not a container type: one of ${QUOTE_CONTAINER_TYPES.join(", ")}.`,
+        reason: `${input.containerType} is not a container type: one of ${QUOTE_CONTAINER_TYPES.join(", ")} (or a trade name such as 40HQ, 20DV or 45G1).`,
       };
     }
     const readyDate = calendarDay(input.readyDate);
@@ -213,10 +284,13 @@ export class QuoteRequestsService {
         reason: "Only a quoted request whose quote is still valid can be booked.",
       };
     }
-    return this.update(request.id, {
-      status: "BOOKING_REQUESTED",
-      bookingRequestedAt: this.deps.clock.now(),
-    });
+    return this.told(
+      "booking_requested",
+      await this.update(request.id, {
+        status: "BOOKING_REQUESTED",
+        bookingRequestedAt: this.deps.clock.now(),
+      }),
+    );
   }
 
   // The operator's side: every organisation's requests, by row id.
@@ -283,16 +357,19 @@ export class QuoteRequestsService {
         reason: "Transit days are a whole number from 1 to 120.",
       };
     }
-    return this.update(id, {
-      status: "QUOTED",
-      quoteTotal: Math.round(quote.total * 100) / 100,
-      quoteCurrency: currency,
-      quoteValidUntil: quote.validUntil,
-      quoteCarrierScac: scac,
-      quoteTransitDays: quote.transitDays,
-      quotedAt: now,
-      declineReason: null,
-    });
+    return this.told(
+      "quoted",
+      await this.update(id, {
+        status: "QUOTED",
+        quoteTotal: Math.round(quote.total * 100) / 100,
+        quoteCurrency: currency,
+        quoteValidUntil: quote.validUntil,
+        quoteCarrierScac: scac,
+        quoteTransitDays: quote.transitDays,
+        quotedAt: now,
+        declineReason: null,
+      }),
+    );
   }
 
   async decline(id: string, reason: string | null): Promise<QuoteChange> {
@@ -306,7 +383,10 @@ export class QuoteRequestsService {
         reason: "A request asked for booking or booked cannot be declined.",
       };
     }
-    return this.update(id, { status: "DECLINED", declineReason: reason?.trim() || null });
+    return this.told(
+      "declined",
+      await this.update(id, { status: "DECLINED", declineReason: reason?.trim() || null }),
+    );
   }
 
   async markBooked(id: string, bookingReference: string): Promise<QuoteChange> {
@@ -319,11 +399,14 @@ export class QuoteRequestsService {
         reason: "Only a request whose booking was asked for can be booked.",
       };
     }
-    return this.update(id, {
-      status: "BOOKED",
-      bookedAt: this.deps.clock.now(),
-      bookingReference: bookingReference.trim(),
-    });
+    return this.told(
+      "booked",
+      await this.update(id, {
+        status: "BOOKED",
+        bookedAt: this.deps.clock.now(),
+        bookingReference: bookingReference.trim(),
+      }),
+    );
   }
 
   private async findById(id: string): Promise<QuoteRequest | null> {

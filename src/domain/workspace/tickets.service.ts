@@ -55,7 +55,25 @@ export function operatorTransition(from: TicketStatus, to: TicketStatus): string
 
 /** Support tickets: organisations open and reply to their own; the deployment's operator answers all. */
 export class TicketsService {
-  constructor(private readonly deps: { prisma: PrismaClient; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      /** Mail both sides of a change (the notifications service); absent: nothing is mailed. */
+      changed?: (
+        kind: "ticket_opened" | "ticket_customer_reply" | "ticket_answered" | "ticket_status",
+        ticket: TicketWithReplies,
+      ) => Promise<void>;
+    },
+  ) {}
+
+  private async told(
+    kind: "ticket_opened" | "ticket_customer_reply" | "ticket_answered" | "ticket_status",
+    change: TicketChange,
+  ): Promise<TicketChange> {
+    if (change.kind === "done") await this.deps.changed?.(kind, change.ticket);
+    return change;
+  }
 
   async open(
     principal: Principal,
@@ -95,7 +113,7 @@ export class TicketsService {
       },
       include: WITH_REPLIES,
     });
-    return { kind: "done", ticket: created };
+    return this.told("ticket_opened", { kind: "done", ticket: created });
   }
 
   /** The organisation's ticket by its number (`TCK-<n>`), or null (another organisation's too). */
@@ -126,7 +144,10 @@ export class TicketsService {
     if (!ticket) return { kind: "not_found" };
     const status = statusAfterCustomerReply(ticket.status);
     if (status === "closed") return { kind: "closed" };
-    return this.addReply(ticket, { author: "customer", authorName: principal.user.name, body, status });
+    return this.told(
+      "ticket_customer_reply",
+      await this.addReply(ticket, { author: "customer", authorName: principal.user.name, body, status }),
+    );
   }
 
   // The operator's side: every organisation's tickets, found by their row id.
@@ -150,7 +171,10 @@ export class TicketsService {
     const refused = operatorTransition(ticket.status, next);
     if (refused)
       return ticket.status === "CLOSED" ? { kind: "closed" } : { kind: "invalid_status", reason: refused };
-    return this.addReply(ticket, { author: "staff", authorName: STAFF_AUTHOR_NAME, body, status: next });
+    return this.told(
+      "ticket_answered",
+      await this.addReply(ticket, { author: "staff", authorName: STAFF_AUTHOR_NAME, body, status: next }),
+    );
   }
 
   async setStatus(id: string, status: TicketStatus): Promise<TicketChange> {
@@ -164,7 +188,7 @@ export class TicketsService {
       data: { status, updatedAt: this.deps.clock.now() },
       include: WITH_REPLIES,
     });
-    return { kind: "done", ticket: updated };
+    return this.told("ticket_status", { kind: "done", ticket: updated });
   }
 
   private async findById(id: string): Promise<TicketWithReplies | null> {

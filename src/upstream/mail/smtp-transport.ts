@@ -24,7 +24,7 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
         subject: mail.subject,
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
-        headers: { "X-Quayside-Notification": mail.dedupeKey },
+        headers: { ...mail.headers, "X-Quayside-Notification": mail.dedupeKey },
       });
       return { messageId: typeof info.messageId === "string" ? info.messageId : null };
     },

@@ -126,30 +126,33 @@ describe("what MCP may show", () => {
 
 describe("the last-free-day deadline reminders count down to", () => {
   const box = (lastFreeDay: string | null, portLocode: string | null, gatedOut = false) => ({
+    container: "MSCU1234565",
+    source: "given by the terminal",
     lastFreeDay,
     portLocode,
     gatedOut,
   });
+  const deadline = (boxes: ReturnType<typeof box>[]) => lastFreeDayDeadline(boxes)?.endsAt ?? null;
 
   it("ends the last free day at midnight in the port's own zone", () => {
     // Los Angeles in December is UTC-8: 4 December ends at 08:00 UTC on the 5th.
-    expect(lastFreeDayDeadline([box("2026-12-04", "USLAX")])).toEqual(at("2026-12-05T08:00:00Z"));
+    expect(deadline([box("2026-12-04", "USLAX")])).toEqual(at("2026-12-05T08:00:00Z"));
     // Rotterdam in December is UTC+1: it ends at 23:00 UTC on the 4th.
-    expect(lastFreeDayDeadline([box("2026-12-04", "NLRTM")])).toEqual(at("2026-12-04T23:00:00Z"));
+    expect(deadline([box("2026-12-04", "NLRTM")])).toEqual(at("2026-12-04T23:00:00Z"));
     // An unknown port: the day ends at midnight UTC.
-    expect(lastFreeDayDeadline([box("2026-12-04", null)])).toEqual(at("2026-12-05T00:00:00Z"));
+    expect(deadline([box("2026-12-04", null)])).toEqual(at("2026-12-05T00:00:00Z"));
   });
 
   it("takes the earliest box still at the terminal; a gated-out box or no date counts for nothing", () => {
     expect(
-      lastFreeDayDeadline([
+      deadline([
         box("2026-12-02", null, true),
         box("2026-12-06", null),
         box("2026-12-04", null),
         box(null, null),
       ]),
     ).toEqual(at("2026-12-05T00:00:00Z"));
-    expect(lastFreeDayDeadline([box("2026-12-02", null, true), box(null, "USLAX")])).toBeNull();
-    expect(lastFreeDayDeadline([box("soon", null)])).toBeNull();
+    expect(deadline([box("2026-12-02", null, true), box(null, "USLAX")])).toBeNull();
+    expect(deadline([box("soon", null)])).toBeNull();
   });
 });

@@ -38,7 +38,14 @@ export const DemurrageRisk = z
     }),
     container: nullable(z.string()).meta({ description: "The box whose clock leads (the most urgent)." }),
     containers: z.number().int().meta({ description: "Boxes assessed." }),
-    last_free_day: nullable(day),
+    last_free_day: nullable(day).meta({
+      description:
+        "The box's one last free day: its terminal's when the terminal record gives one, else counted from the tariff (last_free_day_source).",
+    }),
+    last_free_day_source: nullable(z.enum(["terminal", "tariff"])).meta({
+      description:
+        "terminal (the terminal record gives the day) or tariff (counted from the terms); null with no day.",
+    }),
     free_days: nullable(z.number().int()),
     free_day_basis: nullable(z.enum(everyValueOf<DayBasis>()(["calendar", "working"]))),
     charge_day_basis: nullable(z.enum(everyValueOf<DayBasis>()(["calendar", "working"]))),

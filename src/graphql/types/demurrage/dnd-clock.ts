@@ -49,6 +49,12 @@ export const DndClockFieldsRef = builder.interfaceRef<DndClock>("DndClockFields"
       description:
         "YYYY-MM-DD at the port (its time zone, weekends and regional public holidays). Before discharge, counted from the expected discharge.",
     }),
+    lastFreeDaySource: t.string({
+      nullable: true,
+      description:
+        "Where lastFreeDay comes from: terminal (the box's terminal record gives it: the line's day, else the terminal's) or tariff (counted from the resolved terms). One last free day per box on every surface; null when there is none.",
+      resolve: (c) => c.lastFreeDaySource,
+    }),
     daysRemaining: t.exposeInt("daysRemaining", {
       nullable: true,
       description:

@@ -114,7 +114,12 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
           const pod = doc?.locations.find((l) => l.key === doc.route.pod.locationKey)?.unLocode;
           if (pod) podLocodes.add(pod);
         }
-        const dwell = await dnd.dwellDaysAt([...podLocodes]);
+        // One last free day per box: the terminal's when its record gives one (issue 43 item 4).
+        const boxes = [...docById.values()].flatMap((doc) => doc?.containers.map((c) => c.number) ?? []);
+        const [dwell, given] = await Promise.all([
+          dnd.dwellDaysAt([...podLocodes]),
+          dnd.terminalLastFreeDays(boxes),
+        ]);
         return shipments.map((s, i) =>
           dnd.assess({
             organizationId: s.organizationId,
@@ -123,6 +128,7 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
             dwell,
             predictedArrival: arrivalOf(predictions[i]),
             factsConfirmedAt: s.documentId ? (confirmedById.get(s.documentId) ?? null) : null,
+            terminalLastFreeDays: given,
           }),
         );
       },

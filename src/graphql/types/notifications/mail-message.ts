@@ -10,7 +10,7 @@ builder.prismaObject("MailMessage", {
     id: t.exposeID("id"),
     kind: t.exposeString("kind", {
       description:
-        "status_changed, delivered, eta_changed, vessel_arrived, lfd_72h, lfd_24h, disruption, digest, or mail (sent by another feature).",
+        "status_changed, delivered, eta_changed, vessel_departed, transshipment, vessel_arrived, available_for_pickup, hold_placed, hold_released, lfd_72h, lfd_24h, disruption, digest, ticket, quote, or mail (sent by another feature).",
     }),
     to: t.exposeString("toAddress"),
     subject: t.exposeString("subject"),
@@ -18,7 +18,7 @@ builder.prismaObject("MailMessage", {
     html: t.exposeString("html", { nullable: true }),
     status: t.exposeString("status", {
       description:
-        "pending (waiting, e.g. for quiet hours to end), sent, failed, or cancelled (e-mail switched off).",
+        "pending (waiting, e.g. for quiet hours to end), sent, failed, cancelled (e-mail or this kind of mail switched off), or expired (its moment passed before it could be sent).",
     }),
     transport: t.exposeString("transport", {
       nullable: true,

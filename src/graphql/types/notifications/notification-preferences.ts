@@ -44,6 +44,15 @@ const NotificationPreferencesRef = builder.objectRef<PrefsView>("NotificationPre
     vesselArrival: t.exposeBoolean("vesselArrival", {
       description: "A mail when the vessel arrives at the final port of discharge.",
     }),
+    vesselDeparture: t.exposeBoolean("vesselDeparture", {
+      description: "A mail when the vessel sails from the port of loading, and at each transshipment.",
+    }),
+    terminalUpdates: t.exposeBoolean("terminalUpdates", {
+      description: "A mail when the terminal makes a box available for pickup, or places or releases a hold.",
+    }),
+    workspaceUpdates: t.exposeBoolean("workspaceUpdates", {
+      description: "Mail about your support tickets and quote requests (answers, status, quotes, expiry).",
+    }),
     lastFreeDayReminders: t.exposeBoolean("lastFreeDayReminders", {
       description: "Reminders 72 and 24 hours before a known last free day.",
     }),
@@ -84,6 +93,9 @@ const NotificationPreferencesInput = builder.inputType("NotificationPreferencesI
     etaChanges: t.boolean(),
     etaChangeMinHours: t.int({ description: "0 to 720" }),
     vesselArrival: t.boolean(),
+    vesselDeparture: t.boolean(),
+    terminalUpdates: t.boolean(),
+    workspaceUpdates: t.boolean(),
     lastFreeDayReminders: t.boolean(),
     disruptions: t.boolean(),
     dailyDigest: t.boolean(),
@@ -147,5 +159,46 @@ builder.mutationFields((t) => ({
       await ctx.services.notifications.updatePreferences(ctx.principal!.user, update);
       return view(ctx);
     },
+  }),
+}));
+
+interface UnsubscribeView {
+  topic: string;
+  words: string;
+  address: string;
+}
+
+const UnsubscribeRef = builder.objectRef<UnsubscribeView>("MailUnsubscribe").implement({
+  description:
+    "What a signed unsubscribe link (from a mail's footer or List-Unsubscribe header) switches off.",
+  fields: (t) => ({
+    topic: t.exposeString("topic", {
+      description:
+        "The preference it switches off (statusChanges, etaChanges, vesselDeparture, ...), or all for every mail.",
+    }),
+    description: t.exposeString("words", { description: "The same in words, for the confirmation page." }),
+    emailMasked: t.exposeString("address", { description: "Whose mail, with most characters hidden." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  unsubscribeLink: t.field({
+    type: UnsubscribeRef,
+    nullable: true,
+    description:
+      "What a signed unsubscribe link would switch off, changing nothing (the page a link opens). No key needed: the signed token is the capability. Null for a link that is not genuine.",
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, { token }, ctx) => ctx.services.notifications.unsubscribePreview(token),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  unsubscribe: t.field({
+    type: UnsubscribeRef,
+    nullable: true,
+    description:
+      "Follows a signed unsubscribe link (RFC 8058 one-click): switches that kind of mail (or all mail) off for its recipient. No key or sign-in needed; it can only switch mail off. Null for a link that is not genuine.",
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, { token }, ctx) => ctx.services.notifications.unsubscribe(token),
   }),
 }));
