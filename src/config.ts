@@ -85,6 +85,7 @@ const environmentSchema = z.object({
     ),
   QUAYSIDE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUAYSIDE_GRAPHQL_EXECUTION: z.enum(["compiled", "interpreted"]).default("compiled"),
+  QUAYSIDE_ANSWER_CACHE: booleanFromEnv(true),
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -283,6 +284,11 @@ export interface AppConfig {
   logLevel: z.infer<typeof environmentSchema>["QUAYSIDE_LOG_LEVEL"];
   /** How the facades' persisted operations execute: compiled once at start-up, or by graphql-js per call. */
   graphqlExecution: z.infer<typeof environmentSchema>["QUAYSIDE_GRAPHQL_EXECUTION"];
+  /**
+   * Answers of the facades' read operations kept until a write changes them (in Redis with
+   * REDIS_URL, else in this process; docs/decisions/read-path.md).
+   */
+  answerCache: boolean;
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
@@ -453,6 +459,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     mcpAllowedOrigins: commaList(e.QUAYSIDE_MCP_ALLOWED_ORIGINS).map((o) => o.toLowerCase()),
     logLevel: e.QUAYSIDE_LOG_LEVEL,
     graphqlExecution: e.QUAYSIDE_GRAPHQL_EXECUTION,
+    answerCache: e.QUAYSIDE_ANSWER_CACHE,
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,

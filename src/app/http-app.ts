@@ -5,6 +5,7 @@ import express, {
   type RequestHandler,
   type Response,
 } from "express";
+import { Redis } from "ioredis";
 import { sendCompatRefusal } from "../../facades/compat/respond";
 import { createCompatRouter } from "../../facades/compat/router";
 import { createDashboardRouter } from "../../facades/dashboard/router";
@@ -18,6 +19,7 @@ import { createV1Router } from "../../facades/v1/router";
 import { createSandboxRouter } from "../../facades/v1/sandbox";
 import { databaseUnavailableReason } from "../db/unavailable";
 import type { Surface } from "../domain/tracking/tracking.service";
+import { AnswerCache } from "../graphql/answer-cache";
 import { OperationExecutor } from "../graphql/executor";
 import { operationRunner } from "../graphql/operation-runner";
 import { publicSchema, schema } from "../graphql/schema";
@@ -28,6 +30,8 @@ import { requestId, requestLogging, requestMetrics, traceRequests } from "../htt
 import { metricsAccess } from "../http/operator-access";
 import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
 import { SessionGate } from "../http/sessions";
+import { onAnswersChanged } from "../lib/answer-changes";
+import type { Clock } from "../lib/clock";
 import { mountDocumentDownload } from "./document-download";
 import { OPERATION_FOLDERS } from "./operation-folders";
 import { sandboxOnDemand } from "./sandbox";
@@ -79,6 +83,8 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   const { config } = services;
   if (config.workers.only) return buildWorkerProcessApp(services);
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS, config.graphqlExecution);
+  const answers = config.answerCache ? keptAnswers(services) : null;
+  const liveExecutor = answers ? executor.withAnswers(answers.cache) : executor;
   const admission = new AdmissionGate({
     accounts: services.accounts,
     limiter: services.limiter,
@@ -88,7 +94,7 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   });
   const log: FacadeLog = (level, fields, message) => services.logger[level](fields, message);
   const facade = (surface: Surface): FacadeDeps => ({
-    run: operationRunner(executor, services, surface),
+    run: operationRunner(liveExecutor, services, surface),
     admission,
     baseUrl: options.baseUrl,
     log,
@@ -289,6 +295,48 @@ export async function buildApp(services: Services, options: { baseUrl: string })
     },
     async close() {
       await sandbox?.close();
+      await answers?.close();
+    },
+  };
+}
+
+/**
+ * The answer cache of the live service (src/graphql/answer-cache.ts): in Redis when the deployment
+ * shares one, so that every process serves and drops the same answers; else in this process. Every
+ * committed write that feeds an answer reaches it through `answersChanged`.
+ */
+function keptAnswers(services: Services): { cache: AnswerCache; close(): Promise<void> } {
+  const { config, logger } = services;
+  // Its own connection, failing fast: a read waits for no Redis, it executes instead.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000 })
+    : undefined;
+  redis?.on("error", () => undefined); // reported below, once per failing spell
+  let failing = false;
+  const cache = new AnswerCache({
+    schema,
+    clock: (services.clock as Clock & { unwatched?: Clock }).unwatched ?? services.clock,
+    redis,
+    compiled: config.graphqlExecution === "compiled",
+    lookups: services.metrics.cache("answer"),
+    onStoreError: (error, during) => {
+      if (failing) return;
+      failing = true;
+      logger.warn(
+        { err: error, during },
+        "Answer cache store unreachable: reads execute until it answers again",
+      );
+      setTimeout(() => {
+        failing = false;
+      }, 60_000).unref();
+    },
+  });
+  const stop = onAnswersChanged((change) => cache.invalidate(change));
+  return {
+    cache,
+    async close() {
+      stop();
+      await redis?.quit().catch(() => undefined);
     },
   };
 }

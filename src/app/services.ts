@@ -44,6 +44,7 @@ import { type SampleDeliveries, WebhooksService } from "../domain/webhooks/webho
 import { WorkspaceDocumentsService } from "../domain/workspace/documents.service";
 import { QuoteRequestsService } from "../domain/workspace/quote-requests.service";
 import { TicketsService } from "../domain/workspace/tickets.service";
+import { watchedClock } from "../lib/answer-scope";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
@@ -129,7 +130,10 @@ export function createServices(input: {
   /** Where terminals are asked about boxes; absent: terminal records stay `finding`. */
   terminalSource?: TerminalSource;
 }): Services {
-  const { config, db, clock, logger, carrierGateway } = input;
+  const { config, db, logger, carrierGateway } = input;
+  // Every service reads time through this one clock, so the answer cache can tell an answer that
+  // moved with the clock from one that did not (src/lib/answer-scope.ts).
+  const clock = watchedClock(input.clock);
   const metrics = input.metrics ?? new Metrics();
   const counters = input.counters ?? createCounterStore(config, clock, logger, metrics);
   const limiter = new FixedWindowLimiter(counters, clock);

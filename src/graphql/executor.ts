@@ -18,6 +18,7 @@ import {
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { DatabaseUnavailableError, databaseUnavailableReason } from "../db/unavailable";
 import { inSpan, tracingOn } from "../observability/tracing";
+import { type AnswerCache, KEPT_OPERATIONS } from "./answer-cache";
 import type { GraphQLContext } from "./context";
 import { publicError } from "./errors";
 import { checkOperationCost, queryLimitRules, unacceptableVariables } from "./limits";
@@ -132,10 +133,23 @@ export async function loadOperationFiles(
 }
 
 export class OperationExecutor {
+  /** Answers of the read operations kept between requests; absent: every run executes. */
+  private answers?: AnswerCache;
+
   private constructor(
     private readonly schema: GraphQLSchema,
     private readonly operations: ReadonlyMap<string, PersistedOperation>,
   ) {}
+
+  /**
+   * An executor whose runs may be answered from `answers` (the live service's). The sandbox keeps
+   * using the executor it was built from, without a cache: its world has its own clock and writes.
+   */
+  withAnswers(answers: AnswerCache): OperationExecutor {
+    const cached = new OperationExecutor(this.schema, this.operations);
+    cached.answers = answers;
+    return cached;
+  }
 
   /**
    * Parses and validates every document; any problem stops start-up with the file named. The depth
@@ -185,15 +199,18 @@ export class OperationExecutor {
     const problem = unacceptableVariables(variableValues);
     if (problem) return { data: null, errors: [publicError("BAD_USER_INPUT", problem)] };
     const compiled = operation.compiled;
+    const answers = this.answers;
     const run = async () =>
-      (compiled
-        ? await compiled.query(undefined, context, variableValues)
-        : await execute({
-            schema: this.schema,
-            document: operation.document,
-            variableValues,
-            contextValue: context,
-          })) as ExecutionResult<TData>;
+      (answers && operation.type === OperationTypeNode.QUERY && KEPT_OPERATIONS.has(name)
+        ? await answers.run(operation, variableValues, context)
+        : compiled
+          ? await compiled.query(undefined, context, variableValues)
+          : await execute({
+              schema: this.schema,
+              document: operation.document,
+              variableValues,
+              contextValue: context,
+            })) as ExecutionResult<TData>;
     // The hot path of every facade: with tracing off, not even the span helper is called.
     const result = tracingOn()
       ? await inSpan(

@@ -15,7 +15,7 @@ export interface CacheLookups {
 }
 
 /** The in-process caches whose hit rates are exported. */
-export type CacheName = "api_key" | "document_version" | "graphql_document";
+export type CacheName = "answer" | "api_key" | "document_version" | "graphql_document";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Upstream calls (carriers, webhook receivers) take longer: up to their 10 s deadlines and beyond. */

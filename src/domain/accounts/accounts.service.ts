@@ -1,5 +1,6 @@
 import type { ApiKey, Organization, PrismaClient, User } from "../../generated/prisma/client";
 import type { BillingCycle, BillingState, PlanCode, UserRole } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import type { CacheLookups } from "../../observability/metrics";
 import { hashPassword, passwordProblem } from "../people/passwords";
@@ -282,6 +283,8 @@ export class AccountsService {
       return await this.prisma.organization.update({ where: { id: organizationId }, data: changes });
     } finally {
       this.keyCache?.forgetOrganization(organizationId);
+      // Plan, feature switches, slots: what the organisation's kept answers show may have changed.
+      await answersChanged({ organizations: [organizationId] });
     }
   }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
 import { type ContractTerms, clockEventsOf } from "./contract-terms";
@@ -260,6 +261,7 @@ export class DndService {
       },
     });
     this.forgetContractTerms(organizationId);
+    await answersChanged({ organizations: [organizationId] });
     return tariffOfRow(row);
   }
 
@@ -267,6 +269,7 @@ export class DndService {
   async removeContractTerms(organizationId: string, id: string): Promise<boolean> {
     const { count } = await this.deps.prisma.dndTariff.deleteMany({ where: { id, organizationId } });
     this.forgetContractTerms(organizationId);
+    await answersChanged({ organizations: [organizationId] });
     return count > 0;
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Customer, PrismaClient, ShareLink, Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
@@ -137,6 +138,7 @@ export class ShipmentsService {
         where: { id: shipment.id },
         data: { customerId, updatedAt: clock.now() },
       });
+      await answersChanged({ shipments: [shipment] });
     }
     if (!retrack) return { kind: "updated", shipment, unchanged: false, stillFailed: false };
 
@@ -145,6 +147,7 @@ export class ShipmentsService {
         where: { id: shipment.id },
         data: { referenceType: changes.type, updatedAt: clock.now() },
       });
+      await answersChanged({ shipments: [shipment] });
     }
     const outcome = await this.deps.tracking.track(principal, {
       reference: shipment.reference,
@@ -167,7 +170,7 @@ export class ShipmentsService {
     const { prisma, clock, slots } = this.deps;
     const shipment = await this.find(principal, id, { ownOnly: true });
     if (!shipment) return null;
-    return prisma.$transaction(async (tx) => {
+    const untracked = await prisma.$transaction(async (tx) => {
       const deleted = await tx.shipment.update({
         where: { id: shipment.id },
         data: { deletedAt: clock.now(), nextRefreshAt: null, updatedAt: clock.now() },
@@ -179,6 +182,9 @@ export class ShipmentsService {
       await slots.release(tx, principal.organization, shipment.referenceKey);
       return deleted;
     });
+    // Pages, totals and a read by reference all change: the organisation's answers go.
+    await answersChanged({ organizations: [principal.organization.id] });
+    return untracked;
   }
 
   async customerNamesOf(shipments: Pick<Shipment, "customerId">[]): Promise<Map<string, string>> {

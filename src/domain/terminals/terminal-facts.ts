@@ -137,6 +137,25 @@ export function activeHolds(
 const isFresh = (observedAt: string, now: Date) => now.getTime() - Date.parse(observedAt) <= FACTS_MAX_AGE_MS;
 
 /**
+ * When facts read at `now` from these rows next change without a write: the first fresh answer or
+ * carrier signal to grow too old (null: none will). An answer cache keeps them until then.
+ */
+export function terminalFactsChangeAt(
+  rows: Iterable<{ answer: unknown; carrierSignals: unknown }>,
+  now: Date,
+): Date | null {
+  let first = Number.POSITIVE_INFINITY;
+  for (const row of rows) {
+    for (const source of [row.answer, row.carrierSignals] as ({ observedAt?: string } | null)[]) {
+      if (!source?.observedAt) continue;
+      const stale = Date.parse(source.observedAt) + FACTS_MAX_AGE_MS + 1;
+      if (stale > now.getTime() && stale < first) first = stale;
+    }
+  }
+  return Number.isFinite(first) ? new Date(first) : null;
+}
+
+/**
  * The current facts of a box at a terminal from the latest terminal answer and the latest carrier
  * signals, each taken only when observed in the last 24 hours; null when neither is. A carrier
  * signal changes a fact only when it happened after the terminal's answer (the newer word wins);

@@ -12,6 +12,8 @@ import type { Logger } from "pino";
 import { claimDue } from "../../db/claim-due";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { answersChanged } from "../../lib/answer-changes";
+import { answerReads, answerValidUntil } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
 import { type BoxAtTerminal, boxTerminals } from "./box-terminals";
@@ -25,6 +27,7 @@ import {
   type TerminalRecordItem,
   type TerminalRef,
   terminalEvents,
+  terminalFactsChangeAt,
 } from "./terminal-facts";
 import type { TerminalSource } from "./terminal-source";
 
@@ -124,6 +127,7 @@ export class TerminalRecords {
       rows = await this.rowsOf(pairs);
     }
     const now = this.deps.clock.now();
+    answerValidUntil(terminalFactsChangeAt(rows.values(), now));
     // Without a terminal source nothing is being checked: only the carriers' signals can be shown.
     const checking = this.deps.source !== undefined;
     const items = pairs.flatMap((pair): TerminalRecordItem[] => {
@@ -150,10 +154,12 @@ export class TerminalRecords {
    * Null when nothing current is known.
    */
   async currentFactsOf(containerNumber: string, terminalCode?: string): Promise<BoxTerminalFacts | null> {
+    answerReads("TerminalBox", containerNumber);
     const rows = await this.deps.prisma.terminalRecord.findMany({
       where: { containerNumber, ...(terminalCode ? { terminalCode } : {}) },
     });
     const now = this.deps.clock.now();
+    answerValidUntil(terminalFactsChangeAt(rows, now));
     const current = rows
       .flatMap((row) => {
         const found = foundOf(row, now);
@@ -180,6 +186,7 @@ export class TerminalRecords {
       })),
       skipDuplicates: true,
     });
+    await answersChanged({ containers: pairs.map((p) => p.containerNumber) });
   }
 
   /**
@@ -207,6 +214,7 @@ export class TerminalRecords {
         data: { carrierSignals: toJson(value) },
       });
     }
+    if (said.length > 0) await answersChanged({ containers: said.map((s) => s.pair.containerNumber) });
   }
 
   /** Asks the terminals about up to `limit` due boxes; returns how many were checked. */
@@ -259,6 +267,7 @@ export class TerminalRecords {
           ),
         },
       });
+      await answersChanged({ containers: [row.containerNumber] });
       return;
     }
     const answer = lookup.answer;
@@ -280,10 +289,12 @@ export class TerminalRecords {
         nextCheckAt: nextCheckAt === null ? null : new Date(nextCheckAt),
       },
     });
+    await answersChanged({ containers: [row.containerNumber] });
   }
 
   private async rowsOf(pairs: readonly BoxAtTerminal[]): Promise<Map<string, TerminalRow>> {
     const boxes = [...new Set(pairs.map((p) => p.containerNumber))];
+    for (const box of boxes) answerReads("TerminalBox", box);
     const rows = this.deps.sql
       ? (await this.deps.sql.query<RawTerminalRow>(RECORDS_OF_BOXES, [boxes])).map(terminalRowOf)
       : await this.deps.prisma.terminalRecord.findMany({ where: { containerNumber: { in: boxes } } });

@@ -1,4 +1,5 @@
 import type { PrismaClient, Shipment } from "../../generated/prisma/client";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import type { QueueStat } from "../../observability/metrics";
@@ -118,7 +119,7 @@ export class BackgroundTracking {
     const { prisma, clock } = this.deps;
     if (stop?.aborted) return 0;
     const now = clock.now();
-    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+    const claimed = await prisma.$queryRaw<{ id: string; organizationId: string }[]>`
       UPDATE shipments SET discovery_status = 'running', discovery_updated_at = ${now}
        WHERE id IN (
          SELECT id FROM shipments
@@ -128,7 +129,10 @@ export class BackgroundTracking {
           ORDER BY discovery_updated_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
+      RETURNING id, organization_id AS "organizationId"`;
+    // Their discovery status shows in reads: now running, and whatever each attempt leaves.
+    const changed = { shipments: claimed as { id: string; organizationId: string }[] };
+    await answersChanged(changed);
     for (const [at, { id }] of claimed.entries()) {
       if (stop?.aborted) {
         // Stopping: the ones not started go back to the queue, not to the lease.
@@ -140,6 +144,7 @@ export class BackgroundTracking {
       }
       await this.discover(id);
     }
+    await answersChanged(changed);
     return claimed.length;
   }
 
@@ -223,7 +228,7 @@ export class BackgroundTracking {
     const { prisma, clock } = this.deps;
     const org = actor.organization;
     const now = clock.now();
-    return prisma.$transaction(async (tx) => {
+    const outcome = await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`retry-failed:${org.id}`}))`;
       const last = await tx.retryFailedRun.findFirst({
         where: { organizationId: org.id },
@@ -263,6 +268,8 @@ export class BackgroundTracking {
       await tx.retryFailedRun.create({ data: { organizationId: org.id, ...run, createdAt: now } });
       return { kind: "queued" as const, ...run, skippedReason: run.skipped > 0 ? barrier : null };
     });
+    if (outcome.kind === "queued" && outcome.queued > 0) await answersChanged({ organizations: [org.id] });
+    return outcome;
   }
 
   /**

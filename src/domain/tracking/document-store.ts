@@ -2,6 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { CarrierDocument, DocumentVersion, PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
+import { answerReads } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import type { CacheLookups } from "../../observability/metrics";
 import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
@@ -97,6 +99,7 @@ export class DocumentStore {
   }
 
   async latest(document: CarrierDocument): Promise<StoredDocument | null> {
+    answerReads("TrackingDocument", document.id);
     if (document.latestVersion === 0) return null;
     const version = await this.versionOf(document.id, document.latestVersion);
     return version ? { document, version, content: version.content as unknown as TrackingDocument } : null;
@@ -229,6 +232,7 @@ export class DocumentStore {
     });
     // Remembered once committed: a rolled-back version must never be served.
     if (result.changed) this.remember(result.version);
+    await answersChanged({ documents: [result.document.id] });
     return result;
   }
 
@@ -247,6 +251,7 @@ export class DocumentStore {
       VALUES (${randomUUID()}, ${organizationId}, ${carrierScac}, ${referenceType}::"ReferenceKind", ${referenceKey}, 0, ${now}, ${reason}, ${now})
       ON CONFLICT (organization_id, carrier_scac, reference_type, reference_key)
       DO UPDATE SET last_attempt_at = EXCLUDED.last_attempt_at, last_failure_reason = EXCLUDED.last_failure_reason`;
+    await answersChanged({ organizations: [organizationId] });
   }
 
   /**
@@ -257,6 +262,7 @@ export class DocumentStore {
   async latestOfMany(documentIds: readonly string[]): Promise<(LatestDocument | null)[]> {
     if (documentIds.length === 0) return [];
     const wanted = new Set(documentIds);
+    for (const id of wanted) answerReads("TrackingDocument", id);
     // Versions this process holds already come back without their content: one statement either way.
     const held = [...this.versions.keys()].filter((key) => wanted.has(key.slice(0, key.lastIndexOf(":"))));
     const rows = await this.sql.query<RawDocument & RawVersion & { version_id: string }>(LATEST_OF_MANY, [

@@ -45,6 +45,40 @@ export function refreshSchedule(input: {
   return { nextRefreshEligibleAt: next, refreshEligibleNow: next.getTime() <= input.now.getTime() };
 }
 
+/**
+ * The next instant after `now` at which `refreshSchedule` answers differently: the gap changes at the
+ * edges of the arrival window, eligibility at the next refresh instant. Null: not before a write.
+ */
+export function refreshScheduleChangesAt(input: {
+  status: string;
+  lastSyncedAt: Date | null;
+  eta: Date | null;
+  deletedAt?: Date | null;
+  now: Date;
+}): Date | null {
+  if (!input.lastSyncedAt || !isActive(input.status, input.deletedAt ?? null)) return null;
+  const now = input.now.getTime();
+  const { nextRefreshEligibleAt } = refreshSchedule(input);
+  const candidates = [nextRefreshEligibleAt?.getTime() ?? Number.POSITIVE_INFINITY];
+  if (input.eta) {
+    // refreshGapMs switches gap when now - eta crosses -ARRIVING_FROM_MS and ARRIVING_UNTIL_MS.
+    candidates.push(input.eta.getTime() - ARRIVING_FROM_MS, input.eta.getTime() + ARRIVING_UNTIL_MS + 1);
+  }
+  const next = Math.min(...candidates.filter((at) => at > now));
+  return Number.isFinite(next) ? new Date(next) : null;
+}
+
+/**
+ * When a count of days left until `until` (`ceil((until - now) / day)`, at least 0) next changes;
+ * null once it is 0 for good.
+ */
+export function daysLeftChangesAt(until: number | null, now: Date): Date | null {
+  if (until === null || Number.isNaN(until)) return null;
+  const left = until - now.getTime();
+  if (left <= 0) return null;
+  return new Date(now.getTime() + (left % DAY_MS || DAY_MS));
+}
+
 export function isDelayed(doc: TrackingDocument): boolean {
   const first = doc.etaHistory[0]?.eta;
   const current = doc.route.pod.instant;

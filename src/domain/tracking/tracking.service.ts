@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Organization, Prisma, type PrismaClient, type Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
@@ -596,6 +597,10 @@ export class TrackingService {
       return { shipment, slotConsumed, lookupId: async () => lookup.number };
     });
     if (!result) return this.limitReached(org);
+    // A new shipment changes the organisation's pages and its reads by reference; a known one, its own.
+    await answersChanged(
+      existing && !existing.failedAt ? { shipments: [result.shipment] } : { organizations: [org.id] },
+    );
     return this.tracked(stored, box, provided, fromCache, stale, changes, result);
   }
 
@@ -670,6 +675,7 @@ export class TrackingService {
               ),
             )
           ).shipment;
+    if (shipment !== existing) await answersChanged({ organizations: [org.id] });
     await this.deps.lookups.flush();
     const lookup = await prisma.trackingLookup.create({
       data: lookupRow(principal, reference, input, now, {

@@ -1,4 +1,6 @@
 import { congestionAccess } from "../../../domain/congestion/congestion.service";
+import { nextLocalMidnight } from "../../../domain/ports/local-midnight";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { PortRef } from "../ports/port";
@@ -11,6 +13,9 @@ async function congestionOf(
   locode: string | null | undefined,
 ): Promise<PortCongestionView | null> {
   if (!locode || !ctx.principal || congestionAccess(ctx.principal).kind !== "on") return null;
+  // The reading's window of days moves at UTC midnight (one clock read there, one here); a new
+  // scoring drops kept answers by type (answersChanged({ types: ["PortCongestion"] })).
+  answerValidUntil(nextLocalMidnight(ctx.services.clock.now(), null), 2);
   const outcome = await ctx.services.congestion.reading(locode);
   return outcome.kind === "scored" ? outcome.reading : null;
 }

@@ -4,7 +4,10 @@ import { featureAccess } from "../../../domain/accounts/principal";
 import type { ShipmentDnd } from "../../../domain/demurrage/dnd.service";
 import type { ContainerDnd } from "../../../domain/demurrage/dnd-assessment";
 import type { PredictiveEta } from "../../../domain/eta/eta.service";
+import { nextLocalMidnight } from "../../../domain/ports/local-midnight";
 import { shipmentName } from "../../../domain/shipments/shipment-id";
+import type { TrackingDocument } from "../../../domain/tracking/model";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { etaLoader } from "../eta/predictive-eta";
@@ -83,6 +86,25 @@ interface Assessable {
   predictedEta?: unknown;
 }
 
+/**
+ * Each assessment reads the clock once per shipment with a document and counts port-local days: a
+ * kept answer holds them until the next midnight at the port of discharge (src/lib/answer-scope.ts).
+ */
+function keepUntilPortMidnight(
+  ctx: GraphQLContext,
+  docs: readonly (TrackingDocument | null | undefined)[],
+): void {
+  const now = ctx.services.clock.now();
+  // The read just above, and the per-process caches' own (dwell always, contract terms when kept):
+  // they decide when to read again, not what the answer says.
+  answerValidUntil(null, ctx.services.config.contractTermsCacheSeconds > 0 ? 3 : 2);
+  for (const doc of docs) {
+    if (!doc) continue;
+    const pod = doc.locations.find((l) => l.key === doc.route.pod.locationKey);
+    answerValidUntil(nextLocalMidnight(now, pod?.timeZone ?? null));
+  }
+}
+
 const loaders = new WeakMap<GraphQLContext, DataLoader<Assessable, ShipmentDnd, string>>();
 
 /** A loaded prediction's p50; a failed load projects from the carrier's estimate instead. */
@@ -120,6 +142,10 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
           dnd.dwellDaysAt([...podLocodes]),
           dnd.terminalLastFreeDays(boxes),
         ]);
+        keepUntilPortMidnight(
+          ctx,
+          shipments.map((s) => (s.documentId ? docById.get(s.documentId) : null)),
+        );
         return shipments.map((s, i) =>
           dnd.assess({
             organizationId: s.organizationId,

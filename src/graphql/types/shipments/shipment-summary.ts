@@ -1,5 +1,7 @@
+import { daysLeftChangesAt } from "../../../domain/tracking/shipment-facts";
 import { remainingDays, type SummaryFacts } from "../../../domain/tracking/summary-facts";
 import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 
 /**
@@ -20,7 +22,13 @@ export const ShipmentSummaryRef = builder.objectRef<SummaryFacts>("ShipmentSumma
     totalDays: t.exposeInt("totalDays", { description: "Days from departure to (estimated) arrival." }),
     remainingDays: t.int({
       description: "Days until the estimated arrival; 0 once arrived.",
-      resolve: (facts, _a, ctx) => remainingDays(facts, ctx.services.clock.now()),
+      resolve: (facts, _a, ctx) => {
+        const now = ctx.services.clock.now();
+        answerValidUntil(
+          daysLeftChangesAt(facts.remainingUntil ? Date.parse(facts.remainingUntil) : null, now),
+        );
+        return remainingDays(facts, now);
+      },
     }),
     arrivalLocalDateTime: t.exposeString("arrivalLocalDateTime", {
       nullable: true,

@@ -3,8 +3,15 @@ import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
 import { discoveryStatusOf } from "../../../domain/shipments/carrier-discovery";
 import { shipmentName } from "../../../domain/shipments/shipment-id";
 import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
-import { isActive, refreshGapMs, refreshSchedule } from "../../../domain/tracking/shipment-facts";
+import {
+  isActive,
+  type RefreshSchedule,
+  refreshGapMs,
+  refreshSchedule,
+  refreshScheduleChangesAt,
+} from "../../../domain/tracking/shipment-facts";
 import { storedSummary, summaryFactsOf, withArrivalInstants } from "../../../domain/tracking/summary-facts";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { CarrierRef } from "../carriers/carrier";
@@ -15,6 +22,16 @@ import { DiscoveryStatusEnum } from "./discovery-status";
 import { ShipmentSummaryRef } from "./shipment-summary";
 
 const HOUR_MS = 3_600_000;
+
+/** The refresh schedule at this request's instant; a kept answer holds it until it next changes. */
+function refreshScheduleNow(
+  s: { status: string; lastSyncedAt: Date | null; eta: Date | null; deletedAt: Date | null },
+  ctx: GraphQLContext,
+): RefreshSchedule {
+  const at = { ...s, now: ctx.services.clock.now() };
+  answerValidUntil(refreshScheduleChangesAt(at));
+  return refreshSchedule(at);
+}
 
 function isShipmentRow(s: object): s is ShipmentRow {
   return "customerName" in s;
@@ -105,11 +122,11 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
       nullable: true,
       description:
         "last_synced_at plus the refresh gap (12 hours; 4 hours from 48 hours before the ETA until 7 days after); null when never synced or no longer active.",
-      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).nextRefreshEligibleAt,
+      resolve: (s, _a, ctx) => refreshScheduleNow(s, ctx).nextRefreshEligibleAt,
     }),
     refreshEligibleNow: t.boolean({
       description: "True when the gap has elapsed and the shipment is still moving.",
-      resolve: (s, _a, ctx) => refreshSchedule({ ...s, now: ctx.services.clock.now() }).refreshEligibleNow,
+      resolve: (s, _a, ctx) => refreshScheduleNow(s, ctx).refreshEligibleNow,
     }),
     refreshGapHours: t.int({
       description:

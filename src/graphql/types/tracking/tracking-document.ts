@@ -8,6 +8,7 @@ import {
   arrivalLocalDateTime,
   containerSummary,
   currentPosition,
+  daysLeftChangesAt,
   isActive,
   isDelayed,
   journeyDays,
@@ -15,6 +16,7 @@ import {
   routePoints,
 } from "../../../domain/tracking/shipment-facts";
 import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
 import { ContainerRef } from "./container";
@@ -171,11 +173,21 @@ export const TrackingDocumentRef = builder.objectRef<StoredDocumentView>("Tracki
     }),
     totalDays: t.int({
       description: "Days from departure to (estimated) arrival.",
-      resolve: (d, _a, ctx) => journeyDays(d.content, ctx.services.clock.now()).totalDays,
+      // Does not move with the clock: the read is covered for good.
+      resolve: (d, _a, ctx) => {
+        answerValidUntil(null);
+        return journeyDays(d.content, ctx.services.clock.now()).totalDays;
+      },
     }),
     remainingDays: t.int({
       description: "Days until the estimated arrival; 0 once arrived.",
-      resolve: (d, _a, ctx) => journeyDays(d.content, ctx.services.clock.now()).remainingDays,
+      resolve: (d, _a, ctx) => {
+        const now = ctx.services.clock.now();
+        const { route, status } = d.content;
+        const countsDown = route.pod.instant && status !== "DELIVERED" && !route.pod.actual;
+        answerValidUntil(daysLeftChangesAt(countsDown ? Date.parse(route.pod.instant!) : null, now));
+        return journeyDays(d.content, now).remainingDays;
+      },
     }),
     containerSummary: t.string({
       description: "Counts of boxes by known type, e.g. 2 x 40' High Cube Dry.",

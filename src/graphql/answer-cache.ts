@@ -1,0 +1,370 @@
+import { envelop, useEngine, useSchema } from "@envelop/core";
+import { type Cache, createInMemoryCache, useResponseCache } from "@envelop/response-cache";
+import { createRedisCache } from "@envelop/response-cache-redis";
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute,
+  type GraphQLSchema,
+} from "graphql";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import type { Redis } from "ioredis";
+import type { Principal } from "../domain/accounts/principal";
+import type { AnswerChange } from "../lib/answer-changes";
+import { currentAnswerScope, inAnswerScope } from "../lib/answer-scope";
+import type { Clock } from "../lib/clock";
+import type { GraphQLContext } from "./context";
+
+/**
+ * Answers of the facades' persisted read operations, kept and served again until something that
+ * feeds them changes (docs/decisions/read-path.md, "The answer cache"). Built on
+ * @envelop/response-cache: it adds `__typename` and `id` to every selection, notes the entities an
+ * answer holds (Shipment:<id>, TrackingDocument:<id>, ...), and drops every answer holding an entity
+ * when it is invalidated. With Redis (`REDIS_URL`) the answers and the entity index live there
+ * (@envelop/response-cache-redis), so a write in any process drops them for all.
+ *
+ * Only the operations listed here are kept: each was read for what it depends on. Mutations, and
+ * operations that record something when they run (compat's tracking counts the call and logs the
+ * lookup), always execute.
+ */
+export const KEPT_OPERATIONS: ReadonlySet<string> = new Set([
+  "Carriers",
+  "Sealines",
+  "ShipmentRead",
+  "ShipmentsPage",
+  "ShipmentsDelta",
+  "McpShipmentStatus",
+]);
+
+/** Operations whose answer is a page of an organisation's shipments: any shipment write may move it. */
+const PAGE_OPERATIONS: ReadonlySet<string> = new Set(["ShipmentsPage", "ShipmentsDelta"]);
+
+/** Every key and entity of ours in a shared Redis starts so (entity names must hold a colon, below). */
+const PREFIX = "quayside:answers:";
+
+/** Where a kept answer carries the instant it is good until (never shown: facades read `data`). */
+const KEPT_UNTIL = "quaysideKeptUntil";
+
+/** At most this long, whatever the answer: a bound on what a store holds, not on freshness. */
+const LONGEST_KEPT_MS = 60 * 60 * 1000;
+
+/** Answers kept in this process's memory when there is no Redis (least recently used out). */
+const ANSWERS_IN_MEMORY = 10_000;
+
+/** Where answers are kept, and the count of invalidations that a miss compares before keeping one. */
+interface AnswerStore {
+  cache: Cache;
+  /** Changes with every invalidation; read before a miss executes and again before it is kept. */
+  epoch(): Promise<number>;
+  bumpEpoch(): Promise<void>;
+  /** Drops every answer (after an invalidation could not reach the store). */
+  flush(): Promise<void>;
+}
+
+function memoryStore(): AnswerStore {
+  let epoch = 0;
+  let cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
+  return {
+    get cache() {
+      return cache;
+    },
+    epoch: async () => epoch,
+    bumpEpoch: async () => {
+      epoch++;
+    },
+    flush: async () => {
+      epoch++;
+      cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
+    },
+  };
+}
+
+function redisStore(redis: Redis): AnswerStore {
+  const cache = createRedisCache({ redis: redis as never });
+  const epochKey = `${PREFIX}epoch`;
+  return {
+    cache,
+    epoch: async () => Number((await redis.get(epochKey)) ?? 0),
+    bumpEpoch: async () => {
+      await redis.incr(epochKey);
+    },
+    flush: async () => {
+      await redis.incr(epochKey);
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 500);
+        const answers = keys.filter((k) => k !== epochKey);
+        if (answers.length > 0) await redis.unlink(...answers);
+        cursor = next;
+      } while (cursor !== "0");
+    },
+  };
+}
+
+/** Entity names as kept in the store: prefixed, so none collides with another user of the Redis. */
+const entity = (typename: string, id?: string | number) => ({ typename: `${PREFIX}${typename}`, id });
+
+/** What an invalidation drops, as the entities `AnswerRun.set` tags answers with. */
+export function entitiesOf(change: AnswerChange): { typename: string; id?: string | number }[] {
+  const out: { typename: string; id?: string | number }[] = [];
+  for (const s of change.shipments ?? []) {
+    out.push(entity("Shipment", s.id), entity("ShipmentPage", s.organizationId));
+  }
+  for (const id of change.documents ?? []) out.push(entity("TrackingDocument", id));
+  for (const box of change.containers ?? []) out.push(entity("TerminalBox", box));
+  for (const id of change.organizations ?? []) out.push(entity("Organization", id));
+  for (const typename of change.types ?? []) out.push(entity(typename));
+  if (change.everything) out.push(entity("All", "answers"));
+  return out;
+}
+
+/**
+ * Who sees what: answers are kept per organisation and everything about the caller that can change
+ * what an operation answers (the plan and feature switches gate fields, the role and a view-only key
+ * gate actions offered). The plan is part of the key rather than only invalidated, so a process
+ * whose key cache still holds the old plan for a few seconds keeps its answer under the old plan's
+ * key, where no caller with the new plan looks.
+ */
+export function viewerOf(principal: Principal | null): string {
+  if (!principal) return "anonymous";
+  const org = principal.organization;
+  return [
+    org.id,
+    org.plan,
+    JSON.stringify(org.featureSwitches ?? {}),
+    principal.user.role,
+    principal.apiKey?.viewOnly ? "view" : "full",
+  ].join("|");
+}
+
+/** What one execution through the cache needs to know, kept on its context. */
+interface AnswerRun {
+  operation: string;
+  organizationId: string | null;
+  /** The store's epoch read after a miss, before executing: a change since means do not keep. */
+  epochAtMiss?: number;
+  /** The store failed during this run: execute, keep nothing. */
+  failed?: boolean;
+}
+
+const runs = new WeakMap<object, AnswerRun>();
+
+export interface AnswerCacheOptions {
+  schema: GraphQLSchema;
+  /** The services' time, unwatched: the cache's own reads are not part of an answer. */
+  clock: Clock;
+  /** Shared by every process when set; this process's memory otherwise. */
+  redis?: Redis;
+  /** graphql-jit for the documents the cache executes (as the executor does), or graphql-js. */
+  compiled: boolean;
+  onStoreError?: (error: unknown, during: string) => void;
+  /** Hits and misses (quayside_cache_lookups_total{cache="answer"}). */
+  lookups?: { hit(): void; miss(): void };
+}
+
+export class AnswerCache {
+  private readonly store: AnswerStore;
+  private readonly getEnveloped: ReturnType<typeof envelop>;
+  /** An invalidation did not reach the store: nothing is read from it until all is flushed. */
+  private flushOwed = false;
+
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.store = options.redis ? redisStore(options.redis) : memoryStore();
+    const compiledByDocument = new WeakMap<DocumentNode, CompiledQuery | null>();
+    // The response cache hands execution a copy of the persisted document with `__typename` and `id`
+    // added to each selection (one copy per document, memoised by the plugin): compiled once too.
+    const run = (args: ExecutionArgs) => {
+      if (!options.compiled) return execute(args);
+      let compiled = compiledByDocument.get(args.document);
+      if (compiled === undefined) {
+        try {
+          const made = compileQuery(args.schema, args.document, args.operationName ?? undefined, {
+            disablingCapturingStackErrors: true,
+          });
+          compiled = isCompiledQuery(made) ? made : null;
+        } catch {
+          compiled = null;
+        }
+        compiledByDocument.set(args.document, compiled);
+      }
+      return compiled
+        ? compiled.query(args.rootValue, args.contextValue, args.variableValues)
+        : execute(args);
+    };
+    this.getEnveloped = envelop({
+      plugins: [
+        useEngine({ execute: run as never }),
+        useSchema(options.schema),
+        useResponseCache({
+          session: (context) => viewerOf((context as GraphQLContext).principal),
+          cache: (context) => this.cacheFor(context as GraphQLContext),
+          buildResponseCacheKey: ({ operationName, variableValues, sessionId }) =>
+            `${PREFIX}answer:${operationName}|${sessionId}|${stableJson(variableValues ?? {})}`,
+          getDocumentString: (args) => args.operationName ?? "",
+          // Coded errors (not found, plan required) are answered fresh each time.
+          shouldCacheResult: ({ result }) => !result.errors || result.errors.length === 0,
+          ttl: LONGEST_KEPT_MS,
+          onTtl: ({ ttl }) => this.keptFor(ttl),
+          // Our documents name their mutations' results; they are never in KEPT_OPERATIONS anyway.
+          invalidateViaMutation: false,
+          includeExtensionMetadata: false,
+        }) as never,
+      ],
+    });
+  }
+
+  /**
+   * Executes a persisted query through the cache: a kept answer when there is one for this viewer and
+   * these variables, else the operation, whose answer is then kept unless something changed meanwhile.
+   */
+  async run(
+    operation: { name: string; document: DocumentNode },
+    variableValues: Record<string, unknown>,
+    context: GraphQLContext,
+  ): Promise<ExecutionResult> {
+    if (this.flushOwed && !(await this.tryFlush())) {
+      // Could not drop what may be stale: execute without the cache until the store is back.
+      return this.executeUncached(operation, variableValues, context);
+    }
+    runs.set(context, {
+      operation: operation.name,
+      organizationId: context.principal?.organization.id ?? null,
+    });
+    const { execute: enveloped } = this.getEnveloped(context);
+    const { result } = await inAnswerScope(
+      async () =>
+        (await enveloped({
+          schema: this.options.schema,
+          document: operation.document,
+          variableValues,
+          contextValue: context,
+          operationName: operation.name,
+        })) as ExecutionResult,
+    );
+    return result;
+  }
+
+  /** Drops the answers a committed write touched, in every process sharing the store. */
+  async invalidate(change: AnswerChange): Promise<void> {
+    const entities = entitiesOf(change);
+    if (entities.length === 0) return;
+    try {
+      await this.store.bumpEpoch();
+      await this.store.cache.invalidate(entities);
+    } catch (error) {
+      this.flushOwed = true;
+      this.options.onStoreError?.(error, "invalidate");
+    }
+  }
+
+  private async tryFlush(): Promise<boolean> {
+    try {
+      await this.store.flush();
+      this.flushOwed = false;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private executeUncached(
+    operation: { name: string; document: DocumentNode },
+    variableValues: Record<string, unknown>,
+    context: GraphQLContext,
+  ): Promise<ExecutionResult> {
+    return Promise.resolve(
+      execute({
+        schema: this.options.schema,
+        document: operation.document,
+        variableValues,
+        contextValue: context,
+        operationName: operation.name,
+      }),
+    );
+  }
+
+  /**
+   * How long an answer just built may be kept: until the earliest instant a clock-dependent fact in
+   * it changes; not at all when it read the clock without saying until when (src/lib/answer-scope.ts).
+   */
+  private keptFor(ttl: number): number {
+    const scope = currentAnswerScope();
+    if (!scope || scope.clockReads > scope.covered) return 0;
+    if (scope.validUntil === Number.POSITIVE_INFINITY) return ttl;
+    const left = scope.validUntil - this.options.clock.now().getTime();
+    return left > 0 ? Math.min(ttl, left) : 0;
+  }
+
+  /** The store as one execution sees it: entity tags added, an epoch check before keeping. */
+  private cacheFor(context: GraphQLContext): Cache {
+    const run = runs.get(context);
+    const store = this.store;
+    const report = this.options.onStoreError;
+    const lookups = this.options.lookups;
+    const clock = this.options.clock;
+    return {
+      get: async (key) => {
+        if (!run) return undefined;
+        try {
+          const found = (await store.cache.get(key)) as ExecutionResult | undefined | null;
+          // The store's own expiry runs on its clock; the boundary is on ours (a test's, the sandbox's).
+          const keptUntil = found?.extensions?.[KEPT_UNTIL];
+          if (found && (typeof keptUntil !== "number" || keptUntil > clock.now().getTime())) {
+            lookups?.hit();
+            return found;
+          }
+          lookups?.miss();
+          run.epochAtMiss = await store.epoch();
+        } catch (error) {
+          run.failed = true;
+          report?.(error, "get");
+        }
+        return undefined;
+      },
+      set: async (key, result, collected, ttl) => {
+        if (!run || run.failed || run.epochAtMiss === undefined) return;
+        const tags = [...collected].map((e) => entity(e.typename, e.id ?? undefined));
+        tags.push(entity("All", "answers"));
+        for (const read of currentAnswerScope()?.reads ?? []) {
+          const colon = read.indexOf(":");
+          tags.push(entity(read.slice(0, colon), read.slice(colon + 1)));
+        }
+        if (run.organizationId) {
+          tags.push(entity("Organization", run.organizationId));
+          if (PAGE_OPERATIONS.has(run.operation)) tags.push(entity("ShipmentPage", run.organizationId));
+        }
+        // Its own tag, to take it back if a write lands while it is being stored.
+        const own = entity("Answer", key);
+        tags.push(own);
+        try {
+          // A write committed while this answer was built: it may hold what the write replaced.
+          if ((await store.epoch()) !== run.epochAtMiss) return;
+          const keptUntil = clock.now().getTime() + ttl;
+          await store.cache.set(
+            key,
+            { ...result, extensions: { ...result.extensions, [KEPT_UNTIL]: keptUntil } },
+            tags,
+            ttl,
+          );
+          if ((await store.epoch()) !== run.epochAtMiss) await store.cache.invalidate([own]);
+        } catch (error) {
+          report?.(error, "set");
+        }
+      },
+      invalidate: (entities) => store.cache.invalidate(entities),
+    };
+  }
+}
+
+/** JSON with object keys sorted, so the same variables make the same key. */
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
+    .join(",")}}`;
+}

@@ -1,0 +1,213 @@
+/**
+ * Issue 37 item 1: answers of the facades' read operations are kept (src/graphql/answer-cache.ts)
+ * and never served stale. One box is read on v1 (summary, list, delta), MCP and GraphQL; the kept
+ * answers are checked against GraphQL's /graphql (which executes every time) after each kind of
+ * write that feeds them, and after the port's midnight passes with no write at all.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock";
+import { compatGet } from "../compat/support";
+import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { simulatedContainers } from "../support/references";
+
+const NOW = "2026-11-20T12:00:00.000Z";
+const MINUTE = 60_000;
+
+let app: TestApp;
+let clock: ManualClock;
+let org: OrgWithKey;
+let mcp: Client;
+let reference: string;
+let shipmentId: string;
+
+beforeAll(async () => {
+  clock = new ManualClock(NOW);
+  app = await startTestApp({ env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off" }, clock });
+  org = await app.fixtures.organization({ plan: "professional" });
+  mcp = await httpClient(app, org.key);
+  // A box still at sea, so that its days left, prediction and D&D move with the clock.
+  for (const box of (await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", { known: 12 })).known) {
+    expect((await v1(`/api/v1/container/${box}`)).status).toBe(200);
+    reference = box;
+    shipmentId = (await app.services.db.prisma.shipment.findFirstOrThrow({ where: { reference } })).id;
+    // The prediction is kept on the row (the eta worker's job): a read then computes nothing per call.
+    await app.services.eta.compute([shipmentId]);
+    const now = await truth();
+    if (now && now.remainingDays > 1 && now.predictedAt !== null) break;
+  }
+  expect((await truth())!.remainingDays).toBeGreaterThan(1);
+}, 180_000);
+afterAll(async () => {
+  await mcp?.close();
+  await app?.stop();
+});
+
+async function v1(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${app.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", ...init.headers },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+async function answerHits(): Promise<number> {
+  const text = await app.services.metrics.render();
+  const line = text.split("\n").find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
+  return Number(line?.split(" ").at(-1) ?? 0);
+}
+
+/** What GraphQL's /graphql says now: executed on every request, never kept. */
+async function truth() {
+  const { body } = await graphql(
+    app,
+    org.key,
+    `query($id: String!) { shipment(id: $id) { customers lastSyncedAt status
+       summary { remainingDays } predictiveEta { computedAt }
+       demurrageRisk { daysRemaining termsSource } } }`,
+    { id: reference },
+  );
+  const s = (body.data as any).shipment;
+  if (!s) return null;
+  return {
+    customers: s.customers,
+    lastSyncedAt: s.lastSyncedAt,
+    remainingDays: s.summary.remainingDays,
+    predictedAt: s.predictiveEta?.computedAt ?? null,
+    dndDays: s.demurrageRisk?.daysRemaining ?? null,
+    terms: s.demurrageRisk?.termsSource ?? null,
+  };
+}
+
+/** The same facts through every kept read: v1's summary, list and delta, and MCP's status. */
+async function keptViews() {
+  const summary = await v1(`/api/v1/shipments/${reference}`);
+  const list = (await v1("/api/v1/shipments?pageSize=100")).body.data;
+  const delta = (await v1(`/api/v1/shipments?updated_since=${encodeURIComponent("2026-01-01T00:00:00Z")}`)).body
+    .data;
+  const status = await callTool(mcp, "get_shipment_status", { reference });
+  const fromPage = (page: any) => (page.items ?? page).find((s: any) => s.reference_number === reference) ?? null;
+  const view = (s: any) =>
+    s && {
+      customers: s.customers,
+      lastSyncedAt: s.last_synced_at,
+      remainingDays: s.remaining_days,
+      predictedAt: s.predictive_eta?.computed_at ?? null,
+      dndDays: s.demurrage_risk?.days_remaining ?? null,
+      terms: s.demurrage_risk?.terms_source ?? null,
+    };
+  const mcpStatus = status.isError ? null : (status.structuredContent as any);
+  return {
+    v1Summary: summary.status === 200 ? view(summary.body.data) : null,
+    v1List: view(fromPage(list)),
+    v1Delta: view(fromPage(delta)),
+    mcp: mcpStatus && { lastSyncedAt: mcpStatus.lastSyncedAt ?? mcpStatus.last_synced_at ?? null },
+  };
+}
+
+async function expectEverySurfaceToShow(what: string) {
+  const expected = await truth();
+  // Twice: the first may build the answer, the second is served from what was kept.
+  for (const round of [1, 2]) {
+    const views = await keptViews();
+    for (const [surface, view] of Object.entries(views)) {
+      if (surface === "mcp") {
+        if (expected) expect(view, `${surface} ${what} (read ${round})`).not.toBeNull();
+        continue;
+      }
+      expect(view, `${surface} ${what} (read ${round})`).toEqual(expected);
+    }
+  }
+  // compat's tracking from the store always executes (it counts the call): it must agree too.
+  if (expected) {
+    const compat = (await compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" })).body;
+    expect(compat.status, what).toBe("success");
+  }
+}
+
+describe("kept answers", () => {
+  it("are served again: the second read of each kept operation is a hit", async () => {
+    await keptViews();
+    const before = await answerHits();
+    await keptViews();
+    // v1 summary, list, delta and MCP status: four kept operations, each answered from the cache.
+    expect((await answerHits()) - before).toBeGreaterThanOrEqual(4);
+    await expectEverySurfaceToShow("before any write");
+  });
+
+  it("show a PATCH the moment it is acknowledged", async () => {
+    await expectEverySurfaceToShow("before the PATCH");
+    const patched = await v1(`/api/v1/shipments/${reference}`, {
+      method: "PATCH",
+      body: JSON.stringify({ customer: "Harbour Foods" }),
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect((await truth())?.customers).toEqual(["Harbour Foods"]);
+    await expectEverySurfaceToShow("after the PATCH");
+  });
+
+  it("show a new stored answer from the carrier", async () => {
+    await expectEverySurfaceToShow("before the refresh");
+    const before = (await truth())!.lastSyncedAt;
+    clock.advance(10 * MINUTE);
+    expect((await v1(`/api/v1/container/${reference}`)).status).toBe(200);
+    expect((await truth())!.lastSyncedAt).not.toBe(before);
+    await expectEverySurfaceToShow("after the refresh");
+  });
+
+  it("show a new prediction", async () => {
+    await expectEverySurfaceToShow("before the prediction");
+    const before = (await truth())!.predictedAt;
+    clock.advance(10 * MINUTE);
+    await app.services.eta.compute([shipmentId]);
+    expect((await truth())!.predictedAt).not.toBe(before);
+    await expectEverySurfaceToShow("after the prediction");
+  });
+
+  it("show new contract terms", async () => {
+    await expectEverySurfaceToShow("before the terms");
+    await app.services.dnd.addContractTerms(org.organizationId, {
+      carrierScac: null,
+      portLocode: null,
+      countryCode: null,
+      direction: "import",
+      chargeType: "demurrage",
+      equipment: "any",
+      freeDays: 1,
+      freeDayBasis: "calendar",
+      chargeDayBasis: "calendar",
+      clockStartRule: "discharge",
+      slabs: [{ fromDay: 1, toDay: null, rate: 500 }],
+      currency: "USD",
+      effectiveFrom: "2020-01-01",
+      effectiveTo: null,
+    } as never);
+    await expectEverySurfaceToShow("after the terms");
+  });
+
+  it("follow the calendar: past the port's midnight, days left are counted again without any write", async () => {
+    await expectEverySurfaceToShow("before midnight");
+    const before = await truth();
+    clock.advance(24 * 60 * MINUTE);
+    const after = await truth();
+    // Not vacuous: the count moved with the day.
+    expect([after!.remainingDays, after!.dndDays]).not.toEqual([before!.remainingDays, before!.dndDays]);
+    await expectEverySurfaceToShow("after midnight");
+  });
+
+  it("show a plan change", async () => {
+    await expectEverySurfaceToShow("on professional");
+    await app.services.accounts.updateOrganization(org.organizationId, { featureSwitches: { predictive_eta: false } });
+    await expectEverySurfaceToShow("with predictive ETA switched off");
+    await app.services.accounts.updateOrganization(org.organizationId, { featureSwitches: {} });
+    await expectEverySurfaceToShow("with it on again");
+  });
+
+  it("show a DELETE: the shipment is gone from every read", async () => {
+    await expectEverySurfaceToShow("before the DELETE");
+    expect((await v1(`/api/v1/shipments/${reference}`, { method: "DELETE" })).status).toBe(200);
+    expect(await truth()).toBeNull();
+    await expectEverySurfaceToShow("after the DELETE");
+  });
+});
