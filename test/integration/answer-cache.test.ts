@@ -54,7 +54,9 @@ async function v1(path: string, init: RequestInit = {}) {
 
 async function answerHits(): Promise<number> {
   const text = await app.services.metrics.render();
-  const line = text.split("\n").find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
   return Number(line?.split(" ").at(-1) ?? 0);
 }
 
@@ -84,10 +86,11 @@ async function truth() {
 async function keptViews() {
   const summary = await v1(`/api/v1/shipments/${reference}`);
   const list = (await v1("/api/v1/shipments?pageSize=100")).body.data;
-  const delta = (await v1(`/api/v1/shipments?updated_since=${encodeURIComponent("2026-01-01T00:00:00Z")}`)).body
-    .data;
+  const delta = (await v1(`/api/v1/shipments?updated_since=${encodeURIComponent("2026-01-01T00:00:00Z")}`))
+    .body.data;
   const status = await callTool(mcp, "get_shipment_status", { reference });
-  const fromPage = (page: any) => (page.items ?? page).find((s: any) => s.reference_number === reference) ?? null;
+  const fromPage = (page: any) =>
+    (page.items ?? page).find((s: any) => s.reference_number === reference) ?? null;
   const view = (s: any) =>
     s && {
       customers: s.customers,
@@ -198,7 +201,9 @@ describe("kept answers", () => {
 
   it("show a plan change", async () => {
     await expectEverySurfaceToShow("on professional");
-    await app.services.accounts.updateOrganization(org.organizationId, { featureSwitches: { predictive_eta: false } });
+    await app.services.accounts.updateOrganization(org.organizationId, {
+      featureSwitches: { predictive_eta: false },
+    });
     await expectEverySurfaceToShow("with predictive ETA switched off");
     await app.services.accounts.updateOrganization(org.organizationId, { featureSwitches: {} });
     await expectEverySurfaceToShow("with it on again");
