@@ -404,7 +404,8 @@ describe("MIS exports", () => {
       if (n > 1) summary.set(String(row.getCell(1).value), row.getCell(2).value);
     });
     expect(Object.fromEntries(summary)).toMatchObject({
-      generated_at: "2026-11-20T12:00:00.000Z",
+      // A date cell, not text: a spreadsheet sorts and filters it as a date (issue 43).
+      generated_at: new Date("2026-11-20T12:00:00.000Z"),
       shipments: 8,
       delayed: 2,
       on_time: 2,
@@ -432,11 +433,14 @@ describe("MIS exports", () => {
       "Rotterdam, Netherlands",
       undefined,
       undefined,
-      "2026-11-15T00:00:00.000Z",
-      "2026-11-15T00:00:00.000Z",
+      new Date("2026-11-15T00:00:00.000Z"),
+      new Date("2026-11-15T00:00:00.000Z"),
       undefined,
       "unknown",
     ]);
+    // Date cells carry a date format, so they show as dates, not serial numbers.
+    expect(shipments.getRow(2).getCell(10).numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(shipments.getRow(2).getCell(10).type).toBe(ExcelJS.ValueType.Date);
   });
 
   it("exports only the caller's organisation", async () => {

@@ -16,7 +16,9 @@ export interface MisExportFile {
 /** The most rows an export holds; the totals always count every matching shipment. */
 export const MIS_EXPORT_MAX_ROWS = 10_000;
 
-const ROW_COLUMNS: { header: string; value: (r: MisRow) => string | number | null; width: number }[] = [
+type Cell = string | number | Date | null;
+
+const ROW_COLUMNS: { header: string; value: (r: MisRow) => Cell; width: number }[] = [
   { header: "shipment_id", value: (r) => r.shipmentId, width: 12 },
   { header: "reference", value: (r) => r.reference, width: 22 },
   { header: "shipment_type", value: (r) => r.type, width: 15 },
@@ -24,10 +26,12 @@ const ROW_COLUMNS: { header: string; value: (r: MisRow) => string | number | nul
   { header: "status", value: (r) => r.status, width: 12 },
   { header: "origin", value: (r) => r.origin, width: 26 },
   { header: "destination", value: (r) => r.destination, width: 26 },
-  { header: "atd", value: (r) => iso(r.atd), width: 22 },
-  { header: "first_eta", value: (r) => iso(r.firstEta), width: 22 },
-  { header: "eta", value: (r) => iso(r.eta), width: 22 },
-  { header: "ata", value: (r) => iso(r.ata), width: 22 },
+  // Instants stay dates: ISO 8601 text in the CSV, date cells (UTC) in the XLSX, so a spreadsheet
+  // sorts and filters them as dates (issue 43).
+  { header: "atd", value: (r) => r.atd, width: 20 },
+  { header: "first_eta", value: (r) => r.firstEta, width: 20 },
+  { header: "eta", value: (r) => r.eta, width: 20 },
+  { header: "ata", value: (r) => r.ata, width: 20 },
   { header: "delay_days", value: (r) => r.delayDays, width: 11 },
   { header: "delay_status", value: (r) => r.delayStatus, width: 13 },
   { header: "customer", value: (r) => r.customer, width: 22 },
@@ -47,7 +51,8 @@ const FIGURE_COLUMNS: { header: string; value: (f: MisFigures) => number | null 
   { header: "p90_delay_days", value: (f) => f.p90DelayDays },
 ];
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** How date cells read in the XLSX: the instant in UTC (ExcelJS writes a Date as its UTC serial). */
+const DATE_FORMAT = "yyyy-mm-dd hh:mm:ss";
 
 /** `quayside-mis-2026-11-26T2130Z.csv`: the moment it was made, sortable, no characters a file system refuses. */
 export function misFileName(generatedAt: Date, format: MisExportFormat): string {
@@ -59,14 +64,16 @@ export function misFileName(generatedAt: Date, format: MisExportFormat): string 
  * A value a spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) gets a
  * leading apostrophe: references and customer names come from users (CSV injection, OWASP).
  */
-function inert(value: string | number | null): string | number | null {
+function inert(value: Cell): Cell {
   return typeof value === "string" && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
+
+const asText = (value: Cell) => (value instanceof Date ? value.toISOString() : value);
 
 /** CSV: one line per shipment (the rows); totals and per-carrier figures are in the XLSX and GraphQL. */
 export function misCsv(report: MisReportData, rows: readonly MisRow[]): MisExportFile {
   const text = stringify(
-    rows.map((r) => ROW_COLUMNS.map((c) => inert(c.value(r)))),
+    rows.map((r) => ROW_COLUMNS.map((c) => asText(inert(c.value(r))))),
     { header: true, columns: ROW_COLUMNS.map((c) => c.header), bom: true },
   );
   return {
@@ -87,7 +94,7 @@ export async function misXlsx(report: MisReportData, rows: readonly MisRow[]): P
     { header: "figure", key: "figure", width: 18 },
     { header: "value", key: "value", width: 14 },
   ];
-  summary.addRow({ figure: "generated_at", value: report.generatedAt.toISOString() });
+  summary.addRow({ figure: "generated_at", value: report.generatedAt }).getCell("value").numFmt = DATE_FORMAT;
   for (const c of FIGURE_COLUMNS) summary.addRow({ figure: c.header, value: c.value(report.totals) });
 
   const carriers = workbook.addWorksheet("Carriers");
@@ -98,7 +105,12 @@ export async function misXlsx(report: MisReportData, rows: readonly MisRow[]): P
   for (const carrier of report.byCarrier) carriers.addRow(carrierLine(carrier));
 
   const shipments = workbook.addWorksheet("Shipments");
-  shipments.columns = ROW_COLUMNS.map((c) => ({ header: c.header, key: c.header, width: c.width }));
+  shipments.columns = ROW_COLUMNS.map((c) => ({
+    header: c.header,
+    key: c.header,
+    width: c.width,
+    ...(["atd", "first_eta", "eta", "ata"].includes(c.header) ? { style: { numFmt: DATE_FORMAT } } : {}),
+  }));
   for (const r of rows) shipments.addRow(ROW_COLUMNS.map((c) => inert(c.value(r))));
   for (const sheet of [summary, carriers, shipments]) sheet.getRow(1).font = { bold: true };
 
