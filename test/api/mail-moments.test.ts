@@ -138,7 +138,7 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
     for (const number of known)
       expect((await graphql(app, org.key, FOLLOW, { shipment: number })).body.errors).toBeUndefined();
 
-    // Six-hour steps for three weeks: refreshes bring the carriers' news, the worker mails it.
+    // Six-hour steps for two weeks: refreshes bring the carriers' news, the worker mails it.
     const receivedAt: number[] = [];
     const step = async () => {
       clock.set(clock.now().getTime() + 6 * HOUR);
@@ -147,7 +147,7 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
       await drain(app.workers.notifications);
       while (receivedAt.length < smtp.received.length) receivedAt.push(clock.now().getTime());
     };
-    for (let i = 0; i < 4 * 21; i++) await step();
+    for (let i = 0; i < 4 * 14; i++) await step();
 
     const { prisma } = app.services.db;
     const shipments = await prisma.shipment.findMany({
@@ -210,7 +210,7 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
       vesselDeparture: true,
     });
     const before = smtp.received.length;
-    for (let i = 0; i < 4 * 10; i++) await step();
+    for (let i = 0; i < 4 * 5; i++) await step();
     expect(smtp.received.slice(before).filter((m) => m.subject.startsWith("New arrival estimate"))).toEqual(
       [],
     );
