@@ -146,7 +146,7 @@ export async function sampleRecentPast(input: {
   let shipmentsTracked = 0;
   if (input.demo) {
     const demo = input.demo;
-    const picks = pickDemoShipments(input.carriers, now);
+    const picks = await pickDemoShipments(input.carriers, now);
     phase("picked");
     const track = (tracking: TrackingService, pick: DemoShipmentPick) =>
       tracking
@@ -205,7 +205,7 @@ export async function sampleRecentPast(input: {
   for (let t = lastRecent - FAR_PAST_STEP_MS; t >= start; t -= FAR_PAST_STEP_MS) moments.push(t);
   moments.reverse();
   let sightings = 0;
-  for (const [i, at] of moments.entries()) {
+  for (const at of moments) {
     if (input.stop?.aborted) break;
     for (const log of logs.values()) {
       const vessels = input.portArea(log.locode, at);
@@ -214,7 +214,8 @@ export async function sampleRecentPast(input: {
         sightings++;
       }
     }
-    if (i % 8 === 0) await breathe();
+    // One moment of every port is about 60 ms of the simulator's arithmetic: requests go in between.
+    await breathe();
   }
   phase("sampled");
 
@@ -659,13 +660,18 @@ const SCANNED_PER_CARRIER = 500;
  * deviation) and others spread over the three months before (their baselines), and boxes still at
  * sea bound there (predictive ETA, D&D, disruptions). Deterministic for a given moment.
  */
-export function pickDemoShipments(carriers: readonly string[], now: number): DemoShipmentPick[] {
+export async function pickDemoShipments(
+  carriers: readonly string[],
+  now: number,
+): Promise<DemoShipmentPick[]> {
   const past: DemoShipmentPick[] = [];
   const atSea: DemoShipmentPick[] = [];
   for (const scac of carriers) {
     let scanned = 0;
     for (const shipment of knownShipments(scac, new Date(now))) {
       if (++scanned > SCANNED_PER_CARRIER) break;
+      // Planning a shipment is a few milliseconds of arithmetic: requests are answered in between.
+      if (scanned % 20 === 0) await breathe();
       const arrival = arrivalOf(shipment);
       if (arrival === null || shipment.cancelled) continue;
       const pick = {

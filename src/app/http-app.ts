@@ -79,7 +79,14 @@ type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
  * translation needs: a run of the persisted operations (recorded as its surface), the gate, the
  * base URL and a log.
  */
-export async function buildApp(services: Services, options: { baseUrl: string }): Promise<BuiltApp> {
+export async function buildApp(
+  services: Services,
+  options: {
+    baseUrl: string;
+    /** The sandbox world is built at start once this settles (day one first: docs/day-one.md). */
+    sandboxAfter?: Promise<unknown>;
+  },
+): Promise<BuiltApp> {
   const { config } = services;
   if (config.workers.only) return buildWorkerProcessApp(services);
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS, config.graphqlExecution);
@@ -197,7 +204,9 @@ export async function buildApp(services: Services, options: { baseUrl: string })
   app.use(createDashboardRouter({ ...facade("graphql"), sessions }));
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));
-  const sandbox = config.sandboxEnabled ? sandboxOnDemand({ live: services, executor }) : null;
+  const sandbox = config.sandboxEnabled
+    ? sandboxOnDemand({ live: services, executor, after: options.sandboxAfter })
+    : null;
   if (sandbox) app.use("/api/v1/sandbox", createSandboxRouter(v1, sandbox.world)(json));
   else {
     app.use("/api/v1/sandbox", (req, res) =>

@@ -16,7 +16,15 @@ import type { Services } from "./services";
  * of seconds. With `first-request` (test servers on an in-memory database) the first sandbox request
  * builds it and waits. A failed build is started again rather than remembered.
  */
-export function sandboxOnDemand(input: { live: Services; executor: OperationExecutor }): {
+export function sandboxOnDemand(input: {
+  live: Services;
+  executor: OperationExecutor;
+  /**
+   * At start, the build waits for this (day one's sampling: both are arithmetic on the one thread, and
+   * the board is what a newcomer looks at first). Sandbox requests meanwhile answer `building`.
+   */
+  after?: Promise<unknown>;
+}): {
   world(): Promise<SandboxWorldAccess | "building">;
   close(): Promise<void>;
 } {
@@ -50,17 +58,25 @@ export function sandboxOnDemand(input: { live: Services; executor: OperationExec
     return built;
   };
   const atStart = live.config.sandboxWorld === "start";
-  if (atStart) build();
+  let gateOpen = false;
+  let closed = false;
+  if (atStart) {
+    void (input.after ?? Promise.resolve()).finally(() => {
+      gateOpen = true;
+      if (!closed && !built) build();
+    });
+  }
   return {
     async world() {
       if (ready) return ready;
       if (atStart) {
-        if (!built) build();
+        if (gateOpen && !built) build();
         return "building";
       }
       return (await (built ?? build())).access;
     },
     async close() {
+      closed = true;
       const b = await built?.catch(() => undefined);
       await b?.world.close();
     },

@@ -210,7 +210,14 @@ export async function startServer(
   startup.mark("listen");
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
-  const built = await buildApp(services, { baseUrl: (config.publicUrl ?? url).replace(/\/$/, "") });
+  // Day one: the simulator's recent past, sampled after the instance answers (docs/day-one.md); the
+  // sandbox world is built after it, and congestion sampling starts once it is in (the live sampler
+  // continues from its last sighting).
+  const dayOne = startDayOne({ services, config, simulator: simulator !== null, demo, lookupUpstreams });
+  const built = await buildApp(services, {
+    baseUrl: (config.publicUrl ?? url).replace(/\/$/, ""),
+    sandboxAfter: dayOne.done,
+  });
   resolveApp(built.app);
   await services.feedIngestion?.syncSources();
   startup.mark("app");
@@ -224,9 +231,6 @@ export async function startServer(
     workers.terminals.start();
     workers.eta.start();
   }
-  // Day one: the simulator's recent past, sampled after the instance answers; congestion sampling
-  // starts once it is in (the live sampler continues from its last sighting).
-  const dayOne = startDayOne({ services, config, simulator: simulator !== null, demo, lookupUpstreams });
   if (config.workers.enabled) {
     dayOne.done.finally(() => {
       if (!stopping) workers.congestion.start();
