@@ -57,6 +57,11 @@ export interface Database {
 export interface OpenOptions {
   /** Who opens a PGlite folder, as shown to a second opener: `quayside serve`, `quayside keys list`. */
   holder?: string;
+  /**
+   * In memory only: start from this dump of a data folder (PGlite's `dumpDataDir`) instead of an empty
+   * database. The tests start each app on a copy of one migrated template this way.
+   */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -65,7 +70,8 @@ export interface OpenOptions {
  */
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   if (target.kind === "postgres") return openPostgres(target.url);
-  if (target.dataDir === "memory://") return openPGlite(new PGlite());
+  if (target.dataDir === "memory://")
+    return openPGlite(new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}));
   return openPGliteFolder(target.dataDir, options.holder ?? "quayside");
 }
 

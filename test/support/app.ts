@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { type RunningServer, startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
+import { openDatabase } from "../../src/db/database";
 import type { PlanCode, UserRole } from "../../src/generated/prisma/enums";
 import type { Clock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
@@ -21,10 +22,9 @@ export async function startTestApp(
   options: { env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<TestApp> {
   const ownDatabase = options.env && ("DATABASE_URL" in options.env || "QUAYSIDE_DATA_DIR" in options.env);
-  const database = ownDatabase
-    ? { target: await freshDatabaseTarget(), release: async () => undefined }
+  const { target, loadDataDir } = ownDatabase
+    ? { target: await freshDatabaseTarget(), loadDataDir: undefined }
     : await migratedDatabaseTarget();
-  const target = database.target;
   const config = loadConfig({
     PORT: "0",
     QUAYSIDE_DEMO: "false",
@@ -46,21 +46,13 @@ export async function startTestApp(
       done();
     },
   });
-  let server: RunningServer;
-  try {
-    server = await startServer(config, { clock: options.clock, logger: createLogger("info", sink) });
-  } catch (error) {
-    await database.release();
-    throw error;
-  }
-  const stop = server.stop;
-  // The copy of the template goes once the server let go of it; `stop` keeps its report.
-  const stopAndRelease: RunningServer["stop"] = async (stopOptions) => {
-    const report = await stop(stopOptions);
-    await database.release();
-    return report;
-  };
-  return Object.assign(server, { stop: stopAndRelease, logs, rawLogs, fixtures: new Fixtures(server) });
+  const server = await startServer(config, {
+    clock: options.clock,
+    logger: createLogger("info", sink),
+    // The same database the configuration names, opened here to start from the migrated template.
+    database: loadDataDir ? openDatabase(config.database, { loadDataDir }) : undefined,
+  });
+  return Object.assign(server, { logs, rawLogs, fixtures: new Fixtures(server) });
 }
 
 export interface OrgWithKey {

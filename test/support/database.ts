@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { inject } from "vitest";
 import type { DatabaseTarget } from "../../src/config";
-import { LOCK_FILE } from "../../src/db/data-folder-lock";
 
 /** A fresh, empty database for one test file: in-memory PGlite, or a new database on PostgreSQL. */
 export async function freshDatabaseTarget(): Promise<DatabaseTarget> {
@@ -15,35 +13,30 @@ export async function freshDatabaseTarget(): Promise<DatabaseTarget> {
 
 export interface MigratedDatabase {
   target: DatabaseTarget;
-  /** Removes the PGlite copy once its server stopped (databases on PostgreSQL go with the server). */
-  release(): Promise<void>;
+  /** On PGlite: the migrated template to load into the in-memory database (`openDatabase`'s option). */
+  loadDataDir?: Blob;
 }
+
+let pgliteTemplate: Promise<Blob> | undefined;
 
 /**
  * A fresh database with every migration already applied, copied from the run's template
- * (`test/support/global-setup.ts`): on PostgreSQL `CREATE DATABASE ... TEMPLATE`, on PGlite a copy of
- * the migrated data folder. A server started on it finds nothing left to migrate.
+ * (`test/support/global-setup.ts`): on PostgreSQL `CREATE DATABASE ... TEMPLATE`, on PGlite an
+ * in-memory database loaded from the template's dump. A server started on it finds nothing to migrate.
  */
 export async function migratedDatabaseTarget(): Promise<MigratedDatabase> {
   const adminUrl = inject("postgresUrl");
-  const nothing = async () => undefined;
   if (adminUrl) {
     const template = inject("postgresTemplate");
-    return { target: await createPostgresDatabase(adminUrl, template || undefined), release: nothing };
+    return { target: await createPostgresDatabase(adminUrl, template || undefined) };
   }
-  const templateDir = inject("pgliteTemplateDir");
+  const target: DatabaseTarget = { kind: "pglite", dataDir: "memory://" };
+  const file = inject("pgliteTemplate");
   // Without the global setup (a project that does not name it): an empty database, migrated at start.
-  if (!templateDir) return { target: { kind: "pglite", dataDir: "memory://" }, release: nothing };
-  const dir = await mkdtemp(path.join(path.dirname(templateDir), "db-"));
-  await cp(templateDir, dir, {
-    recursive: true,
-    // The template was closed, so it holds no lock; a stray one would make the copy look taken.
-    filter: (source) => path.basename(source) !== LOCK_FILE,
-  });
-  return {
-    target: { kind: "pglite", dataDir: dir },
-    release: () => rm(dir, { recursive: true, force: true }),
-  };
+  if (!file) return { target };
+  // Read once per test process; every app of the file loads the same bytes.
+  pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
+  return { target, loadDataDir: await pgliteTemplate };
 }
 
 async function createPostgresDatabase(adminUrl: string, template?: string): Promise<DatabaseTarget> {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -15,8 +15,8 @@ declare module "vitest" {
     redisUrl: string;
     /** On PostgreSQL: a database with every migration applied, to `CREATE DATABASE ... TEMPLATE` from. */
     postgresTemplate: string;
-    /** On PGlite: a data folder with every migration applied, copied for each test app. */
-    pgliteTemplateDir: string;
+    /** On PGlite: a dump of a database with every migration applied (a file), loaded by each test app. */
+    pgliteTemplate: string;
   }
 }
 
@@ -24,7 +24,7 @@ interface SharedContext {
   postgresUrl: string;
   redisUrl: string;
   postgresTemplate: string;
-  pgliteTemplateDir: string;
+  pgliteTemplate: string;
 }
 
 /**
@@ -61,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("postgresUrl", context.postgresUrl);
   project.provide("redisUrl", context.redisUrl);
   project.provide("postgresTemplate", context.postgresTemplate);
-  project.provide("pgliteTemplateDir", context.pgliteTemplateDir);
+  project.provide("pgliteTemplate", context.pgliteTemplate);
   return async () => {
     shared.users--;
     if (shared.users > 0) return;
@@ -77,7 +77,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 async function prepare(started: StartedServer[], folders: string[]): Promise<SharedContext> {
   let postgresUrl = "";
   let postgresTemplate = "";
-  let pgliteTemplateDir = "";
+  let pgliteTemplate = "";
   if (process.env.QUAYSIDE_TEST_DB === "postgres") {
     postgresUrl = process.env.QUAYSIDE_TEST_PG_URL ?? "";
     if (!postgresUrl) {
@@ -89,7 +89,7 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
   } else {
     const root = mkdtempSync(path.join(scratchRoot(), "quayside-tests-"));
     folders.push(root);
-    pgliteTemplateDir = await pgliteTemplateFolder(root);
+    pgliteTemplate = await pgliteTemplateDump(root);
   }
   let redisUrl = process.env.QUAYSIDE_TEST_REDIS_URL ?? "";
   if (!redisUrl && redisServerPath()) {
@@ -97,27 +97,32 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
     started.push(redis);
     redisUrl = redis.url;
   }
-  return { postgresUrl, redisUrl, postgresTemplate, pgliteTemplateDir };
+  return { postgresUrl, redisUrl, postgresTemplate, pgliteTemplate };
 }
 
-/** Memory-backed where the system has it: each test app writes its copy of the folder there. */
+/** Memory-backed where the system has it: every test file reads the dump from there. */
 function scratchRoot(): string {
   return existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
 }
 
 /**
  * Migrating a fresh database took longer than most test files' tests (PGlite: initdb then 23
- * migrations, 2 to 4 s a start). Done once here; each test app copies the result.
+ * migrations, 2 to 4 s a start). Done once here; each test app loads the dump into its own in-memory
+ * PGlite. In memory rather than a copied folder: a folder's inserts took twice as long (PGlite runs on
+ * the test's event loop), and test/api/shipments.test.ts, whose embedded simulator shares that loop,
+ * saw its connections reset on a loaded machine with folders and not in memory.
  */
-async function pgliteTemplateFolder(root: string): Promise<string> {
-  const dir = path.join(root, "template");
-  const db = await openDatabase({ kind: "pglite", dataDir: dir }, { holder: "test template" });
+async function pgliteTemplateDump(root: string): Promise<string> {
+  const file = path.join(root, "template.tar");
+  const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
   try {
     await applyMigrations(db);
+    const dump = await db.pglite!.dumpDataDir("none");
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {
     await db.close();
   }
-  return dir;
+  return file;
 }
 
 /** A migrated database on the test server; `CREATE DATABASE ... TEMPLATE` copies it in a blink. */
