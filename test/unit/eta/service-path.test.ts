@@ -10,7 +10,7 @@ import {
   type EtaInput,
   HOUR_MS,
   predictEta,
-  RECOVERY_SHARE,
+  RECOVERY_MAX_MOVE_HOURS,
   SERVICE_CARRIER_P50_SHIFT_HOURS,
   SERVICE_CARRIER_SLIP80_HOURS,
   SERVICE_MODEL_WEIGHT,
@@ -39,20 +39,25 @@ function servicePath(carrierEta: number, firstCarrierEta: number | null, overrid
 }
 
 describe("a published late departure the ship makes good", () => {
-  it("moves p50 from the carrier's delayed ETA back by the delay, source blend", () => {
+  it("moves p50 from the carrier's delayed ETA back by the delay, source blend, with its measured window", () => {
     const first = now + 10 * DAY_MS;
-    const delayed = first + 48 * HOUR_MS;
+    const delayed = first + 30 * HOUR_MS;
     const prediction = servicePath(delayed, first);
     expect(prediction.source).toBe("blend");
     expect(prediction.p50).toBe(first);
     expect(prediction.p80).toBe(first + SERVICE_RECOVERY_SLIP80_HOURS["7to14d"]! * HOUR_MS);
   });
 
-  it("moves it by at most a quarter of the time left to the carrier's ETA", () => {
-    const first = now + 20 * DAY_MS;
-    const delayed = first + 9 * DAY_MS;
+  it("moves it by at most 36 hours, so a carrier within 12 h of the truth keeps p50 within 48 h of it", () => {
+    const first = now + 8 * DAY_MS;
+    const delayed = first + 5 * DAY_MS;
     const prediction = servicePath(delayed, first);
-    expect(prediction.p50).toBe(delayed - RECOVERY_SHARE * (delayed - now));
+    expect(prediction.p50).toBe(delayed - RECOVERY_MAX_MOVE_HOURS * HOUR_MS);
+  });
+
+  it("leaves the carrier's ETA alone beyond two weeks, where the bounded move measured no gain", () => {
+    const first = now + 20 * DAY_MS;
+    expect(servicePath(first + 48 * HOUR_MS, first).source).toBe("carrier");
   });
 
   it("leaves the carrier's ETA alone when it has not moved, moved more than ten days, or is under five days off", () => {
