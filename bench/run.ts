@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { DatabaseTarget } from "../src/config";
 import { freePort, postgresBinDir } from "../test/support/servers";
 import { type BaselineRoute, SCENARIO_HEADER } from "./baselines/config";
+import { CONGESTION_ID, congestionConsoleLines, runCongestion, writeCongestion } from "./congestion/scenario";
 import { DatabaseWorker } from "./databases";
 import { DISRUPTIONS_ID, runDisruptions, writeDisruptions } from "./disruptions/scenario";
 import { ETA_CALIBRATION_ID, runEtaCalibration, writeEtaCalibration } from "./eta-calibration/scenario";
@@ -179,6 +180,7 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
     ETA_CALIBRATION_ID,
     ETA_REPLAY_ID,
     DISRUPTIONS_ID,
+    CONGESTION_ID,
   ];
   for (const id of options.scenarioIds) {
     if (!known.includes(id)) throw new OptionsError(`Unknown scenario ${id}; known: ${known.join(", ")}`);
@@ -316,6 +318,22 @@ async function main(): Promise<number> {
         if (!check.met) console.log(`  disruptions target missed (${c.name}): ${check.target}`);
     if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/disruptions-quality.md written`);
     if (disruptionsNamed && options.scenarioIds.length === 1) return 0;
+  }
+
+  // Port congestion quality (issue 36): the world's episodes and calm ports followed in 3-hour steps
+  // (the replay of the service's arithmetic; BENCH_CONGESTION_PATH=service drives a running service).
+  const congestionNamed = options.scenarioIds.includes(CONGESTION_ID);
+  if (congestionNamed || (options.scenarioIds.length === 0 && !options.smoke)) {
+    const commit = sourceFacts(REPO_ROOT).commit;
+    const result = await runCongestion(commit, {
+      path: process.env.BENCH_CONGESTION_PATH === "service" ? "service" : "replay",
+      log,
+    });
+    const stamp = `${new Date().toISOString().slice(0, 10)}-${commit.slice(0, 7)}`;
+    const file = options.writeDocs ? writeCongestion(result, RESULTS_DIR, stamp) : null;
+    for (const line of congestionConsoleLines(result)) console.log(line);
+    if (file) console.log(`  ${path.relative(REPO_ROOT, file)} and docs/congestion-quality.md written`);
+    if (congestionNamed && options.scenarioIds.length === 1) return 0;
   }
 
   // The ETA on the service's own path: its own service instance and database, before anything else

@@ -22,7 +22,7 @@ export type ComponentName = (typeof COMPONENTS)[number];
 export const COMPONENT_SPECS: Readonly<
   Record<ComponentName, { weight: number; madFloor: number; unit: string; windowDays: number }>
 > = {
-  anchorage_wait: { weight: 0.35, madFloor: 2, unit: "h", windowDays: 7 },
+  anchorage_wait: { weight: 0.35, madFloor: 2, unit: "h", windowDays: 1 },
   dwell: { weight: 0.25, madFloor: 0.25, unit: "d", windowDays: 7 },
   eta_slip: { weight: 0.15, madFloor: 6, unit: "h", windowDays: 14 },
   schedule_deviation: { weight: 0.15, madFloor: 6, unit: "h", windowDays: 14 },

@@ -3,7 +3,7 @@
  * functions; congestion.service.ts loads their inputs and stores the result):
  *
  * - anchorage wait: median hours of the waits over 3 h (Oceanbolt: only congested vessels count) that
- *   began in the last 7 days or are still running, a running wait counted at its length so far; when
+ *   began in the last 24 hours (at least the 5 most recent of the week) or are still running, a running wait counted at its length so far; when
  *   10 or more ships are waiting at once and the median of their running waits is higher, that one (a
  *   closed port reads high while its queue forms, not only once ships berth); and when 10 or more ships
  *   lie at anchor and the queue's expected wait (ships at anchor over the week's hourly arrivals,
@@ -24,6 +24,12 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Oceanbolt's rule: a vessel counts as waiting after 3 hours at anchor. */
 export const WAITING_AFTER_MS = 3 * HOUR_MS;
+/** Completed waits count toward the anchorage wait for this long after they began (running ones always). */
+export const WAIT_WINDOW_MS = DAY_MS;
+/** Ships at anchor (however long) from which the queue's expected wait (Little's law) is read. */
+export const LITTLE_QUEUE_SIZE = 6;
+/** Completed waits read at the least (the most recent of the week) when the last day had fewer. */
+export const MIN_WAITS = 5;
 /** Ships waiting at once that make a queue whose running waits can set the anchorage-wait signal. */
 export const QUEUE_SIZE = 10;
 
@@ -82,7 +88,7 @@ export function daySignals(input: {
   const weekStart = end - 7 * DAY_MS;
   const lengths: number[] = [];
   const ongoing: number[] = [];
-  const completed: number[] = [];
+  const completed: { anchoredAt: number; hours: number }[] = [];
   let newest: number | null = null;
   let atAnchor = 0;
   for (const wait of input.waits) {
@@ -93,15 +99,22 @@ export function daySignals(input: {
       (closedAt === null && wait.lastSeenAt.getTime() >= input.stillOpenAfter) || (closedAt ?? 0) > end;
     if (running) atAnchor++;
     const until = running ? end : Math.min(closedAt ?? wait.lastSeenAt.getTime(), end);
-    // Waits that began in the window, and any still running: a queue that has cleared stops counting
-    // a week after the ships joined it, not a week after the last of them berthed.
     if (!running && anchoredAt < weekStart) continue;
     const length = until - anchoredAt;
     newest = Math.max(newest ?? 0, Math.min(wait.lastSeenAt.getTime(), end));
     if (length <= WAITING_AFTER_MS) continue;
-    lengths.push(length / HOUR_MS);
-    (running ? ongoing : completed).push(length / HOUR_MS);
+    if (running) ongoing.push(length / HOUR_MS);
+    else completed.push({ anchoredAt, hours: length / HOUR_MS });
   }
+  // The waits read (issue 36): any still running, and the completed ones that began in the last day,
+  // or the MIN_WAITS most recent of the week when the day had fewer. A queue stops counting once it
+  // has cleared, not a week after the ships joined it (a 7-day window kept a typhoon on the board four
+  // days after its queue was gone), and a quiet port's median still rests on a few waits.
+  completed.sort((a, b) => b.anchoredAt - a.anchoredAt);
+  const recent = completed.filter(
+    (w, i) => w.anchoredAt >= end - WAIT_WINDOW_MS || ongoing.length + i < MIN_WAITS,
+  );
+  lengths.push(...ongoing, ...recent.map((w) => w.hours));
   // Days before the port was first watched are unknown, not quiet: dispersion only over watched days.
   const watchedDays = Math.min(14, Math.floor((end - (input.watchedSince ?? end)) / DAY_MS));
   const perDay = Array.from({ length: Math.max(0, watchedDays) }, () => 0);
@@ -123,11 +136,11 @@ export function daySignals(input: {
   const runningMedian = ongoing.length >= QUEUE_SIZE ? median(ongoing) : null;
   // A port that stopped berthing shows first as a queue, before any wait in it is long: by Little's
   // law a ship joining a queue of L ships at a port that berths its usual λ a hour (the week's
-  // arrivals) waits about L / λ. Only a real queue counts (10 ships or more at anchor, however long),
+  // arrivals) waits about L / λ. Only a real queue counts (6 ships or more at anchor, however long),
   // and in normal times it reads below the week's median, so it moves the signal only when the
   // anchorage fills faster than the port works it (a typhoon closure within hours of its start).
   const hourlyArrivals = arrivals7dIn(input.arrivals, end) / (7 * 24);
-  const queueWait = atAnchor >= QUEUE_SIZE && hourlyArrivals > 0 ? atAnchor / hourlyArrivals : null;
+  const queueWait = atAnchor >= LITTLE_QUEUE_SIZE && hourlyArrivals > 0 ? atAnchor / hourlyArrivals : null;
   const candidates = [weekMedian, runningMedian, queueWait].filter((v): v is number => v !== null);
   const waitMedian = candidates.length > 0 ? Math.max(...candidates) : null;
   const inWindow = (observations: readonly ShipmentObservation[] | undefined, days: number) =>
@@ -142,7 +155,11 @@ export function daySignals(input: {
   // one ship days late on a quiet port moves the median less than it would a mean.
   const deviationMedian = median(deviations.map((o) => o.value));
   const longest =
-    ongoing.length > 0 ? Math.max(...ongoing) : completed.length > 0 ? Math.max(...completed) : null;
+    ongoing.length > 0
+      ? Math.max(...ongoing)
+      : recent.length > 0
+        ? Math.max(...recent.map((w) => w.hours))
+        : null;
   return {
     anchorageWaitH: waitMedian === null ? null : round1(waitMedian),
     anchorageN: lengths.length,

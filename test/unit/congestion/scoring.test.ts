@@ -41,7 +41,7 @@ describe("robust z-score", () => {
       baseline_mad: 0,
       weight: 0.35,
       unit: "h",
-      window_days: 7,
+      window_days: 1,
     });
     expect(reading?.z).toBeCloseTo(1.0117, 3);
   });
