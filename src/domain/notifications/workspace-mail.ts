@@ -72,7 +72,7 @@ export function workspaceEventMail(
     const t = event.ticket;
     const name = ticketNumber(t.number);
     const ticketFacts: [string, string][] = [
-      ["Ticket", `${name}: ${t.subject}`],
+      ["Ticket", `${name}, ${t.subject}`],
       ["Status", TICKET_STATUS_WORDS[t.status] ?? "open"],
       ...(t.relatedReference ? ([["Shipment", t.relatedReference]] as [string, string][]) : []),
     ];
