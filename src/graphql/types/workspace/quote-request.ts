@@ -154,7 +154,7 @@ builder.mutationFields((t) => ({
       }),
       containerType: t.arg.string({
         required: true,
-        description: `One of ${QUOTE_CONTAINER_TYPES.join(", ")}.`,
+        description: `One of ${QUOTE_CONTAINER_TYPES.join(", ")}, or a trade name for one (40HQ, 40' HC, 45HQ, 20DV, ISO 6346 codes such as 45G1); stored as the canonical type.`,
         validate: z.string().max(10),
       }),
       quantity: t.arg.int({ required: true, validate: z.number().int().min(1).max(500) }),
