@@ -386,6 +386,35 @@ describe("last free day reminders: each on time or not at all", () => {
     const outbox = await graphql(app, org.key, "{ mailOutbox(first: 100) { kind status } }");
     expect(outbox.body.data!.mailOutbox).toContainEqual({ kind: "lfd_72h", status: "expired" });
   });
+
+  it("drops a 72-hour reminder held by quiet hours once its window has passed, sending only the 24-hour one", async () => {
+    smtp.received.length = 0;
+    // Quiet hours 22:00-07:00 in Los Angeles (set above). The 72-hour reminder falls due at 02:00 there
+    // and waits; the clock then jumps to 18 hours before the deadline (the reported run): the held
+    // "3 days" mail is not sent late in the same pass as the 24-hour one.
+    const lfd = "2027-01-20";
+    const deadline = deadlineOf(lfd);
+    const laHour = (t: number) =>
+      Number(
+        new Intl.DateTimeFormat("en-GB", { timeZone: ZONE, hour: "2-digit", hourCycle: "h23" }).format(
+          new Date(t),
+        ),
+      );
+    let at = deadline - 72 * HOUR;
+    while (laHour(at) !== 2) at += 30 * 60_000;
+    clock.set(at);
+    await terminalSays(lfd);
+    await run();
+    expect(reminders()).toEqual([]);
+    // About 18 hours before, outside the quiet hours so the 24-hour one goes at once.
+    let later = deadline - 18 * HOUR;
+    while (laHour(later) >= 22 || laHour(later) < 7) later += 30 * 60_000;
+    clock.set(later);
+    await terminalSays(lfd);
+    await run();
+    await run();
+    expect(reminders().map((m) => m.subject)).toEqual([`Last free day tomorrow: ${reference}`]);
+  });
 });
 
 describe("one disruption touching 50 followed shipments", () => {
