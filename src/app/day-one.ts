@@ -106,6 +106,13 @@ export interface DayOneReport {
   boardPortsWithAllComponents: number;
 }
 
+/** The server stopped while day one sampled: nothing of the past was written. */
+export class DayOneStopped extends Error {
+  constructor() {
+    super("day one stopped before the recent past was written");
+  }
+}
+
 /** Whether this database still needs its day one: nothing sampled yet. */
 export async function needsDayOne(services: Services): Promise<boolean> {
   const [signals, waits] = await Promise.all([
@@ -266,6 +273,9 @@ export async function sampleRecentPast(input: {
   }
   phase("scored");
 
+  // Stopped before the past was complete: nothing is written, so the next start samples it whole
+  // (`needsDayOne` looks for written waits and signals).
+  if (input.stop?.aborted) throw new DayOneStopped();
   const waits = [...logs.values()].flatMap((log) => log.waitRows());
   const arrivals = [...logs.values()].flatMap((log) => log.arrivalRows());
   const { sql } = services.db;
@@ -778,13 +788,14 @@ export function startDayOne(input: {
         logger: services.logger,
         carriers: config.scheduleCarriers,
         stop: stop.signal,
-      });
-      await past.close();
+      }).finally(() => past.close());
       services.logger.info(report, "Day one: the recent past is in");
       return report;
     })
     .catch((error: unknown) => {
-      services.logger.error({ err: error }, "Day one: sampling the recent past failed");
+      if (error instanceof DayOneStopped)
+        services.logger.info("Day one: stopped with the server; the next start samples again");
+      else services.logger.error({ err: error }, "Day one: sampling the recent past failed");
       return null;
     });
   return { done, stop: () => stop.abort() };

@@ -262,6 +262,8 @@ export async function startServer(
         onWrapUp: () => wrapUp.abort(),
       });
       await workersStopped;
+      // Day one stops between two steps, before the database closes under it.
+      await dayOne.done;
       await operator?.close();
       await built.close();
       await lookupWork.stop();
