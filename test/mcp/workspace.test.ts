@@ -273,6 +273,8 @@ describe("quote requests", () => {
       createdAt: "2026-11-26T09:01:00.000Z", // the tickets above moved the clock a minute
       updatedAt: expect.any(String),
       quote: { total: 4180.5, currency: "USD", validUntil, carrier: "MSCU", transitDays: 31 },
+      declineReason: null,
+      bookingReference: null,
     });
     // B sees only its own request, unquoted.
     const theirs = await data(clientB, "get_quote_request_status");
@@ -301,9 +303,12 @@ describe("quote requests", () => {
       },
     );
     expect(booked.markQuoteRequestBooked).toEqual({ status: "BOOKED", bookingReference: "MSC-BK-778" });
+    // The booking reference is in the tool's answer (issue 43).
     expect((await data(clientA, "get_quote_request_status")).requests[0]).toMatchObject({
       status: "BOOKED",
       quote: { carrier: "MAEU", total: 4300 },
+      bookingReference: "MSC-BK-778",
+      declineReason: null,
     });
   });
 });
