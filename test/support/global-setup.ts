@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -87,7 +87,8 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
     }
     postgresTemplate = await postgresTemplateDatabase(postgresUrl);
   } else {
-    const root = mkdtempSync(path.join(scratchRoot(), "quayside-tests-"));
+    removeAbandonedScratch();
+    const root = mkdtempSync(path.join(scratchRoot(), `quayside-tests-${process.pid}-`));
     folders.push(root);
     pgliteTemplate = await pgliteTemplateDump(root);
   }
@@ -98,6 +99,27 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
     redisUrl = redis.url;
   }
   return { postgresUrl, redisUrl, postgresTemplate, pgliteTemplate };
+}
+
+/**
+ * A run stopped by a signal never tears down: its folder (named after its process) is removed by the
+ * next run, once that process is gone. /dev/shm is memory.
+ */
+function removeAbandonedScratch(): void {
+  for (const name of readdirSync(scratchRoot())) {
+    const pid = Number(/^quayside-tests-(\d+)-/.exec(name)?.[1]);
+    if (pid && !processAlive(pid)) rmSync(path.join(scratchRoot(), name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** Memory-backed where the system has it: every test file reads the dump from there. */
