@@ -21,7 +21,6 @@ let redis: StartedServer;
 let db: Database;
 let api: [ServiceProcess, ServiceProcess];
 let key: string;
-let organizationId: string;
 let accounts: AccountsService;
 
 function environment(databaseUrl: string, redisUrl: string) {
@@ -71,7 +70,6 @@ describe.skipIf(!onPostgresPass || !withRedis)("kept answers across two processe
       plan: "professional",
       developerMode: true,
     });
-    organizationId = org.id;
     // No prediction worker runs here: with predictive ETA on, every read would compute one stamped
     // with the clock, which is never kept (src/lib/answer-scope.ts).
     await accounts.updateOrganization(org.id, { featureSwitches: { predictive_eta: false } });
