@@ -85,20 +85,25 @@ describe("the world's typhoon at Shanghai", () => {
   });
 
   it("keeps its baseline out of the last 7 days, so the episode does not become its own normal", async () => {
-    const during = readings.get("CNSHA")!.get(day(typhoon.end.getTime() + 2 * DAY))!;
+    const during = readings.get("CNSHA")!.get(day(typhoon.end.getTime() - DAY))!;
     const before = readings.get("CNSHA")!.get(day(typhoon.start.getTime() - DAY))!;
     const wait = (r: BoardItem) => r.components.find((c) => c.name === "anchorage_wait")!;
-    // Five days into the episode's aftermath the raw wait is still far above a baseline that has
-    // not moved: the baseline ends 7 days before the day scored.
+    // On the episode's last full day the raw wait is far above a baseline that has not moved: the
+    // baseline ends 7 days before the day scored. (Since issue 36 the wait follows the queue, so two
+    // days after the end, once the held ships have berthed, it is back near the baseline.)
     expect(wait(during).baseline_median).toBeCloseTo(wait(before).baseline_median, 0);
     expect(wait(during).raw).toBeGreaterThan(wait(during).baseline_median);
   });
 
-  it("leaves the ports without an episode below high", () => {
+  it("leaves the ports without an episode normal or fluid in 9 readings of 10, never critical", () => {
+    // Issue 36's target for calm ports (>= 0.9 of readings); issue 19's "never high" held with a
+    // 7-day wait window, which kept episodes on the board for a week after their queue had cleared.
     for (const port of QUIET) {
       const scores = [...readings.get(port)!.entries()].filter(([, r]) => r !== null);
       expect(scores.length, port).toBeGreaterThan(25);
-      for (const [date, reading] of scores) expect(reading!.score, `${port} ${date}`).toBeLessThan(75);
+      const calm = scores.filter(([, r]) => r!.bucket === "normal" || r!.bucket === "fluid");
+      expect(calm.length / scores.length, port).toBeGreaterThanOrEqual(0.9);
+      for (const [date, reading] of scores) expect(reading!.score, `${port} ${date}`).toBeLessThan(90);
     }
   });
 

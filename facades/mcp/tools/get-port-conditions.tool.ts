@@ -64,7 +64,7 @@ const UNITS: Record<string, string> = { h: "hours", d: "days", ratio: "" };
 function words(c: Scored["components"][number]): string {
   const unit = UNITS[c.unit] ?? c.unit;
   const against = Math.abs(c.z) < 1 ? "about its normal" : c.z > 0 ? "above its normal" : "below its normal";
-  return `${LABELS[c.name] ?? c.name}: ${c.raw}${unit ? ` ${unit}` : ""} over ${c.windowDays} days, ${against} of ${c.baselineMedian}${unit ? ` ${unit}` : ""} (z ${c.z.toFixed(1)}, ${c.n} observations)`;
+  return `${LABELS[c.name] ?? c.name}: ${c.raw}${unit ? ` ${unit}` : ""} over ${c.windowDays === 1 ? "1 day" : `${c.windowDays} days`}, ${against} of ${c.baselineMedian}${unit ? ` ${unit}` : ""} (z ${c.z.toFixed(1)}, ${c.n} observations)`;
 }
 
 export const getPortConditions = defineTool({
