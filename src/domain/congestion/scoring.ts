@@ -123,7 +123,9 @@ export function readComponent(input: ComponentInput): ComponentReading | null {
     unit: spec.unit,
     baseline_median: m,
     baseline_mad: s,
-    z: robustZ(input.raw, m, s, spec.madFloor),
+    // Four decimals: the stored reading (jsonb) gives back exactly what was scored, and no reader
+    // needs a z finer than that.
+    z: Math.round(robustZ(input.raw, m, s, spec.madFloor) * 10_000) / 10_000,
     weight: spec.weight,
     n: input.n,
     window_days: spec.windowDays,
