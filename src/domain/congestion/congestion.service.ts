@@ -666,6 +666,9 @@ export class CongestionService {
 
 /** Whether one sighting moved the anchorage enough to score the port before its interval. */
 export function anchorageMoved(move: AnchorageMove): boolean {
+  // From an empty anchorage (a port's first sighting among them) nothing is known to have moved: a
+  // port scored before its first sampling is not scored twice for it.
+  if (move.waitingBefore === 0) return false;
   const change = Math.abs(move.waitingNow - move.waitingBefore);
   return change >= MOVE_SHIPS && change >= MOVE_SHARE * Math.max(move.waitingBefore, move.waitingNow);
 }
