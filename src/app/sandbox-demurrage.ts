@@ -1,7 +1,7 @@
 import type { Services } from "./services";
 
 /** The sandbox shipment whose port gets a short contract free time, so the world shows an overdue box. */
-export const SANDBOX_OVERDUE_REFERENCE = "SBXU1004493";
+export const SANDBOX_OVERDUE_REFERENCE = "SBXU1002058";
 
 /**
  * The sandbox organisation's contract terms (docs/decisions/demurrage.md): at the port of discharge of
@@ -38,6 +38,6 @@ export async function seedSandboxContractTerms(services: Services, organizationI
     currency: "USD",
     effectiveFrom: "2026-01-01",
     effectiveTo: null,
-    note: "Sandbox demo contract: one free day at this port, so SHP-1000 shows an overdue box.",
+    note: "Sandbox demo contract: one free day at this port, so SHP-1002 shows an overdue box.",
   });
 }

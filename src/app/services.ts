@@ -191,7 +191,11 @@ export function createServices(input: {
     terminalLastFreeDay: async (containerNumber) => {
       const current = await terminals.currentFactsOf(containerNumber);
       return current?.facts.lastFreeDay
-        ? { lastFreeDay: current.facts.lastFreeDay, gatedOut: current.facts.gateOutAt !== null }
+        ? {
+            lastFreeDay: current.facts.lastFreeDay,
+            givenBy: current.facts.lastFreeDaySource ?? "terminal",
+            gatedOut: current.facts.gateOutAt !== null,
+          }
         : null;
     },
   });

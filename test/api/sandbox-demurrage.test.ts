@@ -26,8 +26,9 @@ describe("sandbox demurrage and detention", () => {
     expect(new Set([...byName.values()].map((r) => r?.status))).toEqual(
       new Set(["within_free_time", "at_risk", "overdue", "closed", "unknown"]),
     );
-    // The demo contract at SHP-1000's port: one free day from discharge, costs accruing.
-    expect(byName.get("SHP-1000")).toMatchObject({
+    // The demo contract at SHP-1002's port: one free day from discharge, costs accruing. Its terminal
+    // gives only its own storage day, which the contract beats (docs/decisions/demurrage.md).
+    expect(byName.get("SHP-1002")).toMatchObject({
       status: "overdue",
       charge_type: "combined",
       terms_source: "contract",
@@ -35,7 +36,7 @@ describe("sandbox demurrage and detention", () => {
       currency: "USD",
       next_daily_rate: 95,
     });
-    const overdue = byName.get("SHP-1000")!;
+    const overdue = byName.get("SHP-1002")!;
     expect(overdue.days_remaining).toBeLessThan(0);
     expect(overdue.accrued_cost).toBe(overdue.overrun_days * 95);
     // The failed shipment has no carrier document to count from.
@@ -52,8 +53,8 @@ describe("sandbox demurrage and detention", () => {
 
   it("the single read carries the same demurrage_risk, and the tracking document none", async () => {
     const list = await sandbox("/shipments?pageSize=100");
-    const first = (list.body.data as Record<string, any>[]).find((s) => s.name === "SHP-1002")!;
-    const read = await sandbox("/shipments/SHP-1002");
+    const first = (list.body.data as Record<string, any>[]).find((s) => s.name === "SHP-1000")!;
+    const read = await sandbox("/shipments/SHP-1000");
     expect(read.body.data.demurrage_risk).toEqual(first.demurrage_risk);
     const doc = await sandbox(`/container/${first.reference_number}`);
     expect(doc.status).toBe(200);

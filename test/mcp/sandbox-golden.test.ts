@@ -58,8 +58,8 @@ const CALLS: { tool: string; name?: string; args: Record<string, unknown> }[] = 
   { tool: "list_documents", args: { reference: "SHP-1000" } },
   { tool: "get_ticket_status", args: { ticketNumber: "TCK-1" } },
   { tool: "get_quote_request_status", args: {} },
-  { tool: "get_dnd_status", args: { reference: "SHP-1000" } },
-  { tool: "get_dnd_status", name: "get_dnd_status.at_risk", args: { reference: "SHP-1002" } },
+  { tool: "get_dnd_status", args: { reference: "SHP-1002" } },
+  { tool: "get_dnd_status", name: "get_dnd_status.at_risk", args: { reference: "SHP-1000" } },
   { tool: "get_mis_report", name: "get_mis_report.delayed", args: { delayStatus: "delayed", limit: 5 } },
 ];
 

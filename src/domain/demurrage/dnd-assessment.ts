@@ -1,6 +1,6 @@
 import type { TrackedContainer, TrackedEvent, TrackingDocument } from "../tracking/model";
 import { localDate } from "./calendar";
-import { type DndClock, type PortContext, runClock, unknownClock } from "./dnd-clock";
+import { type DndClock, type GivenLastFreeDay, type PortContext, runClock, unknownClock } from "./dnd-clock";
 import { equipmentClassOf } from "./equipment";
 import { expectedDischargeAt } from "./expected-discharge";
 import type { EquipmentClass, Tariff } from "./model";
@@ -69,10 +69,10 @@ export interface AssessmentInput {
    */
   factsConfirmedAt?: string | null;
   /**
-   * Last free days the boxes' terminal records give (container number to `YYYY-MM-DD`): each wins
-   * over the tariff's count for its box's demurrage (or combined) clock.
+   * Last free days the boxes' terminal records give (container number to the day and whose it is):
+   * `effectiveGivenDay` says when one wins over the terms' count for the demurrage (or combined) clock.
    */
-  terminalLastFreeDays?: ReadonlyMap<string, string>;
+  terminalLastFreeDays?: ReadonlyMap<string, GivenLastFreeDay>;
 }
 
 /** Import clocks of every box of a document at its port of discharge. */

@@ -119,8 +119,32 @@ export interface ClockInput {
   now: Date;
   /** When the carrier facts behind the document were fetched. */
   factsFetchedAt: string;
-  /** The box's last free day as its terminal record gives it (`YYYY-MM-DD` at the port): it wins. */
-  givenLastFreeDay?: string | null;
+  /** The box's last free day as its terminal record gives it (`YYYY-MM-DD` at the port). */
+  givenLastFreeDay?: GivenLastFreeDay | null;
+}
+
+/**
+ * A last free day a terminal record gives, and whose day it is: the line's (what the line told the
+ * terminal, so what its invoice follows) or the terminal's own storage day.
+ */
+export interface GivenLastFreeDay {
+  day: string;
+  givenBy: "line" | "terminal";
+}
+
+/**
+ * Which day a box is charged from (docs/decisions/demurrage.md, "One last free day"): the line's day
+ * at the terminal wins over everything; the organisation's own contract with the line wins over the
+ * terminal's storage day, which says nothing of the line's free time under that contract; the
+ * terminal's storage day wins over a published tariff or benchmark, which is only a count.
+ */
+export function effectiveGivenDay(
+  given: GivenLastFreeDay | null | undefined,
+  terms: ResolvedTerms,
+): string | null {
+  if (!given) return null;
+  if (given.givenBy === "line") return given.day;
+  return terms.termsSource === "contract" ? null : given.day;
 }
 
 /**
@@ -140,7 +164,7 @@ export function runClock(input: ClockInput): DndClock {
   }
   const zone = port.timeZone;
   const startDate = localDate(new Date(startInstant), zone);
-  const given = input.givenLastFreeDay ?? null;
+  const given = effectiveGivenDay(input.givenLastFreeDay, terms);
   const lfd = given ?? lastFreeDay(startDate, t, port.holidays);
   const today = localDate(now, zone);
   const base = {

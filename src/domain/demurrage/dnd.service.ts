@@ -133,6 +133,13 @@ const DWELL_KEPT_PORTS = 5_000;
 /** Organisations whose contract terms a process keeps at most (a bound, not a tuning figure). */
 const TERMS_KEPT_ORGANISATIONS = 10_000;
 
+/** A box's last free day as its current terminal record gives it, and whose day it is. */
+export interface TerminalLastFreeDay {
+  lastFreeDay: string;
+  givenBy: "line" | "terminal";
+  gatedOut: boolean;
+}
+
 export class DndService {
   private published: Promise<Tariff[]> | undefined;
 
@@ -156,21 +163,18 @@ export class DndService {
       /** QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS in ms; 0 or absent: read every time. */
       termsKeptMs?: number;
       /** A box's last free day as its current terminal facts give it (null: none given). */
-      terminalLastFreeDay?: (
-        containerNumber: string,
-      ) => Promise<{ lastFreeDay: string; gatedOut: boolean } | null>;
+      terminalLastFreeDay?: (containerNumber: string) => Promise<TerminalLastFreeDay | null>;
     },
   ) {}
 
   /**
-   * The last free days the terminal records give for some boxes: the one source that beats the
-   * tariff's count (`lastFreeDaySource: terminal`), so every surface and every mail shows one day.
+   * The last free days the terminal records give for some boxes, each with whose day it is: the
+   * assessment decides when one beats the terms' count (`effectiveGivenDay`), so every surface and
+   * every mail shows one day.
    */
-  async terminalLastFreeDays(
-    containers: readonly string[],
-  ): Promise<Map<string, { lastFreeDay: string; gatedOut: boolean }>> {
+  async terminalLastFreeDays(containers: readonly string[]): Promise<Map<string, TerminalLastFreeDay>> {
     const lookup = this.deps.terminalLastFreeDay;
-    const found = new Map<string, { lastFreeDay: string; gatedOut: boolean }>();
+    const found = new Map<string, TerminalLastFreeDay>();
     if (!lookup) return found;
     const days = await Promise.all([...new Set(containers)].map(async (c) => [c, await lookup(c)] as const));
     for (const [container, day] of days) if (day) found.set(container, day);
@@ -329,7 +333,7 @@ export class DndService {
     /** The carrier's newest successful answer about the document, changed or not (`lastSyncedAt`). */
     factsConfirmedAt?: Date | null;
     /** The boxes' last free days from their terminal records (`terminalLastFreeDays`). */
-    terminalLastFreeDays?: ReadonlyMap<string, { lastFreeDay: string }>;
+    terminalLastFreeDays?: ReadonlyMap<string, { lastFreeDay: string; givenBy: "line" | "terminal" }>;
   }): ShipmentDnd {
     if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
     const containers = assessDocument({
@@ -341,7 +345,10 @@ export class DndService {
       predictedArrival: input.predictedArrival ?? null,
       factsConfirmedAt: input.factsConfirmedAt?.toISOString() ?? null,
       terminalLastFreeDays: new Map(
-        [...(input.terminalLastFreeDays ?? [])].map(([box, given]) => [box, given.lastFreeDay]),
+        [...(input.terminalLastFreeDays ?? [])].map(([box, given]) => [
+          box,
+          { day: given.lastFreeDay, givenBy: given.givenBy },
+        ]),
       ),
     });
     return { containers, risk: demurrageRiskOf(containers, null) };

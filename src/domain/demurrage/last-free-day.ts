@@ -74,7 +74,15 @@ export async function lastFreeDaysOfShipment(
     const terminal = given.get(box.container);
     // A clock that cannot run (no terms, no port) still has the terminal's day when it gives one.
     if (!clock.lastFreeDaySource && terminal) {
-      return [{ container: box.container, source: "terminal", portLocode: pod, ...terminal }];
+      return [
+        {
+          container: box.container,
+          lastFreeDay: terminal.lastFreeDay,
+          source: "terminal",
+          portLocode: pod,
+          gatedOut: terminal.gatedOut,
+        },
+      ];
     }
     if (!clock.lastFreeDay || !clock.lastFreeDaySource) return [];
     if (clock.lastFreeDaySource === "tariff" && clock.clockStartedAt === null) return [];

@@ -252,3 +252,43 @@ describe("equipment classes", () => {
     expect(equipmentClassOf(code, null)).toBe(expected);
   });
 });
+
+describe("one last free day when the terminal record gives one", () => {
+  // Discharged Friday 22 November; the published tariff's four working days end 2 December.
+  const now = "2024-11-27T20:00:00Z";
+  const contract = tariff({ id: "contract", organizationId: "org-a", freeDays: 1, freeDayBasis: "calendar" });
+  const assess = (tariffs: typeof TARIFFS, givenBy: "line" | "terminal") =>
+    assessDocument({
+      organizationId: "org-a",
+      doc: importDocument({ milestones: [discharge], eta: DISCHARGED, fetchedAt: now }),
+      tariffs,
+      port: LAX,
+      now: new Date(now),
+      terminalLastFreeDays: new Map([["MSKU1234565", { day: "2024-11-29", givenBy }]]),
+    })[0]!.demurrage;
+
+  it("the terminal's storage day beats a published tariff's count", () => {
+    expect(assess(TARIFFS, "terminal")).toMatchObject({
+      lastFreeDay: "2024-11-29",
+      lastFreeDaySource: "terminal",
+      status: "at_risk",
+    });
+  });
+
+  it("the organisation's contract with the line beats the terminal's storage day", () => {
+    expect(assess([contract, ...TARIFFS], "terminal")).toMatchObject({
+      lastFreeDay: "2024-11-23",
+      lastFreeDaySource: "tariff",
+      termsSource: "contract",
+      status: "overdue",
+    });
+  });
+
+  it("the line's day at the terminal beats even the contract", () => {
+    expect(assess([contract, ...TARIFFS], "line")).toMatchObject({
+      lastFreeDay: "2024-11-29",
+      lastFreeDaySource: "terminal",
+      termsSource: "contract",
+    });
+  });
+});
