@@ -35,9 +35,8 @@ import type { AreaVessel } from "../domain/congestion/port-area-source";
 import {
   BASELINE_DAYS,
   BASELINE_GAP_DAYS,
-  type ComponentInput,
   type ComponentReading,
-  scorePort,
+  scoreDaySignals,
   shiftDay,
   trend7d,
 } from "../domain/congestion/scoring";
@@ -533,37 +532,7 @@ function readingOf(
   const first = shiftDay(day, -(BASELINE_DAYS + BASELINE_GAP_DAYS));
   const baselineEnd = shiftDay(day, -BASELINE_GAP_DAYS);
   const baseline = [...byDay.entries()].filter(([d]) => d >= first && d < baselineEnd).map(([, r]) => r);
-  const values = (pick: (r: DaySignals) => number | null) =>
-    baseline.map(pick).filter((v): v is number => v !== null);
-  const components: ComponentInput[] = [
-    {
-      name: "anchorage_wait",
-      raw: todayRow.anchorageWaitH,
-      n: todayRow.anchorageN,
-      baseline: values((r) => r.anchorageWaitH),
-    },
-    { name: "dwell", raw: todayRow.dwellD, n: todayRow.dwellN, baseline: values((r) => r.dwellD) },
-    { name: "eta_slip", raw: todayRow.etaSlipH, n: todayRow.etaSlipN, baseline: values((r) => r.etaSlipH) },
-    {
-      name: "schedule_deviation",
-      raw: todayRow.scheduleDeviationH,
-      n: todayRow.scheduleDeviationN,
-      baseline: values((r) => r.scheduleDeviationH),
-    },
-    { name: "bunching", raw: todayRow.bunching, n: todayRow.arrivals, baseline: values((r) => r.bunching) },
-  ];
-  const hasData = (r: DaySignals) =>
-    [r.anchorageWaitH, r.dwellD, r.etaSlipH, r.scheduleDeviationH, r.bunching].some((v) => v !== null);
-  const scored = scorePort({
-    components,
-    medianWaitHours: todayRow.anchorageWaitH,
-    dwellDays: todayRow.dwellD,
-    baselineDaysWithData: baseline.filter(hasData).length,
-    observations7d: Math.max(todayRow.arrivals, todayRow.anchorageN),
-    newestInputAgeHours: todayRow.newestInputAt
-      ? (end - todayRow.newestInputAt.getTime()) / HOUR_MS
-      : Infinity,
-  });
+  const scored = scoreDaySignals(todayRow, baseline, end);
   if (!scored) return null;
   return {
     locode: port.locode,

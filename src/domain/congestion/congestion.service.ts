@@ -26,9 +26,8 @@ import type { PortAreaSource } from "./port-area-source";
 import {
   BASELINE_DAYS,
   BASELINE_GAP_DAYS,
-  type ComponentInput,
   type ComponentReading,
-  scorePort,
+  scoreDaySignals,
   shiftDay,
   trend7d,
 } from "./scoring";
@@ -378,37 +377,7 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const values = (pick: (r: (typeof rows)[number]) => number | null) =>
-      baseline.map(pick).filter((v): v is number => v !== null);
-    const components: ComponentInput[] = [
-      {
-        name: "anchorage_wait",
-        raw: todayRow.anchorageWaitH,
-        n: todayRow.anchorageN,
-        baseline: values((r) => r.anchorageWaitH),
-      },
-      { name: "dwell", raw: todayRow.dwellD, n: todayRow.dwellN, baseline: values((r) => r.dwellD) },
-      { name: "eta_slip", raw: todayRow.etaSlipH, n: todayRow.etaSlipN, baseline: values((r) => r.etaSlipH) },
-      {
-        name: "schedule_deviation",
-        raw: todayRow.scheduleDeviationH,
-        n: todayRow.scheduleDeviationN,
-        baseline: values((r) => r.scheduleDeviationH),
-      },
-      { name: "bunching", raw: todayRow.bunching, n: todayRow.arrivals, baseline: values((r) => r.bunching) },
-    ];
-    const hasData = (r: (typeof rows)[number]) =>
-      [r.anchorageWaitH, r.dwellD, r.etaSlipH, r.scheduleDeviationH, r.bunching].some((v) => v !== null);
-    const scored = scorePort({
-      components,
-      medianWaitHours: todayRow.anchorageWaitH,
-      dwellDays: todayRow.dwellD,
-      baselineDaysWithData: baseline.filter(hasData).length,
-      observations7d: Math.max(todayRow.arrivals, todayRow.anchorageN),
-      newestInputAgeHours: todayRow.newestInputAt
-        ? (now - todayRow.newestInputAt.getTime()) / HOUR_MS
-        : Infinity,
-    });
+    const scored = scoreDaySignals(todayRow, baseline, now);
     if (!scored) return this.unscore(locode);
     const earlier = await prisma.portCongestionReading.findMany({
       where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },

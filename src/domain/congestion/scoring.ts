@@ -1,3 +1,4 @@
+import type { DaySignals } from "./signals";
 /**
  * The congestion score of one port on one day, from its components' raw values and their daily history:
  * pure arithmetic (docs/decisions/congestion.md, reference: wave2-anchors section 1.2).
@@ -239,4 +240,61 @@ export function trend7d(
 /** `YYYY-MM-DD` plus `days`. */
 export function shiftDay(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** What scoring reads of one port-day's stored signals (`port_congestion_signal`, `DaySignals`). */
+export type ScoredDaySignals = Pick<
+  DaySignals,
+  | "anchorageWaitH"
+  | "anchorageN"
+  | "dwellD"
+  | "dwellN"
+  | "etaSlipH"
+  | "etaSlipN"
+  | "scheduleDeviationH"
+  | "scheduleDeviationN"
+  | "bunching"
+  | "arrivals"
+  | "newestInputAt"
+>;
+
+/**
+ * A port-day's score from its signals and the baseline days before it: the five components, each
+ * read against the same component's baseline. One function for the service's scoring and for day
+ * one's sampling of the recent past, so a reading of the past is scored exactly as a live one.
+ */
+export function scoreDaySignals(
+  today: ScoredDaySignals,
+  baseline: readonly ScoredDaySignals[],
+  nowMs: number,
+): Score | null {
+  const values = (pick: (r: ScoredDaySignals) => number | null) =>
+    baseline.map(pick).filter((v): v is number => v !== null);
+  const components: ComponentInput[] = [
+    {
+      name: "anchorage_wait",
+      raw: today.anchorageWaitH,
+      n: today.anchorageN,
+      baseline: values((r) => r.anchorageWaitH),
+    },
+    { name: "dwell", raw: today.dwellD, n: today.dwellN, baseline: values((r) => r.dwellD) },
+    { name: "eta_slip", raw: today.etaSlipH, n: today.etaSlipN, baseline: values((r) => r.etaSlipH) },
+    {
+      name: "schedule_deviation",
+      raw: today.scheduleDeviationH,
+      n: today.scheduleDeviationN,
+      baseline: values((r) => r.scheduleDeviationH),
+    },
+    { name: "bunching", raw: today.bunching, n: today.arrivals, baseline: values((r) => r.bunching) },
+  ];
+  const hasData = (r: ScoredDaySignals) =>
+    [r.anchorageWaitH, r.dwellD, r.etaSlipH, r.scheduleDeviationH, r.bunching].some((v) => v !== null);
+  return scorePort({
+    components,
+    medianWaitHours: today.anchorageWaitH,
+    dwellDays: today.dwellD,
+    baselineDaysWithData: baseline.filter(hasData).length,
+    observations7d: Math.max(today.arrivals, today.anchorageN),
+    newestInputAgeHours: today.newestInputAt ? (nowMs - today.newestInputAt.getTime()) / 3_600_000 : Infinity,
+  });
 }
