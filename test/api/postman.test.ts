@@ -12,6 +12,7 @@ import {
 } from "../reliability/service-process";
 import { freshDatabaseTarget } from "../support/database";
 import { startReceiver } from "../support/receiver";
+import { sandboxReady } from "../support/servers";
 
 /**
  * The collection as served by GET /api/v1/postman.json, run with newman against the service started
@@ -38,7 +39,9 @@ beforeAll(async () => {
   };
   service = await startService(environment);
   receiver = await startReceiver();
-}, 120_000);
+  // The sandbox world is built at start; a Postman user meets 503 + Retry-After until then.
+  await sandboxReady(service.url);
+}, 400_000);
 afterAll(async () => {
   await receiver?.close();
   if (service) {
@@ -161,7 +164,12 @@ describe("GET /api/v1/postman.json", () => {
     // The collection's tests accept a plan's documented refusal; the demo organisation (plan
     // business, every switch on: issue 36) gets a success on every live request.
     const live = requests(collection.item).filter((r) => r.folder !== "Sandbox");
-    for (const { item } of live) expect(String(statuses[item.name]), item.name).toMatch(/^2\d\d$/);
+    for (const { item, folder } of live) {
+      // The disruption read takes the list's first id; on a world with no disruption yet it is not found.
+      const allowed =
+        folder === "Disruptions" && item.name === "One disruption" ? /^(2\d\d|404)$/ : /^2\d\d$/;
+      expect(String(statuses[item.name]), item.name).toMatch(allowed);
+    }
     // The sandbox's sample webhook was delivered, signed.
     expect(receiver.received.length).toBe(1);
     expect(receiver.received[0]!.headers["x-service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -192,7 +200,7 @@ describe("GET /api/v1/postman.json", () => {
   }, 120_000);
 
   it("runs the gated requests green on a plan that includes them (the other side of each gate)", async () => {
-    // The demo organisation's plan has no disruptions; a business organisation's does.
+    // A business organisation made by the command line, beside the demo's.
     await quayside("orgs", "create", "--name", "Business", "--plan", "business");
     await quayside("users", "create", "--org", "Business", "--email", "owner@business.example");
     const { key } = await quayside<{ key: string }>("keys", "create", "--user", "owner@business.example");

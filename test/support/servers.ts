@@ -133,3 +133,20 @@ export async function startRedis(): Promise<StartedServer> {
     },
   };
 }
+
+/**
+ * Waits until a server's sandbox world is built: sandbox routes answer 503 `sandbox_starting` with
+ * Retry-After while it builds at start, as a client following Retry-After would wait.
+ */
+export async function sandboxReady(baseUrl: string, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/v1/sandbox/carriers`);
+    await res.arrayBuffer();
+    if (res.status !== 503) return;
+    if (Date.now() > deadline) throw new Error(`sandbox still building after ${timeoutMs} ms`);
+    // Retry-After says seconds; ask every second at most so a test starts as soon as it is built.
+    const after = Number(res.headers.get("retry-after") ?? "1");
+    await new Promise((r) => setTimeout(r, Math.min(1, Math.max(after, 0.2)) * 1000));
+  }
+}
