@@ -36,6 +36,8 @@ beforeAll(async () => {
     QUAYSIDE_SIMULATOR: "embedded",
     QUAYSIDE_SIMULATOR_PORT: "0",
     QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // As `npm start` on a data folder: built at start, 503 + Retry-After until then.
+    QUAYSIDE_SANDBOX_WORLD: "start",
   };
   service = await startService(environment);
   receiver = await startReceiver();
