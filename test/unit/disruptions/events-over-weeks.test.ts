@@ -4,45 +4,11 @@
  * corpus), one per situation the issue names.
  */
 import { describe, expect, it } from "vitest";
-import type { FeedItem } from "../../../src/domain/disruptions/normalise";
-import {
-  type IngestOutcome,
-  ingestItem,
-  type PipelineState,
-  sweepSilentEvents,
-} from "../../../src/domain/disruptions/pipeline";
+import { sweepSilentEvents } from "../../../src/domain/disruptions/pipeline";
+import { DAY, eventOf, type NewsRow, replayItems } from "./replay-items";
 
-const DAY = 86_400_000;
-
-interface Row {
-  day: number;
-  publisher: string;
-  title: string;
-  summary: string;
-}
-
-function run(rows: readonly Row[], start = Date.parse("2025-03-03T08:00:00Z")) {
-  let state: PipelineState = { events: [], seen: [] };
-  let next = 1;
-  const outcomes: IngestOutcome[] = [];
-  for (const [i, row] of rows.entries()) {
-    const item: FeedItem = {
-      sourceId: "test",
-      publisher: row.publisher,
-      guid: `g-${i}`,
-      link: `https://news.example/${i}`,
-      title: row.title,
-      summary: row.summary,
-      publishedAt: new Date(start + row.day * DAY),
-    };
-    const step = ingestItem(state, item, () => `event-${next++}`);
-    state = step.state;
-    outcomes.push(step.outcome);
-  }
-  return { state, outcomes };
-}
-
-const eventOf = (o: IngestOutcome) => ("event" in o ? o.event.id : null);
+type Row = NewsRow;
+const run = (rows: readonly Row[], start = Date.parse("2025-03-03T08:00:00Z")) => replayItems(rows, start);
 
 describe("an event followed over weeks", () => {
   // A port closed by an outbreak, reported for four weeks with a ten-day pause between day 8 and 18.

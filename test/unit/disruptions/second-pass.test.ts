@@ -10,17 +10,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isResolution } from "../../../src/domain/disruptions/classify";
 import { extractEntities } from "../../../src/domain/disruptions/entities";
-import { type FeedItem, normaliseItem } from "../../../src/domain/disruptions/normalise";
-import {
-  type IngestOutcome,
-  ingestItem,
-  type PipelineState,
-  sweepSilentEvents,
-} from "../../../src/domain/disruptions/pipeline";
+import { normaliseItem } from "../../../src/domain/disruptions/normalise";
+import { sweepSilentEvents } from "../../../src/domain/disruptions/pipeline";
 import { PRESS_PORT_NAMES } from "../../../src/domain/disruptions/port-press-names";
 import { findPortEntry } from "../../../src/domain/ports/port-directory";
-
-const DAY = 86_400_000;
+import { DAY, eventOf, type NewsRow, replayItems } from "./replay-items";
 
 const ports = (title: string, summary = "") => extractEntities(title, summary).entities.ports;
 
@@ -109,35 +103,8 @@ describe("ends of disruptions, said in other words and not mistaken", () => {
   });
 });
 
-interface Row {
-  day: number;
-  publisher: string;
-  title: string;
-  summary: string;
-}
-
-function run(rows: readonly Row[], start = Date.parse("2025-05-05T08:00:00Z")) {
-  let state: PipelineState = { events: [], seen: [] };
-  let next = 1;
-  const outcomes: IngestOutcome[] = [];
-  for (const [i, row] of rows.entries()) {
-    const feedItem: FeedItem = {
-      sourceId: "test",
-      publisher: row.publisher,
-      guid: `g-${i}`,
-      link: `https://news.example/${i}`,
-      title: row.title,
-      summary: row.summary,
-      publishedAt: new Date(start + row.day * DAY),
-    };
-    const step = ingestItem(state, feedItem, () => `event-${next++}`);
-    state = step.state;
-    outcomes.push(step.outcome);
-  }
-  return { state, outcomes };
-}
-
-const eventOf = (o: IngestOutcome) => ("event" in o ? o.event.id : null);
+type Row = NewsRow;
+const run = (rows: readonly Row[], start = Date.parse("2025-05-05T08:00:00Z")) => replayItems(rows, start);
 
 describe("items read in the context of their event", () => {
   it("publishes an explosion at a port, and the cargo diverted away from it, as one port disruption", () => {
