@@ -288,9 +288,10 @@ describe("GraphQL shipment query", () => {
     };
     // The statement counter is the process's: a background job (a refresh, a webhook tick) that runs
     // during a request adds to it. Such work only ever adds, so the fewest statements of three runs
-    // is the request's own.
+    // is the request's own (five runs: on a loaded machine three all met a worker's tick).
     const fewest = async (id: string) => {
-      const runs = [await measure(id), await measure(id), await measure(id)];
+      const runs = [];
+      for (let i = 0; i < 5; i++) runs.push(await measure(id));
       return runs.reduce((a, b) => (b.statements < a.statements ? b : a));
     };
     await measure(known[0]!); // the key's row is then cached in both measured requests
