@@ -91,7 +91,7 @@ export async function buildApp(
   if (config.workers.only) return buildWorkerProcessApp(services);
   const executor = await OperationExecutor.load(schema, OPERATION_FOLDERS, config.graphqlExecution);
   const answers = config.answerCache ? keptAnswers(services) : null;
-  const liveExecutor = answers ? executor.withAnswers(answers.cache) : executor;
+  const liveExecutor = answers ? await executor.withAnswers(answers.cache) : executor;
   const admission = new AdmissionGate({
     accounts: services.accounts,
     limiter: services.limiter,

@@ -150,6 +150,9 @@ interface AnswerRun {
 
 const runs = new WeakMap<object, AnswerRun>();
 
+/** Contexts of `AnswerCache.prepare`: the engine compiles their document and executes nothing. */
+const preparing = new WeakSet<object>();
+
 export interface AnswerCacheOptions {
   schema: GraphQLSchema;
   /** The services' time, unwatched: the cache's own reads are not part of an answer. */
@@ -169,12 +172,18 @@ export class AnswerCache {
   /** An invalidation did not reach the store: nothing is read from it until all is flushed. */
   private flushOwed = false;
 
+  /** Operations whose document with the plugin's added fields was compiled (by `prepare` or a first run). */
+  private readonly compiledOperations = new Set<string>();
+  /** graphql-jit compilations made (one per operation when `prepare` ran: a first run compiles none). */
+  private compilationCount = 0;
+
   constructor(private readonly options: AnswerCacheOptions) {
     this.store = options.redis ? redisStore(options.redis) : memoryStore();
     const compiledByDocument = new WeakMap<DocumentNode, CompiledQuery | null>();
     // The response cache hands execution a copy of the persisted document with `__typename` and `id`
     // added to each selection (one copy per document, memoised by the plugin): compiled once too.
     const run = (args: ExecutionArgs) => {
+      if (!options.compiled && preparing.has(args.contextValue as object)) return { data: null };
       if (!options.compiled) return execute(args);
       let compiled = compiledByDocument.get(args.document);
       if (compiled === undefined) {
@@ -187,7 +196,11 @@ export class AnswerCache {
           compiled = null;
         }
         compiledByDocument.set(args.document, compiled);
+        this.compilationCount++;
+        if (compiled && args.operationName) this.compiledOperations.add(args.operationName);
       }
+      // `prepare`: the document is compiled, nothing runs.
+      if (preparing.has(args.contextValue as object)) return { data: null };
       return compiled
         ? compiled.query(args.rootValue, args.contextValue, args.variableValues)
         : execute(args);
@@ -212,6 +225,33 @@ export class AnswerCache {
         }) as never,
       ],
     });
+  }
+
+  /**
+   * Compiles the operations as the cache will execute them (the persisted document with the plugin's
+   * `__typename` and `id` added), at start-up rather than on each one's first request: graphql-jit
+   * takes milliseconds per document, which the first caller of each operation would otherwise wait.
+   * Goes through the plugin itself, so the document compiled is the very copy it memoises; nothing
+   * executes and nothing is kept (the context is no caller's: no lookup, no store).
+   */
+  async prepare(operations: Iterable<{ name: string; document: DocumentNode }>): Promise<void> {
+    for (const operation of operations) {
+      const context = {} as GraphQLContext;
+      preparing.add(context);
+      const { execute: enveloped } = this.getEnveloped(context);
+      await enveloped({
+        schema: this.options.schema,
+        document: operation.document,
+        variableValues: {},
+        contextValue: context,
+        operationName: operation.name,
+      });
+    }
+  }
+
+  /** The operations compiled so far (by `prepare` or a first run), and how many compilations that took. */
+  compiled(): { operations: ReadonlySet<string>; compilations: number } {
+    return { operations: this.compiledOperations, compilations: this.compilationCount };
   }
 
   /**

@@ -145,9 +145,15 @@ export class OperationExecutor {
    * An executor whose runs may be answered from `answers` (the live service's). The sandbox keeps
    * using the executor it was built from, without a cache: its world has its own clock and writes.
    */
-  withAnswers(answers: AnswerCache): OperationExecutor {
+  async withAnswers(answers: AnswerCache): Promise<OperationExecutor> {
     const cached = new OperationExecutor(this.schema, this.operations);
     cached.answers = answers;
+    // Compiled now, as the executor's own documents are, so no first request waits for it.
+    await answers.prepare(
+      [...this.operations.values()].filter(
+        (o) => o.type === OperationTypeNode.QUERY && KEPT_OPERATIONS.has(o.name),
+      ),
+    );
     return cached;
   }
 
