@@ -224,6 +224,17 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "collective bargaining",
     "arbitration",
     "back-to-work",
+    // Issue 35, third pass: action at the gates by those who move the boxes (truckers, hauliers).
+    "pickets",
+    "picketed",
+    "picketing",
+    "protest",
+    "protests",
+    "protesting",
+    "protesters",
+    "truckers",
+    "hauliers",
+    "owner-operators",
   ],
   weather: [
     "typhoon",

@@ -117,7 +117,7 @@ export function classify(
   return best;
 }
 
-const CRITICAL_VERBS = wholeWords([
+const CRITICAL_WORDS = [
   "closed",
   "closes",
   "closure",
@@ -129,6 +129,7 @@ const CRITICAL_VERBS = wholeWords([
   "halts",
   "halt",
   "blocked",
+  "block",
   "blocks",
   "blocking",
   "blockage",
@@ -185,7 +186,8 @@ const CRITICAL_VERBS = wholeWords([
   "detained",
   "blockade",
   "lockdown",
-]);
+];
+const CRITICAL_VERBS = wholeWords(CRITICAL_WORDS);
 
 const MODERATE_WORDS = wholeWords([
   "delay",
@@ -260,6 +262,38 @@ const MODERATE_WORDS = wholeWords([
   "escort",
   "escorts",
   "avoid",
+  // Issue 35, third pass: costs and rates moving in any tense, duties imposed.
+  "drops",
+  "slide",
+  "slides",
+  "sliding",
+  "slump",
+  "slumps",
+  "slumped",
+  "plunge",
+  "plunges",
+  "plunged",
+  "tumble",
+  "tumbles",
+  "tumbled",
+  "fell",
+  "falling",
+  "rising",
+  "soar",
+  "soars",
+  "soared",
+  "jumped",
+  "climbed",
+  "hike",
+  "hikes",
+  "increase",
+  "increases",
+  "duty",
+  "duties",
+  "quota",
+  "quotas",
+  "anti-dumping",
+  "countervailing",
 ]);
 
 const HEDGES = wholeWords([
@@ -273,9 +307,43 @@ const HEDGES = wholeWords([
   "risk of",
   "warns",
   "if talks fail",
-  "would",
-  "ahead of",
+  // What is only planned has not happened yet ("terminals prepare to suspend", "dockers to join").
+  "prepare to",
+  "prepares to",
+  "preparing to",
+  "plan to",
+  "plans to",
+  "set to",
+  "to join",
 ]);
+
+/** "May not", "may no longer": a prohibition, not a hedge. */
+const PROHIBITION = /(?<![\p{L}])may (?:not|no longer)(?![\p{L}])/gu;
+
+const CRITICAL_ALTERNATION = [...CRITICAL_WORDS]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join("|");
+
+/** "Port Tampa Bay to close", "dockers vote to strike": an infinitive of a closure is still to come. */
+const TO_COME = new RegExp(`(?<![\\p{L}])to (?:${CRITICAL_ALTERNATION})(?![\\p{L}])`, "u");
+
+/** "Strike surcharges", "war-risk premiums", "closure contingency": a price of the risk, not the event. */
+const PRICED_RISK = new RegExp(
+  `(?<![\\p{L}])(?:${CRITICAL_ALTERNATION}) (?:surcharge|surcharges|premium|premiums|fee|fees|clause|clauses|contingency|contingencies|plan|plans)(?![\\p{L}])`,
+  "gu",
+);
+
+/**
+ * The cause of what an item reports, or what is still to come: "after the 48-hour strike", "ahead of
+ * the walkout". A closure or strike named there is not what the item reports happening now, so the
+ * critical words are read without these clauses. "After a missile attack" (indefinite) reports the
+ * attack as news and is kept; "after the attack" refers back to one already reported.
+ */
+const CAUSE_OR_COMING = new RegExp(
+  `(?<![\\p{L}])(?:after the|ahead of(?: the| a| an| its| their)?)(?: [\\p{L}\\p{N}'.-]+){0,3}? (?:${CRITICAL_ALTERNATION})(?![\\p{L}])`,
+  "gu",
+);
 
 const RESOLUTION_PHRASES = wholeWords([
   "reopened",
@@ -373,11 +441,12 @@ export function itemSeverity(
   entities: DisruptionEntities,
 ): SeverityFacts {
   const text = `${item.foldedTitle} . ${item.foldedSummary}`;
-  const hedged = hits(HEDGES, item.foldedTitle) + hits(HEDGES, item.foldedSummary) > 0;
+  const hedged = hits(HEDGES, text.replace(PROHIBITION, " ")) > 0 || TO_COME.test(text);
+  const now = text.replace(CAUSE_OR_COMING, " ").replace(PRICED_RISK, " ");
   if (item.alertLevel) return { severity: ALERT_SEVERITY[item.alertLevel], hedged: false };
   const major = entities.chokepoints.length > 0 || entities.ports.some(isMajorPort);
   let severity: Severity;
-  if (hits(CRITICAL_VERBS, text) > 0 && !isResolution(item)) {
+  if (hits(CRITICAL_VERBS, now) > 0 && !isResolution(item)) {
     severity = major ? 4 : 3;
   } else if (hits(MODERATE_WORDS, text) > 0 || isResolution(item)) {
     severity = 2;
@@ -395,7 +464,7 @@ export function itemSeverity(
 /** Whether the item reports the end of a disruption (reopened, strike ends, restriction lifted). */
 export function isResolution(item: NormalisedItem): boolean {
   const title = item.foldedTitle.replace(PARTIAL_END, " ");
-  return hits(RESOLUTION_PHRASES, title) > 0 || STRIKE_OVER.test(title);
+  return hits(RESOLUTION_PHRASES, title) > 0 || STRIKE_OVER.test(title) || ENDING.test(title);
 }
 
 /**
@@ -404,6 +473,13 @@ export function isResolution(item: NormalisedItem): boolean {
  */
 const PARTIAL_END =
   /(?<![\p{L}])(?:partially|partly) [\p{L}-]+|(?<![\p{L}])(?:restores|reopens|resumes|restarts|restored|reopened|resumed|restarted|lifted|lifts|eases|eased) (?:some|part of|partial|limited|a few)(?![\p{L}])/gu;
+
+/**
+ * "Vote to end their 16-day strike", "ending the German port dispute", "ends the blockade": an action
+ * or dispute brought to its end, in any tense.
+ */
+const ENDING =
+  /(?<![\p{L}])(?:end|ends|ended|ending) (?:the |their |its |a |this )?(?:[\p{L}\p{N}-]+ ){0,3}(?:strike|strikes|dispute|walkout|walkouts|lockout|lockouts|stoppage|stoppages|protest|protests|blockade|closure|action|industrial action)(?![\p{L}])/u;
 
 /** "Strike over as unions accept", "strike over, ships worked": an end; "strike over wages" is not. */
 const STRIKE_OVER =

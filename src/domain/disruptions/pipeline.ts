@@ -128,6 +128,8 @@ function inContext(
 
 /** The text likeness an item with a (weak) category of its own needs to be read as another event's report. */
 const IN_CONTEXT_MIN_TEXT = 0.2;
+/** The text likeness an item the relevance gate would refuse needs to be read as an open event's report. */
+const UNANCHORED_MIN_TEXT = 0.25;
 /** At most this category score (one title hit, two summary hits) is a weak reading of an item's category. */
 const WEAK_CATEGORY_SCORE = 2;
 
@@ -171,9 +173,25 @@ export function ingestItem(
   const named =
     draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length > 0;
   // Names alone never make a disruption: the item must report an effect on shipping.
-  if (refusal(read.foldedTitle, read.foldedSummary, named))
+  const refused = refusal(read.foldedTitle, read.foldedSummary, named, draft.entities.countries.length > 0);
+  if (refused && refused !== "no_effect")
     return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
   const own = draft.category ? graded(read, draft, draft.category) : null;
+  if (refused) {
+    // A later report of an open event may say what happened in words the gate does not hold ("Cyclone
+    // Biparjoy makes landfall near Jakhau", "the abandoned Rubymar drifts"): it is that event's report
+    // when it joins it and reads like it. It never starts an event of its own.
+    const facts =
+      (own && bestEvent(open, own) ? own : null) ?? inContext(read, draft, open, UNANCHORED_MIN_TEXT);
+    const target = facts ? bestEvent(open, facts) : null;
+    if (!facts || !target || facts.resolution || cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT)
+      return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
+    const event = joinEvent(target, facts);
+    return {
+      state: { events: open.map((e) => (e.id === event.id ? event : e)), seen },
+      outcome: { kind: "joined", item, facts, event },
+    };
+  }
   const ownTarget = own ? bestEvent(open, own) : null;
   // An item that joins no event under its own category, and whose own category rests on one title
   // word or two summary words, is read in the context of an event it reads like ("CMA CGM restores

@@ -13,7 +13,8 @@
  *    shipping word);
  * 3. what is left must name an effect (a closure, a halt, a strike, a delay, a diversion, an attack, a
  *    tariff, a rule taking effect, a rate moving, a network change, a reopening) and anchor it to
- *    shipping (a shipping word, or a port, chokepoint or carrier named).
+ *    shipping (a shipping word, or a port, chokepoint or carrier named; for a tariff, duty or quota,
+ *    a country named: trade rules move goods between countries).
  */
 
 function words(list: readonly string[]): RegExp {
@@ -101,6 +102,22 @@ const SPORTS = words([
   "season opener",
   "relegated",
   "promoted",
+  // Issue 35, third pass: the rest of a match report's words.
+  "promotion",
+  "shoot-out",
+  "penalty shoot-out",
+  "equaliser",
+  "equalizer",
+  "red card",
+  "red cards",
+  "top flight",
+  "title race",
+  "hat-trick",
+  "win promotion",
+  "a draw",
+  "away side",
+  "home side",
+  "the visitors",
 ]);
 
 /** Words that tie an item to shipping (names of ports, chokepoints and carriers count too). */
@@ -183,6 +200,26 @@ const SHIPPING = words([
   "xeneta",
 ]);
 
+/**
+ * Trade rules reach shipping through the goods between the countries they name: a tariff, a duty or
+ * a quota on a named country's goods needs no port or shipping word to be trade news.
+ */
+const TRADE_EFFECT = words([
+  "tariff",
+  "tariffs",
+  "duties on",
+  "duty on",
+  "anti-dumping",
+  "countervailing",
+  "import ban",
+  "export ban",
+  "export controls",
+  "quota on",
+  "quotas on",
+  "retaliatory",
+  "trade war",
+]);
+
 /** An effect on shipping: something closed, stopped, slowed, rerouted, attacked, charged or changed. */
 const EFFECT = words([
   // closed, stopped
@@ -208,6 +245,7 @@ const EFFECT = words([
   "idle",
   "idled",
   "blocked",
+  "block",
   "blocks",
   "blocking",
   "blockage",
@@ -219,6 +257,18 @@ const EFFECT = words([
   "refloated",
   "evacuated",
   "out of action",
+  "abandon",
+  "abandoned",
+  "adrift",
+  "drifts",
+  "drifting",
+  "leak",
+  "leaks",
+  "leaking",
+  "slick",
+  "burning",
+  "killed",
+  "jamming",
   // slowed
   "delay",
   "delays",
@@ -359,6 +409,7 @@ const EFFECT = words([
   "export ban",
   "import ban",
   "anti-dumping",
+  "countervailing",
   "sanctions",
   "retaliates",
   "retaliatory",
@@ -446,15 +497,20 @@ export type Refusal = "commentary" | "retrospective" | "sports" | "no_effect";
 /**
  * Why an item is no disruption news although it may hold category words, or null when it reports an
  * operational effect on shipping. `foldedTitle` and `foldedSummary` are masked of figures of speech;
- * `namesShipping` says whether a port, chokepoint or carrier is named.
+ * `namesShipping` says whether a port, chokepoint or carrier is named, `namesCountry` whether a country is.
  */
-export function refusal(foldedTitle: string, foldedSummary: string, namesShipping: boolean): Refusal | null {
+export function refusal(
+  foldedTitle: string,
+  foldedSummary: string,
+  namesShipping: boolean,
+  namesCountry = false,
+): Refusal | null {
   if (COMMENTARY_OPENING.test(foldedTitle)) return "commentary";
   const text = `${foldedTitle} . ${foldedSummary}`;
   if (RETROSPECTIVE.test(foldedTitle)) return "retrospective";
   const shippingWord = SHIPPING.test(text);
   if (SPORTS.test(text) && !shippingWord) return "sports";
   if (!EFFECT.test(text)) return "no_effect";
-  if (!shippingWord && !namesShipping) return "no_effect";
+  if (!shippingWord && !namesShipping && !(namesCountry && TRADE_EFFECT.test(text))) return "no_effect";
   return null;
 }
