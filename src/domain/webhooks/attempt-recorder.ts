@@ -12,6 +12,8 @@ export interface AttemptOutcome {
   finishedAt: Date;
   status: number | null;
   error: string | null;
+  /** The start of the receiver's answer body, when one came. */
+  excerpt: string | null;
   ok: boolean;
   /** The delivery's attempt count with this one, its status and next due time after it. */
   attempts: number;
@@ -101,6 +103,7 @@ export class AttemptRecorder {
             attemptedAt: o.attemptedAt,
             durationMs: o.finishedAt.getTime() - o.attemptedAt.getTime(),
             responseStatus: o.status,
+            responseExcerpt: o.excerpt,
             error: o.error,
           })),
         });

@@ -235,6 +235,8 @@ function outcomeOf(
     finishedAt: finished,
     status: answer.status,
     error: answer.error,
+    // Text columns refuse NUL; a binary answer keeps only its readable part.
+    excerpt: answer.excerpt ? answer.excerpt.replaceAll("\u0000", "") : null,
     ok,
     attempts,
     deliveryStatus,

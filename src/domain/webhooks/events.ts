@@ -12,6 +12,19 @@ export const SUBSCRIBABLE_EVENTS = [
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export type WebhookEventName = SubscribableEvent | "webhook.test";
 
+/**
+ * What each event means, in the words a person choosing subscriptions reads: the one catalogue the
+ * GraphQL enum, the `webhookEvents` query and every surface take their descriptions from.
+ */
+export const EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
+  "shipment.updated": "The status changed (other than to delivered).",
+  "shipment.vessel_arrived": "The vessel arrived at the port of discharge (the arrival newly set).",
+  "shipment.arrived": "The status became DELIVERED.",
+  "eta.changed": "The arrival at the port of discharge moved (never on the first one).",
+  "discovery.recovered": "Carrier discovery found the carrier of a reference no carrier had found.",
+  "webhook.test": "A test delivery, about no shipment.",
+};
+
 export interface DomainEvent {
   event: WebhookEventName;
   data: Record<string, unknown>;

@@ -17,7 +17,12 @@ export interface WebhookPost {
 export interface WebhookAnswer {
   status: number | null;
   error: string | null;
+  /** The start of the answer's body as text (at most `RESPONSE_EXCERPT_BYTES`), when one came. */
+  excerpt?: string | null;
 }
+
+/** How much of a receiver's answer is kept with the attempt: enough to read an error page's point. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
  * The port the delivery needs from the outside: POST once, never follow a redirect, and give up at
@@ -30,6 +35,19 @@ export interface WebhookSender {
   close(): void;
 }
 
+/**
+ * The headers of a delivery that are the same at every attempt; the signature header is added per
+ * attempt (it signs the attempt's time), so it is not among them.
+ */
+export function deliveryHeaders(delivery: Pick<WebhookDelivery, "id" | "event">): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "x-service-event": delivery.event as WebhookEventName,
+    "x-service-delivery": delivery.id,
+  };
+}
+
 /** The POST of one delivery to one endpoint, signed now. */
 export function signedPost(
   url: URL,
@@ -40,10 +58,7 @@ export function signedPost(
   return {
     url,
     headers: {
-      "content-type": "application/json",
-      "user-agent": USER_AGENT,
-      "x-service-event": delivery.event as WebhookEventName,
-      "x-service-delivery": delivery.id,
+      ...deliveryHeaders(delivery),
       "x-service-signature": signatureHeader(secret, delivery.body, unixSeconds),
     },
     body: delivery.body,

@@ -152,6 +152,48 @@ export class WebhooksService {
     });
   }
 
+  /**
+   * Deletes an endpoint with its deliveries and their attempts (nothing more is sent to it). Null when
+   * the organisation has no such endpoint.
+   */
+  async deleteEndpoint(organizationId: string, id: string): Promise<WebhookEndpoint | null> {
+    const endpoint = await this.find(organizationId, id);
+    if (!endpoint) return null;
+    await this.deps.prisma.webhookEndpoint.deleteMany({ where: { id, organizationId } });
+    return endpoint;
+  }
+
+  /**
+   * Sends a delivery again, as Stripe's "resend": a new delivery of the same event with the same
+   * body (so the same `created`), due now, with its own id and attempt log, after the endpoint's
+   * earlier deliveries. A delivery still being tried is not doubled.
+   */
+  async resend(
+    organizationId: string,
+    deliveryId: string,
+  ): Promise<
+    { kind: "not_found" } | { kind: "still_pending" } | { kind: "queued"; delivery: WebhookDelivery }
+  > {
+    const original = await this.deps.prisma.webhookDelivery.findFirst({
+      where: { id: deliveryId, organizationId },
+    });
+    if (!original) return { kind: "not_found" };
+    if (original.status === "pending") return { kind: "still_pending" };
+    const now = this.deps.clock.now();
+    const delivery = await this.deps.prisma.webhookDelivery.create({
+      data: {
+        id: randomUUID(),
+        endpointId: original.endpointId,
+        organizationId,
+        event: original.event,
+        body: original.body,
+        nextAttemptAt: now,
+        createdAt: now,
+      },
+    });
+    return { kind: "queued", delivery };
+  }
+
   /** `webhook.test`: only ever sent this way, never by a subscription. */
   async sendTest(organizationId: string, id: string): Promise<WebhookDelivery | null> {
     const endpoint = await this.find(organizationId, id);

@@ -3,6 +3,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import {
   ACK_TIMEOUT_MS,
+  RESPONSE_EXCERPT_BYTES,
   type WebhookAnswer,
   type WebhookPost,
   type WebhookSender,
@@ -36,6 +37,10 @@ export class HttpWebhookSender implements WebhookSender {
     const client = secure ? https : http;
     return new Promise((resolve) => {
       let status: number | null = null;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      const excerpt = () =>
+        keptBytes === 0 ? null : Buffer.concat(kept).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8");
       let settled = false;
       const settle = (answer: WebhookAnswer) => {
         if (settled) return;
@@ -53,9 +58,14 @@ export class HttpWebhookSender implements WebhookSender {
         },
         (response) => {
           status = response.statusCode ?? null;
-          response.resume(); // the body is ignored; only the status acknowledges
-          response.on("end", () => settle({ status, error: null }));
-          response.on("error", () => settle({ status, error: null }));
+          // Only the status acknowledges; the body's start is kept to show the endpoint's owner.
+          response.on("data", (chunk: Buffer) => {
+            if (keptBytes >= RESPONSE_EXCERPT_BYTES) return;
+            kept.push(chunk);
+            keptBytes += chunk.length;
+          });
+          response.on("end", () => settle({ status, error: null, excerpt: excerpt() }));
+          response.on("error", () => settle({ status, error: null, excerpt: excerpt() }));
         },
       );
       const deadline = setTimeout(() => {
@@ -63,7 +73,7 @@ export class HttpWebhookSender implements WebhookSender {
         settle(
           status === null
             ? { status: null, error: `no answer within ${this.deadlineMs / 1000} s` }
-            : { status, error: null },
+            : { status, error: null, excerpt: excerpt() },
         );
       }, this.deadlineMs);
       request.on("error", (error) =>

@@ -62,4 +62,16 @@ builder.mutationFields((t) => ({
       return ctx.services.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...q, where: { id: updated.id } });
     },
   }),
+  deleteWebhookEndpoint: t.id({
+    nullable: true,
+    description:
+      "Deletes an endpoint with its deliveries and their attempts: nothing more is sent to it. Answers its id.",
+    authScopes: WRITE_SCOPES,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, { id }, ctx) => {
+      const deleted = await ctx.services.webhooks.deleteEndpoint(ctx.principal!.organization.id, String(id));
+      if (!deleted) throw webhookEndpointNotFound();
+      return deleted.id;
+    },
+  }),
 }));

@@ -1,4 +1,8 @@
-import type { WebhookEventName } from "../../../domain/webhooks/events";
+import {
+  EVENT_DESCRIPTIONS,
+  SUBSCRIBABLE_EVENTS,
+  type WebhookEventName,
+} from "../../../domain/webhooks/events";
 import { builder } from "../../builder";
 
 /**
@@ -6,24 +10,18 @@ import { builder } from "../../builder";
  * `X-Service-Event` (`shipment.updated`), so each value is that name in capitals with underscores.
  */
 const WEBHOOK_EVENTS = {
-  SHIPMENT_UPDATED: {
-    value: "shipment.updated",
-    description: "The status changed (other than to delivered).",
-  },
+  SHIPMENT_UPDATED: { value: "shipment.updated", description: EVENT_DESCRIPTIONS["shipment.updated"] },
   SHIPMENT_VESSEL_ARRIVED: {
     value: "shipment.vessel_arrived",
-    description: "The vessel arrived at the port of discharge (the arrival newly set).",
+    description: EVENT_DESCRIPTIONS["shipment.vessel_arrived"],
   },
-  SHIPMENT_ARRIVED: { value: "shipment.arrived", description: "The status became DELIVERED." },
-  ETA_CHANGED: {
-    value: "eta.changed",
-    description: "The arrival at the port of discharge moved (never on the first one).",
-  },
+  SHIPMENT_ARRIVED: { value: "shipment.arrived", description: EVENT_DESCRIPTIONS["shipment.arrived"] },
+  ETA_CHANGED: { value: "eta.changed", description: EVENT_DESCRIPTIONS["eta.changed"] },
   DISCOVERY_RECOVERED: {
     value: "discovery.recovered",
-    description: "Carrier discovery found the carrier of a reference no carrier had found.",
+    description: EVENT_DESCRIPTIONS["discovery.recovered"],
   },
-  WEBHOOK_TEST: { value: "webhook.test", description: "A test delivery, about no shipment." },
+  WEBHOOK_TEST: { value: "webhook.test", description: EVENT_DESCRIPTIONS["webhook.test"] },
 } as const satisfies Record<string, { value: WebhookEventName; description: string }>;
 
 // Every event the domain can send has a value: one it adds fails typecheck here until it is named.
@@ -35,3 +33,29 @@ export const WebhookEventEnum = builder.enumType("WebhookEvent", {
   description: "An event a webhook delivery carries.",
   values: WEBHOOK_EVENTS,
 });
+
+const WebhookEventInfoRef = builder
+  .objectRef<{ name: WebhookEventName; description: string; subscribable: boolean }>("WebhookEventInfo")
+  .implement({
+    description: "One event of the catalogue, with what it means.",
+    fields: (t) => ({
+      name: t.exposeString("name", { description: "As sent in X-Service-Event, e.g. shipment.updated." }),
+      description: t.exposeString("description"),
+      subscribable: t.exposeBoolean("subscribable", {
+        description: "An endpoint may subscribe to it (webhook.test is only sent by a test send).",
+      }),
+    }),
+  });
+
+builder.queryField("webhookEvents", (t) =>
+  t.field({
+    type: [WebhookEventInfoRef],
+    description: "Every event a webhook delivery can carry, with its description.",
+    resolve: () =>
+      (Object.keys(EVENT_DESCRIPTIONS) as WebhookEventName[]).map((name) => ({
+        name,
+        description: EVENT_DESCRIPTIONS[name],
+        subscribable: (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name),
+      })),
+  }),
+);
