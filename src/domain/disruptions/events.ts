@@ -91,17 +91,27 @@ const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
 /** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
 const CARRIER_ONLY_TEXT = 0.2;
 
+/** The prefix of a name kept among an item's terms (an acronym of its title: `#imo`), not a word. */
+export const NAME_TERM = "#";
+
+/** Cosine likeness of two term vectors, words only (names are compared by `sharesName`). */
 export function cosine(a: Record<string, number>, b: Record<string, number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
   for (const [term, w] of Object.entries(a)) {
+    if (term.startsWith(NAME_TERM)) continue;
     na += w * w;
     const other = b[term];
     if (other) dot += w * other;
   }
-  for (const w of Object.values(b)) nb += w * w;
+  for (const [term, w] of Object.entries(b)) if (!term.startsWith(NAME_TERM)) nb += w * w;
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** Whether an item and an event share a name (an acronym: "IMO", "USTR"). */
+function sharesName(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return Object.keys(facts.terms).some((t) => t.startsWith(NAME_TERM) && event.terms[t] !== undefined);
 }
 
 /**
@@ -125,8 +135,9 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const eventKeys = entityKeys(event.entities);
   const itemKeys = entityKeys(facts.entities);
   const sameCategory = event.categoryCounts[facts.category] ? 1 : 0;
-  const score =
-    WEIGHT_TEXT * text + WEIGHT_ENTITIES * overlap(eventKeys, itemKeys) + WEIGHT_CATEGORY * sameCategory;
+  // A shared name counts as entities in common: the reports of one rule name its body.
+  const entityLikeness = sharesName(event, facts) ? 1 : overlap(eventKeys, itemKeys);
+  const score = WEIGHT_TEXT * text + WEIGHT_ENTITIES * entityLikeness + WEIGHT_CATEGORY * sameCategory;
   const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
   const eventSpecific = specific(event.entities);
   const itemSpecific = specific(facts.entities);
@@ -145,10 +156,14 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
       // One places it and the other does not: the same thing must have happened (a seizure).
       (placed(eventSpecific) !== placed(itemSpecific) &&
         facts.signals.some((sig) => !GENERIC_SIGNALS.has(sig) && (event.signalCounts[sig] ?? 0) > 0)));
-  const sharesSpecific = sharesPlace || sharesCarrierOnly;
+  const sharesSpecific =
+    sharesPlace || (sharesCarrierOnly && mostlySameCarriers(event.entities, facts.entities));
   // News naming no port, chokepoint or carrier (tariffs, rates) clusters by country, category and words.
+  // The container market is one market: its news joins the market's open event whatever route
+  // (ports) or index ("Shanghai freight index") it names.
+  const market = facts.category === "container_market" && event.category === "container_market";
   const bothUnspecific =
-    (eventSpecific.length === 0 || itemSpecific.length === 0) &&
+    (market || eventSpecific.length === 0 || itemSpecific.length === 0) &&
     sameCategory === 1 &&
     (facts.entities.countries.length === 0 ||
       event.entities.countries.length === 0 ||
@@ -160,9 +175,21 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // two events: a title's likeness joins only where the places do not disagree.
   const placesDisagree = placed(eventSpecific) && placed(itemSpecific) && !sharesPlace;
   const joinable =
+    (market && sameCategory === 1) ||
     (dice >= JOIN_TITLE_DICE && !placesDisagree) ||
     (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
+}
+
+/**
+ * Whether an item's carriers are mostly the event's: at least half of the item's carriers are already
+ * in it. Two alliances announced in one month share a carrier (Hapag-Lloyd leaves one for the other)
+ * and are two events; a later report naming one more partner of the same carriers is the same one.
+ */
+function mostlySameCarriers(event: DisruptionEntities, item: DisruptionEntities): boolean {
+  if (item.carriers.length === 0) return true;
+  const shared = item.carriers.filter((c) => event.carriers.includes(c)).length;
+  return shared * 2 >= item.carriers.length;
 }
 
 /** "Typhoon Doksuri", "Hurricane Milton": the name of a storm, as the press writes it (capitalised). */
@@ -210,6 +237,8 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   const horizon = facts.resolution ? END_FOLLOW_FACTOR * followMs : followMs;
   if (at < event.lastUpdated.getTime() || at - event.lastUpdated.getTime() > horizon) return false;
   if (facts.category !== event.category) return false;
+  // One market: its later news follows the market's event, whatever it names.
+  if (event.category === "container_market") return true;
   const places = (e: DisruptionEntities) => [
     ...e.ports.map((c) => `port:${c}`),
     ...e.chokepoints.map((c) => `chokepoint:${c}`),
@@ -226,6 +255,7 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
     eventPlaces.length === 0 &&
     itemPlaces.length === 0 &&
     facts.entities.carriers.some((c) => event.entities.carriers.includes(c)) &&
+    mostlySameCarriers(event.entities, facts.entities) &&
     cosine(event.terms, facts.terms) >= CARRIER_ONLY_TEXT;
   if (!sharesPlace && !unplaced && !sameCarrierUnplaced) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;

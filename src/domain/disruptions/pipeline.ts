@@ -14,6 +14,7 @@ import {
   follows,
   type ItemFacts,
   joinEvent,
+  NAME_TERM,
   resolveIfSilent,
   SIGNAL_WORDS,
   similarity,
@@ -54,6 +55,25 @@ export function contentTerms(foldedTitle: string, foldedSummary: string): Record
   return counts;
 }
 
+/** Capitals that name no body or regime of their own ("THE Alliance", "US", "TEU"). */
+const COMMON_CAPITALS = new Set(
+  "the a an us uk eu un new and of teu teus feu gri pss ceo cfo gdp ai gps lng ev evs".split(" "),
+);
+
+/**
+ * An acronym in the title names a body or a regime ("IMO", "ICS2", "USTR", "FMC"): the reports of one
+ * rule share it while their other words differ. Kept among the terms as `#imo`, which the likeness of
+ * texts leaves out and clustering counts as a shared name.
+ */
+function withAcronyms(terms: Record<string, number>, title: string): Record<string, number> {
+  const out = { ...terms };
+  for (const [acronym] of title.matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{Lu}\p{N}]{1,5}(?![\p{L}\p{N}])/gu)) {
+    const name = acronym.toLowerCase();
+    if (!COMMON_CAPITALS.has(name)) out[`${NAME_TERM}${name}`] = 1;
+  }
+  return out;
+}
+
 function signalsOf(item: NormalisedItem): string[] {
   const text = ` ${item.foldedTitle} ${item.foldedSummary} `.replace(/[^\p{L}\p{N}]+/gu, " ");
   return Object.entries(SIGNAL_WORDS)
@@ -70,7 +90,7 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
     category: classify(item, mentions),
     resolution: isResolution(item),
     entities,
-    terms: contentTerms(item.foldedTitle, item.foldedSummary),
+    terms: withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), item.title),
     signals: signalsOf(item),
     foldedTitle: item.foldedTitle,
     source: {
