@@ -13,6 +13,7 @@ import type { CounterStore } from "./domain/limits/counter-store";
 import type { FixedWindowLimiter } from "./domain/limits/fixed-window";
 import type { LookupServices } from "./domain/lookups/lookups";
 import type { NotificationsService } from "./domain/notifications/notifications.service";
+import type { PartnersService } from "./domain/partners/partners.service";
 import type { PeopleService } from "./domain/people/people.service";
 import type { ShipmentsService } from "./domain/shipments/shipments.service";
 import type { TerminalRecords } from "./domain/terminals/terminal-records.service";
@@ -62,6 +63,8 @@ export interface Services {
   /** The lookup log read back: compat `/history`. */
   history: TrackingHistoryService;
   webhooks: WebhooksService;
+  /** Partner sources (drayage, rail, warehouse) and the events they post (issue 41). */
+  partners: PartnersService;
   /** Sample webhook deliveries of the sandbox world (absent from the live service). */
   sampleDeliveries?: SampleDeliveries;
   /** Scheduled refreshes, carrier discovery and retry-failed: the work jobs do. */

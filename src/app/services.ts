@@ -25,6 +25,7 @@ import { FixedWindowLimiter } from "../domain/limits/fixed-window";
 import { createLookupServices, type LookupUpstreams } from "../domain/lookups/lookups";
 import { outboxTransport } from "../domain/notifications/mail-transport";
 import { NotificationsService } from "../domain/notifications/notifications.service";
+import { PartnersService } from "../domain/partners/partners.service";
 import { PeopleService } from "../domain/people/people.service";
 import { AccountSignInLock } from "../domain/people/sign-in-lockout";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
@@ -309,6 +310,7 @@ export function createServices(input: {
       log: lookupLog,
     }),
     webhooks,
+    partners: new PartnersService({ prisma: db.prisma, clock, documents, webhooks }),
     sampleDeliveries: input.sampleDeliveries,
     background,
     lookups,

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
-import type { CarrierDocument, DocumentVersion, PrismaClient } from "../../generated/prisma/client";
+import type { CarrierDocument, DocumentVersion, Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
 import { answersChanged } from "../../lib/answer-changes";
 import { answerReads } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import type { CacheLookups } from "../../observability/metrics";
+import type { PartnerEventFacts } from "../partners/partner-event";
+import { mergePartnerEvents } from "../partners/partner-merge";
 import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
 import type { EtaRevision, TrackingDocument } from "./model";
 import { summaryFactsOf } from "./summary-facts";
@@ -158,7 +160,11 @@ export class DocumentStore {
     return rows.map((r) => r.scac);
   }
 
-  /** Stores a carrier answer for an organisation; writes a version only when the content changed. */
+  /**
+   * Stores a carrier answer for an organisation; writes a version only when the content changed. The
+   * organisation's partner events for the reference are merged into what is stored (`partner-merge.ts`),
+   * so a poll never drops them.
+   */
   async record(
     organizationId: string,
     carrierScac: string,
@@ -167,7 +173,6 @@ export class DocumentStore {
     content: TrackingDocument,
   ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
     const now = this.clock.now();
-    const hash = contentHash(content);
     const result = await this.prisma.$transaction(async (tx) => {
       // Create the row if it is new (atomically: concurrent first answers race here), then lock it so
       // that writers of one document, in any process, take turns.
@@ -182,58 +187,111 @@ export class DocumentStore {
            AND reference_key = ${referenceKey}
          FOR UPDATE`;
       const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: locked!.id } });
-      const previous =
-        head.latestVersion > 0
-          ? await tx.documentVersion.findUnique({
-              where: { documentId_version: { documentId: head.id, version: head.latestVersion } },
-            })
-          : null;
-      if (previous && previous.contentHash === hash) {
-        const updated = await tx.carrierDocument.update({
-          where: { id: head.id },
-          data: { lastSyncedAt: now, lastAttemptAt: now, lastFailureReason: null },
-        });
-        return {
-          document: updated,
-          version: previous,
-          content: previous.content as unknown as TrackingDocument,
-          changed: false,
-          changes: [],
-        };
-      }
-      const previousContent = (previous?.content ?? null) as unknown as TrackingDocument | null;
-      const withHistory: TrackingDocument = {
-        ...content,
-        etaHistory: mergeEtaHistory(previousContent, content),
-      };
-      const changes = diffDocuments(previousContent, withHistory);
-      const version = await tx.documentVersion.create({
-        data: {
-          id: randomUUID(),
-          documentId: head.id,
-          version: head.latestVersion + 1,
-          content: withHistory as never,
-          contentHash: hash,
-          changes: changes as never,
-          summary: summaryFactsOf(withHistory) as never,
-          fetchedAt: now,
-        },
-      });
-      const updated = await tx.carrierDocument.update({
-        where: { id: head.id },
-        data: {
-          latestVersion: version.version,
-          lastSyncedAt: now,
-          lastAttemptAt: now,
-          lastFailureReason: null,
-        },
-      });
-      return { document: updated, version, content: withHistory, changed: true, changes };
+      return this.writeVersion(tx, head, content, now, true);
     });
     // Remembered once committed: a rolled-back version must never be served.
     if (result.changed) this.remember(result.version);
     await answersChanged({ documents: [result.document.id] });
     return result;
+  }
+
+  /**
+   * Merges the organisation's partner events into the carrier's latest answer again, after a partner
+   * posted: a new version when that changes the document, exactly as a poll's change would be stored.
+   * The carrier was not asked, so its sync times stay. Null when the carrier never answered.
+   */
+  async reapplyPartnerEvents(
+    documentId: string,
+  ): Promise<(StoredDocument & { changed: boolean; changes: DocumentChange[] }) | null> {
+    const now = this.clock.now();
+    const result = await this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM carrier_documents WHERE id = ${documentId} FOR UPDATE`;
+      const head = await tx.carrierDocument.findUnique({ where: { id: documentId } });
+      if (!head || head.latestVersion === 0) return null;
+      const base = await tx.carrierAnswer.findUnique({ where: { documentId } });
+      const latest = base
+        ? null
+        : await tx.documentVersion.findUniqueOrThrow({
+            where: { documentId_version: { documentId, version: head.latestVersion } },
+          });
+      // Without a stored carrier answer no partner event was merged yet: the latest version is the carrier's.
+      const carrier = (base?.content ?? latest!.content) as unknown as TrackingDocument;
+      return this.writeVersion(tx, head, carrier, now, false);
+    });
+    if (!result) return null;
+    if (result.changed) this.remember(result.version);
+    await answersChanged({ documents: [result.document.id] });
+    return result;
+  }
+
+  /** The locked document's next version from a carrier answer and the partner events of its reference. */
+  private async writeVersion(
+    tx: Prisma.TransactionClient,
+    head: CarrierDocument,
+    carrier: TrackingDocument,
+    now: Date,
+    fromCarrier: boolean,
+  ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
+    const synced = fromCarrier ? { lastSyncedAt: now, lastAttemptAt: now, lastFailureReason: null } : {};
+    const partnerEvents = head.organizationId
+      ? await tx.partnerEvent.findMany({
+          where: { organizationId: head.organizationId, referenceKey: head.referenceKey },
+          orderBy: { receivedAt: "asc" },
+        })
+      : [];
+    if (partnerEvents.length > 0) {
+      await tx.carrierAnswer.upsert({
+        where: { documentId: head.id },
+        create: { documentId: head.id, content: carrier as never, storedAt: now },
+        update: fromCarrier ? { content: carrier as never, storedAt: now } : {},
+      });
+    }
+    const content = mergePartnerEvents(
+      carrier,
+      partnerEvents.map((e) => e.facts as unknown as PartnerEventFacts),
+    ).document;
+    const hash = contentHash(content);
+    const previous =
+      head.latestVersion > 0
+        ? await tx.documentVersion.findUnique({
+            where: { documentId_version: { documentId: head.id, version: head.latestVersion } },
+          })
+        : null;
+    if (previous && previous.contentHash === hash) {
+      const updated = fromCarrier
+        ? await tx.carrierDocument.update({ where: { id: head.id }, data: synced })
+        : head;
+      return {
+        document: updated,
+        version: previous,
+        content: previous.content as unknown as TrackingDocument,
+        changed: false,
+        changes: [],
+      };
+    }
+    const previousContent = (previous?.content ?? null) as unknown as TrackingDocument | null;
+    const withHistory: TrackingDocument = {
+      ...content,
+      etaHistory: mergeEtaHistory(previousContent, content),
+    };
+    const changes = diffDocuments(previousContent, withHistory);
+    const version = await tx.documentVersion.create({
+      data: {
+        id: randomUUID(),
+        documentId: head.id,
+        version: head.latestVersion + 1,
+        content: withHistory as never,
+        contentHash: hash,
+        changes: changes as never,
+        summary: summaryFactsOf(withHistory) as never,
+        fetchedAt: now,
+      },
+    });
+    const updated = await tx.carrierDocument.update({
+      where: { id: head.id },
+      data: { latestVersion: version.version, ...synced },
+    });
+    return { document: updated, version, content: withHistory, changed: true, changes };
   }
 
   /** Remembers that the carrier could not be asked, for `stale_reason` on what is served meanwhile. */

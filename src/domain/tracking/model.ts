@@ -139,6 +139,19 @@ export interface TrackedEvent {
   /** At a place that is not on the route (not prepol, pol, a transshipment, pod or postpod). */
   isAdditional: boolean;
   dcsaEventId: string | null;
+  /**
+   * Who reported it when it is not the carrier: a partner source of the organisation (issue 41).
+   * Absent on the carrier's own events, so documents stored before partners existed hash alike.
+   */
+  source?: PartnerEventSource;
+}
+
+/** A partner source named on an event it reported, with the sender's own id of the event. */
+export interface PartnerEventSource {
+  kind: "partner";
+  sourceId: string;
+  name: string;
+  eventId: string;
 }
 
 export interface TrackedContainer {
