@@ -19,13 +19,26 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-/** A real SMTP server (the `smtp-server` package) on loopback that keeps everything it accepts. */
-export async function startSmtpServer(): Promise<SmtpReceiver> {
+/**
+ * A real SMTP server (the `smtp-server` package) on loopback that keeps everything it accepts.
+ * `refuses` lists mailboxes it answers RCPT TO with `550 5.1.1` (no such user), as a hard bounce does.
+ */
+export async function startSmtpServer(options: { refuses?: Set<string> } = {}): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuses?.has(address.address.toLowerCase())) return callback();
+      const refused = Object.assign(
+        new Error("5.1.1 <" + address.address + ">: Recipient address rejected: User unknown"),
+        {
+          responseCode: 550,
+        },
+      );
+      callback(refused);
+    },
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

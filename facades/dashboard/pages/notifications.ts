@@ -1,4 +1,8 @@
-import { DashNotificationsDocument, DashUpdateNotificationsDocument } from "../../generated/operations";
+import {
+  DashNotificationsDocument,
+  DashResumeMailDocument,
+  DashUpdateNotificationsDocument,
+} from "../../generated/operations";
 import { emptyState, refusal, type Signed } from "../context";
 import { csrfField, esc, notice, time } from "../html";
 import type { Mount } from "../mount";
@@ -7,9 +11,12 @@ const SWITCHES = [
   ["emailEnabled", "Send me e-mail at all"],
   ["statusChanges", "Status changes (departed, arrived, delivered)"],
   ["etaChanges", "Arrival estimate changes"],
+  ["vesselDeparture", "Vessel sailing from the port of loading, and transshipments"],
   ["vesselArrival", "Vessel arrival at the port of discharge"],
+  ["terminalUpdates", "Terminal: available for pickup, holds placed and released"],
   ["lastFreeDayReminders", "Last free day reminders"],
   ["disruptions", "Disruptions touching my shipments"],
+  ["workspaceUpdates", "My support tickets and quote requests"],
   ["dailyDigest", "One daily digest at 8:00 instead of single mails"],
 ] as const;
 
@@ -31,12 +38,22 @@ export function mountNotificationPages(get: Mount, post: Mount): void {
     if (!done) return notificationsPage(s, refusal(s).html, refusal(s).status);
     await notificationsPage(s, notice("ok", "Notification preferences saved."));
   });
+  post("/dashboard/notifications/resume", async (s) => {
+    const done = await s.run(s.deps.run(s.caller, DashResumeMailDocument));
+    if (!done) return notificationsPage(s, refusal(s).html, refusal(s).status);
+    await notificationsPage(s, notice("ok", "Mail to your address resumes with the next message."));
+  });
 }
 
 async function notificationsPage(s: Signed, message = "", status?: number): Promise<void> {
   const data = await s.run(s.deps.run(s.caller, DashNotificationsDocument));
   if (!data) return s.render("Notifications", "/dashboard/notifications", refusal(s).html, refusal(s).status);
   const p = data.notificationPreferences;
+  const stop = p?.deliveryStop;
+  // The owner hears it here first: every mail to the address is held back until they act.
+  const stopped = stop
+    ? `<section class="card" role="alert" aria-labelledby="mail-stopped"><h2 id="mail-stopped">${stop.reason === "complaint" ? "Mail stopped after a spam report" : "Mail to your address bounced"}</h2><p>${esc(stop.explanation)}</p><p class="muted">Since ${time(stop.since)}. ${esc(stop.detail)}</p><form method="post" action="/dashboard/notifications/resume">${csrfField(s.session.csrfToken)}<button type="submit">Resume mail to ${esc(p.email)}</button></form></section>`
+    : "";
   const form = p
     ? `<form method="post" action="/dashboard/notifications" class="card" aria-labelledby="prefs"><h2 id="prefs">My e-mail preferences</h2>${csrfField(s.session.csrfToken)}
 <p>Mail goes to ${esc(p.email)} about the ${p.followedShipments} shipment${p.followedShipments === 1 ? "" : "s"} you follow. Follow a shipment from its page.</p>
@@ -66,7 +83,7 @@ async function notificationsPage(s: Signed, message = "", status?: number): Prom
   s.render(
     "Notifications",
     "/dashboard/notifications",
-    `${message}${p ? form : emptyState("Notification preferences could not be read.")}${outbox}`,
+    `${message}${stopped}${p ? form : emptyState("Notification preferences could not be read.")}${outbox}`,
     status,
   );
 }
@@ -75,5 +92,6 @@ const MAIL_STATUS: Record<string, string> = {
   pending: "◌ Waiting",
   sent: "✓ Sent",
   failed: "✕ Failed",
+  bounced: "✕ Bounced",
   cancelled: "■ Cancelled",
 };

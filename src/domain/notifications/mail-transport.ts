@@ -26,3 +26,19 @@ export const outboxTransport: MailTransport = {
   kind: "outbox",
   send: async () => ({ messageId: null }),
 };
+
+/**
+ * The receiving server refused the recipient for good (a 5xx reply to RCPT TO: no such mailbox, the
+ * domain takes no mail). Retrying cannot help, so the address is suppressed at once, like a bounce
+ * report would suppress it later. A refusal of the whole message or a 4xx reply is a plain error: retried.
+ */
+export class MailRecipientRefused extends Error {
+  constructor(
+    readonly address: string,
+    /** The server's reply, in its own words (`550 5.1.1 <x@y>: Recipient address rejected`). */
+    readonly reply: string,
+  ) {
+    super(`the receiving server refused ${address}: ${reply}`);
+    this.name = "MailRecipientRefused";
+  }
+}

@@ -7,7 +7,8 @@ import type { TerminalFacts } from "../terminals/terminal-facts";
 import type { DomainEvent } from "../webhooks/events";
 import { type BoxLastFreeDay, lastFreeDayDeadline } from "./last-free-day";
 import { lastWallTime, localDate, quietHoursEnd } from "./local-time";
-import type { MailTransport } from "./mail-transport";
+import { type MailFeedback, readMailFeedback, suppressionAddress } from "./mail-feedback";
+import { MailRecipientRefused, type MailTransport } from "./mail-transport";
 import {
   type ChangeData,
   type ComposedMail,
@@ -728,6 +729,24 @@ export class NotificationsService {
           : topic && !pref[topic]
             ? `unsubscribed from ${topicWords(topic)}`
             : null);
+      // An address that bounced for good or complained is not mailed again until its owner resumes.
+      const suppressed = unwanted
+        ? null
+        : await prisma.mailSuppression.findUnique({
+            where: { address: suppressionAddress(mail.to_address) },
+          });
+      if (suppressed) {
+        await prisma.mailMessage.updateMany({
+          where: mine,
+          data: {
+            status: "cancelled",
+            leasedUntil: null,
+            leaseToken: null,
+            lastError: suppressionWords(suppressed.reason, suppressed.occurredAt),
+          },
+        });
+        continue;
+      }
       if (unwanted) {
         await prisma.mailMessage.updateMany({
           where: mine,
@@ -792,6 +811,26 @@ export class NotificationsService {
           },
         });
       } catch (error) {
+        if (error instanceof MailRecipientRefused) {
+          // A hard bounce at delivery: no retry can help, and later mail to the address would bounce too.
+          await this.suppress({
+            verdict: "hard_bounce",
+            address: mail.to_address,
+            detail: `the receiving server said: ${error.reply}`,
+            dedupeKey: mail.dedupe_key,
+          });
+          await prisma.mailMessage.updateMany({
+            where: mine,
+            data: {
+              status: "bounced",
+              attempts,
+              lastError: `the receiving server refused the address: ${error.reply}`.slice(0, 500),
+              leasedUntil: null,
+              leaseToken: null,
+            },
+          });
+          continue;
+        }
         const failed = attempts >= MAIL_MAX_ATTEMPTS;
         logger.warn({ err: error, mailId: mail.id, attempts }, "mail not accepted; retrying later");
         await prisma.mailMessage.updateMany({
@@ -808,6 +847,80 @@ export class NotificationsService {
       }
     }
     return claimed.length;
+  }
+
+  /**
+   * A bounce or complaint report handed over by the deployment's mail server (issue 43 item 2). Only
+   * addresses this deployment has mailed are suppressed, so a report cannot silence anyone else; a
+   * temporary failure changes nothing (the sender's retries absorb it).
+   */
+  async recordFeedback(
+    raw: string,
+  ): Promise<
+    | { recorded: MailFeedback[]; ignored: null }
+    | { recorded: []; ignored: "not_a_report" | "temporary" | "no_recipient" | "unknown_address" }
+  > {
+    const read = readMailFeedback(raw);
+    if (!Array.isArray(read)) return { recorded: [], ignored: read.ignored };
+    const recorded: MailFeedback[] = [];
+    for (const feedback of read) {
+      const mailed = await this.deps.prisma.mailMessage.findFirst({
+        where: { toAddress: { equals: feedback.address, mode: "insensitive" } },
+        select: { id: true },
+      });
+      if (!mailed) continue;
+      await this.suppress(feedback);
+      if (feedback.dedupeKey && feedback.verdict === "hard_bounce") {
+        await this.deps.prisma.mailMessage.updateMany({
+          where: {
+            dedupeKey: feedback.dedupeKey,
+            toAddress: { equals: feedback.address, mode: "insensitive" },
+          },
+          data: { status: "bounced", lastError: feedback.detail.slice(0, 500) },
+        });
+      }
+      recorded.push(feedback);
+    }
+    return recorded.length > 0 ? { recorded, ignored: null } : { recorded: [], ignored: "unknown_address" };
+  }
+
+  /** Whether mail reaches this address: null while it does; the bounce or complaint that stopped it. */
+  async deliveryStop(
+    address: string,
+  ): Promise<{ reason: "hard_bounce" | "complaint"; detail: string; since: Date } | null> {
+    const row = await this.deps.prisma.mailSuppression.findUnique({
+      where: { address: suppressionAddress(address) },
+    });
+    if (!row) return null;
+    return {
+      reason: row.reason === "complaint" ? "complaint" : "hard_bounce",
+      detail: row.detail,
+      since: row.occurredAt,
+    };
+  }
+
+  /** The owner says the mailbox works again (or wants mail after a complaint): mail to it resumes. */
+  async resumeMail(address: string): Promise<void> {
+    await this.deps.prisma.mailSuppression.deleteMany({ where: { address: suppressionAddress(address) } });
+  }
+
+  private async suppress(feedback: MailFeedback): Promise<void> {
+    const address = suppressionAddress(feedback.address);
+    const data = {
+      reason: feedback.verdict,
+      detail: feedback.detail.slice(0, 500),
+      dedupeKey: feedback.dedupeKey,
+      occurredAt: this.deps.clock.now(),
+    };
+    await this.deps.prisma.mailSuppression.upsert({
+      where: { address },
+      create: { address, ...data },
+      update: data,
+    });
+    this.deps.logger.warn(
+      { reason: feedback.verdict },
+      "mail to an address stopped after a bounce or complaint",
+    );
   }
 
   /**
@@ -933,4 +1046,12 @@ export class NotificationsService {
   close(): Promise<void> {
     return this.deps.transport.close?.() ?? Promise.resolve();
   }
+}
+
+/** Why a queued mail was not sent to a suppressed address, as the dashboard's mail log shows it. */
+function suppressionWords(reason: string, since: Date): string {
+  const day = since.toISOString().slice(0, 10);
+  return reason === "complaint"
+    ? `not sent: the address reported our mail as spam on ${day}`
+    : `not sent: mail to the address bounced on ${day}`;
 }

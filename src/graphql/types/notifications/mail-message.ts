@@ -18,7 +18,7 @@ builder.prismaObject("MailMessage", {
     html: t.exposeString("html", { nullable: true }),
     status: t.exposeString("status", {
       description:
-        "pending (waiting, e.g. for quiet hours to end), sent, failed, cancelled (e-mail or this kind of mail switched off), or expired (its moment passed before it could be sent).",
+        "pending (waiting, e.g. for quiet hours to end), sent, failed, bounced (the receiving server refused the address for good), cancelled (e-mail or this kind of mail switched off, or the address stopped after a bounce or complaint), or expired (its moment passed before it could be sent).",
     }),
     transport: t.exposeString("transport", {
       nullable: true,

@@ -10,10 +10,34 @@ import type { GraphQLContext } from "../../context";
 import { publicError } from "../../errors";
 import { WRITE_SCOPES } from "../../scopes";
 
+interface DeliveryStop {
+  reason: "hard_bounce" | "complaint";
+  detail: string;
+  since: Date;
+}
+
 interface PrefsView extends NotificationPrefs {
   email: string;
   followedShipments: number;
+  deliveryStop: DeliveryStop | null;
 }
+
+const MailDeliveryStopRef = builder.objectRef<DeliveryStop>("MailDeliveryStop").implement({
+  description:
+    "Why mail no longer reaches an address: its server refused it for good (a hard bounce) or its reader reported a mail as spam (a complaint). Nothing is sent to it until its owner resumes mail.",
+  fields: (t) => ({
+    reason: t.exposeString("reason", { description: "hard_bounce or complaint." }),
+    detail: t.exposeString("detail", { description: "What the receiving side said, in its words." }),
+    since: t.field({ type: "DateTime", resolve: (s) => s.since }),
+    explanation: t.string({
+      description: "What happened and what to do, in a sentence for the address's owner.",
+      resolve: (s) =>
+        s.reason === "complaint"
+          ? "Your mailbox provider reported one of our mails as spam, so we stopped all mail to this address. Resume mail if that was a mistake."
+          : "Your mail server refused our mail to this address for good, so we stopped sending. Check the address or mailbox, then resume mail.",
+    }),
+  }),
+});
 
 const QuietHoursRef = builder.objectRef<{ start: string; end: string }>("QuietHours").implement({
   description:
@@ -75,6 +99,12 @@ const NotificationPreferencesRef = builder.objectRef<PrefsView>("NotificationPre
       resolve: (p) => p.quietHours,
     }),
     followedShipments: t.exposeInt("followedShipments", { description: "Shipments the user follows." }),
+    deliveryStop: t.field({
+      type: MailDeliveryStopRef,
+      nullable: true,
+      description: "Null while mail reaches the address; the bounce or complaint that stopped it otherwise.",
+      resolve: (p) => p.deliveryStop,
+    }),
   }),
 });
 
@@ -128,11 +158,12 @@ function checkedUpdate(input: Record<string, unknown>) {
 
 async function view(ctx: GraphQLContext): Promise<PrefsView> {
   const user = ctx.principal!.user;
-  const [prefs, followedShipments] = await Promise.all([
+  const [prefs, followedShipments, deliveryStop] = await Promise.all([
     ctx.services.notifications.preferences(user.id),
     ctx.services.notifications.followedCount(user.id),
+    ctx.services.notifications.deliveryStop(user.email),
   ]);
-  return { ...prefs, email: user.email, followedShipments };
+  return { ...prefs, email: user.email, followedShipments, deliveryStop };
 }
 
 builder.queryFields((t) => ({
@@ -145,7 +176,58 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const MailFeedbackEntryRef = builder
+  .objectRef<{ verdict: string; address: string; detail: string }>("MailFeedbackEntry")
+  .implement({
+    description: "One address a bounce or complaint report stopped mail to.",
+    fields: (t) => ({
+      verdict: t.exposeString("verdict", { description: "hard_bounce or complaint." }),
+      address: t.exposeString("address"),
+      detail: t.exposeString("detail"),
+    }),
+  });
+
+const MailFeedbackResultRef = builder
+  .objectRef<{ recorded: { verdict: string; address: string; detail: string }[]; ignored: string | null }>(
+    "MailFeedbackResult",
+  )
+  .implement({
+    description: "What a bounce or complaint report changed.",
+    fields: (t) => ({
+      recorded: t.field({ type: [MailFeedbackEntryRef], resolve: (r) => r.recorded }),
+      ignored: t.exposeString("ignored", {
+        nullable: true,
+        description:
+          "Why nothing changed: not_a_report (not a delivery-status or feedback report), temporary (a delay or 4.x.x failure: retries absorb it), no_recipient, unknown_address (no mail was ever sent to it). Null when something was recorded.",
+      }),
+    }),
+  });
+
 builder.mutationFields((t) => ({
+  recordMailFeedback: t.field({
+    type: MailFeedbackResultRef,
+    description:
+      "Hands over a bounce (RFC 3464 delivery-status notification) or complaint (RFC 5965 feedback report) that arrived at the deployment's return path, as the raw message. A permanent failure or a complaint stops mail to the address until its owner resumes it. Operator keys only.",
+    authScopes: { operator: true },
+    args: { report: t.arg.string({ required: true, description: "The whole message, headers included." }) },
+    resolve: async (_root, { report }, ctx) => {
+      if (report.length > 1_000_000) {
+        throw publicError("BAD_USER_INPUT", "report: at most 1,000,000 characters", { field: "report" });
+      }
+      return ctx.services.notifications.recordFeedback(report);
+    },
+  }),
+  resumeMail: t.field({
+    type: NotificationPreferencesRef,
+    nullable: true,
+    description:
+      "The asking user's mailbox works again (or the spam report was a mistake): mail to their address resumes.",
+    authScopes: WRITE_SCOPES,
+    resolve: async (_root, _args, ctx) => {
+      await ctx.services.notifications.resumeMail(ctx.principal!.user.email);
+      return view(ctx);
+    },
+  }),
   updateNotificationPreferences: t.field({
     type: NotificationPreferencesRef,
     nullable: true,
