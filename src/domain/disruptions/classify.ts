@@ -110,6 +110,13 @@ export function classify(
   if (item.categoryPrior) scores[item.categoryPrior] += 2;
   // A chokepoint named is itself a chokepoint word, once per field.
   scores.chokepoint += (named.chokepoint.title ? 2 : 0) + (named.chokepoint.summary ? 1 : 0);
+  // A grounding or a diversion with no strait or canal named happened where the item places it: off
+  // a port it names (Ever Forward aground off Baltimore), else in a carrier's network.
+  if (!named.chokepoint.title && !named.chokepoint.summary && (named.port || named.carrier)) {
+    if (named.port) scores.port_disruption += scores.chokepoint;
+    else scores.carrier_ops += scores.chokepoint;
+    scores.chokepoint = 0;
+  }
   let best: DisruptionCategory | null = null;
   for (const category of CATEGORY_PRECEDENCE) {
     if (scores[category] > 0 && (best === null || scores[category] > scores[best])) best = category;
@@ -463,7 +470,7 @@ export function itemSeverity(
 
 /** Whether the item reports the end of a disruption (reopened, strike ends, restriction lifted). */
 export function isResolution(item: NormalisedItem): boolean {
-  const title = item.foldedTitle.replace(PARTIAL_END, " ");
+  const title = item.foldedTitle.replace(PARTIAL_END, " ").replace(ORDERED_BACK, " ");
   return hits(RESOLUTION_PHRASES, title) > 0 || STRIKE_OVER.test(title) || ENDING.test(title);
 }
 
@@ -473,6 +480,9 @@ export function isResolution(item: NormalisedItem): boolean {
  */
 const PARTIAL_END =
   /(?<![\p{L}])(?:partially|partly) [\p{L}-]+|(?<![\p{L}])(?:restores|reopens|resumes|restarts|restored|reopened|resumed|restarted|lifted|lifts|eases|eased) (?:some|part of|partial|limited|a few)(?![\p{L}])/gu;
+
+/** "Seoul orders striking truckers back to work": an order to return, which the strikers may defy, is no end. */
+const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3} back to work(?![\p{L}])/gu;
 
 /**
  * "Vote to end their 16-day strike", "ending the German port dispute", "ends the blockade": an action

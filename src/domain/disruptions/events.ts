@@ -109,7 +109,7 @@ export function cosine(a: Record<string, number>, b: Record<string, number>): nu
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** Whether an item and an event share a name (an acronym: "IMO", "USTR"). */
+/** Whether an item and an event share an acronym ("IMO", "USTR"). */
 function sharesName(event: DisruptionEvent, facts: ItemFacts): boolean {
   return Object.keys(facts.terms).some((t) => t.startsWith(NAME_TERM) && event.terms[t] !== undefined);
 }

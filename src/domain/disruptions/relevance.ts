@@ -55,6 +55,13 @@ export function maskFiguresOfSpeech(folded: string): string {
 const COMMENTARY_OPENING =
   /^(?:opinion|comment|commentary|op-ed|editorial|column|podcast|webinar|video|interview|letter|letters|viewpoint|guest post|book review|review|explainer|analysis|in depth|long read|the big picture)\s*[:|-]/;
 
+/**
+ * A company's results ("reports record quarterly profit", "first-half earnings fall"): the figures of
+ * a business, not an effect on shipping, unless the title itself names one.
+ */
+const RESULTS =
+  /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares)\b/;
+
 /** A retrospective or an anniversary: an old event recalled, not a new one reported. */
 const RETROSPECTIVE =
   /\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|fifty|a|\d+) (?:years?|decades?) (?:on|after|since|ago|later)|anniversary|anniversaries|remember(?:s|ed|ing)?|commemorat\w*|memorial|looks? back|looking back|in retrospect|retrospective|lessons? (?:of|from) the)\b/;
@@ -191,6 +198,14 @@ const SHIPPING = words([
   "cranes",
   "quay",
   "fleet",
+  "warship",
+  "warships",
+  "naval",
+  "coast guard",
+  "coastguard",
+  "mariners",
+  "merchant ship",
+  "merchant ships",
   // the container market's own measures
   "spot rates",
   "freight rates",
@@ -207,7 +222,7 @@ const SHIPPING = words([
 const TRADE_EFFECT = words([
   "tariff",
   "tariffs",
-  "duties on",
+  "duties",
   "duty on",
   "anti-dumping",
   "countervailing",
@@ -511,6 +526,7 @@ export function refusal(
   const shippingWord = SHIPPING.test(text);
   if (SPORTS.test(text) && !shippingWord) return "sports";
   if (!EFFECT.test(text)) return "no_effect";
+  if (RESULTS.test(foldedTitle) && !EFFECT.test(foldedTitle)) return "no_effect";
   if (!shippingWord && !namesShipping && !(namesCountry && TRADE_EFFECT.test(text))) return "no_effect";
   return null;
 }
