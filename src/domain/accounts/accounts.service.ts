@@ -211,11 +211,12 @@ export class AccountsService {
           { scope: "organization", limit: ORGANIZATION_BOUNDS.keysPerOrganization },
         );
       }
+      const name = await this.freeKeyName(tx, user.organizationId, input.name?.trim() || null, live);
       return tx.apiKey.create({
         data: {
           organizationId: user.organizationId,
           userId: user.id,
-          name: input.name?.trim() || "API key",
+          name,
           displayPrefix: displayPrefix(rawKey),
           keyHash,
           viewOnly: input.viewOnly ?? false,
@@ -225,6 +226,37 @@ export class AccountsService {
       });
     });
     return { apiKey, rawKey };
+  }
+
+  /**
+   * A key's name is how people tell keys apart on every list and in the revoke confirmation, so two
+   * live keys of an organisation never share one (case and surrounding spaces ignored; a revoked or
+   * expired key's name is free again). A chosen name already taken is refused; a key created without
+   * a name is numbered ("API key 2").
+   */
+  private async freeKeyName(
+    tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0],
+    organizationId: string,
+    chosen: string | null,
+    live: object,
+  ): Promise<string> {
+    const taken = async (name: string) =>
+      (await tx.apiKey.count({
+        where: { organizationId, name: { equals: name, mode: "insensitive" }, ...live },
+      })) > 0;
+    if (chosen) {
+      if (await taken(chosen)) {
+        throw new AccountError(
+          "conflict",
+          `A live key is already named "${chosen}". Choose another name, or revoke that key first.`,
+        );
+      }
+      return chosen;
+    }
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? "API key" : `API key ${n}`;
+      if (!(await taken(name))) return name;
+    }
   }
 
   /** Revokes a key of the organisation; a key of another organisation is "not found". */
