@@ -50,15 +50,15 @@ const DAY = 24 * HOUR;
 export const CATEGORY_WINDOWS: Readonly<
   Record<DisruptionCategory, { joinMs: number; silenceMs: number; followMs: number }>
 > = {
-  port_disruption: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 30 * DAY },
+  port_disruption: { joinMs: 72 * HOUR, silenceMs: 7 * DAY, followMs: 30 * DAY },
   chokepoint: { joinMs: 14 * DAY, silenceMs: 21 * DAY, followMs: 21 * DAY },
   carrier_ops: { joinMs: 72 * HOUR, silenceMs: 7 * DAY, followMs: 21 * DAY },
-  tariff_trade: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
-  regulatory: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
-  weather: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 10 * DAY },
+  tariff_trade: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 90 * DAY },
+  regulatory: { joinMs: 7 * DAY, silenceMs: 14 * DAY, followMs: 90 * DAY },
+  weather: { joinMs: 72 * HOUR, silenceMs: 5 * DAY, followMs: 10 * DAY },
   security_geopolitical: { joinMs: 14 * DAY, silenceMs: 21 * DAY, followMs: 21 * DAY },
   container_market: { joinMs: 14 * DAY, silenceMs: 14 * DAY, followMs: 45 * DAY },
-  labor: { joinMs: 72 * HOUR, silenceMs: 3 * DAY, followMs: 21 * DAY },
+  labor: { joinMs: 72 * HOUR, silenceMs: 7 * DAY, followMs: 21 * DAY },
 };
 
 /** The longest a later report may follow an event (its `followMs`), for loading candidate events. */

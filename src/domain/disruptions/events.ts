@@ -88,6 +88,8 @@ const WEIGHT_CATEGORY = 0.2;
 const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
 const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
+/** The likeness of words a later report needs to follow an event under another category, or naming nothing. */
+const FOLLOW_ACROSS_CATEGORY_TEXT = 0.3;
 /** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
 const CARRIER_ONLY_TEXT = 0.2;
 
@@ -236,9 +238,6 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   // months on): it still closes that event, at its own time, rather than leaving silence's guess.
   const horizon = facts.resolution ? END_FOLLOW_FACTOR * followMs : followMs;
   if (at < event.lastUpdated.getTime() || at - event.lastUpdated.getTime() > horizon) return false;
-  if (facts.category !== event.category) return false;
-  // One market: its later news follows the market's event, whatever it names.
-  if (event.category === "container_market") return true;
   const places = (e: DisruptionEntities) => [
     ...e.ports.map((c) => `port:${c}`),
     ...e.chokepoints.map((c) => `chokepoint:${c}`),
@@ -246,6 +245,17 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   const eventPlaces = places(event.entities);
   const itemPlaces = places(facts.entities);
   const sharesPlace = itemPlaces.some((k) => eventPlaces.includes(k)) || sharesStorm(event, facts);
+  const text = cosine(event.terms, facts.terms);
+  // A later report may read the same event under another category (the grounded ship's salvage as a
+  // chokepoint story, a strike's backlog as a port's): at the same place and in the same words, it
+  // still follows it.
+  if (facts.category !== event.category && !(sharesPlace && text >= FOLLOW_ACROSS_CATEGORY_TEXT))
+    return false;
+  // One market: its later news follows the market's event, whatever it names.
+  if (event.category === "container_market") return true;
+  // A report naming nothing at all ("Seoul orders striking truckers back to work") follows the event
+  // of its category it reads like.
+  const namesNothing = entityKeys(facts.entities).length === 0 && text >= FOLLOW_ACROSS_CATEGORY_TEXT;
   const unplaced =
     (eventPlaces.length === 0 || itemPlaces.length === 0) &&
     facts.entities.countries.some((c) => event.entities.countries.includes(c));
@@ -256,8 +266,8 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
     itemPlaces.length === 0 &&
     facts.entities.carriers.some((c) => event.entities.carriers.includes(c)) &&
     mostlySameCarriers(event.entities, facts.entities) &&
-    cosine(event.terms, facts.terms) >= CARRIER_ONLY_TEXT;
-  if (!sharesPlace && !unplaced && !sameCarrierUnplaced) return false;
+    text >= CARRIER_ONLY_TEXT;
+  if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namesNothing) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;
 }
 
