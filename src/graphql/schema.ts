@@ -22,6 +22,8 @@ import "./types/people/dashboard-people";
 import "./types/people/invitation";
 import "./types/people/saved-filters";
 import "./types/operations/deployment-health";
+import "./types/partners/partner-source";
+import "./types/partners/partner-events";
 import "./types/carriers/carrier";
 import "./types/carriers/carrier-status";
 import "./types/carriers/carrier-unavailable-reason";

@@ -14,10 +14,39 @@ import { VesselRef } from "./vessel";
 
 export const EventRef = builder.objectRef<InDocument<TrackedEvent>>("Event");
 
+const EventSourceKindEnum = builder.enumType("EventSourceKind", {
+  values: {
+    CARRIER: { description: "The ocean carrier's own answer." },
+    PARTNER: { description: "A partner source of the organisation (drayage, rail, warehouse)." },
+  } as const,
+});
+
+const EventSourceRef = builder.objectRef<InDocument<TrackedEvent>>("EventSource").implement({
+  description:
+    "Who reported an event. A partner's event never overrides a carrier's actual one (docs/decisions/partner-events.md).",
+  fields: (t) => ({
+    kind: t.field({
+      type: EventSourceKindEnum,
+      resolve: ({ item }) => (item.source ? "PARTNER" : "CARRIER"),
+    }),
+    name: t.string({
+      description: "The partner source's name, or the carrier's SCAC.",
+      resolve: ({ item, doc }) => item.source?.name ?? doc.carrierScac,
+    }),
+    partnerSourceId: t.id({ nullable: true, resolve: ({ item }) => item.source?.sourceId ?? null }),
+    eventId: t.string({
+      nullable: true,
+      description: "The partner's own id of the event; null for the carrier's.",
+      resolve: ({ item }) => item.source?.eventId ?? null,
+    }),
+  }),
+});
+
 EventRef.implement({
   description: "A milestone of a container or its transport, actual or estimated.",
   fields: (t) => ({
     kind: t.field({ type: EventKindEnum, resolve: ({ item }) => item.kind }),
+    source: t.field({ type: EventSourceRef, resolve: (event) => event }),
     eventCode: t.field({ type: EventCodeEnum, resolve: ({ item }) => item.eventCode }),
     statusCode: t.field({
       type: EventStatusCodeEnum,
