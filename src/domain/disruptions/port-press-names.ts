@@ -89,6 +89,8 @@ export const PRESS_PORT_NAMES: readonly PressPortName[] = [
   { name: "vizag", locode: "INVTZ" },
   { name: "hazira", locode: "INHZA", country: "IN" },
   { name: "pipavav", locode: "INPAV" },
+  { name: "kandla", locode: "INIXY" },
+  { name: "deendayal", locode: "INIXY" },
   { name: "jawaharlal nehru port", locode: "INNSA" },
   { name: "port qasim", locode: "PKBQM" },
   { name: "bin qasim", locode: "PKBQM" },
@@ -206,6 +208,7 @@ export const PRESS_PORT_NAMES: readonly PressPortName[] = [
   { name: "tauranga", locode: "NZTRG" },
   // The Americas
   { name: "halifax", locode: "CAHAL", ambiguous: true },
+  { name: "saint john", locode: "CASJB", ambiguous: true },
   { name: "deltaport", locode: "CAVAN" },
   { name: "roberts bank", locode: "CAVAN" },
   { name: "centerm", locode: "CAVAN" },
