@@ -1,6 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
+import { registerPrompts } from "./prompts/prompts";
+import { registerResources } from "./resources/resources";
 import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
@@ -79,7 +81,12 @@ export function createMcpServer(
 ): McpServer {
   const server = new McpServer(
     { name: "quayside", title: "Quayside container tracking", version: MCP_SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    // `logging`: `logging/setLevel` is accepted on 2025-era sessions, but a stateless server answering
+    // with JSON has no stream to send `notifications/message` on (docs/mcp-conformance.md).
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const context = toolContext(deps, principal, options.requestId);
   const log = (error: unknown, tool: string, outcome: OutcomeCode) => {
@@ -94,10 +101,16 @@ export function createMcpServer(
       );
   };
   for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
+  registerResources(server, context);
+  registerPrompts(server, context);
   // The tool list is fixed for the life of the process (a server is built per request from
   // MCP_TOOLS), so `tools/list_changed` can never be sent: `listChanged` is not advertised at all,
   // neither on `initialize` nor on `server/discover`. The SDK sets it to true when the first tool is
   // registered, unless told otherwise; this takes the key out of the capabilities it answers with.
-  delete server.server.getCapabilities().tools?.listChanged;
+  // The same holds for resource templates and prompts; resources are not subscribable (no session).
+  const capabilities = server.server.getCapabilities();
+  delete capabilities.tools?.listChanged;
+  delete capabilities.resources?.listChanged;
+  delete capabilities.prompts?.listChanged;
   return server;
 }

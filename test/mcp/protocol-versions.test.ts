@@ -197,7 +197,7 @@ describe("a 2025-11-25 client (SDK 1.x)", () => {
     }
   });
 
-  it("answers initialize on the wire with the version asked for and tools without listChanged", async () => {
+  it("answers initialize on the wire with the version asked for and capabilities without listChanged", async () => {
     for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
       const initialized = await postJsonRpc(
         app,
@@ -214,7 +214,8 @@ describe("a 2025-11-25 client (SDK 1.x)", () => {
       expect(initialized.headers.get("mcp-session-id")).toBeNull();
       const result = (initialized.body as { result: Record<string, any> }).result;
       expect(result.protocolVersion).toBe(version);
-      expect(result.capabilities).toEqual({ tools: {} });
+      // Nothing the server offers changes while it runs, and nothing is subscribable (stateless).
+      expect(result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} });
     }
   });
 });
