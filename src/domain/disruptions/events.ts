@@ -158,8 +158,10 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
       // One places it and the other does not: the same thing must have happened (a seizure).
       (placed(eventSpecific) !== placed(itemSpecific) &&
         facts.signals.some((sig) => !GENERIC_SIGNALS.has(sig) && (event.signalCounts[sig] ?? 0) > 0)));
+  // A labour dispute is its union's and its employers' (ILWU and PMA): it spreads from port to port.
+  const sameDispute = facts.category === "labor" && event.category === "labor" && sharesName(event, facts);
   const sharesSpecific =
-    sharesPlace || (sharesCarrierOnly && mostlySameCarriers(event.entities, facts.entities));
+    sharesPlace || sameDispute || (sharesCarrierOnly && mostlySameCarriers(event.entities, facts.entities));
   // News naming no port, chokepoint or carrier (tariffs, rates) clusters by country, category and words.
   // The container market is one market: its news joins the market's open event whatever route
   // (ports) or index ("Shanghai freight index") it names.
@@ -267,7 +269,9 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
     facts.entities.carriers.some((c) => event.entities.carriers.includes(c)) &&
     mostlySameCarriers(event.entities, facts.entities) &&
     text >= CARRIER_ONLY_TEXT;
-  if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namesNothing) return false;
+  // A rule's or a dispute's reports name its body ("ICS2", "ILWU") where they name no place.
+  const namedAlike = itemPlaces.length === 0 && sharesName(event, facts);
+  if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namesNothing && !namedAlike) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;
 }
 

@@ -61,7 +61,7 @@ const COMMON_CAPITALS = new Set(
 );
 
 /**
- * An acronym in the title names a body or a regime ("IMO", "ICS2", "USTR", "FMC"): the reports of one
+ * An acronym in the title or summary names a body or a regime ("IMO", "ICS2", "USTR", "FMC"): the reports of one
  * rule share it while their other words differ. Kept among the terms as `#imo`, which the likeness of
  * texts leaves out and clustering counts as a shared name.
  */
@@ -90,7 +90,7 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
     category: classify(item, mentions),
     resolution: isResolution(item),
     entities,
-    terms: withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), item.title),
+    terms: withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), `${item.title} ${item.summary}`),
     signals: signalsOf(item),
     foldedTitle: item.foldedTitle,
     source: {
@@ -204,7 +204,7 @@ export function ingestItem(
     const facts =
       (own && bestEvent(open, own) ? own : null) ?? inContext(read, draft, open, UNANCHORED_MIN_TEXT);
     const target = facts ? bestEvent(open, facts) : null;
-    if (!facts || !target || facts.resolution || cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT)
+    if (!facts || !target || cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT)
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
     const event = joinEvent(target, facts);
     return {

@@ -90,6 +90,7 @@ export const PRESS_PORT_NAMES: readonly PressPortName[] = [
   { name: "hazira", locode: "INHZA", country: "IN" },
   { name: "pipavav", locode: "INPAV" },
   { name: "kandla", locode: "INIXY" },
+  { name: "kakinada", locode: "INKAK" },
   { name: "deendayal", locode: "INIXY" },
   { name: "jawaharlal nehru port", locode: "INNSA" },
   { name: "port qasim", locode: "PKBQM" },
@@ -97,6 +98,7 @@ export const PRESS_PORT_NAMES: readonly PressPortName[] = [
   // Middle East
   { name: "khalifa port", locode: "AEKHL", country: "AE" },
   { name: "port rashid", locode: "AEPRA" },
+  { name: "fujairah", locode: "AEFJR" },
   { name: "abu dhabi", locode: "AEAUH" },
   { name: "king abdullah port", locode: "SAKAC" },
   { name: "king abdulaziz port", locode: "SADMM" },

@@ -206,6 +206,12 @@ const SHIPPING = words([
   "mariners",
   "merchant ship",
   "merchant ships",
+  // the unions and employers of the docks
+  "ilwu",
+  "ila",
+  "pma",
+  "usmx",
+  "mua",
   // the container market's own measures
   "spot rates",
   "freight rates",
@@ -505,6 +511,16 @@ const EFFECT = words([
   "restores",
   "released",
   "back to normal",
+  "tentative agreement",
+  "agreement reached",
+  "deal reached",
+  "reach agreement",
+  "reaches agreement",
+  "called off",
+  "calls off",
+  "return to work",
+  "returns to work",
+  "back to work",
 ]);
 
 export type Refusal = "commentary" | "retrospective" | "sports" | "no_effect";
