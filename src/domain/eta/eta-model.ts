@@ -90,50 +90,64 @@ export const SERVICE_CARRIER_SLIP80_HOURS: Record<HorizonBucket, number> = {
   gt14d: 0.65,
 };
 /**
- * The carrier's own ETA is served as p50 plus the median of arrival minus that ETA on the same tuning
- * rows, where the share of arrivals before an unshifted p50 fell under 0.40 (0.38 at 7-14 days, 0.32
- * beyond: arrivals come a few minutes after an ETA that holds). Within a week the median is 0 to 2
- * minutes and the carrier's ETA is served exactly.
+ * The carrier's own ETA is served as p50 plus the median of arrival minus that ETA on the tuning
+ * split's rows whose ETA is not moved by a late departure made good (RECOVERY_*): arrivals land
+ * minutes around an ETA that holds (the world's quarter-hour rounding), a median 2 min after it beyond
+ * 14 days and 1 min at 7-14 days, 0 within a week. (The 4 min fitted before on fewer rows put 0.644 of
+ * the validation split's arrivals before p50 beyond 14 days.)
  */
 export const SERVICE_CARRIER_P50_SHIFT_HOURS: Record<HorizonBucket, number> = {
   le1d: 0,
   "1to3d": 0,
   "3to7d": 0,
-  "7to14d": 0.05,
-  gt14d: 0.067,
+  "7to14d": 0.017,
+  gt14d: 0.033,
 };
 /**
- * **A published late departure is made good at sea.** When the carrier's ETA has moved later than the
- * first ETA the service saw for the shipment by RECOVERY_MIN_HOURS to RECOVERY_MAX_HOURS, the ship most
- * often arrives close to that first ETA: a late ship sails faster and cuts its stays (up to a fifth of a
- * leg's time in the world, world.md), while the carrier's ETA carries the whole delay until it revises
- * it late in the sailing. On the tuning split's rows so moved (7 to 14 days ahead: 105 rows moved 24 to
- * 72 h, arrival a median 30 h before the carrier's ETA; 97 moved 72 to 168 h, 79 h before) the arrival
- * was a median 1.0 times the move earlier. p50 is then the carrier's ETA less the move, by at most
- * RECOVERY_SHARE of the time left to it and at most RECOVERY_MAX_MOVE_HOURS, and only while the moved p50
- * is RECOVERY_MIN_HORIZON_DAYS to RECOVERY_MAX_HORIZON_DAYS ahead.
- * - The 36 h bound keeps a carrier within 12 h of the truth within 48 h of it (the target of no such
- *   prediction more than 48 h off): unbounded, 61 tuning predictions were, for MAE of p50 / MAE of the
- *   carrier of 0.59 at 7-14 days and 0.71 beyond.
- * - Beyond 14 days the bounded move is too small for the ships that recover (arrivals before p50 0.64,
- *   over the 0.60 target; error ratio 0.89): the carrier's ETA is served there.
- * - Under 5 days the carrier has revised or is about to, and a wrong move cost the 1-3 day buckets.
- * Tuning split (80 voyages, the stored predictions re-scored with these settings): error ratio 0.95 at
- * 3-7 days, 0.75 at 7-14, 1.00 elsewhere; no prediction over 48 h off while the carrier was within 12 h.
+ * **A published late departure is made good at sea** (issue 34, fitted on the service-path replay's
+ * tuning split only). A carrier publishes a ship's late departure a few days before it sails and then
+ * carries the whole delay in its ETA until it revises it at sea, while a late ship sails faster and
+ * cuts its stays: in the world a ship makes good up to a fifth of a leg's time (world.md; real liners
+ * do the same on bunkers and berth priority). On the tuning split the carrier's ETA so moved was the
+ * bulk of its error beyond a week: arrivals a median 94 to 172 hours before it beyond 14 days, none
+ * after it.
+ *
+ * So, for a box with no transshipment: the delay published before the box sailed (the highest carrier
+ * ETA the service kept before the departure, less the first one it kept) is made good at
+ * RECOVERY_RATE of the leg's time (that ETA less the departure from the port of loading), and p50 is
+ * the first ETA plus what is left of the delay, plus RECOVERY_P50_SHIFT_HOURS, never later than the
+ * carrier's ETA. Once sailing, the move stops when the carrier revises its ETA later than before the
+ * departure (a delay at sea it knows of, which no ship makes good) and after RECOVERY_UNTIL_SHARE of
+ * the leg, when the carrier has published the whole delay. A transshipment is left to the carrier: a
+ * missed connection is a week, and the moves made there put predictions more than 48 h from the truth
+ * while the carrier was within 12 h.
+ *
+ * Tuning split (300 voyages, the carrier's ETA as the world publishes it at each 12-hour step, rates
+ * 0.15 to 0.25 tried): at 0.2, MAE of p50 / MAE of the carrier 0.54 at 3-7 days, 0.45 at 7-14 and 0.60
+ * beyond 14; arrivals before p50 0.52 to 0.58 in every bucket; no prediction over 48 h off while the
+ * carrier was within 12 h (moves from the highest ETA seen after the departure had 4 such rows, and
+ * from transshipments 40 to 100). The rate is the world's own: a real carrier's rate must be measured
+ * on the production scorecard before it is trusted (docs/eta-calibration.md).
  */
 export const RECOVERY_MIN_HOURS = 1;
-export const RECOVERY_MAX_HOURS = 240;
-export const RECOVERY_SHARE = 0.25;
-export const RECOVERY_MAX_MOVE_HOURS = 36;
-export const RECOVERY_MIN_HORIZON_DAYS = 5;
-export const RECOVERY_MAX_HORIZON_DAYS = 14;
+export const RECOVERY_RATE = 0.2;
+export const RECOVERY_UNTIL_SHARE = 0.8;
 /**
- * The window of a prediction so moved (source `blend`), by its horizon bucket: the smallest slip
- * covering at least 0.83 of the tuning split's moved rows (0.84 and 0.85).
+ * The median of arrival minus the moved p50 on the tuning split's moved rows (-4 min: a ship that makes
+ * good its whole delay berths at its proforma window, which the carrier's ETA rounds to the quarter hour).
+ */
+export const RECOVERY_P50_SHIFT_HOURS = -0.07;
+/**
+ * The window of a prediction so moved (source `blend`), by its horizon bucket: the residuals of the
+ * tuning split's moved rows from the shifted p50 covering about 0.83 (0.10 to 0.15 h), never wider
+ * nearer the arrival than further out.
  */
 export const SERVICE_RECOVERY_SLIP80_HOURS: Partial<Record<HorizonBucket, number>> = {
-  "3to7d": 36.05,
-  "7to14d": 35.92,
+  le1d: 0.12,
+  "1to3d": 0.12,
+  "3to7d": 0.15,
+  "7to14d": 0.15,
+  gt14d: 0.15,
 };
 /**
  * The model's share of p50 per horizon bucket on the service path, fitted on the same tuning split:
@@ -289,11 +303,19 @@ export interface EtaInput {
   /** Added to the carrier's ETA when it is served as p50, per bucket of its ETA (the service's median shift). */
   carrierP50ShiftHours?: Partial<Record<HorizonBucket, number>> | null;
   /**
-   * The first carrier ETA the service saw for this shipment, and the windows of a prediction moved by
-   * a published delay the ship makes good (SERVICE_RECOVERY_SLIP80_HOURS): with both, that move is
-   * made (RECOVERY_*); without, never.
+   * What the service kept of the carrier's ETA and the box's departure, for a published late departure
+   * the ship makes good (RECOVERY_*): the first carrier ETA it saw for the shipment, the highest one it
+   * saw before the box sailed, the departure from the port of loading (actual or estimated), when the
+   * box sailed (null: not yet), and whether a transshipment lies on the way. With these and the
+   * windows (SERVICE_RECOVERY_SLIP80_HOURS) that move is made; without, never.
    */
   firstCarrierEta?: number | null;
+  departure?: {
+    highestCarrierEtaBeforeSailing: number | null;
+    polDepartureAt: number | null;
+    sailedAt: number | null;
+    transshipment: boolean;
+  } | null;
   recoverySlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
 }
 
@@ -756,23 +778,32 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
 }
 
 /**
- * The carrier's ETA less the published delay the ship makes good (RECOVERY_*, above), source `blend`;
- * null when it does not apply: no first ETA or windows given, the ETA not moved later by 1 to 240 h, or
- * the moved p50 not 5 to 14 days ahead.
+ * The first carrier ETA plus what is left of the delay published before the box sailed once the ship
+ * has made good RECOVERY_RATE of the leg's time (RECOVERY_*, above), source `blend`; null when it does
+ * not apply: a transshipment on the way, no first ETA, departure or windows, a delay under an hour, a
+ * carrier ETA revised later at sea, or past RECOVERY_UNTIL_SHARE of the leg.
  */
 export function recoveredEta(input: EtaInput): EtaPrediction | null {
-  const { carrierEta, firstCarrierEta, now } = input;
-  if (carrierEta === null || firstCarrierEta == null || !input.recoverySlip80Hours) return null;
-  const movedHours = (carrierEta - firstCarrierEta) / HOUR_MS;
-  if (movedHours < RECOVERY_MIN_HOURS || movedHours > RECOVERY_MAX_HOURS) return null;
-  const madeGood = Math.min(
-    movedHours * HOUR_MS,
-    RECOVERY_SHARE * Math.max(0, carrierEta - now),
-    RECOVERY_MAX_MOVE_HOURS * HOUR_MS,
+  const { carrierEta, firstCarrierEta, departure, now } = input;
+  if (carrierEta === null || firstCarrierEta == null || !departure || !input.recoverySlip80Hours) return null;
+  if (departure.transshipment || departure.polDepartureAt === null) return null;
+  // Before the box sails the current ETA counts too (the service keeps it after this prediction).
+  const kept = departure.highestCarrierEtaBeforeSailing ?? carrierEta;
+  const published = departure.sailedAt === null ? Math.max(kept, carrierEta) : kept;
+  const delayMs = published - firstCarrierEta;
+  if (delayMs < RECOVERY_MIN_HOURS * HOUR_MS) return null;
+  // The leg's time: the delayed ETA less the delayed departure (both carry the late departure).
+  const legMs = published - departure.polDepartureAt;
+  if (legMs <= 0) return null;
+  if (departure.sailedAt !== null) {
+    if ((now - departure.sailedAt) / legMs >= RECOVERY_UNTIL_SHARE) return null;
+    if (carrierEta > published) return null;
+  }
+  const left = Math.max(0, delayMs - RECOVERY_RATE * legMs);
+  const p50 = Math.max(
+    now,
+    Math.min(carrierEta, firstCarrierEta + left + RECOVERY_P50_SHIFT_HOURS * HOUR_MS),
   );
-  const p50 = carrierEta - madeGood;
-  const ahead = p50 - now;
-  if (ahead < RECOVERY_MIN_HORIZON_DAYS * DAY_MS || ahead > RECOVERY_MAX_HORIZON_DAYS * DAY_MS) return null;
   const bucket = horizonBucketOf(p50 - now);
   const slip = input.recoverySlip80Hours[bucket];
   if (slip === undefined) return null;

@@ -158,12 +158,14 @@ export class EtaService {
     });
     if (pending.length === 0) return answers;
     const documents = await this.deps.documents.latestOfMany(pending.map((i) => shipments[i]!.documentId!));
-    const firstEtas = await this.firstCarrierEtas(pending.map((i) => shipments[i]!.id));
+    const keptEtas = await this.keptCarrierEtas(
+      pending.map((i, n) => ({ id: shipments[i]!.id, document: documents[n] })),
+    );
     const now = this.deps.clock.now().getTime();
     for (const [n, i] of pending.entries()) {
       const document = documents[n];
-      const firstCarrierEta = firstEtas.get(shipments[i]!.id) ?? null;
-      const prediction = document ? await this.predict(document, now, { firstCarrierEta }) : null;
+      const carrierEtas = keptEtas.get(shipments[i]!.id) ?? null;
+      const prediction = document ? await this.predict(document, now, { carrierEtas }) : null;
       answers[i] = prediction ? { ...served(prediction), computedAt: new Date(now) } : null;
     }
     return answers;
@@ -226,15 +228,15 @@ export class EtaService {
       });
     }
     const latest = await documents.latestOfMany(followed.map((r) => r.documentId!));
-    const firstEtas = await this.firstCarrierEtas(followed.map((r) => r.id));
+    const keptEtas = await this.keptCarrierEtas(followed.map((r, i) => ({ id: r.id, document: latest[i] })));
     const now = clock.now().getTime();
     for (const [i, row] of followed.entries()) {
       const document = latest[i];
       if (!document) continue;
       let prediction: EtaPrediction | null;
       try {
-        const firstCarrierEta = firstEtas.get(row.id) ?? null;
-        prediction = await this.predict(document, now, { keepFix: true, firstCarrierEta });
+        const carrierEtas = keptEtas.get(row.id) ?? null;
+        prediction = await this.predict(document, now, { keepFix: true, carrierEtas });
       } catch (error) {
         // One shipment the model fails on must not hold up its batch: tried again in an hour, and
         // until then its reads compute in memory (and fail the same way, on that field only).
@@ -276,7 +278,7 @@ export class EtaService {
   async predict(
     document: LatestDocument,
     now: number,
-    options: { keepFix?: boolean; firstCarrierEta?: number | null } = {},
+    options: { keepFix?: boolean; carrierEtas?: KeptCarrierEtas | null } = {},
   ): Promise<EtaPrediction | null> {
     const content = document.content;
     const progress = journeyProgress(content);
@@ -322,9 +324,15 @@ export class EtaService {
       carrierSlip80Hours: SERVICE_CARRIER_SLIP80_HOURS,
       carrierP50ShiftHours: SERVICE_CARRIER_P50_SHIFT_HOURS,
       modelWeight: SERVICE_MODEL_WEIGHT,
-      // A published delay the ship makes good (eta-model.ts, RECOVERY_*): against the first carrier
-      // ETA the service kept for the shipment.
-      firstCarrierEta: options.firstCarrierEta ?? null,
+      // A published late departure the ship makes good (eta-model.ts, RECOVERY_*): against the carrier
+      // ETAs the service kept for the shipment, before and since the box sailed.
+      firstCarrierEta: options.carrierEtas?.first ?? null,
+      departure: {
+        highestCarrierEtaBeforeSailing: options.carrierEtas?.highestBeforeSailing ?? null,
+        polDepartureAt: progress.polDepartureAt,
+        sailedAt: progress.sailedFromPolAt,
+        transshipment: progress.transshipment,
+      },
       recoverySlip80Hours: SERVICE_RECOVERY_SLIP80_HOURS,
       vessel,
       pod,
@@ -388,17 +396,37 @@ export class EtaService {
   }
 
   /**
-   * The first carrier ETA kept for each shipment: the carrier's ETA of its oldest snapshot (the first
-   * prediction the service made for it). One statement for the batch.
+   * The carrier ETAs kept for each shipment (its snapshots' carrier_eta): the first one, and the highest
+   * one kept before the box sailed from its port of loading (all of them while it has not). One
+   * statement for the batch; times compared as epoch seconds (timestamp columns hold UTC).
    */
-  private async firstCarrierEtas(shipmentIds: readonly string[]): Promise<Map<string, number>> {
-    if (shipmentIds.length === 0) return new Map();
-    const rows = await this.deps.prisma.$queryRaw<{ shipment_id: string; carrier_eta: Date }[]>`
-      SELECT DISTINCT ON (shipment_id) shipment_id, carrier_eta
-        FROM predictive_eta_snapshots
-       WHERE shipment_id IN (${Prisma.join([...shipmentIds])}) AND carrier_eta IS NOT NULL
-       ORDER BY shipment_id, computed_at`;
-    return new Map(rows.map((r) => [r.shipment_id, r.carrier_eta.getTime()]));
+  private async keptCarrierEtas(
+    shipments: readonly { id: string; document: LatestDocument | null | undefined }[],
+  ): Promise<Map<string, KeptCarrierEtas>> {
+    if (shipments.length === 0) return new Map();
+    const cutoffs = shipments.map((s) => {
+      const sailedAt = s.document ? journeyProgress(s.document.content).sailedFromPolAt : null;
+      // Not sailed: every kept ETA is from before (year 5138 in epoch seconds).
+      return Prisma.sql`(${s.id}, ${sailedAt === null ? 1e11 : sailedAt / 1000}::float8)`;
+    });
+    const rows = await this.deps.prisma.$queryRaw<
+      { shipment_id: string; first_eta: Date | null; highest_before: Date | null }[]
+    >`
+      SELECT c.id AS shipment_id,
+             (SELECT p.carrier_eta FROM predictive_eta_snapshots p
+               WHERE p.shipment_id = c.id AND p.carrier_eta IS NOT NULL
+               ORDER BY p.computed_at LIMIT 1) AS first_eta,
+             (SELECT max(p.carrier_eta) FROM predictive_eta_snapshots p
+               WHERE p.shipment_id = c.id AND extract(epoch from p.computed_at)::float8 < c.cutoff) AS highest_before
+        FROM (VALUES ${Prisma.join(cutoffs)}) AS c(id, cutoff)`;
+    return new Map(
+      rows
+        .filter((r) => r.first_eta !== null)
+        .map((r) => [
+          r.shipment_id,
+          { first: r.first_eta!.getTime(), highestBeforeSailing: r.highest_before?.getTime() ?? null },
+        ]),
+    );
   }
 
   /** Keeps a fetched fix in the vessel's history and forgets the vessel's fixes past the window. */
@@ -588,6 +616,12 @@ function fromStored(stored: Extract<StoredPrediction, { kind: "predicted" }>): P
     horizonHours: stored.horizonHours,
     fallbackReason: stored.fallbackReason ?? null,
   };
+}
+
+/** What the service kept of a shipment's carrier ETAs (its snapshots), for a late departure made good. */
+interface KeptCarrierEtas {
+  first: number;
+  highestBeforeSailing: number | null;
 }
 
 type Sailing = NonNullable<ReturnType<typeof journeyProgress>["sailing"]>;

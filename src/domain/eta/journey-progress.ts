@@ -14,6 +14,14 @@ export interface JourneyProgress {
   ata: number | null;
   carrierEta: number | null;
   podLocationKey: string | null;
+  /**
+   * The vessel's departure from the port of loading: when it sailed (null: not yet) and when it sails
+   * or sailed (the actual time, else the carrier's estimate; null: unknown).
+   */
+  sailedFromPolAt: number | null;
+  polDepartureAt: number | null;
+  /** A transshipment lies on the box's way (the box changes vessel). */
+  transshipment: boolean;
   /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
   sailing: {
     vessel: TrackedVessel;
@@ -45,6 +53,8 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
     ata: Number.isFinite(ataMs) ? ataMs : null,
     carrierEta,
     podLocationKey: pod.locationKey,
+    ...polDeparture(doc),
+    transshipment: doc.transshipmentLocationKeys.length > 0,
   };
   if (arrived) return { ...base, sailing: null };
   const { keys, seaFrom, seaTo } = journeyCalls(doc);
@@ -70,4 +80,20 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
     };
   }
   return { ...base, sailing: null };
+}
+
+/** The vessel's departure from the port of loading: actual once it has sailed, else the latest estimate. */
+function polDeparture(doc: TrackingDocument): {
+  sailedFromPolAt: number | null;
+  polDepartureAt: number | null;
+} {
+  const key = doc.route.pol.locationKey;
+  const instant = (e: TrackedEvent) => (e.instant === null ? Number.NaN : Date.parse(e.instant));
+  const departures = allEvents(doc).filter(
+    (e) => key !== null && e.locationKey === key && e.eventCode === "DEPA" && Number.isFinite(instant(e)),
+  );
+  const sailed = departures.filter((e) => e.actual).map(instant);
+  if (sailed.length > 0) return { sailedFromPolAt: Math.min(...sailed), polDepartureAt: Math.min(...sailed) };
+  const estimated = departures.map(instant);
+  return { sailedFromPolAt: null, polDepartureAt: estimated.length > 0 ? Math.max(...estimated) : null };
 }

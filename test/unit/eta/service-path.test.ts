@@ -10,7 +10,8 @@ import {
   type EtaInput,
   HOUR_MS,
   predictEta,
-  RECOVERY_MAX_MOVE_HOURS,
+  RECOVERY_P50_SHIFT_HOURS,
+  RECOVERY_RATE,
   SERVICE_CARRIER_P50_SHIFT_HOURS,
   SERVICE_CARRIER_SLIP80_HOURS,
   SERVICE_MODEL_WEIGHT,
@@ -19,8 +20,19 @@ import {
 
 const now = Date.UTC(2026, 5, 1, 12);
 
-/** What the service passes: its measured settings, the carrier's ETA and the first one it kept. */
-function servicePath(carrierEta: number, firstCarrierEta: number | null, overrides: Partial<EtaInput> = {}) {
+type Departure = NonNullable<EtaInput["departure"]>;
+
+/**
+ * What the service passes: its measured settings, the carrier's ETA, the first one it kept and what it
+ * knows of the departure (by default a direct box that sails in two days on a 20-day leg, whose
+ * carrier's ETA has not moved since it sailed).
+ */
+function servicePath(
+  carrierEta: number,
+  firstCarrierEta: number | null,
+  overrides: Partial<EtaInput> = {},
+  departure: Partial<Departure> = {},
+) {
   return predictEta({
     seedKey: "service-path",
     now,
@@ -33,39 +45,77 @@ function servicePath(carrierEta: number, firstCarrierEta: number | null, overrid
     carrierP50ShiftHours: SERVICE_CARRIER_P50_SHIFT_HOURS,
     modelWeight: SERVICE_MODEL_WEIGHT,
     firstCarrierEta,
+    departure: {
+      highestCarrierEtaBeforeSailing: null,
+      polDepartureAt: carrierEta - 20 * DAY_MS,
+      sailedAt: null,
+      transshipment: false,
+      ...departure,
+    },
     recoverySlip80Hours: SERVICE_RECOVERY_SLIP80_HOURS,
     ...overrides,
   })!;
 }
 
+const shift = RECOVERY_P50_SHIFT_HOURS * HOUR_MS;
+
 describe("a published late departure the ship makes good", () => {
-  it("moves p50 from the carrier's delayed ETA back by the delay, source blend, with its measured window", () => {
-    const first = now + 10 * DAY_MS;
-    const delayed = first + 30 * HOUR_MS;
+  it("moves p50 back to the first ETA when the delay is within a fifth of the leg, source blend, with its window", () => {
+    const first = now + 20 * DAY_MS;
+    const delayed = first + 3 * DAY_MS;
     const prediction = servicePath(delayed, first);
     expect(prediction.source).toBe("blend");
-    expect(prediction.p50).toBe(first);
-    expect(prediction.p80).toBe(first + SERVICE_RECOVERY_SLIP80_HOURS["7to14d"]! * HOUR_MS);
+    expect(prediction.p50).toBe(first + shift);
+    expect(prediction.p80 - prediction.p50).toBe(SERVICE_RECOVERY_SLIP80_HOURS.gt14d! * HOUR_MS);
   });
 
-  it("moves it by at most 36 hours, so a carrier within 12 h of the truth keeps p50 within 48 h of it", () => {
-    const first = now + 8 * DAY_MS;
-    const delayed = first + 5 * DAY_MS;
-    const prediction = servicePath(delayed, first);
-    expect(prediction.p50).toBe(delayed - RECOVERY_MAX_MOVE_HOURS * HOUR_MS);
+  it("keeps what the ship cannot make good: the delay beyond a fifth of the leg's time", () => {
+    const first = now + 12 * DAY_MS;
+    const delayed = first + 4 * DAY_MS;
+    // A 10-day leg: two days made good, two left.
+    const prediction = servicePath(delayed, first, {}, { polDepartureAt: delayed - 10 * DAY_MS });
+    expect(RECOVERY_RATE).toBe(0.2);
+    expect(prediction.p50).toBe(first + 2 * DAY_MS + shift);
   });
 
-  it("leaves the carrier's ETA alone beyond two weeks, where the bounded move measured no gain", () => {
-    const first = now + 20 * DAY_MS;
-    expect(servicePath(first + 48 * HOUR_MS, first).source).toBe("carrier");
+  it("goes on moving it at sea from the ETA published before the box sailed, until the carrier revises it later", () => {
+    const first = now + 10 * DAY_MS;
+    const published = first + 2 * DAY_MS;
+    const sailing = { highestCarrierEtaBeforeSailing: published, polDepartureAt: published - 20 * DAY_MS };
+    const sailedAt = now - 5 * DAY_MS;
+    expect(servicePath(published, first, {}, { ...sailing, sailedAt }).p50).toBe(first + shift);
+    // The carrier's first revision at sea brought its ETA half way: p50 stays where the ship is.
+    expect(servicePath(first + DAY_MS, first, {}, { ...sailing, sailedAt }).p50).toBe(first + shift);
+    // Revised later than before the departure: a delay at sea the carrier knows of, served as it is.
+    const later = published + 3 * DAY_MS;
+    expect(servicePath(later, first, {}, { ...sailing, sailedAt })).toMatchObject({ source: "carrier" });
   });
 
-  it("leaves the carrier's ETA alone when it has not moved, moved more than ten days, or is under five days off", () => {
+  it("leaves the carrier alone after four fifths of the leg, when it has published the whole delay", () => {
+    const first = now + 3 * DAY_MS;
+    const published = first + 2 * DAY_MS;
+    const prediction = servicePath(
+      first + HOUR_MS,
+      first,
+      {},
+      {
+        highestCarrierEtaBeforeSailing: published,
+        polDepartureAt: published - 20 * DAY_MS,
+        sailedAt: now - 17 * DAY_MS,
+      },
+    );
+    expect(prediction).toMatchObject({ source: "carrier", p50: first + HOUR_MS });
+  });
+
+  it("leaves a transshipped box, an ETA that has not moved or moved earlier, and a box with no first ETA to the carrier", () => {
     const eta = now + 10 * DAY_MS;
-    const shift = SERVICE_CARRIER_P50_SHIFT_HOURS["7to14d"] * HOUR_MS;
-    expect(servicePath(eta, eta)).toMatchObject({ source: "carrier", p50: eta + shift });
-    expect(servicePath(eta, eta - 11 * DAY_MS)).toMatchObject({ source: "carrier", p50: eta + shift });
-    expect(servicePath(now + 5 * DAY_MS, now + 4 * DAY_MS).source).toBe("carrier");
+    const carrierShift = SERVICE_CARRIER_P50_SHIFT_HOURS["7to14d"] * HOUR_MS;
+    expect(servicePath(eta + DAY_MS, eta, {}, { transshipment: true })).toMatchObject({
+      source: "carrier",
+      p50: eta + DAY_MS + carrierShift,
+    });
+    expect(servicePath(eta, eta)).toMatchObject({ source: "carrier", p50: eta + carrierShift });
+    expect(servicePath(eta, eta + DAY_MS).source).toBe("carrier");
     expect(servicePath(eta, null).source).toBe("carrier");
   });
 
