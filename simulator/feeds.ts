@@ -5,6 +5,7 @@
  * news. The service's disruption ingestion reads them under `npm start`, so the shipments the world
  * delays are the ones its disruptions match. Pure functions of the time; every item is our own wording.
  */
+import { type StoryPublisher, storyItemsBetween } from "./news-stories";
 import { type Episode, episodesBetween } from "./world/episodes";
 import type { Passage } from "./world/geo";
 import { findPort } from "./world/ports";
@@ -14,7 +15,18 @@ const DAY = 24 * HOUR;
 /** How far back a feed reaches: long enough for a canal restriction's whole story. */
 const FEED_WINDOW_MS = 21 * DAY;
 
-export const FEED_PUBLISHERS = ["harbour-wire", "box-trade-daily", "quay-ledger", "storm-watch"] as const;
+/**
+ * The publishers' own feeds report the world's dated episodes; `shipping-digest` is a news
+ * aggregator carrying the running stories of news-stories.ts from the trade press, each item naming
+ * its publisher in `<source>`.
+ */
+export const FEED_PUBLISHERS = [
+  "harbour-wire",
+  "box-trade-daily",
+  "quay-ledger",
+  "storm-watch",
+  "shipping-digest",
+] as const;
 export type FeedPublisher = (typeof FEED_PUBLISHERS)[number];
 
 const PUBLISHER_NAMES: Readonly<Record<FeedPublisher, string>> = {
@@ -22,6 +34,7 @@ const PUBLISHER_NAMES: Readonly<Record<FeedPublisher, string>> = {
   "box-trade-daily": "Box Trade Daily",
   "quay-ledger": "Quay Ledger",
   "storm-watch": "Storm Watch Agency",
+  "shipping-digest": "Shipping News Digest",
 };
 
 const CANALS: Readonly<Record<Passage, string>> = {
@@ -39,6 +52,8 @@ interface NewsItem {
   summary: string;
   publishedAt: number;
   alertLevel?: "Green" | "Orange" | "Red";
+  /** The publisher of an aggregated item (RSS 2.0 `<source>`). */
+  source?: StoryPublisher;
 }
 
 function portsText(episode: Episode): string {
@@ -195,6 +210,7 @@ function noise(publisher: FeedPublisher, from: number, to: number): NewsItem[] {
 /** One publisher's items published by `now`, newest first. */
 export function feedItems(publisher: FeedPublisher, now: number): NewsItem[] {
   const from = now - FEED_WINDOW_MS;
+  if (publisher === "shipping-digest") return storyItemsBetween(from, now);
   const items = [
     ...episodesBetween(from - 7 * DAY, now).flatMap((episode) => itemsAbout(episode, publisher)),
     ...noise(publisher, from, now),
@@ -217,7 +233,7 @@ export function feedXml(publisher: FeedPublisher, now: number, base: string): st
       <link>${xml(`${base}/news/${i.guid}`)}</link>
       <guid isPermaLink="false">${xml(i.guid)}</guid>
       <pubDate>${new Date(i.publishedAt).toUTCString()}</pubDate>
-      <description>${xml(i.summary)}</description>${i.alertLevel ? `\n      <gdacs:alertlevel>${i.alertLevel}</gdacs:alertlevel>` : ""}
+      <description>${xml(i.summary)}</description>${i.alertLevel ? `\n      <gdacs:alertlevel>${i.alertLevel}</gdacs:alertlevel>` : ""}${i.source ? `\n      <source url="${xml(i.source.url)}">${xml(i.source.name)}</source>` : ""}
     </item>`,
     )
     .join("\n");

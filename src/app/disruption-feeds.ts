@@ -15,6 +15,8 @@ export const SIMULATOR_PUBLISHERS: readonly {
   { slug: "box-trade-daily", publisher: "Box Trade Daily", kind: "news" },
   { slug: "quay-ledger", publisher: "Quay Ledger", kind: "news" },
   { slug: "storm-watch", publisher: "Storm Watch Agency", kind: "gdacs" },
+  // An aggregator: each item names its own publisher (`<source>`), the running stories of the world.
+  { slug: "shipping-digest", publisher: "Shipping News Digest", kind: "news" },
 ];
 
 const sourceSchema = z.object({
