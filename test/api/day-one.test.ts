@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storiesActiveAt } from "../../simulator/news-stories";
 import type { DayOneReport } from "../../src/app/day-one";
+import { DEMO_ORGANIZATION } from "../../src/domain/accounts/demo";
+import { callTool, httpClient } from "../mcp/support";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**
@@ -32,6 +35,8 @@ describe("day one on a fresh embedded install", { timeout: 600_000 }, () => {
         QUAYSIDE_WORKERS: "on",
         QUAYSIDE_DEMO: "true",
         QUAYSIDE_DEMO_KEY: DEMO_KEY,
+        // The simulator's news, as `npm start` reads it (auto with the embedded simulator).
+        QUAYSIDE_DISRUPTION_FEEDS: "simulator",
         QUAYSIDE_LOG_LEVEL: "info",
       },
     });
@@ -100,6 +105,94 @@ describe("day one on a fresh embedded install", { timeout: 600_000 }, () => {
     expect(shipments.filter((s) => s.demurrage_risk).length).toBeGreaterThan(0);
     // The demo's plan shows every capability: disruptions answer, not 403.
     expect((await get("/disruptions")).status).toBe(200);
+  });
+
+  it("shows active disruptions matched to the demo's shipments: v1, GraphQL, MCP and the dashboard", async () => {
+    // The world's running news (simulator/news-stories.ts) has a story going in each family now.
+    expect(storiesActiveAt(Date.now()).length).toBe(4);
+    // What the workers do on their own interval, done now: the feeds read, new shipments matched.
+    await app.services.feedIngestion!.tick();
+    await app.services.disruptions.rematchChangedShipments(200);
+
+    const active = await get("/disruptions?page_size=100");
+    expect(active.status).toBe(200);
+    const listed = active.body.data as { id: string; sources: { publisher: string }[] }[];
+    expect(listed.length).toBeGreaterThan(0);
+    // The digest's items name their own publishers (RSS <source>), so stories are corroborated.
+    expect(listed.some((d) => new Set(d.sources.map((s) => s.publisher)).size >= 3)).toBe(true);
+
+    const shipments = (await get("/shipments?limit=100")).body.data as { name: string; reference: string }[];
+    let matched: { name: string; reference: string; disruption: { id: string; headline: string } } | null =
+      null;
+    for (const shipment of shipments) {
+      const own = await get(`/shipments/${shipment.name}/disruptions`);
+      expect(own.status).toBe(200);
+      const first = (own.body.data as { id: string; headline: string }[])[0];
+      if (first) {
+        matched = { ...shipment, disruption: first };
+        break;
+      }
+    }
+    expect(matched, "a demo shipment touched by an active disruption").not.toBeNull();
+    const { disruption } = matched!;
+    expect(listed.map((d) => d.id)).toContain(disruption.id);
+    const detail = (await get(`/disruptions/${disruption.id}`)).body.data as {
+      affected: { count: number; references: string[] };
+    };
+    expect(detail.affected.count).toBeGreaterThan(0);
+
+    const graphql = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${DEMO_KEY}` },
+      body: JSON.stringify({
+        query:
+          "{ disruptions(touchingMyShipments: true, pageSize: 100) { __typename ... on DisruptionPage { total items { id affected { count } } } } }",
+      }),
+    });
+    const page = ((await graphql.json()) as { data: { disruptions: Record<string, any> } }).data.disruptions;
+    expect(page.__typename).toBe("DisruptionPage");
+    expect(page.items.map((d: { id: string }) => d.id)).toContain(disruption.id);
+
+    const mcp = await httpClient(app, DEMO_KEY);
+    try {
+      const news = await callTool(mcp, "get_route_news", { mine: true });
+      expect(news.isError ?? false).toBe(false);
+      const items = (news.structuredContent as { items: { id: string }[] }).items;
+      expect(items.map((i) => i.id)).toContain(disruption.id);
+    } finally {
+      await mcp.close();
+    }
+
+    // The dashboard's shipment page, signed in as a teammate of the demo organisation.
+    const organization = await app.services.db.prisma.organization.findFirstOrThrow({
+      where: { name: DEMO_ORGANIZATION },
+    });
+    const password = "day-one-teammate-password";
+    await app.services.accounts.createUser({
+      organizationId: organization.id,
+      email: "day-one-teammate@example.com",
+      role: "member",
+      password,
+    });
+    const visit = await fetch(`${app.url}/dashboard/sign-in`);
+    const session = (visit.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await visit.text())?.[1] ?? "";
+    const signedIn = await fetch(`${app.url}/dashboard/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: session, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: token, email: "day-one-teammate@example.com", password }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get("set-cookie") ?? session).split(";")[0]!;
+    const html = await (
+      await fetch(`${app.url}/dashboard/shipments/${matched!.name}`, { headers: { cookie } })
+    ).text();
+    expect(html).toContain('<h2 id="disruptions">Disruptions</h2>');
+    expect(html).not.toContain("No active disruption touches this shipment.");
+    expect(html).not.toContain("not part of this plan");
+    const headlineStart = disruption.headline.split(/[—&<>"']/)[0]!.trim();
+    expect(html).toContain(headlineStart);
   });
 
   it("does not sample again on the next start (the database already holds the past)", async () => {
