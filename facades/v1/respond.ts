@@ -88,3 +88,36 @@ export function sendFeatureGate(
       : { data: { feature: gate.feature } },
   );
 }
+
+/**
+ * JSON text of values an answer shares with the answer cache (src/graphql/answer-cache.ts), by value:
+ * a kept answer is handed out as the same object on every hit in this process, so its text is
+ * written once and each hit only frames it. The cache never hands out a value it changed (a change
+ * makes a new answer), and nothing here mutates what it renders.
+ */
+const renderedJson = new WeakMap<object, string>();
+
+function jsonOfShared(value: object): string {
+  let text = renderedJson.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    renderedJson.set(value, text);
+  }
+  return text;
+}
+
+/** Writes a JSON body as `res.json` would (same bytes and headers), without its per-call work. */
+function sendJsonText(res: Response, text: string): void {
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(res.req.method === "HEAD" ? undefined : text);
+}
+
+/**
+ * A v1 list answer (`{success, total, data}`, spec section 2.1) whose items come straight from an
+ * operation's result: the items' JSON is written once per kept answer (above), the envelope per call.
+ * Byte for byte what `res.json({ success: true, total, data: items })` sends.
+ */
+export function sendV1List(res: Response, items: readonly unknown[], total: number = items.length): void {
+  sendJsonText(res, `{"success":true,"total":${total},"data":${jsonOfShared(items)}}`);
+}

@@ -2,7 +2,7 @@ import type { FacadeDeps } from "../../facade";
 import { CarriersDocument } from "../../generated/operations";
 import { carriersQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
-import { sendV1Error } from "../respond";
+import { sendV1Error, sendV1List } from "../respond";
 
 /** GET /carriers: the carrier directory (spec v1 section 2.10). */
 export function mountCarrierRoutes(api: V1Handlers, deps: FacadeDeps): void {
@@ -17,7 +17,6 @@ export function mountCarrierRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const result = await deps.run(req, CarriersDocument, { search: query.data.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
-    const carriers = result.data.carriers!;
-    res.json({ success: true, total: carriers.length, data: carriers });
+    sendV1List(res, result.data.carriers!);
   });
 }
