@@ -79,10 +79,13 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
       description:
         "Reviews your active shipments for what needs attention today: delayed, not found by any carrier, or touched by an active disruption. Optionally for one carrier.",
       argsSchema: z.object({
+        // Optional outside `completable`: the SDK looks for the completer under the optional wrapper.
         carrier: completable(
-          z.string().trim().max(4).optional().describe("Only this carrier's shipments: a SCAC, e.g. MAEU"),
+          z.string().trim().max(4).describe("Only this carrier's shipments: a SCAC, e.g. MAEU"),
           completeCarrier(context),
-        ),
+        )
+          .optional()
+          .describe("Only this carrier's shipments: a SCAC, e.g. MAEU"),
       }),
     },
     async ({ carrier }) => {
