@@ -58,6 +58,7 @@ export type OutcomeCode =
   | "headers_too_large"
   | "malformed_http"
   | "metrics_token_required"
+  | "invalid_signature"
   | "metrics_address_not_allowed"
   | "database_unavailable"
   | "service_stopping"
@@ -483,6 +484,15 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     sentence: "The request is not valid HTTP.",
   },
   // The operator's endpoints (/metrics), when QUAYSIDE_METRICS_TOKEN or QUAYSIDE_METRICS_ALLOW is set.
+  // A partner's signed inbound webhook (issue 41) whose signature is missing, stale or wrong.
+  invalid_signature: {
+    v1: { status: 401, error: "invalid_signature" },
+    compat: { message: "API_KEY_WRONG" },
+    graphql: { status: 401, code: "UNAUTHENTICATED" },
+    mcp: { isError: true, jsonRpcCode: -32001 },
+    sentence:
+      "The request's signature is missing, more than 5 minutes old or does not match its body: nothing changed.",
+  },
   metrics_token_required: {
     v1: { status: 401, error: "metrics_token_required" },
     compat: { message: "API_KEY_WRONG" },

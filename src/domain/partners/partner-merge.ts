@@ -14,7 +14,8 @@ import type { PartnerEventFacts } from "./partner-event";
  * answer is the base and is never edited: a partner adds what the carrier did not say.
  *
  * 1. A carrier's actual event always stands. A partner event reporting the same milestone of the same
- *    box (code, empty or laden, mode, and place when both name one) is kept out of the document and
+ *    box (code, empty or laden, mode, the same side of the discharge at the port of discharge, and the
+ *    same place when both name a UN/LOCODE) is kept out of the document and
  *    reported back to the sender as `superseded`; so is a partner's estimate when the carrier has
  *    any event of that milestone.
  * 2. A partner's actual event replaces the carrier's estimate of the same milestone.
@@ -68,7 +69,11 @@ export function mergePartnerEvents(
     const location = placeOf(doc, e);
     let applied = false;
     for (const box of boxes) {
-      const same = (c: TrackedEvent) => sameMilestone(doc, c, e, location);
+      const discharge = box.events.find(
+        (c) => c.actual && c.eventCode === "DISC" && c.locationKey === doc.route.pod.locationKey,
+      );
+      const dischargedAt = discharge?.instant ? Date.parse(discharge.instant) : null;
+      const same = (c: TrackedEvent) => sameMilestone(doc, c, e, location, dischargedAt);
       const carrierSays = box.events.filter((c) => c.source === undefined && same(c));
       if (carrierSays.some((c) => c.actual) || (!e.actual && carrierSays.length > 0)) continue;
       if (e.actual) box.events = box.events.filter((c) => !(c.source === undefined && !c.actual && same(c)));
@@ -132,8 +137,14 @@ function sameMilestone(
   c: TrackedEvent,
   e: PartnerEventFacts,
   location: TrackedLocation,
+  dischargedAt: number | null,
 ): boolean {
   if (c.eventCode !== e.eventCode) return false;
+  // The export and the import side each have their own gate-out, rail departure ...: a milestone after
+  // the discharge at the port of discharge is never the same as one before it.
+  const imported = (instant: string | null) =>
+    dischargedAt !== null && instant !== null && Date.parse(instant) >= dischargedAt;
+  if (imported(c.instant) !== imported(e.instant)) return false;
   if (e.emptyIndicator !== null && c.emptyIndicator !== null && c.emptyIndicator !== e.emptyIndicator)
     return false;
   if (c.kind === "TRANSPORT" && c.modeOfTransport !== e.modeOfTransport) return false;

@@ -1,0 +1,294 @@
+/**
+ * Issue 41 item 2: a partner (a trucker, a rail feed, a warehouse) posts the events after the port.
+ * One shipment of the simulator, discharged, whose carrier has not reported the gate-out yet: the
+ * partner's gate-out, arrival at the warehouse and empty return close detention and set the delivery
+ * (`closed_at`, `deliveredAt`) on GraphQL and v1, each event named with its source; a carrier poll
+ * keeps them; a replayed event changes nothing; a forged or stale signed webhook is refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DcsaEquipmentEvent } from "../../simulator/dcsa-types";
+import { eventsFor, knownShipments, shipmentFor } from "../../simulator/world/world";
+import { partnerSignature } from "../../src/domain/partners/partner-signature";
+import { ManualClock } from "../../src/lib/clock";
+import { SIMULATOR_ENV } from "../compat/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const START = "2026-11-20T12:00:00.000Z";
+
+let app: TestApp;
+let clock: ManualClock;
+let org: OrgWithKey;
+let box: string;
+let pod: string;
+/** An hour after the discharge: the carrier's gate-out is still more than a day away. */
+let trackedAt: number;
+
+/** A one-box MSC shipment discharged after START whose carrier gate-out comes more than a day later. */
+function dischargedBox() {
+  let tried = 0;
+  for (const shipment of knownShipments("MSCU", new Date(START))) {
+    if (++tried > 3_000) break;
+    if (shipment.cancelled || shipment.containers.length !== 1) continue;
+    const number = shipment.containers[0]!.equipmentReference;
+    const actuals = eventsFor(shipment, new Date(shipment.completesAt.getTime() + DAY), {
+      equipmentReference: number,
+    })
+      .filter((e): e is DcsaEquipmentEvent => e.eventType === "EQUIPMENT" && e.eventClassifierCode === "ACT")
+      .sort((a, b) => Date.parse(a.eventDateTime) - Date.parse(b.eventDateTime));
+    const port = shipment.portOfDischarge.unLocode;
+    const disc = actuals.find(
+      (e) => e.equipmentEventTypeCode === "DISC" && e.eventLocation.UNLocationCode === port,
+    );
+    if (!disc || Date.parse(disc.eventDateTime) < Date.parse(START)) continue;
+    const discharged = Date.parse(disc.eventDateTime);
+    const out = actuals.find(
+      (e) => e.equipmentEventTypeCode === "GTOT" && Date.parse(e.eventDateTime) > discharged,
+    );
+    if (out && Date.parse(out.eventDateTime) < discharged + 2 * DAY) continue;
+    if (shipmentFor("MSCU", number, "equipment", new Date(discharged + HOUR))?.key !== shipment.key) continue;
+    return { number, port, discharged };
+  }
+  throw new Error("no discharged one-box MSC shipment in the simulator world");
+}
+
+beforeAll(async () => {
+  clock = new ManualClock(START);
+  app = await startTestApp({
+    env: { ...SIMULATOR_ENV, QUAYSIDE_WORKERS: "off", QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
+    clock,
+  });
+  org = await app.fixtures.organization({ plan: "professional" });
+  const found = dischargedBox();
+  box = found.number;
+  pod = found.port;
+  trackedAt = found.discharged + HOUR;
+  clock.set(trackedAt);
+}, 120_000);
+afterAll(() => app?.stop());
+
+const v1 = async (key: string, method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+const gql = async (query: string, variables: Record<string, unknown> = {}, key = org.key) => {
+  const res = await graphql(app, key, query, variables);
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data as Record<string, any>;
+};
+
+const CREATE = `mutation ($name: String!) { createPartnerSource(name: $name) { source { id name } signingSecret } }`;
+const POST = `mutation ($sourceId: ID!, $events: [PartnerEventInput!]!) {
+  postPartnerEvents(sourceId: $sourceId, events: $events) { results { index eventId outcome shipmentId message } }
+}`;
+const READ = `query ($id: String!) {
+  shipment(id: $id) {
+    name status
+    document { version deliveredAt containers { number events { eventCode emptyIndicator actual instant source { kind name eventId } } } }
+  }
+  shipmentDnd(id: $id) {
+    ... on ShipmentDnd { containers { container demurrage { status clockStoppedAt } detention { status clockStartedAt clockStoppedAt } } }
+  }
+}`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe("a partner's events on GraphQL", () => {
+  let sourceId: string;
+  let shipmentId: string;
+  const gateOut = () => trackedAt + 10 * 60_000;
+  const atWarehouse = () => trackedAt + 2 * HOUR;
+  const emptyBack = () => trackedAt + 6 * HOUR;
+  const events = () => [
+    {
+      eventId: "hh-1",
+      eventType: "EQUIPMENT",
+      eventCode: "GTOT",
+      emptyIndicatorCode: "LADEN",
+      eventDateTime: iso(gateOut()),
+      shipment: box,
+      unLocationCode: pod,
+    },
+    {
+      eventId: "hh-2",
+      eventType: "TRANSPORT",
+      eventCode: "ARRI",
+      modeOfTransport: "TRUCK",
+      facilityTypeCode: "CLOC",
+      eventDateTime: iso(atWarehouse()),
+      shipment: box,
+      locationName: "Consignee DC",
+    },
+    {
+      eventId: "hh-3",
+      eventType: "EQUIPMENT",
+      eventCode: "GTIN",
+      emptyIndicatorCode: "EMPTY",
+      eventDateTime: iso(emptyBack()),
+      shipment: box,
+      locationName: "Empty depot",
+    },
+  ];
+
+  beforeAll(async () => {
+    expect((await v1(org.key, "GET", `/container/${box}?sealine=MSCU`)).status).toBe(200);
+    const created = (await gql(CREATE, { name: "Harbour Haulage" })).createPartnerSource;
+    sourceId = created.source.id;
+    expect(created.signingSecret).toMatch(/^psec_/);
+    const hook = await graphql(
+      app,
+      org.key,
+      `mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/hook", events: ["*"] }) { endpoint { id } } }`,
+    );
+    expect(hook.body.errors).toBeUndefined();
+  }, 60_000);
+
+  it("gate-out, warehouse arrival and empty return close detention and set deliveredAt, each event named with its source", async () => {
+    const before = await gql(READ, { id: box });
+    shipmentId = before.shipment.name;
+    expect(before.shipment.document.deliveredAt).toBeNull();
+    expect(before.shipmentDnd.containers[0].detention).toBeNull();
+
+    clock.set(trackedAt + 7 * HOUR);
+    const posted = (await gql(POST, { sourceId, events: events() })).postPartnerEvents.results;
+    expect(posted.map((r: any) => r.outcome)).toEqual(["APPLIED", "APPLIED", "APPLIED"]);
+    expect(posted[0].shipmentId).toBe(shipmentId);
+
+    const after = await gql(READ, { id: box });
+    expect(after.shipment.status).toBe("DELIVERED");
+    expect(after.shipment.document.deliveredAt).toBe(iso(atWarehouse()));
+    const partnerEvents = after.shipment.document.containers[0].events.filter(
+      (e: any) => e.source.kind === "PARTNER",
+    );
+    expect(partnerEvents.map((e: any) => [e.eventCode, e.source.name, e.source.eventId])).toEqual([
+      ["GTOT", "Harbour Haulage", "hh-1"],
+      ["ARRI", "Harbour Haulage", "hh-2"],
+      ["GTIN", "Harbour Haulage", "hh-3"],
+    ]);
+    const clocks = after.shipmentDnd.containers[0];
+    expect(clocks.demurrage).toMatchObject({ status: "closed", clockStoppedAt: iso(gateOut()) });
+    expect(clocks.detention).toMatchObject({
+      status: "closed",
+      clockStartedAt: iso(gateOut()),
+      clockStoppedAt: iso(emptyBack()),
+    });
+
+    // The change went out as a poll's would: the delivery is a shipment.arrived webhook in the outbox.
+    const outbox = await app.services.db.prisma.webhookDelivery.findMany({
+      where: { organizationId: org.organizationId },
+    });
+    expect(outbox.map((d) => d.event)).toContain("shipment.arrived");
+  });
+
+  it("a replayed batch changes nothing: every event is a duplicate and no version is written", async () => {
+    const version = (await gql(READ, { id: box })).shipment.document.version;
+    const outbox = await app.services.db.prisma.webhookDelivery.count({
+      where: { organizationId: org.organizationId },
+    });
+    const replay = (await gql(POST, { sourceId, events: events() })).postPartnerEvents.results;
+    expect(replay.map((r: any) => r.outcome)).toEqual(["DUPLICATE", "DUPLICATE", "DUPLICATE"]);
+    expect((await gql(READ, { id: box })).shipment.document.version).toBe(version);
+    expect(
+      await app.services.db.prisma.webhookDelivery.count({ where: { organizationId: org.organizationId } }),
+    ).toBe(outbox);
+  });
+
+  it("a bad event is refused alone with a clear reason, and changes nothing", async () => {
+    const version = (await gql(READ, { id: box })).shipment.document.version;
+    const results = (
+      await gql(POST, {
+        sourceId,
+        events: [
+          {
+            eventId: "bad-1",
+            eventType: "EQUIPMENT",
+            eventCode: "LOAD",
+            eventDateTime: iso(trackedAt),
+            shipment: box,
+            unLocationCode: pod,
+          },
+          {
+            eventId: "bad-2",
+            eventType: "EQUIPMENT",
+            eventCode: "GTOT",
+            eventDateTime: iso(trackedAt),
+            shipment: "SHP-999999",
+            unLocationCode: pod,
+          },
+          { eventId: "bad-3", eventType: "POSITION", eventDateTime: "yesterday", shipment: box },
+        ],
+      })
+    ).postPartnerEvents.results;
+    expect(results.map((r: any) => r.outcome)).toEqual(["INVALID", "INVALID", "INVALID"]);
+    expect(results[0].message).toMatch(/GTOT, GTIN, PICK or DROP/);
+    expect(results[1].message).toMatch(/SHP-999999 is not tracked by your organisation/);
+    expect(results[2].message).toMatch(/event_date_time/);
+    expect((await gql(READ, { id: box })).shipment.document.version).toBe(version);
+  });
+
+  it("a carrier poll keeps the partner's events on the stored document", async () => {
+    expect((await v1(org.key, "GET", `/container/${box}?sealine=MSCU`)).status).toBe(200);
+    const after = await gql(READ, { id: box });
+    expect(after.shipment.document.deliveredAt).toBe(iso(atWarehouse()));
+    expect(
+      after.shipment.document.containers[0].events.filter((e: any) => e.source.kind === "PARTNER"),
+    ).toHaveLength(3);
+  });
+
+  it("another organisation cannot post to this source", async () => {
+    const other = await app.fixtures.organization({ plan: "professional" });
+    const res = await graphql(app, other.key, POST, { sourceId, events: events() });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("the signed webhook refuses a forged or stale signature and changes nothing", async () => {
+    const created = (await gql(CREATE, { name: "Rail feed" })).createPartnerSource;
+    const body = JSON.stringify({
+      events: [
+        {
+          event_id: "rail-1",
+          event_type: "TRANSPORT",
+          event_code: "DEPA",
+          mode_of_transport: "RAIL",
+          event_date_time: iso(trackedAt + 3 * HOUR),
+          shipment_id: box,
+          location: { name: "Rail ramp" },
+        },
+      ],
+    });
+    const now = String(Math.floor(clock.now().getTime() / 1000));
+    const send = (timestamp: string, signature: string) =>
+      fetch(`${app.url}/api/inbound/partners/${created.source.id}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-quayside-timestamp": timestamp,
+          "x-quayside-signature": signature,
+        },
+        body,
+      });
+    const version = (await gql(READ, { id: box })).shipment.document.version;
+    const forged = await send(now, partnerSignature("psec_not-the-secret", now, body));
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ success: false, data: { error: "invalid_signature" } });
+    const stale = String(Number(now) - 600);
+    expect((await send(stale, partnerSignature(created.signingSecret, stale, body))).status).toBe(401);
+    expect((await gql(READ, { id: box })).shipment.document.version).toBe(version);
+
+    const genuine = await send(now, partnerSignature(created.signingSecret, now, body));
+    expect(genuine.status).toBe(200);
+    const answer = (await genuine.json()) as any;
+    expect(answer.data.results[0]).toMatchObject({
+      event_id: "rail-1",
+      outcome: "applied",
+    });
+    const events = (await gql(READ, { id: box })).shipment.document.containers[0].events;
+    expect(events.find((e: any) => e.source.eventId === "rail-1")?.source.name).toBe("Rail feed");
+  });
+});
