@@ -10,6 +10,9 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,te
 .top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:18px}
 .who{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 nav ul{display:flex;flex-wrap:wrap;gap:4px;list-style:none;margin:0;padding:6px 12px;background:#fff;border-bottom:1px solid var(--line)}
+nav.groups{display:flex;flex-wrap:wrap;gap:4px 20px;padding:4px 12px;background:#fff;border-bottom:1px solid var(--line)}
+nav.groups ul{padding:0;border:0;gap:2px}.nav-group{display:flex;flex-wrap:wrap;align-items:center;gap:2px 6px}
+.nav-label{font-size:13px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}.nav-here .nav-label{color:var(--ink)}
 nav a{display:block;padding:8px 10px;text-decoration:none;border-radius:4px}
 nav a[aria-current=page]{background:#e3edf8;font-weight:700;text-decoration:underline}
 main{max-width:1100px;margin:0 auto;padding:16px}
@@ -29,6 +32,7 @@ input[type=checkbox]{width:20px;height:20px;vertical-align:middle}
 textarea{width:100%;min-height:120px}
 button{font:inherit;padding:8px 14px;border-radius:4px;border:1px solid #0b3f77;background:var(--accent);color:#fff;cursor:pointer;min-height:40px}
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--bad);border-color:#6d1419}
+a.danger-link{display:inline-block;padding:8px 4px;min-height:40px;color:var(--bad);font-weight:600}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.event-about{margin:0 0 8px 28px;font-size:14px}.confirm{border:2px solid var(--bad)}
 .inline{display:inline}
 .row{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-end}
 .muted{color:var(--muted)}

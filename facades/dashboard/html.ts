@@ -103,3 +103,29 @@ export function notice(kind: "ok" | "error", text: string): string {
   const icon = kind === "error" ? "⚠" : "✓";
   return `<div class="notice notice-${kind}" role="${role}"><span aria-hidden="true">${icon}</span> ${esc(text)}</div>`;
 }
+
+/**
+ * A link to the confirmation step of something that cannot be undone, styled as danger: the action
+ * itself is only the confirmation page's button, so one click never destroys (works without script).
+ */
+export function dangerLink(href: string, label: string): string {
+  return `<a class="danger-link" href="${esc(href)}">${esc(label)}</a>`;
+}
+
+/**
+ * The confirmation step of a destructive action: what will happen in words, a danger-styled button
+ * that posts (with the CSRF token) to `action`, and a way back that changes nothing.
+ */
+export function confirmation(input: {
+  question: string;
+  consequence: string;
+  action: string;
+  confirmLabel: string;
+  cancelHref: string;
+  csrf: string;
+  extra?: string;
+}): string {
+  return `<section class="card confirm" aria-labelledby="confirm-title"><h2 id="confirm-title">${esc(input.question)}</h2>
+<p>${esc(input.consequence)}</p>
+<form method="post" action="${esc(input.action)}" class="row">${csrfField(input.csrf)}${input.extra ?? ""}<button type="submit" class="danger">${esc(input.confirmLabel)}</button> <a href="${esc(input.cancelHref)}">Cancel, keep it as it is</a></form></section>`;
+}

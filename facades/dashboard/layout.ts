@@ -8,22 +8,49 @@ export interface LayoutPerson {
   operator: boolean;
 }
 
-const NAV: { path: string; label: string; operator?: boolean }[] = [
-  { path: "/dashboard", label: "Overview" },
-  { path: "/dashboard/shipments", label: "Shipments" },
-  { path: "/dashboard/track", label: "Track" },
-  { path: "/dashboard/customers", label: "Customers" },
-  { path: "/dashboard/keys", label: "API keys" },
-  { path: "/dashboard/webhooks", label: "Webhooks" },
-  { path: "/dashboard/team", label: "Team" },
-  { path: "/dashboard/usage", label: "Usage" },
-  { path: "/dashboard/documents", label: "Documents" },
-  { path: "/dashboard/notifications", label: "Notifications" },
-  { path: "/dashboard/tickets", label: "Support" },
-  { path: "/dashboard/account", label: "Account" },
-  { path: "/dashboard/operations", label: "Operations", operator: true },
-  { path: "/dashboard/operations/tickets", label: "Support queue", operator: true },
-  { path: "/dashboard/operations/quotes", label: "Quote requests", operator: true },
+/**
+ * The navigation in four groups a forwarder scans rather than fifteen links in a row: the daily work,
+ * the deployment's own operations (operators only), what developers set up, and the account.
+ */
+const NAV: { group: string; operator?: boolean; links: { path: string; label: string }[] }[] = [
+  {
+    group: "Shipments",
+    links: [
+      { path: "/dashboard", label: "Overview" },
+      { path: "/dashboard/shipments", label: "Shipments" },
+      { path: "/dashboard/track", label: "Track" },
+      { path: "/dashboard/customers", label: "Customers" },
+      { path: "/dashboard/quotes", label: "Quotes" },
+      { path: "/dashboard/documents", label: "Documents" },
+      { path: "/dashboard/reports", label: "Reports" },
+    ],
+  },
+  {
+    group: "Operations",
+    operator: true,
+    links: [
+      { path: "/dashboard/operations", label: "Operations" },
+      { path: "/dashboard/operations/tickets", label: "Support queue" },
+      { path: "/dashboard/operations/quotes", label: "Quote requests" },
+    ],
+  },
+  {
+    group: "Developers",
+    links: [
+      { path: "/dashboard/keys", label: "API keys" },
+      { path: "/dashboard/webhooks", label: "Webhooks" },
+      { path: "/dashboard/usage", label: "Usage" },
+    ],
+  },
+  {
+    group: "Account",
+    links: [
+      { path: "/dashboard/team", label: "Team" },
+      { path: "/dashboard/notifications", label: "Notifications" },
+      { path: "/dashboard/tickets", label: "Support" },
+      { path: "/dashboard/account", label: "Account" },
+    ],
+  },
 ];
 
 /** The page shell: skip link, header with the organisation, navigation, main. No external resource. */
@@ -34,13 +61,21 @@ export function layout(input: {
   person?: LayoutPerson;
   csrf?: string;
 }): string {
+  // Each group is a list named by its heading-like label, so a screen reader announces "Developers,
+  // list, 3 items"; the current page is marked in its group.
   const nav = input.person
-    ? `<nav aria-label="Dashboard"><ul>${NAV.filter((n) => !n.operator || input.person?.operator)
-        .map(
-          (n) =>
-            `<li><a href="${n.path}"${n.path === input.current ? ' aria-current="page"' : ""}>${esc(n.label)}</a></li>`,
-        )
-        .join("")}</ul></nav>`
+    ? `<nav aria-label="Dashboard" class="groups">${NAV.filter((g) => !g.operator || input.person?.operator)
+        .map((g) => {
+          const id = `nav-${g.group.toLowerCase()}`;
+          const here = g.links.some((n) => n.path === input.current);
+          return `<div class="nav-group${here ? " nav-here" : ""}"><span class="nav-label" id="${id}">${esc(g.group)}</span><ul aria-labelledby="${id}">${g.links
+            .map(
+              (n) =>
+                `<li><a href="${n.path}"${n.path === input.current ? ' aria-current="page"' : ""}>${esc(n.label)}</a></li>`,
+            )
+            .join("")}</ul></div>`;
+        })
+        .join("")}</nav>`
     : "";
   const who = input.person
     ? `<div class="who"><span>${esc(input.person.name)} · ${esc(input.person.organizationName)} (${esc(input.person.role)})</span>

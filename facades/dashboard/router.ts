@@ -21,6 +21,8 @@ import { mountMorePages } from "./pages/more";
 import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
 import { mountQuoteQueuePages } from "./pages/quote-queue";
+import { mountQuotePages } from "./pages/quotes";
+import { mountReportPages } from "./pages/reports";
 import { mountShipmentPages } from "./pages/shipments";
 import { mountSupportQueuePages } from "./pages/support-queue";
 import { mountTeamPages } from "./pages/team";
@@ -228,6 +230,8 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountTicketPages(get, post);
   mountSupportQueuePages(get, post);
   mountQuoteQueuePages(get, post);
+  mountQuotePages(get, post);
+  mountReportPages(get);
   mountDocumentPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 

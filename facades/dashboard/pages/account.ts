@@ -2,7 +2,7 @@ import type { DashChangePasswordDocument } from "../../generated/operations";
 import { DashSetDeveloperModeDocument, DashViewerDocument } from "../../generated/operations";
 import type { DashboardDeps } from "../context";
 import { refusal, type Signed } from "../context";
-import { csrfField, esc, notice } from "../html";
+import { confirmation, csrfField, dangerLink, esc, notice } from "../html";
 import type { Mount } from "../mount";
 
 /** Account: the person's password and the organisation's developer mode (owners). */
@@ -20,6 +20,23 @@ export function mountAccountPages(
     const done = await s.run(s.deps.run(s.caller, changePassword, { current, next }));
     if (!done) return accountPage(s, refusal(s).html, refusal(s).status);
     await accountPage(s, notice("ok", "Password changed. Other sessions were signed out."));
+  });
+  get("/dashboard/account/developer-mode/off", async (s) => {
+    const question = "Switch developer mode off?";
+    s.render(
+      question,
+      "/dashboard/account",
+      confirmation({
+        question,
+        consequence:
+          "Every API surface (REST, GraphQL, the SeaRates-compatible API, MCP) refuses the organisation's keys at once, so integrations using them stop until it is switched on again. The keys themselves are kept.",
+        action: "/dashboard/account/developer-mode",
+        confirmLabel: "Switch developer mode off",
+        cancelHref: "/dashboard/account",
+        csrf: s.session.csrfToken,
+        extra: '<input type="hidden" name="enabled" value="false">',
+      }),
+    );
   });
   post("/dashboard/account/developer-mode", async (s) => {
     const enabled = (s.req.body as Record<string, unknown>).enabled === "true";
@@ -44,7 +61,7 @@ async function accountPage(s: Signed, message = "", status?: number): Promise<vo
   const developer = org
     ? `<section class="card" aria-labelledby="dev"><h2 id="dev">Developer mode</h2>
 <p>Developer mode is <strong>${org.developerMode ? "on" : "off"}</strong>. ${org.developerMode ? "API keys of the organisation work on every surface." : "API keys are refused on every surface until it is switched on."}</p>
-${s.person.role === "owner" ? `<form method="post" action="/dashboard/account/developer-mode">${csrfField(csrf)}<input type="hidden" name="enabled" value="${org.developerMode ? "false" : "true"}"><button type="submit">${org.developerMode ? "Switch developer mode off" : "Switch developer mode on"}</button></form>` : '<p class="muted">Only owners switch it.</p>'}
+${s.person.role !== "owner" ? '<p class="muted">Only owners switch it.</p>' : org.developerMode ? `<p>${dangerLink("/dashboard/account/developer-mode/off", "Switch developer mode off…")}</p>` : `<form method="post" action="/dashboard/account/developer-mode">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button type="submit">Switch developer mode on</button></form>`}
 <p>Plan: ${esc(org.plan.name)}.</p></section>`
     : "";
   const password = `<form method="post" action="/dashboard/account/password" class="card" aria-labelledby="pw"><h2 id="pw">Change password</h2>${csrfField(csrf)}

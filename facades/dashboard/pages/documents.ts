@@ -7,7 +7,7 @@ import {
   type WorkspaceDocumentType,
 } from "../../generated/operations";
 import { emptyState, refusal, type Signed } from "../context";
-import { csrfField, esc, notice, postButton, time } from "../html";
+import { confirmation, csrfField, dangerLink, esc, notice, postButton, time } from "../html";
 import type { Mount } from "../mount";
 import { filesOf } from "../multipart";
 
@@ -71,6 +71,25 @@ export function mountDocumentPages(get: Mount, post: Mount): void {
     if (!done) return documentsPage(s, refusal(s).html, refusal(s).status);
     await documentsPage(s, notice("ok", detach ? "Document detached." : "Document attached."));
   });
+  get("/dashboard/documents/:id/delete", async (s) => {
+    const data = await s.run(s.deps.run(s.caller, DashDocumentsDocument));
+    const doc = data?.workspaceDocuments.find((d) => d.id === String(s.req.params.id));
+    if (!doc) return documentsPage(s, notice("error", "No such document."), 404);
+    const question = `Delete the document "${doc.name}"?`;
+    const on = doc.shipments.map((x) => x.reference).join(", ");
+    s.render(
+      question,
+      "/dashboard/documents",
+      confirmation({
+        question,
+        consequence: `The stored file ${doc.fileName} is deleted${on ? ` and taken off ${on}` : ""}; its download link stops working. This cannot be undone.`,
+        action: `/dashboard/documents/${doc.id}/delete`,
+        confirmLabel: `Delete ${doc.name}`,
+        cancelHref: "/dashboard/documents",
+        csrf: s.session.csrfToken,
+      }),
+    );
+  });
   post("/dashboard/documents/:id/delete", async (s) => {
     const done = await s.run(
       s.deps.run(s.caller, DashDeleteDocumentDocument, { id: String(s.req.params.id) }),
@@ -104,7 +123,7 @@ async function documentsPage(s: Signed, message = "", status?: number): Promise<
                       )
                       .join("<br>")
               }
-<form method="post" action="/dashboard/documents/${esc(d.id)}/attach" class="row">${csrfField(csrf)}<div><label for="attach-${esc(d.id)}">Attach to (reference or SHP id)</label><input id="attach-${esc(d.id)}" name="shipments" size="14" required></div><div><button type="submit">Attach</button></div></form></td><td class="hide-narrow">${esc(size(d.sizeBytes))}</td><td>${time(d.createdAt)}<br><span class="muted">${esc(d.uploadedBy)}</span></td><td><a href="${esc(d.downloadPath)}" download>Download ${esc(d.name)}</a> ${postButton(`/dashboard/documents/${d.id}/delete`, `Delete ${d.name}`, csrf)}</td></tr>`,
+<form method="post" action="/dashboard/documents/${esc(d.id)}/attach" class="row">${csrfField(csrf)}<div><label for="attach-${esc(d.id)}">Attach to (reference or SHP id)</label><input id="attach-${esc(d.id)}" name="shipments" size="14" required></div><div><button type="submit">Attach</button></div></form></td><td class="hide-narrow">${esc(size(d.sizeBytes))}</td><td>${time(d.createdAt)}<br><span class="muted">${esc(d.uploadedBy)}</span></td><td><a href="${esc(d.downloadPath)}" download>Download ${esc(d.name)}</a> ${dangerLink(`/dashboard/documents/${d.id}/delete`, `Delete ${d.name}…`)}</td></tr>`,
           )
           .join("")}</tbody></table></div>`;
   const form = `<form method="post" action="/dashboard/documents" enctype="multipart/form-data" class="card" aria-labelledby="upload">${csrfField(csrf)}<h2 id="upload">Upload a document</h2>

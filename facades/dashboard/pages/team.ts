@@ -7,7 +7,7 @@ import {
   DashTeamDocument,
 } from "../../generated/operations";
 import { refusal, type Signed } from "../context";
-import { csrfField, esc, notice, postButton, time } from "../html";
+import { confirmation, csrfField, dangerLink, esc, notice, postButton, time } from "../html";
 import type { Mount } from "../mount";
 
 /** Team: the organisation's people; owners invite (the link shown; e-mail through the outbox seam). */
@@ -34,6 +34,24 @@ export function mountTeamPages(get: Mount, post: Mount): void {
         ? notice("ok", `${changed.changeTeammateRole.name} is now ${changed.changeTeammateRole.role}.`)
         : refusal(s).html,
       changed ? undefined : refusal(s).status,
+    );
+  });
+  get("/dashboard/team/people/:id/remove", async (s) => {
+    const team = await s.run(s.deps.run(s.caller, DashTeamDocument));
+    const person = team?.viewer.organization.users.find((u) => u.id === String(s.req.params.id));
+    if (!person) return teamPage(s, notice("error", "No such teammate."), 404);
+    const question = `Remove ${person.name} from the organisation?`;
+    s.render(
+      question,
+      "/dashboard/team",
+      confirmation({
+        question,
+        consequence: `${person.name} (${person.email}) is signed out at once, every API key they hold is revoked, and they can no longer sign in here. To bring them back, invite them again.`,
+        action: `/dashboard/team/people/${person.id}/remove`,
+        confirmLabel: `Remove ${person.name}`,
+        cancelHref: "/dashboard/team",
+        csrf: s.session.csrfToken,
+      }),
     );
   });
   post("/dashboard/team/people/:id/remove", async (s) => {
@@ -76,7 +94,7 @@ async function teamPage(s: Signed, message = "", status?: number): Promise<void>
   const manage = (u: (typeof users)[number]) =>
     !owner || u.email === s.person.email
       ? ""
-      : `<form method="post" action="/dashboard/team/people/${esc(u.id)}/role" class="row">${csrfField(s.session.csrfToken)}<select name="role" aria-label="Role of ${esc(u.name)}"><option value="member"${u.role === "member" ? " selected" : ""}>member</option><option value="owner"${u.role === "owner" ? " selected" : ""}>owner</option></select> <button type="submit" class="secondary">Change role of ${esc(u.name)}</button></form>${postButton(`/dashboard/team/people/${esc(u.id)}/remove`, `Remove ${u.name}`, s.session.csrfToken)}`;
+      : `<form method="post" action="/dashboard/team/people/${esc(u.id)}/role" class="row">${csrfField(s.session.csrfToken)}<select name="role" aria-label="Role of ${esc(u.name)}"><option value="member"${u.role === "member" ? " selected" : ""}>member</option><option value="owner"${u.role === "owner" ? " selected" : ""}>owner</option></select> <button type="submit" class="secondary">Change role of ${esc(u.name)}</button></form>${dangerLink(`/dashboard/team/people/${u.id}/remove`, `Remove ${u.name}…`)}`;
   const people = `<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" class="hide-narrow">Since</th>${owner ? '<th scope="col">Manage</th>' : ""}</tr></thead><tbody>${users.map((u) => `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td class="hide-narrow">${time(u.createdAt)}</td>${owner ? `<td>${manage(u)}</td>` : ""}</tr>`).join("")}</tbody></table></div>`;
   const open =
     invitations.length === 0

@@ -539,8 +539,12 @@ export function disruptionMail(
   touched: { shipment: MailShipment; matchTypes: string[] }[],
   link: string,
   links: MailLinks,
+  options: { followUp?: boolean } = {},
 ): ComposedMail {
   const count = touched.length;
+  // A follow-up names only the shipments reached since the first mail, and says so.
+  const more = options.followUp ? " more" : "";
+  const also = options.followUp ? " now also" : "";
   const items = touched.map(({ shipment, matchTypes }) => {
     const how = [...new Set(matchTypes.map((m) => MATCH_WORDS[m] ?? "its route"))].join(" and ");
     return `${shipment.reference} (${shipment.name}${shipment.customer ? `, ${shipment.customer}` : ""}), ${routeWords(shipment)}: through ${how}. ${shipment.link}`;
@@ -548,8 +552,8 @@ export function disruptionMail(
   const severity = SEVERITY_WORDS[disruption.severity] ?? "";
   return render(
     {
-      subject: `${disruption.headline}: ${count === 1 ? touched[0]!.shipment.reference : `${count} of your shipments`}`,
-      headline: `${disruption.headline}. It touches ${count === 1 ? "one shipment" : `${count} shipments`} you follow.`,
+      subject: `${disruption.headline}: ${count === 1 ? touched[0]!.shipment.reference : `${count}${more} of your shipments`}`,
+      headline: `${disruption.headline}. It${also} touches ${count === 1 ? `one${more} shipment` : `${count}${more} shipments`} you follow.`,
       facts: [
         ["What", disruption.headline],
         ...(severity

@@ -64,6 +64,9 @@ const SHIPMENT_EVENTS = new Set([
   "eta.changed",
 ]);
 
+/** Shipments a disruption reaches after its first mail are gathered this long into one follow-up. */
+export const DISRUPTION_FOLLOW_UP_MS = 6 * 3_600_000;
+
 /** A quote's customer is reminded this long before it expires (once). */
 export const QUOTE_REMINDER_MS = 48 * 3_600_000;
 
@@ -506,18 +509,37 @@ export class NotificationsService {
         if (seen.available && seen.holds.length === 0) {
           await send("available_for_pickup", container, await mailOf("available_for_pickup", null), expires);
         }
-        for (const hold of seen.holds) {
-          await send("hold_placed", `${container}:${hold}`, await mailOf("hold_placed", hold), expires);
-        }
-        // A hold this follower was told about and the terminal no longer lists: released.
-        const placed = await prisma.mailMessage.findMany({
-          where: { dedupeKey: { startsWith: `hold_placed:${user.id}:${id}:${container}:` } },
+        // Each placing and each release of a hold is mailed once: the n-th placing of a hold is keyed
+        // `<hold>:<n>` (the first plain `<hold>`), so a hold placed again after its release is news again.
+        const told = await prisma.mailMessage.findMany({
+          where: {
+            OR: ["hold_placed", "hold_released"].map((kind) => ({
+              dedupeKey: { startsWith: `${kind}:${user.id}:${id}:${container}:` },
+            })),
+          },
           select: { dedupeKey: true },
         });
-        for (const { dedupeKey } of placed) {
-          const hold = dedupeKey.split(":").at(-1)!;
+        const count = (kind: string, hold: string) =>
+          told.filter((t) => {
+            const [k, , , , h] = t.dedupeKey.split(":");
+            return k === kind && h === hold;
+          }).length;
+        const nth = (hold: string, n: number) =>
+          n <= 1 ? `${container}:${hold}` : `${container}:${hold}:${n}`;
+        const holdsTold = new Set(
+          told.filter((t) => t.dedupeKey.startsWith("hold_placed:")).map((t) => t.dedupeKey.split(":")[4]!),
+        );
+        for (const hold of seen.holds) {
+          const placed = count("hold_placed", hold);
+          if (placed > count("hold_released", hold)) continue;
+          await send("hold_placed", nth(hold, placed + 1), await mailOf("hold_placed", hold), expires);
+        }
+        // A hold this follower was told about and the terminal no longer lists: released.
+        for (const hold of holdsTold) {
           if (seen.holds.includes(hold)) continue;
-          await send("hold_released", `${container}:${hold}`, await mailOf("hold_released", hold), expires);
+          const placed = count("hold_placed", hold);
+          if (count("hold_released", hold) >= placed) continue;
+          await send("hold_released", nth(hold, placed), await mailOf("hold_released", hold), expires);
         }
       }
     }
@@ -527,10 +549,13 @@ export class NotificationsService {
   /**
    * A disruption first seen after the user began following shipments it touches: ONE mail per user
    * and disruption, listing every followed shipment it touches (a closure touching 50 followed boxes
-   * is one mail, not 50).
+   * is one mail, not 50). Shipments it reaches later (a refresh moves a route through it, a box is
+   * followed that it already touches) come in one follow-up mail per batch, at most every
+   * `DISRUPTION_FOLLOW_UP_MS`, listing only those; `disruption_notices` keeps who was told of which.
    */
   async scanDisruptions(limit = 50): Promise<number> {
-    const { prisma } = this.deps;
+    const { prisma, clock } = this.deps;
+    const now = clock.now();
     const pairs = await prisma.$queryRaw<{ user_id: string; disruption_id: string }[]>`
       SELECT DISTINCT f.user_id, d.id AS disruption_id
         FROM shipment_followers f
@@ -539,11 +564,15 @@ export class NotificationsService {
         JOIN disruptions d ON d.id = m.disruption_id AND d.status = 'active' AND d.first_seen >= f.created_at
         LEFT JOIN notification_preferences p ON p.user_id = f.user_id
        WHERE coalesce(p.email_enabled, true) AND coalesce(p.disruptions, true)
-         AND NOT EXISTS (SELECT 1 FROM mail_messages mm
-                          WHERE mm.dedupe_key = 'disruption:' || f.user_id || ':' || d.id)
+         AND NOT EXISTS (SELECT 1 FROM disruption_notices n
+                          WHERE n.user_id = f.user_id AND n.disruption_id = d.id AND n.shipment_id = s.id)
          -- Mailed per shipment before grouping: not again.
          AND NOT EXISTS (SELECT 1 FROM mail_messages mm
                           WHERE mm.dedupe_key = 'disruption:' || f.user_id || ':' || s.id || ':' || d.id)
+         -- A follow-up waits for the batch: not within DISRUPTION_FOLLOW_UP_MS of the last mail.
+         AND NOT EXISTS (SELECT 1 FROM disruption_notices n
+                          WHERE n.user_id = f.user_id AND n.disruption_id = d.id
+                            AND n.mailed_at > ${new Date(now.getTime() - DISRUPTION_FOLLOW_UP_MS)})
        LIMIT ${limit}`;
     const urls = this.urls(prisma);
     const contexts = new Map<string, ShipmentForMail | null>();
@@ -568,6 +597,8 @@ export class NotificationsService {
           JOIN shipment_disruptions m ON m.shipment_id = f.shipment_id AND m.disruption_id = ${pair.disruption_id}
           JOIN disruptions d ON d.id = m.disruption_id AND d.first_seen >= f.created_at
          WHERE f.user_id = ${pair.user_id}
+           AND NOT EXISTS (SELECT 1 FROM disruption_notices n
+                            WHERE n.user_id = f.user_id AND n.disruption_id = d.id AND n.shipment_id = s.id)
          ORDER BY s.number`;
       const first = rows[0];
       if (!first) continue;
@@ -579,6 +610,14 @@ export class NotificationsService {
         if (context) touched.push({ shipment: context.shipment, matchTypes: row.match_types });
       }
       if (touched.length === 0) continue;
+      const told = await prisma.mailMessage.count({
+        where: {
+          OR: [
+            { dedupeKey: `disruption:${pair.user_id}:${pair.disruption_id}` },
+            { dedupeKey: { startsWith: `disruption:${pair.user_id}:${pair.disruption_id}:` } },
+          ],
+        },
+      });
       const pref = await this.preferencesIn(prisma, pair.user_id);
       const mail = disruptionMail(
         {
@@ -590,6 +629,7 @@ export class NotificationsService {
         touched,
         touched.length === 1 ? touched[0]!.shipment.link : `${this.base}/dashboard/shipments`,
         await linksFor(urls, pair.user_id, "disruption"),
+        { followUp: told > 0 },
       );
       await this.enqueueIn(
         prisma,
@@ -599,11 +639,21 @@ export class NotificationsService {
           userId: pair.user_id,
           kind: "disruption",
           shipmentId: touched.length === 1 ? rows[0]!.shipment_id : null,
-          dedupeKey: `disruption:${pair.user_id}:${pair.disruption_id}`,
+          // The first mail keeps the plain key; the n-th follow-up is `:<n + 1>`.
+          dedupeKey: `disruption:${pair.user_id}:${pair.disruption_id}${told > 0 ? `:${told + 1}` : ""}`,
           ...mail,
         },
         pref,
       );
+      await prisma.disruptionNotice.createMany({
+        data: rows.map((row) => ({
+          userId: pair.user_id,
+          disruptionId: pair.disruption_id,
+          shipmentId: row.shipment_id,
+          mailedAt: now,
+        })),
+        skipDuplicates: true,
+      });
     }
     return pairs.length;
   }
