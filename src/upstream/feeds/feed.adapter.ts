@@ -41,6 +41,13 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
+/** The socket closed under the request (the peer's FIN or RST on a reused connection), not a timeout. */
+function isConnectionReset(error: unknown): boolean {
+  if (!(error instanceof Error) || isTimeout(error)) return false;
+  const code = (error.cause as { code?: string } | undefined)?.code;
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
+}
+
 export function createFeedFetcher(options: FeedFetcherOptions): FeedFetcher {
   const doFetch = options.fetchImpl ?? fetch;
   return {
@@ -48,12 +55,15 @@ export function createFeedFetcher(options: FeedFetcherOptions): FeedFetcher {
       const headers: Record<string, string> = { accept: FEED_ACCEPT, "user-agent": options.userAgent };
       if (validators.etag) headers["if-none-match"] = validators.etag;
       if (validators.lastModified) headers["if-modified-since"] = validators.lastModified;
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      const request = () => doFetch(source.url, { headers, redirect: "follow", signal });
       let response: Response;
       try {
-        response = await doFetch(source.url, {
-          headers,
-          redirect: "follow",
-          signal: AbortSignal.timeout(options.timeoutMs),
+        response = await request().catch((error: unknown) => {
+          // A kept-alive connection the server closed while this process was busy (ingesting the
+          // previous feed's items) fails at once on reuse: a GET is asked again, once, on a new one.
+          if (!isConnectionReset(error)) throw error;
+          return request();
         });
       } catch (error) {
         return {
