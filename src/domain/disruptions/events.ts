@@ -178,9 +178,14 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // Alike titles about two different places ("Dockworkers strike at the Port of X", "... of Y") are
   // two events: a title's likeness joins only where the places do not disagree.
   const placesDisagree = placed(eventSpecific) && placed(itemSpecific) && !sharesPlace;
+  // The same for carriers: "A and B form a new alliance", "C, D and B form a new alliance" are two.
+  const carriersDisagree =
+    facts.entities.carriers.length > 0 &&
+    event.entities.carriers.length > 0 &&
+    !mostlySameCarriers(event.entities, facts.entities);
   const joinable =
     (market && sameCategory === 1) ||
-    (dice >= JOIN_TITLE_DICE && !placesDisagree) ||
+    (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
     (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
 }
@@ -202,6 +207,17 @@ const STORM_NAME =
 
 function stormNames(title: string): string[] {
   return [...title.matchAll(STORM_NAME)].map((m) => m[1]!.toLowerCase());
+}
+
+/**
+ * Whether an item names what identifies an event: one of its ports or chokepoints, or its storm.
+ */
+export function namesEventPlace(event: DisruptionEvent, facts: ItemFacts): boolean {
+  const eventPlaces = [...event.entities.ports, ...event.entities.chokepoints];
+  return (
+    [...facts.entities.ports, ...facts.entities.chokepoints].some((p) => eventPlaces.includes(p)) ||
+    sharesStorm(event, facts)
+  );
 }
 
 /**

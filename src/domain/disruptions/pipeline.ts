@@ -15,6 +15,7 @@ import {
   type ItemFacts,
   joinEvent,
   NAME_TERM,
+  namesEventPlace,
   resolveIfSilent,
   SIGNAL_WORDS,
   similarity,
@@ -200,11 +201,15 @@ export function ingestItem(
   if (refused) {
     // A later report of an open event may say what happened in words the gate does not hold ("Cyclone
     // Biparjoy makes landfall near Jakhau", "the abandoned Rubymar drifts"): it is that event's report
-    // when it joins it and reads like it. It never starts an event of its own.
+    // when it joins it and reads like it or names its place or storm. It never starts an event.
     const facts =
       (own && bestEvent(open, own) ? own : null) ?? inContext(read, draft, open, UNANCHORED_MIN_TEXT);
     const target = facts ? bestEvent(open, facts) : null;
-    if (!facts || !target || cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT)
+    if (
+      !facts ||
+      !target ||
+      (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT && !namesEventPlace(target, facts))
+    )
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
     const event = joinEvent(target, facts);
     return {
