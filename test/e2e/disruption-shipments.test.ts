@@ -59,7 +59,13 @@ let shanghai: { pod: string[]; transship: string[] };
 let control: string;
 
 const v1 = async (path: string) => {
-  const res = await fetch(`${app.url}/api/v1${path}`, { headers: { authorization: `Bearer ${org.key}` } });
+  const ask = () => fetch(`${app.url}/api/v1${path}`, { headers: { authorization: `Bearer ${org.key}` } });
+  // The feeds' tick holds this process for seconds (the simulator's digest is dozens of items): the
+  // server may close an idle kept-alive socket just as it is reused; a client asks again, once.
+  const res = await ask().catch((error: unknown) => {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw error;
+    return ask();
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 
