@@ -179,6 +179,23 @@ describe("a partner's events on GraphQL", () => {
       clockStoppedAt: iso(emptyBack()),
     });
 
+    // v1 reads the same facts: closed_at is the delivery, the clocks are closed, the rows name the partner.
+    const read = await v1(org.key, "GET", `/shipments/${shipmentId}?include=full`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.demurrage_risk).toMatchObject({ status: "closed", charge_type: "detention" });
+    const stored = read.body.data.document;
+    const tracked = await v1(org.key, "GET", `/container/${box}?sealine=MSCU`);
+    expect(tracked.body.data.closed_at).toBe(iso(atWarehouse()));
+    expect(
+      stored.events_table
+        .filter((e: any) => e.source)
+        .map((e: any) => [e.event_code, e.source.kind, e.source.name, e.source.event_id]),
+    ).toEqual([
+      ["GTOT", "partner", "Harbour Haulage", "hh-1"],
+      ["ARRI", "partner", "Harbour Haulage", "hh-2"],
+      ["GTIN", "partner", "Harbour Haulage", "hh-3"],
+    ]);
+
     // The change went out as a poll's would: the delivery is a shipment.arrived webhook in the outbox.
     const outbox = await app.services.db.prisma.webhookDelivery.findMany({
       where: { organizationId: org.organizationId },

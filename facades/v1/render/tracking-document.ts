@@ -143,6 +143,17 @@ export function renderTables(doc: TrackingTablesFragment) {
               vessel_mmsi: e.vessel.mmsi,
             }
           : {}),
+        // Only on a partner's event (issue 41): a row without it is the carrier's own.
+        ...(e.source.kind === "PARTNER"
+          ? {
+              source: {
+                kind: "partner",
+                name: e.source.name,
+                partner_source_id: e.source.partnerSourceId,
+                event_id: e.source.eventId,
+              },
+            }
+          : {}),
       })),
     ),
     vessels_table: doc.vessels.map((v, i) => {

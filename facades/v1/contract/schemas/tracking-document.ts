@@ -96,6 +96,18 @@ const eventRow = z.object({
   vessel_name: z.string().optional(),
   vessel_imo: nullable(z.number().int()).optional(),
   vessel_mmsi: nullable(z.number().int()).optional(),
+  source: z
+    .object({
+      kind: z.literal("partner"),
+      name: z.string().meta({ example: "Harbour Haulage" }),
+      partner_source_id: nullable(z.string()),
+      event_id: nullable(z.string().meta({ example: "hh-1" })),
+    })
+    .optional()
+    .meta({
+      description:
+        "Only on an event a partner source of the organisation reported (drayage, rail, warehouse); absent on the carrier's own. A partner's event never overrides a carrier's actual one.",
+    }),
 });
 
 const vesselRow = z.object({
