@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastFreeDayDeadline } from "../../src/domain/notifications/last-free-day";
+import { sailingMoments } from "../../src/domain/notifications/moments";
 import type { TrackingDocument } from "../../src/domain/tracking/model";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -121,7 +122,7 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
     await smtp?.close();
   });
 
-  it("mails each sailing once and on time, links to the shipment, and one click stops that kind of mail", async () => {
+  it("mails each sailing, transshipment and arrival once and on time, links to the shipment, and one click stops that kind of mail", async () => {
     await graphql(app, org.key, UPDATE_PREFS, { input: { etaChangeMinHours: 0, timeZone: ZONE } });
     const known = await boxes(app, {
       known: 14,
@@ -188,6 +189,33 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
       expect([200, 302, 303]).toContain(page.status);
     }
     expect(departures).toBeGreaterThan(0);
+
+    // Arrival at the port of discharge and each transshipment: once, on time, naming the place.
+    let arrivals = 0;
+    let transshipments = 0;
+    for (const shipment of shipments) {
+      const doc = await documentOf(app, shipment.id);
+      if (!doc) continue;
+      const mailsOf = (prefix: string) =>
+        smtp.received
+          .map((mail, i) => ({ mail, at: receivedAt[i]! }))
+          .filter(
+            ({ mail }) => mail.subject.startsWith(prefix) && mail.subject.endsWith(`: ${shipment.reference}`),
+          );
+      const pod = doc.route.pod;
+      const arrived = pod.actual && pod.instant ? Date.parse(pod.instant) : null;
+      if (arrived !== null && arrived >= start) {
+        arrivals++;
+        const mails = mailsOf("Arrived at ");
+        expect(mails, shipment.reference).toHaveLength(1);
+        expect(mails[0]!.at - arrived).toBeLessThanOrEqual(18 * HOUR);
+        expect(mails[0]!.mail.subject).not.toMatch(/a place the carrier has not named/);
+      }
+      const legs = sailingMoments(doc).filter((m) => m.kind === "transshipment" && Date.parse(m.at) >= start);
+      transshipments += legs.length;
+      expect(mailsOf("Transshipped at "), shipment.reference).toHaveLength(legs.length);
+    }
+    expect(arrivals + transshipments).toBeGreaterThan(0);
     expectPlainWords(smtp.received);
     // Every moment once: no two mails share a de-duplication key.
     const keys = smtp.received.map((m) => m.headers["x-quayside-notification"]);
