@@ -39,7 +39,8 @@ a.danger-link{display:inline-block;padding:8px 4px;min-height:40px;color:var(--b
 .pre-line{white-space:pre-line;overflow-wrap:anywhere}
 fieldset{border:1px solid var(--line);border-radius:4px;margin:12px 0}
 .notice{padding:10px 12px;border-radius:6px;margin:0 0 16px;border:2px solid}
-.notice-ok{background:#e6f4ea;border-color:var(--ok)}.notice-error{background:#fbe9ea;border-color:var(--bad)}
+.notice-ok{background:#e6f4ea;border-color:var(--ok)}.notice-error{background:#fbe9ea;border-color:var(--bad)}.notice-warn{background:#fff4e0;border-color:var(--warn)}
+.notice p{margin:0 0 4px}.notice ul{margin:4px 0 0}
 .secret{font-family:ui-monospace,monospace;font-size:15px;background:#fffbe6;border:2px dashed var(--warn);padding:10px;word-break:break-all}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;border:1px solid;font-size:14px;white-space:nowrap}
 .badge-delivered{background:#e6f4ea;border-color:var(--ok)}.badge-in_transit{background:#e3edf8;border-color:var(--accent)}
@@ -49,7 +50,9 @@ fieldset{border:1px solid var(--line);border-radius:4px;margin:12px 0}
 .route-map{width:100%;height:auto;border:1px solid var(--line);border-radius:6px}.sea{fill:#dbe8f3}.land{fill:#eef0e8;stroke:#9aa392;stroke-width:.5}
 .route{fill:none;stroke:#0b57a4;stroke-width:2.5}.stop circle{fill:#fff;stroke:#0b57a4;stroke-width:2}
 .stop.destination circle{fill:#0b57a4}.stop text{font-size:11px;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}
-.pin circle{fill:#f2a900;stroke:#1b2430;stroke-width:2}
+.pin circle{fill:#f2a900;stroke:#1b2430;stroke-width:2}.pin text{font-size:12px;font-weight:700;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}
+.glance{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px;margin:0}.glance dt{font-size:14px;color:var(--muted)}.glance dd{margin:0;font-weight:600}
+.jump{display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;padding:0;margin:0 0 16px}
 td details{min-width:16em}
 pre{white-space:pre-wrap;word-break:break-all;background:#f1f3f5;padding:8px;border-radius:4px;font-size:13px}
 details summary{cursor:pointer;padding:4px 0}
@@ -75,6 +78,15 @@ export const APP_JS = `
   }
   document.addEventListener("DOMContentLoaded", function(){ localise(document); });
   document.addEventListener("htmx:afterSwap", function(e){ localise(e.target); });
+  // A form that takes a while (Track asks carriers) says so while the page waits, and is sent once.
+  document.addEventListener("submit", function(e){
+    var f = e.target;
+    if (!f.dataset || !f.dataset.progress) return;
+    var out = f.querySelector("[data-progress-text]");
+    if (out) out.textContent = f.dataset.progress;
+    f.setAttribute("aria-busy", "true");
+    f.querySelectorAll("button[type=submit]").forEach(function(b){ b.disabled = true; });
+  });
   document.addEventListener("click", function(e){
     var b = e.target.closest && e.target.closest("button[data-copy]");
     if (!b) return;

@@ -29,9 +29,17 @@ export interface RouteLeg {
   path: readonly { lat: number; lng: number }[];
 }
 
+/** A marked point on the map (the vessel now), with its label. */
+export interface MapPin {
+  lat: number;
+  lng: number;
+  label: string;
+}
+
 export function routeMapSvg(
   stops: { lat: number; lng: number; name: string }[],
   legs: RouteLeg[] = [],
+  pin?: MapPin,
 ): string {
   // Legs as drawn by the core (sea lanes), else straight lines between the stops.
   const coordinates =
@@ -69,10 +77,15 @@ export function routeMapSvg(
       return `<g class="stop ${role}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5"/><text x="${(x + 8).toFixed(1)}" y="${(y - 8).toFixed(1)}">${escapeHtml(s.name)}</text></g>`;
     })
     .join("");
+  const pinPoint = pin ? projection([pin.lng, pin.lat]) : null;
+  const pinMark =
+    pin && pinPoint
+      ? `\n<g class="pin"><circle cx="${pinPoint[0].toFixed(1)}" cy="${pinPoint[1].toFixed(1)}" r="7"/><text x="${(pinPoint[0] + 10).toFixed(1)}" y="${(pinPoint[1] + 14).toFixed(1)}">${escapeHtml(pin.label)}</text></g>`
+      : "";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Route map" class="route-map">
 <rect width="${WIDTH}" height="${HEIGHT}" class="sea"/>
 <path d="${path(loadLand()) ?? ""}" class="land"/>
 ${coordinates.length > 1 ? `<path d="${path(line) ?? ""}" class="route"/>` : ""}
-${markers}
+${markers}${pinMark}
 </svg>`;
 }

@@ -4,6 +4,7 @@ import type { INTERNAL } from "./schema-visibility";
 import "./types/scalars/date-time";
 import "./types/scalars/json";
 import "./types/accounts/api-key";
+import "./types/accounts/api-key-rights";
 import "./types/accounts/billing-cycle";
 import "./types/accounts/billing-state";
 import "./types/accounts/create-api-key-input";

@@ -90,7 +90,7 @@ ${table(
             ["Carrier (SCAC)", "Calls", "Answer rate", "Mean latency", "Faults"],
             h.carriers.map(
               (c) =>
-                `<tr><td>${esc(c.scac)}</td><td>${c.calls}</td><td>${percent(c.answerRate)}${c.answerRate !== null && c.answerRate < 0.9 ? ' <span class="late">⚠ low</span>' : ""}</td><td>${c.meanLatencyMs === null ? "—" : `${Math.round(c.meanLatencyMs)} ms`}</td><td>${esc(
+                `<tr><td>${esc(c.scac)}</td><td>${c.calls}</td><td>${percent(c.answerRate)}${c.answerRateLow ? ' <span class="late">⚠ low</span>' : ""}</td><td>${c.meanLatencyMs === null ? "—" : `${Math.round(c.meanLatencyMs)} ms`}</td><td>${esc(
                   h.carrierFaults
                     .filter((f) => f.scac === c.scac)
                     .map((f) => `${f.outcome}: ${f.count}`)

@@ -3,12 +3,14 @@ import {
   DashDeleteFilterDocument,
   DashSavedFiltersDocument,
   DashSaveFilterDocument,
+  DashScreenReferencesDocument,
   DashShareDocument,
   DashShipmentDisruptionsDocument,
   DashShipmentDocument,
   DashShipmentsDocument,
   DashTrackDocument,
   DashUnshareDocument,
+  DashUntrackShipmentDocument,
   type ShipmentStatus,
 } from "../../generated/operations";
 import { routeMapSvg } from "../../share/map";
@@ -190,6 +192,35 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
     );
   });
 
+  // Untracking is not undone by a click: the first POST asks, the second (with confirm=yes) untracks.
+  post("/dashboard/shipments/:id/untrack", async (s) => {
+    const id = String(s.req.params.id);
+    const body = s.req.body as Record<string, unknown>;
+    if (body.confirm !== "yes") {
+      const data = await s.run(s.deps.run(s.caller, DashShipmentDocument, { id }));
+      const shipment = data?.shipment;
+      if (!shipment) return shipmentPage(s);
+      return s.render(
+        `Untrack ${shipment.reference}?`,
+        "/dashboard/shipments",
+        `<div class="card"><p>${esc(shipment.reference)} (${esc(shipment.name)}) leaves the list and is no longer refreshed; its share link stops working and its slot is freed for this billing cycle. Tracking it again later starts afresh.</p>
+<p class="row"><form method="post" action="/dashboard/shipments/${esc(shipment.name)}/untrack" class="inline">${csrfField(s.session.csrfToken)}<input type="hidden" name="confirm" value="yes"><button type="submit" class="danger">Untrack ${esc(shipment.reference)}</button></form> <a href="/dashboard/shipments/${esc(shipment.name)}">Keep tracking it</a></p></div>`,
+      );
+    }
+    const done = await s.run(s.deps.run(s.caller, DashUntrackShipmentDocument, { id }));
+    const untracked =
+      done?.untrackShipment?.__typename === "ShipmentUntracked" ? done.untrackShipment.shipmentId : null;
+    if (!untracked) {
+      return s.render(
+        "Not untracked",
+        "/dashboard/shipments",
+        `${done ? notice("error", "Only the person who added this shipment can untrack it.") : refusal(s).html}<p><a href="/dashboard/shipments/${esc(id)}">Back to the shipment</a></p>`,
+        done ? OUTCOMES.shipment_not_found.v1.status : refusal(s).status,
+      );
+    }
+    await shipmentsPage(s, notice("ok", `${untracked} is no longer tracked; its slot is free again.`));
+  });
+
   for (const on of [true, false]) {
     post(`/dashboard/shipments/:id/${on ? "follow" : "unfollow"}`, async (s) => {
       const done = await follow(s, String(s.req.params.id), on);
@@ -208,28 +239,37 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
   post("/dashboard/track", async (s) => {
     const body = s.req.body as Record<string, unknown>;
     const raw = typeof body.references === "string" ? body.references : "";
-    const carrier = typeof body.carrier === "string" && body.carrier.trim() ? body.carrier.trim() : undefined;
-    const references = [
-      ...new Set(
-        raw
-          .split(/[\s,;]+/)
-          .map((r) => r.trim())
-          .filter(Boolean),
-      ),
-    ];
-    if (references.length === 0 || references.length > 50) {
+    const carrierText = typeof body.carrier === "string" ? body.carrier.trim() : "";
+    const carrier = carrierText || undefined;
+    // The core reads the paste (what is a reference, what only looks like one); nothing is tracked yet.
+    const screened = await s.run(s.deps.run(s.caller, DashScreenReferencesDocument, { text: raw }));
+    if (!screened) {
+      const { html, status } = refusal(s);
+      return s.render("Track", "/dashboard/track", `${html}${trackForm(s, raw, carrierText)}`, status);
+    }
+    const items = screened.screenReferences;
+    const refused = items.filter((i) => i.verdict === "NOT_A_REFERENCE");
+    const suspect = items.filter((i) => i.verdict === "SUSPECT_CHECK_DIGIT");
+    const confirmed = body.confirmed === "yes";
+    const toTrack = items.filter(
+      (i) => i.verdict === "REFERENCE" || (confirmed && i.verdict === "SUSPECT_CHECK_DIGIT"),
+    );
+    if (!confirmed && (refused.length > 0 || suspect.length > 0)) {
       return s.render(
         "Track",
         "/dashboard/track",
-        `${notice("error", "Enter 1 to 50 references, one per line.")}${trackForm(s, raw)}`,
-        OUTCOMES.bad_request.v1.status,
+        reviewPage(s, raw, carrierText, items),
+        refused.length > 0 && toTrack.length === 0 && suspect.length === 0
+          ? OUTCOMES.bad_request.v1.status
+          : 200,
       );
     }
     const outcomes: string[] = [];
-    for (const reference of references) {
+    for (const item of toTrack) {
+      const reference = item.reference!;
       const result = await s.deps.run(s.caller, DashTrackDocument, { reference, carrier });
       if (!result.ok) {
-        outcomes.push(`<tr><td>${esc(reference)}</td><td>⚠ ${esc(result.message)}</td></tr>`);
+        outcomes.push(`<tr><td>${esc(item.input)}</td><td>⚠ ${esc(result.message)}</td></tr>`);
         continue;
       }
       const track = result.data.track;
@@ -239,7 +279,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
         );
       } else if (track?.__typename === "ReferenceNotFound" && track.shipment) {
         outcomes.push(
-          `<tr><td><a href="/dashboard/shipments/${esc(track.shipment.name)}">${esc(reference)}</a></td><td>○ Not found yet${track.discoveryQueued ? "; other carriers are being searched" : ""}</td></tr>`,
+          `<tr><td><a href="/dashboard/shipments/${esc(track.shipment.name)}">${esc(reference)}</a></td><td>○ No carrier has found it yet${track.discoveryQueued ? "; other carriers are being searched" : ""}</td></tr>`,
         );
       } else if (track) {
         const answer = answerFor("TrackResult", track);
@@ -247,6 +287,8 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
         outcomes.push(`<tr><td>${esc(reference)}</td><td>⚠ ${esc(sentence)}</td></tr>`);
       }
     }
+    for (const item of [...refused, ...(confirmed ? [] : suspect)])
+      outcomes.push(`<tr><td>${esc(item.input)}</td><td>✕ Not tracked: ${esc(item.message)}</td></tr>`);
     s.render(
       "Track",
       "/dashboard/track",
@@ -255,13 +297,52 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
   });
 }
 
-function trackForm(s: Signed, value = ""): string {
-  return `<form method="post" action="/dashboard/track" class="card">${csrfField(s.session.csrfToken)}
+/**
+ * What the paste holds before anything is tracked: pieces that are not references (never tracked) and
+ * container-shaped numbers with a wrong check digit (tracked only when confirmed), with what was typed
+ * kept in the form to correct.
+ */
+function reviewPage(
+  s: Signed,
+  raw: string,
+  carrier: string,
+  items: { input: string; reference: string | null; verdict: string; message: string | null }[],
+): string {
+  const valid = items.filter((i) => i.verdict === "REFERENCE");
+  const suspect = items.filter((i) => i.verdict === "SUSPECT_CHECK_DIGIT");
+  const refused = items.filter((i) => i.verdict === "NOT_A_REFERENCE");
+  const list = (rows: typeof items) => `<ul>${rows.map((i) => `<li>${esc(i.message)}</li>`).join("")}</ul>`;
+  const words = (n: number) => `${n} reference${n === 1 ? "" : "s"}`;
+  const parts = [
+    refused.length > 0
+      ? `<div class="notice notice-error" role="alert"><p><span aria-hidden="true">⚠</span> ${refused.length === 1 ? "This is not a container, bill-of-lading or booking number, and will not be tracked:" : `These ${refused.length} are not container, bill-of-lading or booking numbers, and will not be tracked:`}</p>${list(refused)}</div>`
+      : "",
+    suspect.length > 0
+      ? `<div class="notice notice-warn" role="alert"><p><span aria-hidden="true">⚠</span> Possible typo:</p>${list(suspect)}</div>`
+      : "",
+    valid.length > 0
+      ? `<p>Ready to track: ${valid.map((i) => `<strong>${esc(i.reference)}</strong>`).join(", ")}.</p>`
+      : "",
+  ];
+  const confirm = (label: string, withSuspect: boolean) => {
+    const text = (withSuspect ? [...valid, ...suspect] : valid).map((i) => i.reference).join("\n");
+    return `<form method="post" action="/dashboard/track" class="inline" data-progress="Tracking: asking the carriers. This can take a few seconds per reference.">${csrfField(s.session.csrfToken)}<input type="hidden" name="references" value="${esc(text)}"><input type="hidden" name="carrier" value="${esc(carrier)}"><input type="hidden" name="confirmed" value="yes"><button type="submit">${esc(label)}</button> <span role="status" data-progress-text></span></form>`;
+  };
+  const actions =
+    valid.length + suspect.length === 0
+      ? ""
+      : `<p class="row">${valid.length > 0 ? confirm(`Track the ${words(valid.length)} above`, false) : ""}${suspect.length > 0 ? confirm(`Track ${valid.length > 0 ? "all " : ""}${words(valid.length + suspect.length)}, the possible typo${suspect.length === 1 ? "" : "s"} included`, true) : ""}</p>`;
+  return `<section aria-labelledby="review"><h2 id="review">Check before tracking</h2>${parts.join("")}${actions}</section>
+<h2>Or correct the list</h2>${trackForm(s, raw, carrier)}`;
+}
+
+function trackForm(s: Signed, value = "", carrier = ""): string {
+  return `<form method="post" action="/dashboard/track" class="card" data-progress="Tracking: asking the carriers. This can take a few seconds per reference.">${csrfField(s.session.csrfToken)}
 <label for="references">Container, bill-of-lading or booking numbers</label>
 <p class="muted" id="references-help">One per line (or separated by spaces or commas), up to 50. Example: MSCU1234566</p>
 <textarea id="references" name="references" aria-describedby="references-help" required>${esc(value)}</textarea>
-<label for="carrier">Carrier SCAC (optional: detected when empty)</label><input id="carrier" name="carrier" size="6" maxlength="4">
-<p><button type="submit">Track</button></p></form>`;
+<label for="carrier">Carrier SCAC (optional: detected when empty)</label><input id="carrier" name="carrier" size="6" maxlength="4" value="${esc(carrier)}">
+<p><button type="submit">Track</button> <span role="status" data-progress-text></span></p></form>`;
 }
 
 function pager(page: number, total: number, size: number, query: string): string {
@@ -295,57 +376,105 @@ async function shipmentPage(s: Signed, message = ""): Promise<void> {
       status,
     );
   }
+  const untrack = shipment.untrackableByViewer
+    ? postButton(
+        `/dashboard/shipments/${shipment.name}/untrack`,
+        "Untrack this shipment",
+        s.session.csrfToken,
+      )
+    : "";
+  // A reference no carrier has found has no journey to show: say what happened and what to do.
+  if (shipment.failed) {
+    return s.render(
+      shipment.reference,
+      "/dashboard/shipments",
+      `${message}<section class="card" aria-labelledby="standing"><h2 id="standing">Not found yet</h2>
+<p>${statusBadge(shipment.status, true)}</p>
+<p>${esc(shipment.failureExplanation ?? "No carrier has found this reference yet.")}</p>
+<dl class="glance">
+<div><dt>Reference</dt><dd>${esc(shipment.reference)} (${esc(REFERENCE_TYPE_TEXT[shipment.referenceType] ?? shipment.referenceType)})</dd></div>
+${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment.confirmedCarrier.name)}</dd></div>` : ""}
+<div><dt>Tracked since</dt><dd>${time(shipment.createdAt)}</dd></div>
+</dl>
+<p class="row"><a href="/dashboard/track">Track a corrected number</a> ${untrack}</p></section>`,
+    );
+  }
   const doc = shipment.document;
   const stops = (doc?.placedLocations ?? [])
     .filter((l) => l.lat !== null && l.lng !== null)
     .map((l) => ({ lat: l.lat!, lng: l.lng!, name: l.name }));
   const legs = (doc?.routeSegments ?? []).map((r) => ({ path: r.path }));
-  const facts = `<section class="card" aria-labelledby="facts"><h2 id="facts">Summary</h2>
-<p>${statusBadge(shipment.status, shipment.failed)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}</p>
-<dl class="facts">
-<div><dt>Carrier</dt><dd>${esc(shipment.carrier?.name ?? shipment.carrierScac ?? "Not known yet")}</dd></div>
-<div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
+  const vessel = doc?.vesselNow ?? null;
+  const next = doc?.nextMilestone ?? null;
+  const glance = `<section class="card" aria-labelledby="glance"><h2 id="glance">At a glance</h2>
+<p>${statusBadge(shipment.status, false)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}</p>
+<dl class="glance">
+<div><dt>Next milestone</dt><dd>${next ? `${esc(next.description)}${next.location ? `, ${esc(next.location.name)}` : ""}<br>${portTime({ local: next.localDateTime, utcOffset: next.utcOffset, instant: next.instant }, "date not given")}` : "None expected"}</dd></div>
 <div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${arrivalTime(shipment, "Not known yet")}</dd></div>
-<div><dt>Data from the carrier</dt><dd>${time(shipment.lastSyncedAt, "Never fetched")}</dd></div>
-<div><dt>Next refresh</dt><dd>${time(shipment.scheduledRefreshAt, "Not scheduled")}</dd></div>
-<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", ") || "—")}</dd></div>
-</dl>${shipment.failed ? notice("error", shipment.failureReason ?? "No carrier has found this reference yet.") : ""}</section>`;
+<div><dt>Vessel</dt><dd>${vessel ? `${esc(vessel.name)}${vessel.voyage ? ` / ${esc(vessel.voyage)}` : ""}<br><span class="muted">${vessel.source === "AIS" ? `AIS position ${time(vessel.observedAt)}` : "Position estimated along the route"}</span>` : "Not at sea"}</dd></div>
+<div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
+<div><dt>Carrier</dt><dd>${esc(shipment.confirmedCarrier?.name ?? shipment.carrierScac ?? "—")}</dd></div>
+${shipment.customers.length > 0 ? `<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", "))}</dd></div>` : ""}
+</dl>
+<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}.</p></section>`;
+  const pin = vessel
+    ? {
+        lat: vessel.lat,
+        lng: vessel.lng,
+        label: `${vessel.name} now${vessel.source === "AIS" ? "" : " (estimated)"}`,
+      }
+    : undefined;
   const map = `<section class="card" aria-labelledby="route"><h2 id="route">Route</h2>
 ${
   stops.length > 0
-    ? `<figure>${routeMapSvg(stops, legs)}<figcaption class="muted">Map drawn from Natural Earth data on this server. The table below lists the same places.</figcaption></figure>
-<div class="table-wrap"><table aria-label="Places on the route"><thead><tr><th scope="col">#</th><th scope="col">Place</th><th scope="col">Latitude</th><th scope="col">Longitude</th></tr></thead><tbody>${stops.map((p, n) => `<tr><td>${n + 1}</td><td>${esc(p.name)}</td><td>${p.lat.toFixed(3)}</td><td>${p.lng.toFixed(3)}</td></tr>`).join("")}</tbody></table></div>`
+    ? `<figure>${routeMapSvg(stops, legs, pin)}<figcaption class="muted">Map drawn from Natural Earth data on this server.${vessel ? ` The marked point is ${esc(vessel.name)}${vessel.source === "AIS" ? ", at its last AIS report" : ", estimated along the route"} (${vessel.lat.toFixed(2)}, ${vessel.lng.toFixed(2)}).` : ""} <a href="#places">The places as a table</a>.</figcaption></figure>`
     : "<p>No places with coordinates yet.</p>"
 }</section>`;
-  const events = (doc?.containers ?? []).flatMap((c) => c.events.map((e) => ({ ...e, container: c.number })));
-  events.sort((a, b) => String(a.instant ?? "").localeCompare(String(b.instant ?? "")));
+  const places =
+    stops.length === 0
+      ? ""
+      : `<section class="card" aria-labelledby="places"><h2 id="places">Places on the route</h2><div class="table-wrap"><table aria-label="Places on the route"><thead><tr><th scope="col">#</th><th scope="col">Place</th><th scope="col">Latitude</th><th scope="col">Longitude</th></tr></thead><tbody>${stops.map((p, n) => `<tr><td>${n + 1}</td><td>${esc(p.name)}</td><td>${p.lat.toFixed(3)}</td><td>${p.lng.toFixed(3)}</td></tr>`).join("")}</tbody></table></div></section>`;
+  const events = doc?.timeline ?? [];
   const timeline = `<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
 ${
   events.length === 0
     ? "<p>No milestones yet.</p>"
     : `<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Actual or estimated</th><th scope="col">Milestone</th><th scope="col">Place</th><th scope="col" class="hide-narrow">Vessel</th><th scope="col" class="hide-narrow">Container</th></tr></thead><tbody>${events
         .map(
-          (e) =>
-            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${portTime({ local: e.localDateTime, utcOffset: e.utcOffset, instant: e.instant }, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(e.container)}</td></tr>`,
+          ({ event: e, container }) =>
+            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${portTime({ local: e.localDateTime, utcOffset: e.utcOffset, instant: e.instant }, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(container)}</td></tr>`,
         )
         .join("")}</tbody></table></div>`
 }</section>`;
   const containers = `<section class="card" aria-labelledby="containers"><h2 id="containers">Containers</h2>${(doc?.containers ?? []).length === 0 ? "<p>None known yet.</p>" : `<ul>${doc!.containers.map((c) => `<li>${esc(c.number)} ${esc(c.sizeType ?? "")} ${statusBadge(c.status)}</li>`).join("")}</ul>`}</section>`;
   const voyages = `<section class="card" aria-labelledby="voyages"><h2 id="voyages">Vessels and voyages</h2>${(doc?.voyageLegs ?? []).length === 0 ? "<p>No vessel legs yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Leg</th><th scope="col">Vessel</th><th scope="col">Voyage</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${doc!.voyageLegs.map((l) => `<tr><td>${l.sequence}</td><td>${esc(l.vessel?.name ?? "—")}${l.vessel?.imo ? ` <span class="muted">IMO ${l.vessel.imo}</span>` : ""}</td><td>${esc(l.voyage ?? "—")}</td><td>${esc(l.from?.name ?? "—")}<br>${portTime({ local: l.departure.localDateTime, utcOffset: l.departure.utcOffset, instant: l.departure.instant })}</td><td>${esc(l.to?.name ?? "—")}<br>${l.arrival ? portTime({ local: l.arrival.localDateTime, utcOffset: l.arrival.utcOffset, instant: l.arrival.instant }) : time(null)}</td><td>${esc(l.status.toLowerCase())}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
   const history = `<section class="card" aria-labelledby="eta-history"><h2 id="eta-history">ETA history</h2>${(doc?.etaHistory ?? []).length === 0 ? "<p>No arrival estimate recorded yet.</p>" : `<div class="table-wrap"><table><thead><tr><th scope="col">Recorded</th><th scope="col">Arrival</th><th scope="col">Change</th></tr></thead><tbody>${doc!.etaHistory.map((h) => `<tr><td>${time(h.recordedAt)}</td><td>${portTime({ local: h.localDateTime, utcOffset: h.utcOffset, instant: h.eta })}${h.actual ? " (actual)" : ""}</td><td>${h.changeHours === 0 ? "—" : `${h.changeHours > 0 ? "later by" : "earlier by"} ${Math.abs(h.changeHours)} h`}</td></tr>`).join("")}</tbody></table></div>`}</section>`;
-  const share = `<section class="card" aria-labelledby="share"><h2 id="share">Share link</h2>
-<p>A public page with the status, route and milestones (no customer, no account details).</p>
+  // Share is offered only when the link would show a page (the core's `shareable`).
+  const share = `<section class="card" aria-labelledby="share"><h2 id="share">Share link and tracking</h2>
+${
+  shipment.shareable
+    ? `<p>A public page with the status, route and milestones (no customer, no account details).</p>
 ${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the share link", s.session.csrfToken)}
-${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}
+${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}`
+    : "<p>A share link can be made once the carrier has sent this shipment's journey.</p>"
+}
+${untrack ? `<p>${untrack}</p>` : ""}
 </section>`;
   const disruptions = await disruptionsSection(s, shipment.name);
   const outlook = await outlookSections(s, shipment.name);
+  const jump = `<nav aria-label="On this page"><ul class="jump"><li><a href="#timeline">Timeline</a></li><li><a href="#disruptions">Disruptions</a></li><li><a href="#predictive-eta">Outlook</a></li><li><a href="#containers">Containers</a></li><li><a href="#voyages">Vessels</a></li><li><a href="#eta-history">ETA history</a></li><li><a href="#share">Share and untrack</a></li></ul></nav>`;
   s.render(
     `${shipment.reference}`,
     "/dashboard/shipments",
-    `${message}${facts}${disruptions}${outlook}${map}${timeline}${containers}${voyages}${history}${share}`,
+    `${message}${glance}${jump}${map}${timeline}${disruptions}${outlook}${places}${containers}${voyages}${history}${share}`,
   );
 }
+
+const REFERENCE_TYPE_TEXT: Record<string, string> = {
+  container: "container number",
+  bl: "bill of lading",
+  booking: "booking",
+};
 
 async function disruptionsSection(s: Signed, id: string): Promise<string> {
   const result = await s.deps.run(s.caller, DashShipmentDisruptionsDocument, { id });

@@ -42,6 +42,9 @@ const FaultRef = builder
     }),
   });
 
+/** Below this share of answered calls a carrier is flagged on the operations page. */
+const LOW_ANSWER_RATE = 0.9;
+
 const CarrierHealthRef = builder.objectRef<CarrierRow>("CarrierHealth").implement({
   description: "One carrier's tracking calls made by this process since it started.",
   fields: (t) => ({
@@ -54,6 +57,10 @@ const CarrierHealthRef = builder.objectRef<CarrierRow>("CarrierHealth").implemen
       resolve: (r) => (r.calls > 0 ? r.answered / r.calls : null),
     }),
     meanLatencyMs: t.float({ nullable: true, resolve: (r) => r.meanLatencyMs }),
+    answerRateLow: t.boolean({
+      description: `True when fewer than ${LOW_ANSWER_RATE * 100} % of the calls were answered: the carrier needs a look.`,
+      resolve: (r) => r.calls > 0 && r.answered / r.calls < LOW_ANSWER_RATE,
+    }),
   }),
 });
 
