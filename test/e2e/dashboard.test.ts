@@ -512,7 +512,11 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     expect(receiver.received.some((r) => r.body.includes("webhook.test"))).toBe(true);
     await shoot(page, "webhooks");
     // The delivery's detail: the request as sent and the answer (issue 38).
-    await page.getByTestId("delivery").first().getByRole("link", { name: /Request and answers/ }).click();
+    await page
+      .getByTestId("delivery")
+      .first()
+      .getByRole("link", { name: /Request and answers/ })
+      .click();
     expect(await page.getByTestId("request-body").textContent()).toContain("webhook.test");
     expect(await page.getByTestId("attempt").first().textContent()).toMatch(/HTTP 200/);
     await shoot(page, "webhook-delivery");
