@@ -72,6 +72,18 @@ function deferred(load: () => Promise<RequestHandler>): { handler: RequestHandle
   };
 }
 
+/**
+ * A router whose every route is under `prefix`, entered only by requests for that prefix: the API's
+ * requests do not walk its routes (the dashboard has dozens), each of which the router would try
+ * against every request (issue 37's profile of the in-memory /carriers route). Mounted without a path
+ * so its routes keep their full paths.
+ */
+function onlyUnder(prefix: string, router: RequestHandler): RequestHandler {
+  const below = `${prefix}/`;
+  return (req, res, next) =>
+    req.path === prefix || req.path.startsWith(below) ? router(req, res, next) : next();
+}
+
 /** Which surface a path belongs to, to answer a refusal in its format. */
 type PathSurface = "v1" | "compat" | "graphql" | "mcp" | "other";
 
@@ -198,19 +210,13 @@ export async function buildApp(
     (res, outcome, message) => refuse("other", res, outcome, message),
     sessions.readSessions(admission, (res, outcome) => refuse("other", res, outcome)),
   );
-  app.use(createShareRouter(v1));
+  app.use(onlyUnder("/share", createShareRouter(v1)));
   // One-click unsubscribe from mail (RFC 8058): public, the signed token is the capability.
-  app.use(createUnsubscribeRouter(v1));
+  app.use(onlyUnder("/unsubscribe", createUnsubscribeRouter(v1)));
   // A partner source's signed webhook (issue 41): public, the signature is the credential.
   app.use(createPartnerInboundRouter(v1));
   // The dashboard is a client of the GraphQL core: its operations count as the GraphQL surface.
-  // Every dashboard route is under /dashboard; its router (dozens of routes) is not walked by the
-  // API's requests, each of which would otherwise try every one of its patterns. Mounted without a
-  // path so its routes keep their full paths.
-  const dashboard = createDashboardRouter({ ...facade("graphql"), sessions });
-  app.use((req, res, next) =>
-    req.path === "/dashboard" || req.path.startsWith("/dashboard/") ? dashboard(req, res, next) : next(),
-  );
+  app.use(onlyUnder("/dashboard", createDashboardRouter({ ...facade("graphql"), sessions })));
   // Public and keyless, so mounted before the v1 gate.
   app.use("/api/v1", createMetaRouter(options.baseUrl));
   const sandbox = config.sandboxEnabled

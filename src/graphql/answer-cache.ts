@@ -128,14 +128,23 @@ export function entitiesOf(change: AnswerChange): { typename: string; id?: strin
  */
 export function viewerOf(principal: Principal | null): string {
   if (!principal) return "anonymous";
-  const org = principal.organization;
-  return [
-    org.id,
-    org.plan,
-    JSON.stringify(org.featureSwitches ?? {}),
-    principal.user.role,
-    principal.apiKey?.viewOnly ? "view" : "full",
-  ].join("|");
+  return `${organizationPartOf(principal.organization)}|${principal.user.role}|${principal.apiKey?.viewOnly ? "view" : "full"}`;
+}
+
+/**
+ * The organisation's part of the viewer, per organisation row: the key cache hands out the same row
+ * for its seconds, so the switches are not serialised again on every request. A changed plan or
+ * switch comes as a new row (read again from the database), hence a new part.
+ */
+const organizationParts = new WeakMap<object, string>();
+
+function organizationPartOf(org: Principal["organization"]): string {
+  let part = organizationParts.get(org);
+  if (part === undefined) {
+    part = [org.id, org.plan, JSON.stringify(org.featureSwitches ?? {})].join("|");
+    organizationParts.set(org, part);
+  }
+  return part;
 }
 
 /** What one execution through the cache needs to know, kept on its context. */
