@@ -85,6 +85,47 @@ describe("partner events on a carrier's document", () => {
     ]);
   });
 
+  it("a carrier's later report of a milestone a partner posted wins on the next version", () => {
+    const first = mergePartnerEvents(discharged, [gateOut]);
+    expect(first.document.containers[0]!.events.map((e) => e.source?.eventId ?? "carrier")).toEqual([
+      "carrier",
+      "t-1",
+    ]);
+    const carrierCaughtUp = importDocument({
+      milestones: [
+        { code: "DISC", at: "2026-11-20T08:00:00Z", actual: true },
+        { code: "GTOT", at: "2026-11-21T18:00:00Z", actual: true },
+      ],
+      eta: null,
+      fetchedAt: "2026-11-22T00:00:00Z",
+    });
+    const next = mergePartnerEvents(carrierCaughtUp, [gateOut]);
+    expect([...next.outcomes.values()]).toEqual(["superseded"]);
+    expect(boxMilestones(next.document, next.document.containers[0]!).gatedOutAt).toBe(
+      "2026-11-21T18:00:00Z",
+    );
+  });
+
+  it("a milestone on the other side of the discharge is not the same one (the export's gate-out)", () => {
+    const exportSide = importDocument({
+      milestones: [
+        { code: "GTOT", at: "2026-10-01T08:00:00Z", actual: true, where: "CNSHA" },
+        { code: "DISC", at: "2026-11-20T08:00:00Z", actual: true },
+      ],
+      eta: null,
+      fetchedAt: "2026-11-21T00:00:00Z",
+    });
+    const byName = partner({
+      eventId: "t-9",
+      eventType: "EQUIPMENT",
+      eventCode: "GTOT",
+      emptyIndicatorCode: "LADEN",
+      eventDateTime: "2026-11-21T09:30:00-08:00",
+      locationName: "Terminal gate",
+    });
+    expect([...mergePartnerEvents(exportSide, [byName]).outcomes.values()]).toEqual(["applied"]);
+  });
+
   it("a partner's actual event replaces the carrier's estimate of the same milestone", () => {
     const estimated = importDocument({
       milestones: [
