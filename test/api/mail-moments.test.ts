@@ -313,11 +313,11 @@ describe("last free day reminders: each on time or not at all", () => {
   });
 
   /** The terminal's answer for the box, observed now on the test's clock. */
-  const terminalSays = async (lastFreeDay: string, holds: "customs"[] = []) => {
+  const terminalSays = async (lastFreeDay: string, holds: "customs"[] = [], available = false) => {
     const now = clock.now();
     const answer = {
       observedAt: now.toISOString(),
-      availableForPickup: false,
+      availableForPickup: available,
       holds: holds.map((type) => ({ type, status: "hold", description: null })),
       lastFreeDayLine: null,
       lastFreeDayTerminal: lastFreeDay,
@@ -444,7 +444,7 @@ describe("last free day reminders: each on time or not at all", () => {
     expect(reminders().map((m) => m.subject)).toEqual([`Last free day tomorrow: ${reference}`]);
   });
 
-  it("mails a hold when placed and when released, and again when the same hold is placed again", async () => {
+  it("mails a hold when placed and when released, again when placed again, and pickup once no hold is left", async () => {
     smtp.received.length = 0;
     const laHour = (t: number) =>
       Number(
@@ -454,10 +454,10 @@ describe("last free day reminders: each on time or not at all", () => {
       );
     let at = clock.now().getTime() + HOUR;
     // Each look at the terminal in the day in Los Angeles, outside the quiet hours set above.
-    const look = async (holds: "customs"[]) => {
+    const look = async (holds: "customs"[], available = false) => {
       while (laHour(at) < 8 || laHour(at) > 20) at += 30 * 60_000;
       clock.set(at);
-      await terminalSays("2027-03-01", holds);
+      await terminalSays("2027-03-01", holds, available);
       await run();
       at += 2 * HOUR;
     };
@@ -468,13 +468,22 @@ describe("last free day reminders: each on time or not at all", () => {
     await look(["customs"]);
     await look(["customs"]);
     await look([]);
-    const holdMails = smtp.received.filter((m) => m.subject.startsWith("Hold "));
-    expect(holdMails.map((m) => m.subject.replace(box, "BOX"))).toEqual([
+    // Available while a hold is on is not available to the trucker: mailed once the hold is gone.
+    await look(["customs"], true);
+    await look([], true);
+    await look([], true);
+    const terminalMails = smtp.received
+      .filter((m) => /^(Hold |Ready for pickup)/.test(m.subject))
+      .map((m) => m.subject.replace(box, "BOX"));
+    expect(terminalMails.slice(0, 5)).toEqual([
       "Hold placed on BOX: customs",
       "Hold released on BOX: customs",
       "Hold placed on BOX: customs",
       "Hold released on BOX: customs",
+      "Hold placed on BOX: customs",
     ]);
+    // The last release and the pickup are news of the same look: both, once.
+    expect(terminalMails.slice(5).sort()).toEqual(["Hold released on BOX: customs", "Ready for pickup: BOX"]);
   });
 });
 

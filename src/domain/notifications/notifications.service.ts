@@ -506,9 +506,6 @@ export class NotificationsService {
             pref.timeZone,
             await linksFor(urls, user.id, kind),
           );
-        if (seen.available && seen.holds.length === 0) {
-          await send("available_for_pickup", container, await mailOf("available_for_pickup", null), expires);
-        }
         // Each placing and each release of a hold is mailed once: the n-th placing of a hold is keyed
         // `<hold>:<n>` (the first plain `<hold>`), so a hold placed again after its release is news again.
         const told = await prisma.mailMessage.findMany({
@@ -540,6 +537,10 @@ export class NotificationsService {
           const placed = count("hold_placed", hold);
           if (count("hold_released", hold) >= placed) continue;
           await send("hold_released", nth(hold, placed), await mailOf("hold_released", hold), expires);
+        }
+        // After the releases, so the last hold's release reads before "ready for pickup".
+        if (seen.available && seen.holds.length === 0) {
+          await send("available_for_pickup", container, await mailOf("available_for_pickup", null), expires);
         }
       }
     }
