@@ -5,6 +5,7 @@ import type { RunOperation, VariablesArgument } from "../../src/graphql/operatio
 import type { Principal } from "../../src/http/gate";
 import { OUTCOMES, type OutcomeCode, outcomeForFailure } from "../../src/http/outcomes";
 import type { FacadeLog, OperationResult } from "../facade";
+import { portable } from "./portable-schema";
 
 /** What the MCP server needs from the composition root: persisted operations, and a log for failures. */
 export interface McpDeps {
@@ -111,7 +112,7 @@ export function registerTool(
       title: tool.title,
       description: tool.description,
       inputSchema: tool.input,
-      outputSchema: tool.output,
+      outputSchema: portable(tool.output),
       annotations: {
         title: tool.title,
         readOnlyHint: true,

@@ -54,7 +54,7 @@ const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
  */
 async function inspector(
   method: "tools/list" | "tools/call",
-  options: { tool?: string; args?: Record<string, unknown>; era?: Era } = {},
+  options: { tool?: string; args?: Record<string, unknown>; era?: Era; strict?: boolean } = {},
 ): Promise<{ exitCode: number; stdout: string; stderr: string; json: any }> {
   // `--format json` prints `{"result": ...}` on stdout; a tool's `isError` result exits 5 with the
   // result still on stdout and `{"error":{"code":"tool_is_error"}}` on stderr.
@@ -76,6 +76,8 @@ async function inspector(
   ];
   if (options.tool)
     argv.push("--tool-name", options.tool, "--tool-args-json", JSON.stringify(options.args ?? {}));
+  // Every schema portability problem in full on stderr (path, issue, suggestion); exit 6 on an error.
+  if (options.strict) argv.push("--strict");
   const env = {
     ...process.env,
     HOME: home,
@@ -219,6 +221,14 @@ describe.each(ERAS)("MCP inspector CLI, %s era: tools/list", (era) => {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");
     }
+  });
+
+  it("lists schemas --strict finds portable: no warning (a nullable value is anyOf, never a type array)", async () => {
+    const strict = await inspector("tools/list", { era, strict: true });
+    expect(strict.exitCode, strict.stderr).toBe(0);
+    expect(strict.stderr).not.toMatch(/Warning|Error/);
+    const nullableArrays = JSON.stringify(strict.json.tools).match(/"type":\[/g) ?? [];
+    expect(nullableArrays).toEqual([]);
   });
 });
 
