@@ -6,6 +6,7 @@ import { SimulatedWorld } from "../../simulator/world/world";
 import type { AppConfig } from "../config";
 import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
+import { migratedTemplateOffThread } from "../db/migrated-template";
 import { startNumberingAt } from "../domain/accounts/organization-counters";
 import { FEATURES } from "../domain/accounts/plans";
 import type { Principal } from "../domain/accounts/principal";
@@ -195,7 +196,13 @@ export class SandboxWorld {
       documents: { ...input.config.documents, storage: { kind: "local", dir: documentsDir } },
     };
     const world = sandboxSimulatedWorld();
-    const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    // Made off the server's thread (the worker's initdb and migrations are seconds of work); should the
+    // worker fail, made here as before.
+    const template = await migratedTemplateOffThread().catch((error: unknown) => {
+      input.logger.warn({ err: error }, "The sandbox database template was not made off thread");
+      return undefined;
+    });
+    const db = await openDatabase({ kind: "pglite", dataDir: "memory://" }, { loadDataDir: template });
     await applyMigrations(db);
     const simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock, world });
     const registry = loadCarrierRegistry({
