@@ -68,12 +68,23 @@ details summary{cursor:pointer;padding:4px 0}
 export const APP_JS = `
 (function(){
   var fmt;
-  try { fmt = new Intl.DateTimeFormat(undefined,{year:"numeric",month:"short",day:"numeric",hour:"2-digit",minute:"2-digit",timeZoneName:"short"}); } catch(e) { return; }
+  // The server's one shape ("17 Dec 2026 17:30 GMT+8"), in the reader's zone, whatever the browser's language.
+  // The zone as an offset ("GMT+1", not "CET"), as the port's times name theirs.
+  var opts = {year:"numeric",month:"numeric",day:"numeric",hour:"2-digit",minute:"2-digit",hourCycle:"h23",timeZoneName:"shortOffset"};
+  try { fmt = new Intl.DateTimeFormat("en-GB",opts); } catch(e) {
+    try { opts.timeZoneName = "short"; fmt = new Intl.DateTimeFormat("en-GB",opts); } catch(e2) { return; }
+  }
+  var MONTHS = ["Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec"];
+  function text(d){
+    var p = {}; fmt.formatToParts(d).forEach(function(x){ p[x.type] = x.value; });
+    return p.day + " " + MONTHS[Number(p.month) - 1] + " " + p.year + " " + p.hour + ":" + p.minute + " " + p.timeZoneName;
+  }
   function localise(root){
     root.querySelectorAll("time[datetime]:not([data-clock])").forEach(function(t){
+      if (t.getAttribute("datetime").length === 10) return; // a calendar day has no zone to convert
       if (t.dataset.local) return;
       var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) { t.textContent = fmt.format(d); t.dataset.local = "1"; }
+      if (!isNaN(d)) { t.textContent = text(d); t.dataset.local = "1"; }
     });
   }
   document.addEventListener("DOMContentLoaded", function(){ localise(document); });

@@ -2,22 +2,29 @@
 export const esc = (value: unknown): string =>
   String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/**
- * A time as the reader's zone shows it (the page script rewrites the text), with UTC in the title so
- * hovering shows it; without script the UTC text stays.
- */
-export function time(value: string | Date | null | undefined, empty = "—"): string {
-  if (!value) return esc(empty);
-  const iso = typeof value === "string" ? value : value.toISOString();
-  const utc = `${iso.slice(0, 16).replace("T", " ")} UTC`;
-  return `<time datetime="${esc(iso)}" title="${esc(utc)}">${esc(utc)}</time>`;
-}
-
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "2026-12-12..." as "12 Dec 2026": only the text is rearranged, nothing is computed. */
 const dayText = (text: string) =>
   `${Number(text.slice(8, 10))} ${MONTHS[Number(text.slice(5, 7)) - 1]} ${text.slice(0, 4)}`;
+
+/**
+ * A time as the reader's zone shows it (the page script rewrites the text), with UTC in the title so
+ * hovering shows it; without script the UTC text stays. One shape everywhere, the port's times
+ * included: "17 Dec 2026 09:30 UTC", "17 Dec 2026 17:30 GMT+8" (issue 38).
+ */
+export function time(value: string | Date | null | undefined, empty = "—"): string {
+  if (!value) return esc(empty);
+  const iso = typeof value === "string" ? value : value.toISOString();
+  const utc = `${dayText(iso)} ${iso.slice(11, 16)} UTC`;
+  return `<time datetime="${esc(iso)}" title="${esc(utc)}">${esc(utc)}</time>`;
+}
+
+/** A calendar day the core gives as YYYY-MM-DD (a ready date, a last free day): "24 Dec 2026". */
+export function day(value: string | null | undefined, empty = "—"): string {
+  if (!value || !/^\d{4}-\d{2}-\d{2}/.test(value)) return esc(value || empty);
+  return `<time datetime="${esc(value.slice(0, 10))}">${esc(dayText(value))}</time>`;
+}
 
 /**
  * A port-local time at the port's clock with its zone, and the same moment in UTC: "12 Dec 2026 14:00

@@ -225,6 +225,12 @@ describe.skipIf(!hasChromium)("the dashboard's workbench", { timeout: 240_000 },
     expect(await page.getByTestId("quote-request").textContent()).toMatch(
       /CNSHA → NLRTM[\s\S]*2 × 40HC[\s\S]*Waiting for a quote/,
     );
+    // One date shape with the zone: a moment in the reader's zone (Amsterdam), a calendar day alone.
+    const row = page.getByTestId("quote-request");
+    await expect
+      .poll(() => row.locator("time").first().textContent())
+      .toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} GMT\+[12]$/);
+    expect(await row.locator("td").nth(3).textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
     seen("quotes");
   });
 

@@ -508,7 +508,7 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
         },
         { timeout: 30_000 },
       )
-      .toMatch(/webhook\.test[\s\S]*delivered/);
+      .toMatch(/webhook\.test[\s\S]*Delivered/);
     expect(receiver.received.some((r) => r.body.includes("webhook.test"))).toBe(true);
     await shoot(page, "webhooks");
     // The delivery's detail: the request as sent and the answer (issue 38).
