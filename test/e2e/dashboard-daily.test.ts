@@ -159,6 +159,21 @@ describe.skipIf(!hasChromium)("a forwarder's morning in the dashboard", { timeou
     visited.set("shipment", page.url());
   });
 
+  it("sorts the list in the core by a column's name, with the new columns, the order kept in the URL", async () => {
+    await page.goto(`${app.url}/dashboard/shipments`);
+    const headers = await page.locator("main thead th").allInnerTexts();
+    for (const column of ["Arrival", "Predicted arrival", "Last free day", "Untrack"])
+      expect(headers).toContain(column);
+    await page.getByRole("link", { name: "Arrival", exact: true }).click();
+    await page.waitForURL(/sort=arrival$/);
+    expect(await page.locator('th[aria-sort="ascending"]').innerText()).toBe("Arrival");
+    await page.getByRole("link", { name: "Arrival", exact: true }).click();
+    await page.waitForURL(/sort=arrival_desc$/);
+    expect(await page.locator('th[aria-sort="descending"]').innerText()).toBe("Arrival");
+    expect(await page.getByRole("link", { name: known }).count()).toBe(1);
+    visited.set("shipments-sorted", page.url());
+  });
+
   it("has no serious or critical axe violation on the pages of this walk", async () => {
     const failures: string[] = [];
     for (const [name, url] of visited) {
@@ -169,6 +184,16 @@ describe.skipIf(!hasChromium)("a forwarder's morning in the dashboard", { timeou
         failures.push(`${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     }
     expect(failures).toEqual([]);
-    expect(visited.size).toBe(4);
+    expect(visited.size).toBe(5);
+  });
+
+  it("untracks from the list too, after the same confirmation", async () => {
+    await page.goto(`${app.url}/dashboard/shipments`);
+    await page.getByRole("button", { name: `Untrack ${known}` }).click();
+    await page.getByRole("heading", { name: `Untrack ${known}?` }).waitFor();
+    await page.getByRole("button", { name: `Untrack ${known}` }).click();
+    await page.getByRole("heading", { name: "Shipments" }).waitFor();
+    expect(await page.getByRole("link", { name: known }).count()).toBe(0);
+    expect(await main()).toContain("No shipments yet.");
   });
 });

@@ -71,6 +71,38 @@ describe("shipmentSearch", () => {
     expect(delayed.total + onTime.total).toBe(12);
   });
 
+  it("in the order asked: by arrival either way (no ETA last), by reference; newest first by default", async () => {
+    const SORTED = `query ($sort: ShipmentSort) {
+      shipmentSearch(pageSize: 100, sort: $sort) { items { reference eta } }
+    }`;
+    const read = async (sort?: string) => {
+      const { body } = await graphql(app, org.key, SORTED, sort ? { sort } : {});
+      return (body as { data: { shipmentSearch: { items: { reference: string; eta: string | null }[] } } })
+        .data.shipmentSearch.items;
+    };
+    const rows = await app.services.db.prisma.shipment.findMany({
+      where: { organizationId: org.organizationId },
+      orderBy: [{ createdAt: "desc" }, { number: "desc" }],
+    });
+    const byEta = (dir: 1 | -1) =>
+      [...rows]
+        .sort((a, b) =>
+          a.eta && b.eta
+            ? dir * (a.eta.getTime() - b.eta.getTime()) || Number(b.number - a.number)
+            : a.eta
+              ? -1
+              : b.eta
+                ? 1
+                : Number(b.number - a.number),
+        )
+        .map((r) => r.reference);
+    expect(new Set(rows.map((r) => r.eta?.getTime())).size).toBeGreaterThan(1);
+    expect((await read("ARRIVAL")).map((i) => i.reference)).toEqual(byEta(1));
+    expect((await read("ARRIVAL_DESC")).map((i) => i.reference)).toEqual(byEta(-1));
+    expect((await read("REFERENCE")).map((i) => i.reference)).toEqual(rows.map((r) => r.reference).sort());
+    expect((await read()).map((i) => i.reference)).toEqual(rows.map((r) => r.reference));
+  });
+
   it("refuses a port that is not a UN/LOCODE, saying which field", async () => {
     const refused = await search({ port: "Rotterdam" });
     expect(refused.data?.shipmentSearch ?? null).toBeNull();

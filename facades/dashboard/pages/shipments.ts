@@ -11,6 +11,7 @@ import {
   DashTrackDocument,
   DashUnshareDocument,
   DashUntrackShipmentDocument,
+  type ShipmentSort,
   type ShipmentStatus,
 } from "../../generated/operations";
 import { routeMapSvg } from "../../share/map";
@@ -37,6 +38,23 @@ const SEVERITY: Record<number, string> = {
   5: "critical, widely reported",
 };
 const STATUSES = ["PLANNED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "UNKNOWN"] as const;
+/** The list's orders: the URL's `sort` and the core's ShipmentSort (the core orders, not the page). */
+const SORTS: { key: string; value: ShipmentSort }[] = [
+  { key: "newest", value: "NEWEST" },
+  { key: "arrival", value: "ARRIVAL" },
+  { key: "arrival_desc", value: "ARRIVAL_DESC" },
+  { key: "reference", value: "REFERENCE" },
+  { key: "carrier", value: "CARRIER" },
+  { key: "status", value: "STATUS" },
+  { key: "synced", value: "SYNCED" },
+];
+const DND_TEXT: Record<string, string> = {
+  at_risk: "⚠ at risk",
+  overdue: "✕ overdue",
+  within_free_time: "",
+  closed: "",
+  unknown: "",
+};
 
 /** The list's filters, read from the URL (so a filtered view is a link, and Back works). */
 function filterFromQuery(query: Record<string, unknown>) {
@@ -54,10 +72,13 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (str("delay") === "on_time") filter.delayed = false;
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
   const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
+  const sort = SORTS.find((o) => o.key === str("sort")) ?? SORTS[0]!;
   return {
     filter,
     page,
+    sort,
     values: {
+      sort: sort.key === "newest" ? "" : sort.key,
       status: str("status"),
       carrier: str("carrier"),
       customer: str("customer"),
@@ -91,8 +112,10 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
       savedQuery === undefined
         ? (s.req.query as Record<string, unknown>)
         : Object.fromEntries(new URLSearchParams(savedQuery));
-    const { filter, page, values } = filterFromQuery(source);
-    const data = await s.run(s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 25 }));
+    const { filter, page, sort, values } = filterFromQuery(source);
+    const data = await s.run(
+      s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 25, sort: sort.value }),
+    );
     const failedLoad = data ? "" : refusal(s).html;
     const result = data?.shipmentSearch;
     const items = result?.items ?? [];
@@ -110,6 +133,19 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
 </div></form>`;
     const total = result?.total ?? 0;
+    // A column's name links to the list sorted by it (again: the other way, where there is one).
+    const header = (label: string, key: string, reverse?: string) => {
+      const on = values.sort === key || (key === "newest" && !values.sort);
+      const next = on && reverse ? reverse : key;
+      const q = new URLSearchParams(Object.entries({ ...values, sort: next }).filter(([, v]) => v));
+      const ariaSort =
+        values.sort === key
+          ? ' aria-sort="ascending"'
+          : reverse && values.sort === reverse
+            ? ' aria-sort="descending"'
+            : "";
+      return `<th scope="col"${ariaSort}><a href="/dashboard/shipments?${esc(q.toString())}">${esc(label)}</a></th>`;
+    };
     const table =
       items.length === 0
         ? emptyState(
@@ -117,10 +153,10 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
             { href: "/dashboard/track", label: "Track a new reference" },
           )
         : `<p role="status">${total} shipment${total === 1 ? "" : "s"} · <a href="/dashboard/shipments.csv${query ? `?${esc(query)}` : ""}" download>Download CSV</a></p>
-<div class="table-wrap"><table><thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Carrier</th><th scope="col" class="hide-narrow">Route</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Customer</th></tr></thead><tbody>${items
+<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Untrack</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.carrierScac ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td>${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
     const savedList =
@@ -138,12 +174,14 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
   }
 
   get("/dashboard/shipments.csv", async (s) => {
-    const { filter } = filterFromQuery(s.req.query as Record<string, unknown>);
+    const { filter, sort } = filterFromQuery(s.req.query as Record<string, unknown>);
     const rows: string[] = [
       "shipment,reference,type,status,failed,carrier,origin,destination,eta,ata,customers",
     ];
     for (let page = 1; page <= 20; page++) {
-      const data = await s.run(s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 100 }));
+      const data = await s.run(
+        s.deps.run(s.caller, DashShipmentsDocument, { filter, page, pageSize: 100, sort: sort.value }),
+      );
       const items = data?.shipmentSearch?.items ?? [];
       for (const i of items) {
         rows.push(

@@ -61,12 +61,27 @@ export function shipmentFilterWhere(
 }
 
 /** One page of matching shipments, newest first (the order of `/shipments`), and how many match. */
+/** The orders a list can be read in; every one ends on the shipment number, so pages never overlap. */
+export type ShipmentSort = "newest" | "arrival" | "arrival_desc" | "reference" | "carrier" | "status" | "synced";
+
+const ORDER: Record<ShipmentSort, Prisma.ShipmentOrderByWithRelationInput[]> = {
+  newest: [{ createdAt: "desc" }],
+  // Without an ETA a shipment cannot be placed in time: last, whichever way.
+  arrival: [{ eta: { sort: "asc", nulls: "last" } }],
+  arrival_desc: [{ eta: { sort: "desc", nulls: "last" } }],
+  reference: [{ reference: "asc" }],
+  carrier: [{ carrierScac: { sort: "asc", nulls: "last" } }],
+  status: [{ status: "asc" }],
+  synced: [{ lastSyncedAt: { sort: "desc", nulls: "last" } }],
+};
+
 export async function searchShipments(
   prisma: PrismaClient,
   principal: Principal,
   filter: ShipmentFilter,
   page: number,
   pageSize: number,
+  sort: ShipmentSort = "newest",
 ): Promise<{ total: number; ids: string[] }> {
   const where = shipmentFilterWhere(principal.organization.id, filter);
   const [total, rows] = await Promise.all([
@@ -76,7 +91,7 @@ export async function searchShipments(
     prisma.shipment.findMany({
       where,
       select: { id: true },
-      orderBy: [{ createdAt: "desc" }, { number: "desc" }],
+      orderBy: [...ORDER[sort], { number: "desc" }],
       skip: (page - 1) * pageSize,
       take: pageSize,
     }),

@@ -20,15 +20,33 @@ const ShipmentSearchPageRef = builder
     }),
   });
 
+const ShipmentSortEnum = builder.enumType("ShipmentSort", {
+  values: {
+    NEWEST: { value: "newest", description: "Most recently added first." },
+    ARRIVAL: { value: "arrival", description: "Earliest ETA (or arrival) first; without an ETA last." },
+    ARRIVAL_DESC: { value: "arrival_desc", description: "Latest ETA first; without an ETA last." },
+    REFERENCE: { value: "reference", description: "By reference, A to Z." },
+    CARRIER: { value: "carrier", description: "By carrier SCAC, A to Z; without a carrier last." },
+    STATUS: { value: "status", description: "By status." },
+    SYNCED: { value: "synced", description: "Most recently synced with the carrier first." },
+  } as const,
+});
+
 builder.queryFields((t) => ({
   shipmentSearch: t.field({
     type: ShipmentSearchPageRef,
     nullable: true,
     description:
-      "The organisation's tracked shipments (teammates' included) that match a filter, newest first. Stored data only: no carrier call.",
+      "The organisation's tracked shipments (teammates' included) that match a filter, in the order asked (newest first by default). Stored data only: no carrier call.",
     authScopes: { developerMode: true },
     args: {
       filter: t.arg({ type: ShipmentFilterInput, required: false }),
+      sort: t.arg({
+        type: ShipmentSortEnum,
+        required: false,
+        defaultValue: "newest",
+        description: "The order of the list; newest first when left out.",
+      }),
       page: t.arg.int({
         required: false,
         defaultValue: 1,
@@ -63,6 +81,7 @@ builder.queryFields((t) => ({
         filter,
         page,
         pageSize,
+        args.sort ?? "newest",
       );
       return { total, page, pageSize, ids };
     },
