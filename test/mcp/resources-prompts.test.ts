@@ -142,6 +142,11 @@ describe("resources", () => {
   });
 
   it("answers another organisation's shipment, and an unknown one, as not found with the URI", async () => {
+    // The owner reads it; the other organisation is told it does not exist, never that it is forbidden.
+    const owner = await modern(org.key);
+    expect(jsonOf((await owner.readResource({ uri: shipmentUri(tracked) })).contents)).toMatchObject({
+      reference: tracked,
+    });
     const client = await modern(other.key);
     for (const uri of [
       shipmentUri(tracked),
@@ -165,7 +170,12 @@ describe("resources", () => {
   it("answers a disruption id nobody published as not found", async () => {
     const client = await modern(org.key);
     const uri = "quayside://disruptions/00000000-0000-4000-8000-00000000dead";
-    await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+    // The tool's own sentence: the template matched and get_disruption_detail answered.
+    await expect(client.readResource({ uri })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri },
+      message: expect.stringContaining("No published disruption has the id"),
+    });
   });
 });
 
