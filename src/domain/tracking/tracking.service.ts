@@ -201,6 +201,23 @@ export interface TrackingDeps {
   bulkLanes?: { items: TaskLanes; writes: TaskLanes };
 }
 
+/** One lookup's answer on its way to the organisation's shipment: `settle`'s input, named. */
+interface Settlement {
+  principal: Actor;
+  reference: ParsedReference;
+  input: TrackInput;
+  /** The organisation's live shipment for the reference, if it tracks it already. */
+  existing: Shipment | null;
+  stored: StoredDocument;
+  /** The caller named the carrier (no auto-detection). */
+  provided: boolean;
+  /** Served from the store without asking the carrier. */
+  fromCache: boolean;
+  /** Why the stored answer is served although the carrier was asked (it could not answer). */
+  stale: Staleness | null;
+  changes: DocumentChange[];
+}
+
 export class TrackingService {
   private readonly inFlight = new Map<string, Promise<CarrierAnswer>>();
 
@@ -239,7 +256,8 @@ export class TrackingService {
     const cached = await this.servableFromStore(principal, reference, input, plan, existing);
     if (cached) {
       await input.commit?.enter();
-      return this.settle(principal, reference, input, existing, cached, plan.provided, true, null, []);
+      const served = { stored: cached, provided: plan.provided, fromCache: true, stale: null, changes: [] };
+      return this.settle({ principal, reference, input, existing, ...served });
     }
 
     const tried: string[] = [];
@@ -260,17 +278,17 @@ export class TrackingService {
           reference.normalized,
           document,
         );
-        return this.settle(
+        return this.settle({
           principal,
           reference,
           input,
           existing,
           stored,
-          plan.provided,
-          false,
-          null,
-          stored.changes,
-        );
+          provided: plan.provided,
+          fromCache: false,
+          stale: null,
+          changes: stored.changes,
+        });
       }
       if (outcome.kind !== "not-found") {
         failures.push({ scac, ...describeFailure(outcome) });
@@ -298,21 +316,21 @@ export class TrackingService {
         );
         const stored = document ? await this.deps.documents.latest(document) : null;
         if (stored) {
-          return this.settle(
+          return this.settle({
             principal,
             reference,
             input,
             existing,
             stored,
-            plan.provided,
-            true,
-            {
+            provided: plan.provided,
+            fromCache: true,
+            stale: {
               failure: failure.failure,
               reason: failure.reason,
               lastSyncedAt: document?.lastSyncedAt ?? null,
             },
-            [],
-          );
+            changes: [],
+          });
         }
       }
       const first = failures[0]!;
@@ -489,17 +507,8 @@ export class TrackingService {
   }
 
   /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
-  private async settle(
-    principal: Actor,
-    reference: ParsedReference,
-    input: TrackInput,
-    existing: Shipment | null,
-    stored: StoredDocument,
-    provided: boolean,
-    fromCache: boolean,
-    stale: Staleness | null,
-    changes: DocumentChange[],
-  ): Promise<TrackOutcome> {
+  private async settle(lookup: Settlement): Promise<TrackOutcome> {
+    const { principal, reference, input, existing, stored, provided, fromCache, stale, changes } = lookup;
     const { prisma, clock, slots } = this.deps;
     const org = principal.organization;
     const content = stored.content;
