@@ -425,6 +425,13 @@ const RESOLUTION_PHRASES = wholeWords([
   "released",
 ]);
 
+/** The costs a headline can be about: insurance and surcharges. */
+const COST_HEADLINE =
+  /(?<![\p{L}])(?:premium|premiums|war-risk|war risk|insurance|insurers|surcharge|surcharges)(?![\p{L}])/u;
+/** A closure said as a verb, which a cost headline may also report ("...as canal closes"). */
+const CLOSED_NOW =
+  /(?<![\p{L}])(?:closes|closed|shut|shuts|halts|halted|suspends|suspended|blocked|blocks)(?![\p{L}])/u;
+
 /** GDACS alert levels as severities: Red critical, Orange high, Green moderate. */
 const ALERT_SEVERITY: Readonly<Record<"green" | "orange" | "red", Severity>> = {
   green: 2,
@@ -459,6 +466,11 @@ export function itemSeverity(
     severity = 2;
   } else {
     severity = 1;
+  }
+  // A headline whose news is a price of the risk ("Hormuz seizure raises war-risk premiums") reports a
+  // cost, whatever it names as the cause, unless it also says something closed or stopped.
+  if (COST_HEADLINE.test(item.foldedTitle) && !CLOSED_NOW.test(item.foldedTitle)) {
+    severity = Math.min(severity, 2) as Severity;
   }
   // Market, trade and regulatory news moves costs, not boxes: never above moderate.
   if (category === "container_market" || category === "tariff_trade" || category === "regulatory") {

@@ -158,6 +158,18 @@ describe("severity reads what happens now", () => {
     expect(outcomes.map(severityOf)).toEqual([2, 2, 3]);
   });
 
+  it("a headline about the price of a risk is moderate, whatever cause it names", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "Tanker seizure in the Strait of Hormuz lifts war-risk premiums for Gulf calls",
+        summary: "Underwriters quote several times last month's rate.",
+      },
+    ]);
+    expect(outcomes.map(severityOf)).toEqual([2]);
+  });
+
   it("a vote to end a strike is its end", () => {
     const { state, outcomes } = run([
       {
