@@ -163,7 +163,7 @@ describe("severity reads what happens now", () => {
       {
         day: 0,
         publisher: "Harbour Wire",
-        title: "Tanker seizure in the Strait of Hormuz lifts war-risk premiums for Gulf calls",
+        title: "Tanker seizure in the Strait of Hormuz raises war-risk premiums for Gulf calls",
         summary: "Underwriters quote several times last month's rate.",
       },
     ]);
