@@ -1,4 +1,5 @@
 import express, { Router } from "express";
+import { outcomeOf } from "../../src/http/outcomes";
 import { type FacadeDeps, handler } from "../facade";
 import { ReceivePartnerWebhookDocument } from "../generated/operations";
 import { partnerEventResults } from "./render/partner-events";
@@ -29,13 +30,7 @@ export function createPartnerInboundRouter(deps: FacadeDeps): Router {
       if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
       const answer = result.data.receivePartnerWebhook;
       if (answer.__typename === "PartnerWebhookRefused") {
-        const outcome =
-          answer.reason === "unknown_source"
-            ? "not_found"
-            : answer.reason === "bad_body"
-              ? "bad_request"
-              : "invalid_signature";
-        return sendV1Error(res, outcome, { message: answer.message });
+        return sendV1Error(res, outcomeOf("PartnerWebhookResult", answer), { message: answer.message });
       }
       res.status(200).json({ success: true, data: { results: partnerEventResults(answer.results) } });
     }),

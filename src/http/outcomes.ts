@@ -666,6 +666,22 @@ export const UNION_MEMBER_ROWS = {
     PlanRequired: { outcome: "plan_required" },
     FeatureDisabled: { outcome: "feature_disabled" },
   },
+  // A partner's signed inbound webhook (issue 41): a forged, stale or unsigned request is one refusal.
+  PartnerWebhookResult: {
+    PartnerEventBatch: { answer: 200 },
+    PartnerWebhookRefused: {
+      outcome: {
+        by: "reason",
+        outcomes: {
+          unknown_source: "not_found",
+          malformed: "invalid_signature",
+          stale: "invalid_signature",
+          forged: "invalid_signature",
+          bad_body: "bad_request",
+        },
+      },
+    },
+  },
   VesselTrackOutcome: {
     VesselTrack: { answer: 200 },
     VesselNotFound: { outcome: "vessel_not_found" },
