@@ -19,14 +19,6 @@ const JSON_TYPE = "application/json";
 /** Active shipments a morning's review looks at: the newest this many. */
 const MORNING_SHIPMENTS = 100;
 
-/**
- * Ready prompts, each built from the tools' own answers (the same calls, as the same principal): the
- * assistant gets the facts as attached JSON and a question about them, never data a tool would not
- * give. Data the plan does not include is said to be unavailable, with the tool's sentence, rather
- * than failing the whole prompt.
- */
-export const PROMPT_NAMES = ["morning_exceptions", "shipment_delay_cost", "disruption_impact"] as const;
-
 type Optional<T> = { ok: true; data: T } | { ok: false; reason: string };
 
 /** A tool's answer, or why there is none (a plan without it, the feature switched off). */
@@ -71,6 +63,12 @@ interface Summary {
   lastSyncedAt: string | null;
 }
 
+/**
+ * Ready prompts, each built from the tools' own answers (the same calls, as the same principal): the
+ * assistant gets the facts as attached JSON and a question about them, never data a tool would not
+ * give. Data the plan does not include is said to be unavailable, with the tool's sentence, rather
+ * than failing the whole prompt.
+ */
 export function registerPrompts(server: McpServer, context: ToolContext): void {
   server.registerPrompt(
     "morning_exceptions",
