@@ -174,6 +174,19 @@ describe.skipIf(!hasChromium)("a forwarder's morning in the dashboard", { timeou
     visited.set("shipments-sorted", page.url());
   });
 
+  it("leads the overview with the exceptions, each a filter of the list counted by the core", async () => {
+    await page.goto(`${app.url}/dashboard`);
+    const headings = await page.locator("main h2").allInnerTexts();
+    expect(headings[0]).toBe("Needs attention");
+    const failed = page.getByRole("link", { name: /Failed: no carrier found it/ });
+    // The untracked typo is no longer counted: nothing has failed.
+    expect(await failed.innerText()).toMatch(/^0\s*Failed/);
+    await page.getByRole("link", { name: /Delayed: ETA a day or more later/ }).click();
+    await page.waitForURL(/delay=delayed&active=true&sort=arrival$/);
+    expect(await page.getByLabel("Delay").inputValue()).toBe("delayed");
+    visited.set("overview", `${app.url}/dashboard`);
+  });
+
   it("has no serious or critical axe violation on the pages of this walk", async () => {
     const failures: string[] = [];
     for (const [name, url] of visited) {
@@ -184,7 +197,7 @@ describe.skipIf(!hasChromium)("a forwarder's morning in the dashboard", { timeou
         failures.push(`${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     }
     expect(failures).toEqual([]);
-    expect(visited.size).toBe(5);
+    expect(visited.size).toBe(6);
   });
 
   it("untracks from the list too, after the same confirmation", async () => {

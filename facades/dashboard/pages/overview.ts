@@ -3,30 +3,36 @@ import { emptyState } from "../context";
 import { arrivalTime, esc, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
 
-/** Overview: counts by status, failed, arriving this week, the most recently changed shipments. */
+/** Overview: the exceptions (failed, delayed, arriving this week), counts by status, the latest carrier updates. */
 export function mountOverview(get: Mount): void {
   get("/dashboard", async (s) => {
     const count = async (filter: Record<string, unknown>) => {
       const data = await s.run(s.deps.run(s.caller, DashShipmentCountDocument, { filter }));
       return data?.shipmentSearch?.total ?? 0;
     };
-    const [planned, inTransit, delivered, failed, arriving, recent] = await Promise.all([
+    const [planned, inTransit, delivered, failed, arriving, delayed, recent] = await Promise.all([
       count({ status: ["PLANNED"] }),
       count({ status: ["IN_TRANSIT"] }),
       count({ status: ["DELIVERED"] }),
       count({ failed: true }),
       count({ arrivingWithinDays: 7 }),
-      s.run(s.deps.run(s.caller, DashShipmentsDocument, { page: 1, pageSize: 8 })),
+      count({ delayed: true, active: true }),
+      // Recently synced first: what the carriers changed, not what was added last.
+      s.run(s.deps.run(s.caller, DashShipmentsDocument, { page: 1, pageSize: 8, sort: "SYNCED" })),
     ]);
     const items = recent?.shipmentSearch?.items ?? [];
     const tile = (label: string, value: number, href: string) =>
       `<li><a href="${esc(href)}"><strong>${value}</strong>${esc(label)}</a></li>`;
-    const tiles = `<ul class="tiles" aria-label="Shipments by state">
+    // Exceptions first: each is a filter of the list, counted by the core on its own clock.
+    const exceptions = `<h2 id="attention">Needs attention</h2><ul class="tiles" aria-labelledby="attention">
+${tile("Failed: no carrier found it", failed, "/dashboard/shipments?failed=true")}
+${tile("Delayed: ETA a day or more later", delayed, "/dashboard/shipments?delay=delayed&active=true&sort=arrival")}
+${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7&sort=arrival")}
+</ul>`;
+    const tiles = `<h2 id="by-state">By state</h2><ul class="tiles" aria-labelledby="by-state">
 ${tile("Planned", planned, "/dashboard/shipments?status=PLANNED")}
 ${tile("In transit", inTransit, "/dashboard/shipments?status=IN_TRANSIT")}
 ${tile("Delivered", delivered, "/dashboard/shipments?status=DELIVERED")}
-${tile("Failed (not found yet)", failed, "/dashboard/shipments?failed=true")}
-${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7")}
 </ul>`;
     const list =
       items.length === 0
@@ -34,12 +40,12 @@ ${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7")}
             href: "/dashboard/track",
             label: "Track a container, bill of lading or booking",
           })
-        : `<div class="table-wrap"><table><caption class="muted">Newest shipments</caption><thead><tr><th scope="col">Shipment</th><th scope="col">Status</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Updated</th></tr></thead><tbody>${items
+        : `<div class="table-wrap"><table><caption class="muted">Most recently updated from the carrier</caption><thead><tr><th scope="col">Shipment</th><th scope="col">Status</th><th scope="col">ETA</th><th scope="col" class="hide-narrow">Updated</th></tr></thead><tbody>${items
             .map(
               (i) =>
                 `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${arrivalTime(i)}</td><td class="hide-narrow">${time(i.updatedAt)}</td></tr>`,
             )
             .join("")}</tbody></table></div>`;
-    s.render("Overview", "/dashboard", `${tiles}<h2>Recent changes</h2>${list}`);
+    s.render("Overview", "/dashboard", `${exceptions}${tiles}<h2>Recent changes</h2>${list}`);
   });
 }

@@ -68,6 +68,7 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (str("reference")) filter.reference = str("reference");
   if (str("failed") === "true") filter.failed = true;
   if (/^[A-Za-z]{2}[A-Za-z2-9]{3}$/.test(str("port"))) filter.port = str("port").toUpperCase();
+  if (str("active") === "true") filter.active = true;
   if (str("delay") === "delayed") filter.delayed = true;
   if (str("delay") === "on_time") filter.delayed = false;
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
@@ -87,6 +88,7 @@ function filterFromQuery(query: Record<string, unknown>) {
       eta: str("eta"),
       port: str("port"),
       delay: str("delay"),
+      active: str("active") === "true" ? "true" : "",
     },
   };
 }
@@ -130,7 +132,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><label for="f-delay">Delay</label><select id="f-delay" name="delay"><option value="">Any</option><option value="delayed"${values.delay === "delayed" ? " selected" : ""}>Delayed</option><option value="on_time"${values.delay === "on_time" ? " selected" : ""}>Not delayed</option></select></div>
 <div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
 <div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
-<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
+${values.active ? '<input type="hidden" name="active" value="true">' : ""}${values.sort ? `<input type="hidden" name="sort" value="${esc(values.sort)}">` : ""}<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
 </div></form>`;
     const total = result?.total ?? 0;
     // A column's name links to the list sorted by it (again: the other way, where there is one).
