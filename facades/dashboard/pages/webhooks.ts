@@ -148,7 +148,7 @@ function deliveriesTable(deliveries: Delivery[]): string {
   return `<div id="deliveries"${pending ? ' hx-get="/dashboard/webhooks/deliveries" hx-trigger="every 2s" hx-swap="outerHTML"' : ""}><div class="table-wrap"><table aria-label="Deliveries"><thead><tr><th scope="col">Event</th><th scope="col" class="hide-narrow">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Details</th></tr></thead><tbody>${deliveries
     .map(
       (d) =>
-        `<tr data-testid="delivery"><td>${esc(d.event)}</td><td class="hide-narrow">${esc(d.endpoint.url)}</td><td>${standing(d)}</td><td>${d.attempts}</td><td>${time(d.createdAt)}</td><td><a href="/dashboard/webhooks/deliveries/${esc(d.id)}">Request and answers<span class="visually-hidden"> of ${esc(d.event)} at ${esc(String(d.createdAt).slice(0, 19))}</span></a></td></tr>`,
+        `<tr data-testid="delivery"><td>${esc(d.event)}</td><td class="hide-narrow">${esc(d.endpoint.url)}</td><td>${standing(d)}</td><td>${d.attempts}</td><td>${time(d.createdAt)}</td><td><a href="/dashboard/webhooks/deliveries/${esc(d.id)}" aria-label="Request and answers of ${esc(d.event)} created ${esc(String(d.createdAt).slice(0, 19).replace("T", " "))} UTC">Request and answers</a></td></tr>`,
     )
     .join("")}</tbody></table></div></div>`;
 }
@@ -262,7 +262,8 @@ async function deliveryPage(s: Signed, id: string, message = "", status?: number
   s.render(
     `Delivery of ${d.event}`,
     "/dashboard/webhooks",
-    `${message}${resentNotice}<p><a href="/dashboard/webhooks">Back to webhooks</a></p>${facts}<p>${resend}</p>${request}${attempts}`,
+    // Addresses and ids are long unbroken words: they wrap anywhere rather than widen a phone's page.
+    `<div class="wrap-anywhere">${message}${resentNotice}<p><a href="/dashboard/webhooks">Back to webhooks</a></p>${facts}<p>${resend}</p>${request}${attempts}</div>`,
     status,
   );
 }
