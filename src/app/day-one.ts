@@ -140,6 +140,11 @@ export async function sampleRecentPast(input: {
    * arrived shipments are first tracked as they sailed. Absent: tracked only now.
    */
   past?: { clock: ManualClock; tracking: TrackingService };
+  /**
+   * Exactly these ports, sampled and scored (the sandbox world's board), instead of the watched set
+   * (the 60 largest and the tracked shipments' ports).
+   */
+  ports?: readonly string[];
 }): Promise<DayOneReport> {
   const { services, logger } = input;
   const started = performance.now();
@@ -187,15 +192,7 @@ export async function sampleRecentPast(input: {
   }
   phase("shipments");
 
-  await services.congestion.ensureWatched();
-  // Ports the tracked shipments call at are watched too (the service's own rule).
-  await services.congestion.followShipments(now);
-  const watched = (
-    await services.db.prisma.portCongestionSchedule.findMany({
-      select: { locode: true },
-      orderBy: { locode: "asc" },
-    })
-  ).map((r) => r.locode);
+  const watched = input.ports ? [...input.ports] : await watchedPorts(services, now);
 
   // 2. The AIS areas, in memory.
   const today = dayOf(now);
@@ -311,6 +308,18 @@ export async function sampleRecentPast(input: {
     boardPortsWithAllComponents,
   };
   return report;
+}
+
+/** The live service's watched set: the 60 largest ports and those the tracked shipments call at. */
+async function watchedPorts(services: Services, now: number): Promise<string[]> {
+  await services.congestion.ensureWatched();
+  // Ports the tracked shipments call at are watched too (the service's own rule).
+  await services.congestion.followShipments(now);
+  const rows = await services.db.prisma.portCongestionSchedule.findMany({
+    select: { locode: true },
+    orderBy: { locode: "asc" },
+  });
+  return rows.map((r) => r.locode);
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -642,7 +651,22 @@ const SCANNED_PER_CARRIER = 500;
 export async function pickDemoShipments(
   carriers: readonly string[],
   now: number,
+  /**
+   * The sandbox's choice (sandbox-congestion.ts): these ports instead of the busiest lately, with
+   * `perPort` and `recentPerPort` in place of the day-one counts, and `atSea` still at sea. With
+   * `recentSpread` the recent ones are spread over the recent window instead of the newest: with
+   * only a few per port, the newest have not left the terminal yet, so none would give today's dwell.
+   */
+  options: {
+    ports?: readonly string[];
+    perPort?: number;
+    recentPerPort?: number;
+    recentSpread?: boolean;
+    atSea?: number;
+  } = {},
 ): Promise<DemoShipmentPick[]> {
+  const perPort = options.perPort ?? PER_PORT;
+  const recentPerPort = options.recentPerPort ?? RECENT_PER_PORT;
   const past: DemoShipmentPick[] = [];
   const atSea: DemoShipmentPick[] = [];
   for (const scac of carriers) {
@@ -674,26 +698,27 @@ export async function pickDemoShipments(
     const t = tally.get(p.portOfDischarge) ?? { recent: 0, all: 0 };
     tally.set(p.portOfDischarge, { recent: t.recent + (isRecent(p) ? 1 : 0), all: t.all + 1 });
   }
-  const showcase = [...tally.entries()]
-    .sort(
-      (a, b) =>
-        Math.min(b[1].recent, RECENT_PER_PORT) - Math.min(a[1].recent, RECENT_PER_PORT) ||
-        b[1].all - a[1].all ||
-        a[0].localeCompare(b[0]),
-    )
-    .slice(0, SHOWCASE_PORTS)
-    .map(([port]) => port);
+  const showcase = options.ports
+    ? [...options.ports]
+    : [...tally.entries()]
+        .sort(
+          (a, b) =>
+            Math.min(b[1].recent, RECENT_PER_PORT) - Math.min(a[1].recent, RECENT_PER_PORT) ||
+            b[1].all - a[1].all ||
+            a[0].localeCompare(b[0]),
+        )
+        .slice(0, SHOWCASE_PORTS)
+        .map(([port]) => port);
   const chosen: DemoShipmentPick[] = [];
   for (const port of showcase) {
     const arrived = past.filter((p) => p.portOfDischarge === port).sort((a, b) => b.arrival - a.arrival);
-    const recent = arrived.filter(isRecent).slice(0, RECENT_PER_PORT);
+    const recentArrivals = arrived.filter(isRecent);
+    const recent = options.recentSpread
+      ? spreadOver(recentArrivals, recentPerPort)
+      : recentArrivals.slice(0, recentPerPort);
     const older = arrived.filter((p) => p.arrival < now - RECENT_ARRIVAL.fromDays * DAY_MS);
     // The rest spread evenly over the older arrivals, so every stretch of the baseline has some.
-    const room = PER_PORT - recent.length;
-    const every = Math.max(1, older.length / room);
-    const spread: DemoShipmentPick[] = [];
-    for (let i = 0; i < older.length && spread.length < room; i += every) spread.push(older[Math.floor(i)]!);
-    chosen.push(...recent, ...spread);
+    chosen.push(...recent, ...spreadOver(older, perPort - recent.length));
   }
   const bound = atSea
     .sort(
@@ -701,7 +726,7 @@ export async function pickDemoShipments(
         Number(showcase.includes(b.portOfDischarge)) - Number(showcase.includes(a.portOfDischarge)) ||
         a.arrival - b.arrival,
     )
-    .slice(0, AT_SEA);
+    .slice(0, options.atSea ?? AT_SEA);
   const seen = new Set<string>();
   return [...chosen, ...bound].filter((p) => {
     const key = `${p.scac}:${p.reference}`;
@@ -709,6 +734,14 @@ export async function pickDemoShipments(
     seen.add(key);
     return true;
   });
+}
+
+/** At most `room` of `picks`, evenly spaced through the list (the first always among them). */
+function spreadOver(picks: readonly DemoShipmentPick[], room: number): DemoShipmentPick[] {
+  const every = Math.max(1, picks.length / room);
+  const spread: DemoShipmentPick[] = [];
+  for (let i = 0; i < picks.length && spread.length < room; i += every) spread.push(picks[Math.floor(i)]!);
+  return spread;
 }
 
 function arrivalOf(shipment: Shipment): number | null {

@@ -8,7 +8,7 @@ import { type Database, openDatabase } from "../db/database";
 import { applyMigrations } from "../db/migrate";
 import { migratedTemplateOffThread } from "../db/migrated-template";
 import { startNumberingAt } from "../domain/accounts/organization-counters";
-import { FEATURES } from "../domain/accounts/plans";
+import { FEATURES, planOf } from "../domain/accounts/plans";
 import type { Principal } from "../domain/accounts/principal";
 import { findPort } from "../domain/ports/port-directory";
 import { computeCheckDigit } from "../domain/references/container-number";
@@ -24,6 +24,7 @@ import type { Logger } from "../observability/logger";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { SANDBOX_PORT_WATCH_ORGANIZATION, watchSandboxCongestion } from "./sandbox-congestion";
 import { seedSandboxContractTerms } from "./sandbox-demurrage";
 import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
 import { seedSandboxWorkspace } from "./sandbox-workspace";
@@ -210,6 +211,13 @@ export class SandboxWorld {
       env: {},
       simulatorUrl: simulator.url,
     });
+    const lookupUpstreams = createLookupUpstreams({
+      config,
+      prisma: db.prisma,
+      registry,
+      simulatorUrl: simulator.url,
+      clock,
+    });
     const services = createServices({
       config,
       db,
@@ -217,13 +225,7 @@ export class SandboxWorld {
       logger: input.logger,
       carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
       connectedCarriers: registry.connected,
-      lookupUpstreams: createLookupUpstreams({
-        config,
-        prisma: db.prisma,
-        registry,
-        simulatorUrl: simulator.url,
-        clock,
-      }),
+      lookupUpstreams,
       createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
       // The world answers its own sample deliveries, once it exists (no request reaches it before).
       sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
@@ -287,7 +289,14 @@ export class SandboxWorld {
     phase("disruptions");
     await seedSandboxWorkspace(services, principal);
     phase("workspace");
-    await watchCongestion(services, clock);
+    await watchSandboxCongestion({
+      services,
+      clock,
+      world,
+      watcher: await portWatcher(services, clock),
+      scheduleSources: lookupUpstreams.scheduleSources ?? [],
+      logger: input.logger,
+    });
     clock.set(SANDBOX_NOW);
     phase("congestion");
     // What the eta worker does after a version is stored, at the frozen moment and with the ports'
@@ -333,26 +342,24 @@ async function checkTerminals(services: Services, organizationId: string): Promi
   }
 }
 
-/** Ports the sandbox world watches for congestion (its board), and for how long before the frozen moment. */
-export const SANDBOX_CONGESTION_PORTS = ["CNSHA", "SGSIN", "NLRTM"] as const;
-const CONGESTION_WATCH_DAYS = 10;
-const CONGESTION_SAMPLE_MS = 6 * 3_600_000;
-
 /**
- * The world's port life as the live service would have seen it: the simulator's port areas sampled
- * every 6 hours for 10 days before the frozen moment, each day scored, so the sandbox board and
- * readings are the scorer's own output over the same deterministic world.
+ * The owner of the organisation that tracks the board ports' shipments (sandbox-congestion.ts), as a
+ * principal without a key: no sandbox request acts as it, and its shipments are in no sandbox answer.
  */
-async function watchCongestion(services: Services, clock: ManualClock): Promise<void> {
-  const end = Date.parse(SANDBOX_NOW);
-  for (let t = end - CONGESTION_WATCH_DAYS * 86_400_000; t <= end; t += CONGESTION_SAMPLE_MS) {
-    clock.set(new Date(t));
-    for (const port of SANDBOX_CONGESTION_PORTS) await services.congestion.samplePort(port);
-    const hour = new Date(t).getUTCHours();
-    if (hour === 18 || t + CONGESTION_SAMPLE_MS > end) {
-      for (const port of SANDBOX_CONGESTION_PORTS) await services.congestion.scorePortNow(port);
-    }
-  }
+async function portWatcher(services: Services, clock: ManualClock): Promise<Principal> {
+  const organization = await services.accounts.createOrganization({
+    name: SANDBOX_PORT_WATCH_ORGANIZATION,
+    plan: "business",
+  });
+  const user = await services.accounts.createUser({
+    organizationId: organization.id,
+    email: "port-watch@quayside.local",
+    name: "Sandbox port watch",
+    role: "owner",
+  });
+  await services.db.prisma.user.update({ where: { id: user.id }, data: { createdAt: clock.now() } });
+  const row = await services.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+  return { apiKey: null, user: row, organization, plan: planOf(organization) };
 }
 
 /** The world the sandbox's simulator serves: every reference known, except the not-found ones. */
