@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FacadeDeps } from "../../facades/facade";
 import { expressPath, V1_ROUTES } from "../../facades/v1/contract/routes";
 import { createV1Router } from "../../facades/v1/router";
+import { SANDBOX_CONGESTION_PORTS } from "../../src/app/sandbox-congestion";
+import { SANDBOX_NOW } from "../../src/app/sandbox-world";
+import { COMPONENTS } from "../../src/domain/congestion/scoring";
 import { verifySignature } from "../../src/domain/webhooks/signature";
 import { startTestApp, type TestApp } from "../support/app";
 import { startReceiver } from "../support/receiver";
@@ -393,6 +396,29 @@ describe("the sandbox", () => {
       const sandboxInvalid = await client()("GET", "/container/NOT-A-REFERENCE");
       expect(sandboxInvalid.body).toEqual(await liveInvalid.json());
     });
+  });
+
+  it("reads port congestion as live: every board port with all five components and 90 days of history, computed at the sandbox's now", async () => {
+    const call = client();
+    const board = await call("GET", "/ports/congestion");
+    expect(board.res.status).toBe(200);
+    const ports = (board.body.data as { locode: string; computed_at: string }[]).map((p) => p.locode);
+    expect(ports.sort()).toEqual([...SANDBOX_CONGESTION_PORTS].sort());
+    for (const locode of ports) {
+      const { res, body } = await call("GET", `/ports/${locode}/congestion`);
+      expect(res.status).toBe(200);
+      const reading = body.data as {
+        computed_at: string;
+        components: { name: string }[];
+        history: { date: string }[];
+      };
+      expect(reading.components.map((c) => c.name).sort()).toEqual([...COMPONENTS].sort());
+      expect(reading.history.length).toBeGreaterThanOrEqual(90);
+      // One reading a day, the oldest 89 days before the frozen day.
+      expect(reading.history[0]!.date).toBe("2026-06-04");
+      expect(reading.history.at(-1)!.date).toBe(SANDBOX_NOW.slice(0, 10));
+      expect(reading.computed_at).toBe(SANDBOX_NOW);
+    }
   });
 
   it("allows 60 requests a minute per address with the X-RateLimit headers, then 429", async () => {

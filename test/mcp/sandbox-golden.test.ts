@@ -7,9 +7,11 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpServer, MCP_TOOLS } from "../../facades/mcp/server";
 import { OPERATION_FOLDERS } from "../../src/app/operation-folders";
+import { SANDBOX_CONGESTION_PORTS } from "../../src/app/sandbox-congestion";
 import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
-import { SandboxWorld } from "../../src/app/sandbox-world";
+import { SANDBOX_NOW, SandboxWorld } from "../../src/app/sandbox-world";
 import { loadConfig } from "../../src/config";
+import { COMPONENTS } from "../../src/domain/congestion/scoring";
 import { OperationExecutor } from "../../src/graphql/executor";
 import { operationRunner } from "../../src/graphql/operation-runner";
 import { schema } from "../../src/graphql/schema";
@@ -120,6 +122,25 @@ describe("every MCP tool on the sandbox world", () => {
       expect(answer).toBe((await readFile(file, "utf8")).trimEnd());
     },
     60_000,
+  );
+});
+
+describe("the sandbox's port conditions on MCP", () => {
+  it.each(SANDBOX_CONGESTION_PORTS)(
+    "reads %s as live: all five components, computed at the sandbox's now",
+    async (port) => {
+      const result = (await world.run(() =>
+        client.callTool({ name: "get_port_conditions", arguments: { port } }),
+      )) as CallToolResult;
+      const content = result.structuredContent as {
+        scored: boolean;
+        congestion: { computed_at: string };
+        components: { name: string }[];
+      };
+      expect(content.scored).toBe(true);
+      expect(content.components.map((c) => c.name).sort()).toEqual([...COMPONENTS].sort());
+      expect(content.congestion.computed_at).toBe(SANDBOX_NOW);
+    },
   );
 });
 
