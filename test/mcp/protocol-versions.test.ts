@@ -215,7 +215,13 @@ describe("a 2025-11-25 client (SDK 1.x)", () => {
       const result = (initialized.body as { result: Record<string, any> }).result;
       expect(result.protocolVersion).toBe(version);
       // Nothing the server offers changes while it runs, and nothing is subscribable (stateless).
-      expect(result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} });
+      expect(result.capabilities).toEqual({
+        tools: {},
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+      });
     }
   });
 });

@@ -62,7 +62,14 @@ export function shipmentFilterWhere(
 
 /** One page of matching shipments, newest first (the order of `/shipments`), and how many match. */
 /** The orders a list can be read in; every one ends on the shipment number, so pages never overlap. */
-export type ShipmentSort = "newest" | "arrival" | "arrival_desc" | "reference" | "carrier" | "status" | "synced";
+export type ShipmentSort =
+  | "newest"
+  | "arrival"
+  | "arrival_desc"
+  | "reference"
+  | "carrier"
+  | "status"
+  | "synced";
 
 const ORDER: Record<ShipmentSort, Prisma.ShipmentOrderByWithRelationInput[]> = {
   newest: [{ createdAt: "desc" }],
