@@ -119,5 +119,7 @@ function sendJsonText(res: Response, text: string): void {
  * Byte for byte what `res.json({ success: true, total, data: items })` sends.
  */
 export function sendV1List(res: Response, items: readonly unknown[], total: number = items.length): void {
-  sendJsonText(res, `{"success":true,"total":${total},"data":${jsonOfShared(items)}}`);
+  // The sandbox's marks (`mode`, `persisted`) right after `success`, as its res.json wrapper puts them.
+  const marks = typeof res.locals.envelopeMarks === "string" ? res.locals.envelopeMarks : "";
+  sendJsonText(res, `{"success":true,${marks}"total":${total},"data":${jsonOfShared(items)}}`);
 }

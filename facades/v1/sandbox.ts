@@ -177,6 +177,8 @@ export function createSandboxRouter(
 
 /** Adds `mode` (and `persisted: false` on writes) to success bodies, right after `success`. */
 function markSandbox(_req: Request, res: Response, options: { write: boolean; stored: boolean }): void {
+  // The same marks for a list written without res.json (sendV1List).
+  res.locals.envelopeMarks = `${options.stored ? "" : '"mode":"sandbox",'}${options.write ? '"persisted":false,' : ""}`;
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     if (body && typeof body === "object" && (body as { success?: unknown }).success === true) {
