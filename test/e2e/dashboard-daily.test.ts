@@ -22,7 +22,12 @@ let email: string;
 const visited = new Map<string, string>();
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0" } });
+  // No background workers: the walk is about the pages, and a carrier search still running for the
+  // typo when it is untracked could track it again (the worker now checks between carriers; a search
+  // already asking one carrier can still land, docs/decisions/dashboard-daily.md).
+  app = await startTestApp({
+    env: { QUAYSIDE_SIMULATOR: "embedded", QUAYSIDE_SIMULATOR_PORT: "0", QUAYSIDE_WORKERS: "off" },
+  });
   const { accounts } = app.services;
   const org = await accounts.createOrganization({ name: "Morning Freight", plan: "professional" });
   email = `lead-${org.id.slice(0, 8)}@example.com`;

@@ -166,6 +166,9 @@ export class BackgroundTracking {
       .map((c) => c.scac)
       .filter((scac) => !shipment.triedCarriers.includes(scac));
     for (const scac of candidates) {
+      // Untracked while the search went on: asking the next carrier would track it again.
+      const live = await prisma.shipment.findUnique({ where: { id }, select: { deletedAt: true } });
+      if (!live || live.deletedAt) return;
       const outcome = await tracking.track(actor, {
         reference: shipment.reference,
         type: shipment.referenceType,
