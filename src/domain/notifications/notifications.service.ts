@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma, PrismaClient, User } from "../../generated/prisma/client";
+import type { MailSuppression, Prisma, PrismaClient, User } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../observability/logger";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
@@ -768,6 +768,16 @@ export class NotificationsService {
        WHERE m.id = due.id
       RETURNING m.id, m.user_id, m.dedupe_key, m.to_address, m.subject, m.text, m.html, m.attempts,
                 m.kind, m.expires_at`;
+    // An address that bounced for good or complained is not mailed again until its owner resumes:
+    // one read for the whole claim, not one per mail.
+    const stopped = new Map(
+      (claimed.length === 0
+        ? []
+        : await prisma.mailSuppression.findMany({
+            where: { address: { in: [...new Set(claimed.map((m) => suppressionAddress(m.to_address)))] } },
+          })
+      ).map((row) => [row.address, row]),
+    );
     for (const mail of claimed) {
       const mine = { id: mail.id, leaseToken: token };
       const pref = mail.user_id ? await this.preferencesIn(prisma, mail.user_id) : null;
@@ -780,12 +790,7 @@ export class NotificationsService {
           : topic && !pref[topic]
             ? `unsubscribed from ${topicWords(topic)}`
             : null);
-      // An address that bounced for good or complained is not mailed again until its owner resumes.
-      const suppressed = unwanted
-        ? null
-        : await prisma.mailSuppression.findUnique({
-            where: { address: suppressionAddress(mail.to_address) },
-          });
+      const suppressed = unwanted ? null : stopped.get(suppressionAddress(mail.to_address));
       if (suppressed) {
         await prisma.mailMessage.updateMany({
           where: mine,
@@ -864,12 +869,14 @@ export class NotificationsService {
       } catch (error) {
         if (error instanceof MailRecipientRefused) {
           // A hard bounce at delivery: no retry can help, and later mail to the address would bounce too.
-          await this.suppress({
+          const row = await this.suppress({
             verdict: "hard_bounce",
             address: mail.to_address,
             detail: `the receiving server said: ${error.reply}`,
             dedupeKey: mail.dedupe_key,
           });
+          // The rest of this claim's mail to the address is held back too.
+          stopped.set(row.address, row);
           await prisma.mailMessage.updateMany({
             where: mine,
             data: {
@@ -955,7 +962,7 @@ export class NotificationsService {
     await this.deps.prisma.mailSuppression.deleteMany({ where: { address: suppressionAddress(address) } });
   }
 
-  private async suppress(feedback: MailFeedback): Promise<void> {
+  private async suppress(feedback: MailFeedback): Promise<MailSuppression> {
     const address = suppressionAddress(feedback.address);
     const data = {
       reason: feedback.verdict,
@@ -963,7 +970,7 @@ export class NotificationsService {
       dedupeKey: feedback.dedupeKey,
       occurredAt: this.deps.clock.now(),
     };
-    await this.deps.prisma.mailSuppression.upsert({
+    const row = await this.deps.prisma.mailSuppression.upsert({
       where: { address },
       create: { address, ...data },
       update: data,
@@ -972,6 +979,7 @@ export class NotificationsService {
       { reason: feedback.verdict },
       "mail to an address stopped after a bounce or complaint",
     );
+    return row;
   }
 
   /**
