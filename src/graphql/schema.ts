@@ -107,6 +107,7 @@ import "./types/shipments/discovery-ineligibility";
 import "./types/shipments/discovery-status";
 import "./types/shipments/feature-disabled";
 import "./types/shipments/plan-required";
+import "./types/shipments/refresh-shipment-result";
 import "./types/shipments/retry-failed-result";
 import "./types/shipments/shipment";
 import "./types/shipments/shipment-standing";

@@ -40,9 +40,11 @@ export type OutcomeCode =
   | "feature_disabled"
   | "customer_limit_reached"
   | "retry_failed_too_soon"
+  | "refresh_too_soon"
   | "lookup_limit_exceeded"
   | "carrier_lookup_limit_exceeded"
   | "shipment_not_found"
+  | "shipment_not_shareable"
   | "disruption_not_found"
   | "vessel_not_found"
   | "port_not_found"
@@ -354,6 +356,15 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     sentence: "retry-failed runs once per organisation per 15 minutes.",
     retryAfterFrom: "answer",
   },
+  refresh_too_soon: {
+    v1: { status: 429, error: "refresh_too_soon" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 200, code: "TOO_SOON" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "The carrier answered for this shipment less than one refresh gap ago (12 hours; 4 while arriving); ask again once it has passed.",
+    retryAfterFrom: "answer",
+  },
   route_not_found: {
     v1: { status: 404, error: "route_not_found" },
     compat: { message: "WRONG_PARAMETERS" },
@@ -392,6 +403,15 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     graphql: { status: 200, code: "NOT_FOUND" },
     mcp: { isError: true, jsonRpcCode: -32004 },
     sentence: "No shipment of this organisation with that id.",
+  },
+  // A state of the shipment, not a missing one: 409, so a client does not read it as "no such shipment".
+  shipment_not_shareable: {
+    v1: { status: 409, error: "shipment_not_shareable" },
+    compat: { message: "WRONG_PARAMETERS" },
+    graphql: { status: 200, code: "NOT_SHAREABLE" },
+    mcp: { isError: true, jsonRpcCode: -32002 },
+    sentence:
+      "No carrier has found this shipment yet, so a share link would have no journey to show. Share it once a carrier has answered.",
   },
   disruption_not_found: {
     v1: { status: 404, error: "disruption_not_found" },
@@ -613,6 +633,7 @@ export const UNION_MEMBER_ROWS = {
   },
   ShareShipmentResult: {
     ShareLink: { answer: { by: "created", statuses: { true: 201, false: 200 } } },
+    ShipmentNotShareable: { outcome: "shipment_not_shareable" },
     ShipmentNotFound: { outcome: "shipment_not_found" },
   },
   UnshareShipmentResult: {
@@ -622,6 +643,16 @@ export const UNION_MEMBER_ROWS = {
   UntrackShipmentResult: {
     ShipmentUntracked: { answer: 200 },
     ShipmentNotFound: { outcome: "shipment_not_found" },
+  },
+  RefreshShipmentResult: {
+    ...TRACK_RESULT_ROWS,
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+    RefreshNotAllowed: {
+      outcome: {
+        by: "reason",
+        outcomes: { too_soon: "refresh_too_soon", not_moving: "bad_request", never_found: "bad_request" },
+      },
+    },
   },
   CarrierLookupOutcome: {
     CarrierLookup: { answer: 200 },
