@@ -786,6 +786,7 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, string>> = {
   404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",

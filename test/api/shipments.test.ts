@@ -498,6 +498,33 @@ describe("PATCH and DELETE /api/v1/shipments/{id}", () => {
   });
 });
 
+describe("POST /api/v1/shipments/{id}/share", () => {
+  it("refuses a shipment no carrier has found with 409 in words and makes no link; a found one gets a working link", async () => {
+    const org = await app.fixtures.organization();
+    expect((await call(org.key, "GET", `/container/${unknown[0]}?sealine=MSCU`)).status).toBe(404);
+    const refused = await call(org.key, "POST", `/shipments/${unknown[0]}/share`);
+    expect(refused.status).toBe(409);
+    const body = await json(refused);
+    expect(body).toMatchObject({
+      success: false,
+      statusCode: 409,
+      statusMessage: "Conflict",
+      data: { error: "shipment_not_shareable" },
+    });
+    expect(body.message).toBe(
+      `${unknown[0]} cannot be shared yet: no carrier has found it, so the page would have no journey to show. Share it once a carrier has answered.`,
+    );
+    expect(
+      await app.services.db.prisma.shareLink.count({ where: { organizationId: org.organizationId } }),
+    ).toBe(0);
+
+    await call(org.key, "GET", `/container/${known[16]}`);
+    const shared = await call(org.key, "POST", `/shipments/${known[16]}/share`);
+    expect(shared.status).toBe(201);
+    expect((await fetch((await json(shared)).data.url)).status).toBe(200);
+  });
+});
+
 describe("teams and tenants", () => {
   it("teammates read each other's shipments but change only their own; other organisations see 404 everywhere", async () => {
     const owner = await app.fixtures.organization();

@@ -44,10 +44,16 @@ export function mountKeyPages(get: Mount, post: Mount): void {
   });
   get("/dashboard/keys/:id/revoke", async (s) => {
     const data = await s.run(s.deps.run(s.caller, DashKeysDocument));
+    // Asked only about a key the core says this person may revoke now (the rule revokeApiKey enforces).
     const key = data?.viewer.organization.apiKeys.find(
-      (k) => k.id === String(s.req.params.id) && !k.revokedAt,
+      (k) => k.id === String(s.req.params.id) && k.revocableByViewer,
     );
-    if (!key) return keysPage(s, notice("error", "No such API key, or it is already revoked."), 404);
+    if (!key)
+      return keysPage(
+        s,
+        notice("error", "No such API key that you may revoke: it is already revoked, or it is a teammate's."),
+        OUTCOMES.not_found.v1.status,
+      );
     const question = `Revoke the key "${key.name}"?`;
     s.render(
       question,
@@ -81,12 +87,10 @@ async function keysPage(
 ): Promise<void> {
   const data = await s.run(s.deps.run(s.caller, DashKeysDocument));
   const keys = data?.viewer.organization.apiKeys ?? [];
-  const mine = (k: (typeof keys)[number]) => k.user.id === s.caller.principal.user.id;
-  const canRevoke = (k: (typeof keys)[number]) => !k.revokedAt && (s.person.role === "owner" || mine(k));
   const rows = keys
     .map((k) => {
       const state = k.revokedAt ? "✕ Revoked" : k.expired ? "✕ Expired" : "✓ Live";
-      return `<tr><td>${esc(k.name)}</td><td><code>${esc(k.displayPrefix)}…</code></td><td>${esc(k.user.email)}</td><td>${k.viewOnly ? "View-only" : "Read and write"}</td><td>${state}</td><td class="hide-narrow">${time(k.expiresAt, "Never")}</td><td class="hide-narrow">${time(k.lastUsedAt, "Never")}</td><td>${canRevoke(k) ? dangerLink(`/dashboard/keys/${k.id}/revoke`, `Revoke ${k.name}…`) : ""}</td></tr>`;
+      return `<tr><td>${esc(k.name)}</td><td><code>${esc(k.displayPrefix)}…</code></td><td>${esc(k.user.email)}</td><td>${k.viewOnly ? "View-only" : "Read and write"}</td><td>${state}</td><td class="hide-narrow">${time(k.expiresAt, "Never")}</td><td class="hide-narrow">${time(k.lastUsedAt, "Never")}</td><td>${k.revocableByViewer ? dangerLink(`/dashboard/keys/${k.id}/revoke`, `Revoke ${k.name}…`) : ""}</td></tr>`;
     })
     .join("");
   const table =

@@ -215,12 +215,15 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
   post("/dashboard/shipments/:id/share", async (s) => {
     const id = String(s.req.params.id);
     const shared = await s.run(s.deps.run(s.caller, DashShareDocument, { id }));
-    const link = shared?.shareShipment?.__typename === "ShareLink" ? shared.shareShipment.path : null;
+    const answer = shared?.shareShipment;
+    const link = answer?.__typename === "ShareLink" ? answer.path : null;
     await shipmentPage(
       s,
       link
         ? `${notice("ok", "Share link ready: anyone with it sees this shipment's status, route and milestones.")}<p class="secret" id="share-url">${esc(`${s.deps.baseUrl}${link}`)}</p><p><a href="${esc(link)}">Open the public page</a></p>`
-        : refusal(s).html,
+        : answer?.__typename === "ShipmentNotShareable"
+          ? notice("error", answer.message)
+          : refusal(s).html,
     );
   });
   post("/dashboard/shipments/:id/unshare", async (s) => {

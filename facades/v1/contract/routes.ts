@@ -25,7 +25,7 @@ export interface RouteContract {
    * document adds admission's (live: the key's 401, 403 and 429; sandbox: the address window's 429),
    * 500 everywhere, and 400 and 413 on a route that takes a body.
    */
-  errors: Partial<Record<400 | 402 | 403 | 404 | 422 | 429 | 502, readonly z.ZodType[]>>;
+  errors: Partial<Record<400 | 402 | 403 | 404 | 409 | 422 | 429 | 502, readonly z.ZodType[]>>;
   /** Sends `X-Lookup-*` (daily lookup allowance) on answers that consulted it. */
   lookupHeaders?: boolean;
   /** Sends `X-Service-Refresh-Hint` on success. */
@@ -471,7 +471,8 @@ export const V1_ROUTES = {
     summary: "Revoke the public tracking page",
     params: idParam,
     responses: { 200: { description: "Revoked (or there was none).", schema: S.UnshareAnswer } },
-    errors: { 404: [S.ErrorBody] },
+    // 409 shipment_not_shareable: no carrier has found it yet, so the page would answer 404.
+    errors: { 404: [S.ErrorBody], 409: [S.ErrorBody] },
     write: true,
   },
   readShipment: {

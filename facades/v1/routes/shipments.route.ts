@@ -185,6 +185,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
     if (shared.__typename !== "ShareLink") {
+    if (shared.__typename === "ShipmentNotShareable")
+      return sendV1Error(res, "shipment_not_shareable", { message: shared.message });
       return sendV1Error(res, "shipment_not_found", {
         message: "No shipment of this organisation with that id.",
       });

@@ -12,6 +12,7 @@ import type { TrackingService, TrackOutcome } from "../tracking/tracking.service
 import type { DeltaPosition } from "./delta-cursor";
 import { shipmentIdWhere } from "./shipment-id";
 import type { ShipmentReads, ShipmentRow } from "./shipment-reads";
+import { isShareable } from "./shipment-standing";
 
 /** `/shipments` page sizes and the delta cap (spec v1 section 8). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -216,14 +217,19 @@ export class ShipmentsService {
     });
   }
 
-  /** A public page for a shipment of the organisation (teammates' too): one live link per shipment. */
+  /**
+   * A public page for a shipment of the organisation (teammates' too): one live link per shipment.
+   * `notShareable` while no carrier has answered for it: the page shows the carrier's journey, so a
+   * link made before there is one would answer 404 (issue 38).
+   */
   async share(
     principal: Principal,
     id: string,
-  ): Promise<{ link: ShareLink; shipment: Shipment; created: boolean } | null> {
+  ): Promise<{ link: ShareLink; shipment: Shipment; created: boolean } | { notShareable: Shipment } | null> {
     const { prisma, clock } = this.deps;
     const shipment = await this.find(principal, id);
     if (!shipment) return null;
+    if (!isShareable(shipment)) return { notShareable: shipment };
     const live = await prisma.shareLink.findFirst({ where: { shipmentId: shipment.id, revokedAt: null } });
     if (live) return { link: live, shipment, created: false };
     const link = await prisma.shareLink.create({
