@@ -123,3 +123,18 @@ export function sendV1List(res: Response, items: readonly unknown[], total: numb
   const marks = typeof res.locals.envelopeMarks === "string" ? res.locals.envelopeMarks : "";
   sendJsonText(res, `{"success":true,${marks}"total":${total},"data":${jsonOfShared(items)}}`);
 }
+
+/**
+ * A v1 success answer whose `data` is JSON text already written (a page of shipment summaries,
+ * `shipmentSummariesJson`), after the members of `head` in their order: byte for byte what
+ * `res.json({ success: true, ...head, data })` sends, sandbox marks included.
+ */
+export function sendV1Data(res: Response, head: Readonly<Record<string, unknown>>, dataText: string): void {
+  const marks = typeof res.locals.envelopeMarks === "string" ? res.locals.envelopeMarks : "";
+  let members = "";
+  for (const key of Object.keys(head)) {
+    const value = head[key];
+    if (value !== undefined) members += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
+  }
+  sendJsonText(res, `{"success":true,${marks}${members}"data":${dataText}}`);
+}

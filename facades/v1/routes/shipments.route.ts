@@ -14,10 +14,10 @@ import {
 import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from "../contract/routes";
 import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
-import { renderShipmentSummary } from "../render/shipment-summary";
+import { renderShipmentSummary, shipmentSummariesJson } from "../render/shipment-summary";
 import { renderTerminalRecord } from "../render/terminal-record";
 import { renderTables, routeJson } from "../render/tracking-document";
-import { sendFeatureGate, sendV1Error } from "../respond";
+import { sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
 const retryBody = RetryFailedBody.strict();
@@ -56,26 +56,27 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         });
       }
       const delta = result.data.shipmentsUpdatedSince!;
-      return void res.json({
-        success: true,
-        updated_since: delta.updatedSince,
-        count: delta.count,
-        has_more: delta.hasMore,
-        next_updated_since: delta.nextUpdatedSince,
-        next_cursor: delta.nextCursor,
-        data: delta.items.map(renderShipmentSummary),
-      });
+      // The rows as JSON text straight from the result (issue 37 item 4): no object per row.
+      return sendV1Data(
+        res,
+        {
+          updated_since: delta.updatedSince,
+          count: delta.count,
+          has_more: delta.hasMore,
+          next_updated_since: delta.nextUpdatedSince,
+          next_cursor: delta.nextCursor,
+        },
+        shipmentSummariesJson(delta.items),
+      );
     }
     const result = await deps.run(req, ShipmentsPageDocument, { page, pageSize });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const list = result.data.shipments!;
-    res.json({
-      success: true,
-      total: list.total,
-      page: list.page,
-      pageSize: list.pageSize,
-      data: list.items.map(renderShipmentSummary),
-    });
+    sendV1Data(
+      res,
+      { total: list.total, page: list.page, pageSize: list.pageSize },
+      shipmentSummariesJson(list.items),
+    );
   });
 
   api.on("retryFailed", async (req, res) => {
