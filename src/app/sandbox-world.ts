@@ -430,6 +430,7 @@ export function pickShipments(world: SimulatedWorld, now: Date, firstFetch: Date
 const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
   shipments: ["organization_shipment_counts", "organization_counters"],
   tracking_lookups: ["organization_counters"],
+  shipment_slots: ["shipment_slot_counts"],
 };
 
 /** Tables a request wrote to, from the statements it sent; null when it wrote nothing. */

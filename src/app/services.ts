@@ -165,7 +165,7 @@ export function createServices(input: {
     directory: carriers,
     upstreams: input.lookupUpstreams,
   });
-  const slots = new SlotsService(db.prisma, clock);
+  const slots = new SlotsService(db.prisma, clock, db.prepared);
   const webhookSender = new HttpWebhookSender(
     guardedLookup({ allowPrivate: config.webhookAllowPrivateTargets }),
   );

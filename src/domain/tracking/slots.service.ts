@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Organization, PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import { shipmentSlotsPerCycle } from "../accounts/plans";
@@ -21,6 +22,17 @@ export interface SlotUsage {
 export type SlotReservation = "already_held" | "acquired" | "exhausted";
 
 /**
+ * The cycle's counter row, kept by a trigger on "shipment_slots" in the transaction that takes or
+ * frees a slot (migration 20261129072500_shipment_slot_counts). The cycle's start is bound as an
+ * instant and read in UTC, as the column is stored (docs/decisions/read-path.md).
+ */
+const SLOT_COUNTS: PreparedStatement = {
+  name: "shipment_slot_counts",
+  text: `SELECT used, held FROM shipment_slot_counts
+ WHERE organization_id = $1 AND cycle_start = ($2::timestamptz AT TIME ZONE 'UTC')`,
+};
+
+/**
  * One slot per distinct reference per billing cycle per organisation. Reservations of one
  * organisation are serialised by a transaction-scoped advisory lock, so the limit holds exactly under
  * concurrency, and the unique row makes ten simultaneous tracks of one new reference cost one slot.
@@ -29,14 +41,14 @@ export class SlotsService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    /** Prepared statements for the usage read (every compat call and usage answer makes one). */
+    private readonly sql?: PreparedSql,
   ) {}
 
+  /** The cycle's usage: one primary-key read of its counter row (issue 37 item 2), not two counts. */
   async usage(org: Organization): Promise<SlotUsage> {
     const cycleStart = currentCycleStart(org, this.clock.now());
-    const [used, held] = await Promise.all([
-      this.prisma.shipmentSlot.count({ where: { organizationId: org.id, cycleStart } }),
-      this.prisma.shipmentSlot.count({ where: { organizationId: org.id, cycleStart, releasedAt: null } }),
-    ]);
+    const { used, held } = await this.countsOf(org.id, cycleStart);
     const limit = shipmentSlotsPerCycle(org.plan, org.billingCycle, org.slotAddOns);
     return {
       cycleStart,
@@ -46,6 +58,20 @@ export class SlotsService {
       held,
       remaining: Math.max(0, limit - held),
     };
+  }
+
+  private async countsOf(organizationId: string, cycleStart: Date): Promise<{ used: number; held: number }> {
+    if (this.sql) {
+      const [row] = await this.sql.query<{ used: number; held: number }>(SLOT_COUNTS, [
+        organizationId,
+        cycleStart.toISOString(),
+      ]);
+      return { used: Number(row?.used ?? 0), held: Number(row?.held ?? 0) };
+    }
+    const row = await this.prisma.shipmentSlotCount.findUnique({
+      where: { organizationId_cycleStart: { organizationId, cycleStart } },
+    });
+    return { used: row?.used ?? 0, held: row?.held ?? 0 };
   }
 
   /** Whether a new reference could take a slot now, without taking it (checked before a carrier call). */
@@ -67,9 +93,11 @@ export class SlotsService {
       where: { organizationId_cycleStart_referenceKey: { organizationId: org.id, cycleStart, referenceKey } },
     });
     if (existing && existing.releasedAt === null) return "already_held";
-    const held = await tx.shipmentSlot.count({
-      where: { organizationId: org.id, cycleStart, releasedAt: null },
+    // Exact under the advisory lock: every taking of this organisation's slots waits for it.
+    const counts = await tx.shipmentSlotCount.findUnique({
+      where: { organizationId_cycleStart: { organizationId: org.id, cycleStart } },
     });
+    const held = counts?.held ?? 0;
     if (held >= shipmentSlotsPerCycle(org.plan, org.billingCycle, org.slotAddOns)) return "exhausted";
     if (existing) {
       await tx.shipmentSlot.update({ where: { id: existing.id }, data: { releasedAt: null } });
