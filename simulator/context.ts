@@ -53,6 +53,11 @@ export interface SimulatorOptions {
    * on the embedded simulator's port is closed at the service's deadlines like one on its API port.
    */
   createServer?: (handler: RequestListener) => Server;
+  /**
+   * How often (real milliseconds) subscriptions are pushed what the clock's moves made happen
+   * (default 1000; 0: only on `PUT /_admin/clock` and `subscriptions.deliver()`).
+   */
+  pushIntervalMs?: number;
 }
 
 export interface SimulatorContext {

@@ -22,11 +22,18 @@ export type FaultMode =
    * A box query (`equipmentReference` alone) is answered with another box's events: the asked box's
    * journey under the number of the next box of its owner prefix (a carrier's mixed-up index).
    */
-  | "other-box";
+  | "other-box"
+  // Pushes to event subscriptions (subscriptions.ts); the carrier's answers to queries are unchanged.
+  /** Each event is pushed only `delayMs` after it was created (default 2 days). */
+  | "push-late"
+  /** Every push is sent twice. */
+  | "push-duplicate"
+  /** Pushes are signed with a key that is not the subscription's secret. */
+  | "push-bad-signature";
 
 export interface Fault {
   mode: FaultMode;
-  /** For "slow": how long to wait before answering normally (default 5000 ms). */
+  /** For "slow": how long to wait before answering normally (default 5000 ms); for "push-late" how long after its creation an event is pushed (default 2 days). */
   delayMs?: number;
   /** For "rate-limited" (default 30) and "server-error" with 503: the Retry-After header. */
   retryAfterSeconds?: number;
@@ -52,6 +59,9 @@ const MODES: readonly FaultMode[] = [
   "relative-paging",
   "link-paging",
   "other-box",
+  "push-late",
+  "push-duplicate",
+  "push-bad-signature",
 ];
 
 /** Validates a fault from an admin request body; a string is the reason it was refused. */
@@ -76,7 +86,9 @@ export function parseFault(input: unknown): Fault | string {
     return undefined;
   };
   const problem =
-    integer("delayMs", 0, 600_000) ?? integer("retryAfterSeconds", 0, 86_400) ?? integer("status", 500, 599);
+    integer("delayMs", 0, body.mode === "push-late" ? 30 * 86_400_000 : 600_000) ??
+    integer("retryAfterSeconds", 0, 86_400) ??
+    integer("status", 500, 599);
   return problem ?? fault;
 }
 

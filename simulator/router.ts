@@ -9,19 +9,34 @@ import { adminRoutes } from "./routes/admin";
 import { carrierRoutes } from "./routes/carrier";
 import { feedRoutes } from "./routes/feeds";
 import { indexRoutes } from "./routes/index-page";
+import { subscriptionRoutes } from "./routes/subscriptions";
 import { terminalRoutes } from "./routes/terminals";
 import { vesselRoutes } from "./routes/vessels";
+import { createSubscriptionStore, type SubscriptionStore } from "./subscriptions";
+import { findSimulatedCarrier } from "./world/references";
 
-export function createRouter(ctx: SimulatorContext): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRouter(ctx: SimulatorContext): {
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  subscriptions: SubscriptionStore;
+} {
   const { sendDcsaError } = ctx;
-  const { handleCarrier } = carrierRoutes(ctx);
-  const { handleAdmin } = adminRoutes(ctx);
+  const { handleCarrier, eventsForQuery } = carrierRoutes(ctx);
+  const subscriptions = createSubscriptionStore({
+    clock: ctx.clock,
+    faults: ctx.faults,
+    eventsFor: (scac, query) => {
+      const carrier = findSimulatedCarrier(scac);
+      return carrier ? eventsForQuery(carrier, query) : [];
+    },
+  });
+  const { isSubscriptionPath, answerSubscriptions } = subscriptionRoutes(ctx, subscriptions);
+  const { handleAdmin } = adminRoutes(ctx, subscriptions);
   const { answerVesselPosition, answerPortArea } = vesselRoutes(ctx);
   const { index } = indexRoutes(ctx);
   const { answerTerminal } = terminalRoutes(ctx);
   const { answerFeed } = feedRoutes(ctx);
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://simulator.invalid");
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     const work =
@@ -37,10 +52,13 @@ export function createRouter(ctx: SimulatorContext): (req: IncomingMessage, res:
                 ? Promise.resolve(answerFeed(req, res, segments[1]!))
                 : segments[0] === "terminals"
                   ? Promise.resolve(answerTerminal(req, res, url, segments))
-                  : handleCarrier(req, res, url, segments);
+                  : isSubscriptionPath(segments)
+                    ? answerSubscriptions(req, res, segments)
+                    : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);
     });
   };
+  return { handle, subscriptions };
 }

@@ -15,6 +15,7 @@ import { createSimulatorContext, type SimulatorOptions } from "./context";
 import type { FaultControl } from "./faults";
 import type { HabitControl } from "./habits";
 import { createRouter } from "./router";
+import type { SubscriptionControl } from "./subscriptions";
 import type { SimulatedWorld } from "./world/world";
 
 export type { SimulatorAuth } from "./auth";
@@ -22,6 +23,8 @@ export type { SimulatorOptions } from "./context";
 export type { Fault, FaultControl, FaultMode } from "./faults";
 export type { CarrierHabits, HabitControl, HabitName } from "./habits";
 export { API_VERSION } from "./http";
+export type { PushRecord, SubscriptionControl } from "./subscriptions";
+export { notificationSignature } from "./subscriptions";
 
 export interface RunningSimulator {
   /** Base URL, e.g. http://127.0.0.1:4010; carrier APIs live under `${url}/<SCAC>/v2/events`. */
@@ -29,6 +32,7 @@ export interface RunningSimulator {
   clock: Clock;
   faults: FaultControl;
   habits: HabitControl;
+  subscriptions: SubscriptionControl;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export type SimulatorHandler = ((req: IncomingMessage, res: ServerResponse) => v
   faults: FaultControl;
   habits: HabitControl;
   world: SimulatedWorld;
+  /** Event subscriptions and their pushes (simulator/subscriptions.ts). */
+  subscriptions: SubscriptionControl;
   /** Cancels pending slow answers (their connections are destroyed). */
   shutdown(): void;
 };
@@ -45,14 +51,25 @@ export type SimulatorHandler = ((req: IncomingMessage, res: ServerResponse) => v
 export function createSimulatorHandler(options: SimulatorOptions = {}): SimulatorHandler {
   const ctx = createSimulatorContext(options);
   const { clock, faults, habits, world, pending } = ctx;
-  const handler = createRouter(ctx);
+  const { handle: handler, subscriptions } = createRouter(ctx);
+  // Pushes follow the clock: every tick delivers what the clock's moves made happen since the last one.
+  const pushEveryMs = options.pushIntervalMs ?? 1000;
+  const pushTimer =
+    pushEveryMs > 0
+      ? setInterval(() => {
+          if (subscriptions.list().length > 0) void subscriptions.deliver();
+        }, pushEveryMs)
+      : undefined;
+  pushTimer?.unref();
 
   return Object.assign(handler, {
     clock,
     faults,
     habits,
     world,
+    subscriptions,
     shutdown() {
+      if (pushTimer) clearInterval(pushTimer);
       for (const entry of pending) {
         clearTimeout(entry.timer);
         entry.res.destroy();
@@ -81,6 +98,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     clock: handler.clock,
     faults: handler.faults,
     habits: handler.habits,
+    subscriptions: handler.subscriptions,
     close: () =>
       new Promise<void>((resolve, reject) => {
         handler.shutdown();

@@ -6,9 +6,10 @@ import type { SimulatorContext } from "../context";
 import { parseFault } from "../faults";
 import { parseHabitsBody } from "../habits";
 import { mainScac, parseJson, readBody, send } from "../http";
+import { renderSubscription, type SubscriptionControl } from "../subscriptions";
 import { findSimulatedCarrier } from "../world/references";
 
-export function adminRoutes(ctx: SimulatorContext) {
+export function adminRoutes(ctx: SimulatorContext, subscriptions: SubscriptionControl) {
   const { clock, faults, habits, tokens, requests } = ctx;
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
@@ -19,6 +20,10 @@ export function adminRoutes(ctx: SimulatorContext) {
         faults: faults.list(),
         habits: habits.list(),
         tokenIssues: tokens.issueCounts(),
+        subscriptions: subscriptions
+          .list()
+          .map((s) => ({ scac: s.scac, version: s.version, ...renderSubscription(s) })),
+        pushes: subscriptions.pushes().length,
         requests: Object.fromEntries(requests),
       });
       return;
@@ -90,6 +95,8 @@ export function adminRoutes(ctx: SimulatorContext) {
         send(res, 400, { error: "Send {now: ISO date-time} or {advanceMs: number}." });
         return;
       }
+      // Events the move created are pushed before the answer, so a caller sees them delivered.
+      await subscriptions.deliver();
       send(res, 200, { now: clock.now().toISOString() });
       return;
     }

@@ -407,7 +407,10 @@ export function carrierRoutes(ctx: SimulatorContext) {
       case "relative-paging":
       case "link-paging":
       case "other-box":
-        // Habits, applied to the events answer itself (answerEvents).
+      case "push-late":
+      case "push-duplicate":
+      case "push-bad-signature":
+        // Habits, applied to the events answer itself (answerEvents), and push faults, applied to pushes.
         return false;
     }
   }
