@@ -1,4 +1,5 @@
 import Holidays from "date-holidays";
+import { localDate as zoneLocalDate } from "../../lib/time-zone";
 
 /**
  * Port-local calendar days for free-time counting. A day is `YYYY-MM-DD` in the port's IANA zone;
@@ -8,28 +9,9 @@ import Holidays from "date-holidays";
 
 const DAY_MS = 86_400_000;
 
-const dateFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /** The calendar date of an instant in a zone; in UTC when the zone is unknown or invalid. */
 export function localDate(instant: Date, timeZone: string | null): string {
-  if (timeZone) {
-    let formatter = dateFormatters.get(timeZone);
-    if (!formatter) {
-      try {
-        formatter = new Intl.DateTimeFormat("en-CA", {
-          timeZone,
-          year: "numeric",
-          month: "2-digit",
-          day: "2-digit",
-        });
-        dateFormatters.set(timeZone, formatter);
-      } catch {
-        formatter = undefined;
-      }
-    }
-    if (formatter) return formatter.format(instant);
-  }
-  return instant.toISOString().slice(0, 10);
+  return zoneLocalDate(instant, timeZone);
 }
 
 export function addDays(date: string, days: number): string {

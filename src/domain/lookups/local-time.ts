@@ -1,37 +1,12 @@
+import { localDateTime } from "../../lib/time-zone";
+
 /** Wall-clock renderings for lookup answers: "YYYY-MM-DD HH:MM:SS" and its ISO-like "T" form. */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      });
-    } catch {
-      return null;
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
 
 /**
  * The wall-clock time of an instant in a zone, "YYYY-MM-DD HH:MM:SS"; in UTC when the zone is unknown.
  */
 export function wallClock(instant: Date, timeZone: string | null | undefined, separator = " "): string {
-  const formatter = timeZone ? formatterFor(timeZone) : null;
-  if (!formatter) return instant.toISOString().slice(0, 19).replace("T", separator);
-  const parts = Object.fromEntries(formatter.formatToParts(instant).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}${separator}${parts.hour}:${parts.minute}:${parts.second}`;
+  return localDateTime(instant, timeZone, { separator });
 }
 
 /**

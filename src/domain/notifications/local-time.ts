@@ -1,3 +1,10 @@
+import {
+  isTimeZone as isKnownZone,
+  localDate as zoneLocalDate,
+  localDateTime as zoneLocalDateTime,
+  zoneParts,
+} from "../../lib/time-zone";
+
 /**
  * Wall-clock time in a user's IANA zone, with the runtime's own time-zone data (Intl): no library,
  * and the same answers on every process of a deployment that runs one Node version.
@@ -11,50 +18,14 @@ export interface WallClock {
   minute: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
 /** Whether the runtime knows the zone (`Europe/Amsterdam`, `UTC`); a typo is refused, never guessed. */
-export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0 || zone.length > 64) return false;
-  try {
-    formatter(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const isTimeZone = isKnownZone;
 
+/** The wall clock in the zone (src/lib/time-zone.ts); a zone the runtime does not know is an error. */
 export function wallClockAt(instant: Date, zone: string): WallClock {
-  const parts = Object.fromEntries(
-    formatter(zone)
-      .formatToParts(instant)
-      .filter((p) => p.type !== "literal")
-      .map((p) => [p.type, Number(p.value)]),
-  ) as Record<string, number>;
-  return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour! % 24,
-    minute: parts.minute!,
-  };
+  const p = zoneParts(instant, zone);
+  if (!p) throw new RangeError(`Invalid time zone specified: ${zone}`);
+  return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute };
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (east positive). */
@@ -140,12 +111,10 @@ export function lastWallTime(now: Date, zone: string, minutes: number): Date {
 
 /** `YYYY-MM-DD` of the zone's calendar date at an instant. */
 export function localDate(instant: Date, zone: string): string {
-  const w = wallClockAt(instant, zone);
-  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+  return zoneLocalDate(instant, zone);
 }
 
 /** `YYYY-MM-DD HH:MM` in the zone, for e-mail text. */
 export function localDateTime(instant: Date, zone: string): string {
-  const w = wallClockAt(instant, zone);
-  return `${localDate(instant, zone)} ${String(w.hour).padStart(2, "0")}:${String(w.minute).padStart(2, "0")}`;
+  return zoneLocalDateTime(instant, zone, { seconds: false });
 }

@@ -1,3 +1,4 @@
+import { dateTimeWords, dateWords, isTimeZone } from "../../lib/time-zone";
 import type { ShipmentStatus } from "../tracking/model";
 import { DIGEST_HOUR } from "./preferences";
 
@@ -138,33 +139,17 @@ export function zoneWords(zone: string): string {
   return `${city} time`;
 }
 
-/** "Monday 30 November 2026, 14:00 (Los Angeles time)": a date a person reads without converting. */
+/** "Monday, 30 November 2026, 14:00 (Los Angeles time)": a date a person reads without converting. */
 export function when(iso: string | Date | null, zone: string): string {
   if (!iso) return "not known yet";
   const instant = typeof iso === "string" ? new Date(iso) : iso;
-  const text = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(instant);
-  return `${text.replace(" at ", ", ")} (${zoneWords(zone)})`;
+  // A zone the runtime does not know (preferences refuse one; older rows may hold one) reads as UTC.
+  return `${dateTimeWords(instant, zone)} (${zoneWords(isTimeZone(zone) ? zone : "UTC")})`;
 }
 
-/** "Monday 30 November 2026" for a calendar date `YYYY-MM-DD`. */
+/** "Monday, 30 November 2026" for a calendar date `YYYY-MM-DD`. */
 export function dayWords(date: string): string {
-  const [y, m, d] = date.split("-").map(Number);
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone: "UTC",
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-  }).format(new Date(Date.UTC(y!, m! - 1, d!)));
+  return dateWords(date);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,29 +1,13 @@
+import { zoneParts } from "../../lib/time-zone";
 import { localDate } from "../demurrage/calendar";
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
 
-const timeFormatters = new Map<string, Intl.DateTimeFormat | null>();
-
 function timeOfDayMs(instant: Date, zone: string): number | null {
-  let formatter = timeFormatters.get(zone);
-  if (formatter === undefined) {
-    try {
-      formatter = new Intl.DateTimeFormat("en-GB", {
-        timeZone: zone,
-        hourCycle: "h23",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      });
-    } catch {
-      formatter = null;
-    }
-    timeFormatters.set(zone, formatter);
-  }
-  if (!formatter) return null;
-  const [h, m, s] = formatter.format(instant).split(":").map(Number);
-  return ((h! * 60 + m!) * 60 + s!) * 1000 + instant.getUTCMilliseconds();
+  const p = zoneParts(instant, zone);
+  if (!p) return null;
+  return ((p.hour * 60 + p.minute) * 60 + p.second) * 1000 + instant.getUTCMilliseconds();
 }
 
 /**

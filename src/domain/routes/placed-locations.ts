@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { localDateTime } from "../../lib/time-zone";
 import type { TrackedLocation, TrackingDocument } from "../tracking/model";
 
 /**
@@ -57,21 +58,5 @@ export function placeLocations(doc: TrackingDocument): PlacedLocation[] {
 
 /** `YYYY-MM-DD HH:MM:SS` wall-clock time of an instant in an IANA zone (UTC for an unknown zone). */
 export function wallClock(instant: Date, timeZone: string): string {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    }).formatToParts(instant);
-  } catch {
-    return instant.toISOString().slice(0, 19).replace("T", " ");
-  }
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
-  return `${part("year")}-${part("month")}-${part("day")} ${part("hour")}:${part("minute")}:${part("second")}`;
+  return localDateTime(instant, timeZone);
 }

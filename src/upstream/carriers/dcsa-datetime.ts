@@ -4,6 +4,8 @@
  * back (which would need a time-zone database and could shift the date).
  */
 
+import { formatOffset, localDateTime, zoneParts } from "../../lib/time-zone";
+
 export interface ParsedDateTime {
   /** `YYYY-MM-DD HH:MM:SS`, the wall clock at the location. */
   local: string;
@@ -54,11 +56,7 @@ export function parseDcsaDateTime(value: string): ParsedDateTime | null {
   };
 }
 
-export function formatOffset(minutes: number): string {
-  const sign = minutes < 0 ? "-" : "+";
-  const abs = Math.abs(minutes);
-  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
+export { formatOffset };
 
 /**
  * The wall clock in an IANA zone at an instant, for values a carrier sent in UTC (`Z`). Returns null
@@ -68,37 +66,9 @@ export function wallClockInZone(
   instantMs: number,
   timeZone: string,
 ): { local: string; offset: string } | null {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    }).formatToParts(new Date(instantMs));
-  } catch {
-    return null;
-  }
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const [y, mo, d, h, mi, s] = [
-    get("year"),
-    get("month"),
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  ];
-  if ([y, mo, d, h, mi, s].some((n) => Number.isNaN(n))) return null;
-  const wallAsUtc = Date.UTC(y, mo - 1, d, h, mi, s);
-  const offsetMinutes = Math.round((wallAsUtc - Math.floor(instantMs / 1000) * 1000) / 60_000);
-  return {
-    local: `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}`,
-    offset: formatOffset(offsetMinutes),
-  };
+  const p = zoneParts(instantMs, timeZone);
+  if (!p) return null;
+  return { local: localDateTime(instantMs, timeZone), offset: formatOffset(p.offsetMinutes) };
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?$/;
