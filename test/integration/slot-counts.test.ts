@@ -69,9 +69,14 @@ describe("slot usage", () => {
   });
 
   it("is read in one statement", async () => {
-    await slots().usage(org);
-    const before = app.services.db.statements.count;
-    await slots().usage(org);
-    expect(app.services.db.statements.count - before).toBe(1);
+    // The count is the process's: background work that runs meanwhile (PostgreSQL's pass runs the
+    // workers) only ever adds to it, so the fewest of three reads is the read's own.
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = app.services.db.statements.count;
+      await slots().usage(org);
+      runs.push(app.services.db.statements.count - before);
+    }
+    expect(Math.min(...runs)).toBe(1);
   });
 });
