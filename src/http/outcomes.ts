@@ -644,6 +644,10 @@ export const UNION_MEMBER_ROWS = {
     ShipmentUntracked: { answer: 200 },
     ShipmentNotFound: { outcome: "shipment_not_found" },
   },
+  ArchiveShipmentResult: {
+    ShipmentArchiveChanged: { answer: 200 },
+    ShipmentNotFound: { outcome: "shipment_not_found" },
+  },
   RefreshShipmentResult: {
     ...TRACK_RESULT_ROWS,
     ShipmentNotFound: { outcome: "shipment_not_found" },

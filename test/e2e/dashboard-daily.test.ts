@@ -167,7 +167,7 @@ describe.skipIf(!hasChromium)("a forwarder's morning in the dashboard", { timeou
   it("sorts the list in the core by a column's name, with the new columns, the order kept in the URL", async () => {
     await page.goto(`${app.url}/dashboard/shipments`);
     const headers = await page.locator("main thead th").allInnerTexts();
-    for (const column of ["Arrival", "Predicted arrival", "Last free day", "Untrack"])
+    for (const column of ["Arrival", "Predicted arrival", "Last free day", "Actions"])
       expect(headers).toContain(column);
     await page.getByRole("link", { name: "Arrival", exact: true }).click();
     await page.waitForURL(/sort=arrival$/);

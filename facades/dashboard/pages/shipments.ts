@@ -1,5 +1,6 @@
 import { answerFor, OUTCOMES } from "../../../src/http/outcomes";
 import {
+  DashArchiveShipmentDocument,
   DashDeleteFilterDocument,
   DashSavedFiltersDocument,
   DashSaveFilterDocument,
@@ -72,6 +73,7 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (str("delay") === "delayed") filter.delayed = true;
   if (str("delay") === "on_time") filter.delayed = false;
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
+  if (str("archived") === "true") filter.archived = true;
   const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
   const sort = SORTS.find((o) => o.key === str("sort")) ?? SORTS[0]!;
   return {
@@ -89,6 +91,7 @@ function filterFromQuery(query: Record<string, unknown>) {
       port: str("port"),
       delay: str("delay"),
       active: str("active") === "true" ? "true" : "",
+      archived: str("archived") === "true" ? "true" : "",
     },
   };
 }
@@ -109,7 +112,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
     const done = await s.run(s.deps.run(s.caller, DashDeleteFilterDocument, { id: String(s.req.params.id) }));
     await shipmentsPage(s, done ? notice("ok", "Saved filter deleted.") : refusal(s).html);
   });
-  async function shipmentsPage(s: Signed, message = "", savedQuery?: string): Promise<void> {
+  async function shipmentsPage(s: Signed, message = "", savedQuery?: string, status?: number): Promise<void> {
     const source =
       savedQuery === undefined
         ? (s.req.query as Record<string, unknown>)
@@ -132,6 +135,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><label for="f-delay">Delay</label><select id="f-delay" name="delay"><option value="">Any</option><option value="delayed"${values.delay === "delayed" ? " selected" : ""}>Delayed</option><option value="on_time"${values.delay === "on_time" ? " selected" : ""}>Not delayed</option></select></div>
 <div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
 <div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
+<div><label for="f-archived"><input id="f-archived" type="checkbox" name="archived" value="true"${values.archived ? " checked" : ""}> Archived only</label></div>
 ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${values.sort ? `<input type="hidden" name="sort" value="${esc(values.sort)}">` : ""}<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
 </div></form>`;
     const total = result?.total ?? 0;
@@ -151,14 +155,18 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
     const table =
       items.length === 0
         ? emptyState(
-            query ? "No shipment matches these filters. Clear a filter to see more." : "No shipments yet.",
+            values.archived
+              ? "No archived shipments."
+              : query
+                ? "No shipment matches these filters. Clear a filter to see more."
+                : "No shipments yet.",
             { href: "/dashboard/track", label: "Track a new reference" },
           )
         : `<p role="status">${total} shipment${total === 1 ? "" : "s"} · <a href="/dashboard/shipments.csv${query ? `?${esc(query)}` : ""}" download>Download CSV</a></p>
-<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Untrack</th></tr></thead><tbody>${items
+<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Actions</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td>${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td><div class="row">${archiveButton(s, i)}${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</div></td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
     const savedList =
@@ -172,7 +180,12 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
         ? `<form method="post" action="/dashboard/shipments/saved-filters" class="row">${csrfField(s.session.csrfToken)}<input type="hidden" name="query" value="${esc(query)}"><div><label for="saved-name">Save this filter as</label><input id="saved-name" name="name" maxlength="60" required></div><div><button type="submit">Save filter</button></div></form>`
         : ""
     }</section>`;
-    s.render("Shipments", "/dashboard/shipments", `${message}${failedLoad}${form}${saved}${table}`);
+    s.render(
+      values.archived ? "Archived shipments" : "Shipments",
+      "/dashboard/shipments",
+      `${message}${failedLoad}${form}${saved}${table}`,
+      status,
+    );
   }
 
   get("/dashboard/shipments.csv", async (s) => {
@@ -233,6 +246,30 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
       s,
       done ? notice("ok", "The share link was revoked; it no longer works.") : refusal(s).html,
     );
+  });
+
+  // Archiving is undone as easily as it is done, so it asks nothing; the notice offers the way back.
+  post("/dashboard/shipments/:id/archive", async (s) => {
+    const body = s.req.body as Record<string, unknown>;
+    const archived = body.archived !== "false";
+    const done = await s.run(
+      s.deps.run(s.caller, DashArchiveShipmentDocument, { id: String(s.req.params.id), archived }),
+    );
+    const changed =
+      done?.archiveShipment?.__typename === "ShipmentArchiveChanged" ? done.archiveShipment : null;
+    const message = changed
+      ? `${notice(
+          "ok",
+          changed.archived
+            ? `${changed.shipmentId} is archived: it left the list and the exceptions, and is still tracked.`
+            : `${changed.shipmentId} is back in the list.`,
+        )}${changed.archived ? `<p>${postButton(`/dashboard/shipments/${changed.shipmentId}/archive`, `Undo: bring ${changed.shipmentId} back`, s.session.csrfToken, '<input type="hidden" name="archived" value="false"><input type="hidden" name="from" value="list">')}</p>` : ""}`
+      : done
+        ? notice("error", "Your organisation does not track this shipment.")
+        : refusal(s).html;
+    const status = changed ? undefined : done ? OUTCOMES.shipment_not_found.v1.status : refusal(s).status;
+    if (body.from === "shipment") return shipmentPage(s, message);
+    await shipmentsPage(s, message, undefined, status);
   });
 
   // Untracking is not undone by a click: the first POST asks, the second (with confirm=yes) untracks.
@@ -388,6 +425,20 @@ function trackForm(s: Signed, value = "", carrier = ""): string {
 <p><button type="submit">Track</button> <span role="status" data-progress-text></span></p></form>`;
 }
 
+/** Archive or bring back, from the list or the shipment's page: the same POST, told where to come back. */
+function archiveButton(
+  s: Signed,
+  i: { name: string; reference: string; archived: boolean },
+  from: "list" | "shipment" = "list",
+): string {
+  return postButton(
+    `/dashboard/shipments/${i.name}/archive`,
+    i.archived ? `Unarchive ${i.reference}` : `Archive ${i.reference}`,
+    s.session.csrfToken,
+    `<input type="hidden" name="archived" value="${i.archived ? "false" : "true"}"><input type="hidden" name="from" value="${from}">`,
+  );
+}
+
 function pager(page: number, total: number, size: number, query: string): string {
   const pages = Math.max(1, Math.ceil(total / size));
   if (pages === 1) return "";
@@ -450,7 +501,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
   const vessel = doc?.vesselNow ?? null;
   const next = doc?.nextMilestone ?? null;
   const glance = `<section class="card" aria-labelledby="glance"><h2 id="glance">At a glance</h2>
-<p>${statusBadge(shipment.status, false)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}</p>
+<p>${statusBadge(shipment.status, false)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}${shipment.archived ? ' <span class="muted">Archived</span>' : ""}</p>
 <dl class="glance">
 <div><dt>Next milestone</dt><dd>${next ? `${esc(next.description)}${next.location ? `, ${esc(next.location.name)}` : ""}<br>${portTime({ local: next.localDateTime, utcOffset: next.utcOffset, instant: next.instant }, "date not given")}` : "None expected"}</dd></div>
 <div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${arrivalTime(shipment, "Not known yet")}</dd></div>
@@ -501,7 +552,8 @@ ${postButton(`/dashboard/shipments/${shipment.name}/share`, "Create or show the 
 ${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share link", s.session.csrfToken)}`
     : "<p>A share link can be made once the carrier has sent this shipment's journey.</p>"
 }
-${untrack ? `<p>${untrack}</p>` : ""}
+<p class="row">${archiveButton(s, shipment, "shipment")} ${untrack}</p>
+<p class="muted">${shipment.archived ? "Archived: out of the list and the exceptions (the list's “Archived only” shows it), still tracked." : "Archiving takes it out of the list and the exceptions; it stays tracked and can be brought back."}</p>
 </section>`;
   const disruptions = await disruptionsSection(s, shipment.name);
   const outlook = await outlookSections(s, shipment.name);

@@ -460,7 +460,8 @@ export const V1_ROUTES = {
       201: { description: "Link created.", schema: S.ShareAnswer },
       200: { description: "The shipment already had a link: the same one.", schema: S.ShareAnswer },
     },
-    errors: { 404: [S.ErrorBody] },
+    // 409 shipment_not_shareable: no carrier has found it yet, so the page would answer 404.
+    errors: { 404: [S.ErrorBody], 409: [S.ErrorBody] },
     write: true,
   },
   unshareShipment: {
@@ -471,8 +472,7 @@ export const V1_ROUTES = {
     summary: "Revoke the public tracking page",
     params: idParam,
     responses: { 200: { description: "Revoked (or there was none).", schema: S.UnshareAnswer } },
-    // 409 shipment_not_shareable: no carrier has found it yet, so the page would answer 404.
-    errors: { 404: [S.ErrorBody], 409: [S.ErrorBody] },
+    errors: { 404: [S.ErrorBody] },
     write: true,
   },
   readShipment: {

@@ -185,9 +185,9 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     const result = await deps.run(req, ShareShipmentDocument, { id: String(req.params.id) });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
-    if (shared.__typename !== "ShareLink") {
     if (shared.__typename === "ShipmentNotShareable")
       return sendV1Error(res, "shipment_not_shareable", { message: shared.message });
+    if (shared.__typename !== "ShareLink") {
       return sendV1Error(res, "shipment_not_found", {
         message: "No shipment of this organisation with that id.",
       });

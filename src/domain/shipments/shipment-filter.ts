@@ -29,6 +29,8 @@ export interface ShipmentFilter {
   port?: string;
   /** Delayed against the first ETA the carrier gave (the summary's `isDelayed`), or not. */
   delayed?: boolean;
+  /** Only archived shipments (true), or only those in the working list (false, the default). */
+  archived?: boolean;
 }
 
 const ENDED: ShipmentStatus[] = ["DELIVERED", "CANCELLED"];
@@ -57,6 +59,8 @@ export function shipmentFilterWhere(
     and.push({ summary: { path: ["portLocodes"], array_contains: [filter.port.trim().toUpperCase()] } });
   }
   if (filter.delayed !== undefined) and.push({ summary: { path: ["isDelayed"], equals: filter.delayed } });
+  // An archived shipment is out of every list and count unless archived ones are asked for.
+  and.push({ archivedAt: filter.archived ? { not: null } : null });
   return { AND: and };
 }
 

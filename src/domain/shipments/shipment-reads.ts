@@ -22,6 +22,7 @@ const COLUMNS = `s.id, s.number::text AS number, s.organization_id, s.added_by_u
        s.discovery_updated_at AT TIME ZONE 'UTC' AS discovery_updated_at, s.summary,
        s.disruptions_matched_at AT TIME ZONE 'UTC' AS disruptions_matched_at,
        s.predicted_eta, s.eta_due_at AT TIME ZONE 'UTC' AS eta_due_at,
+       s.archived_at AT TIME ZONE 'UTC' AS archived_at,
        c.name AS customer_name
   FROM shipments s LEFT JOIN customers c ON c.id = s.customer_id`;
 
@@ -102,6 +103,7 @@ interface RawShipment {
   disruptions_matched_at: Date | null;
   predicted_eta: Shipment["predictedEta"];
   eta_due_at: Date | null;
+  archived_at: Date | null;
   customer_name: string | null;
 }
 
@@ -135,6 +137,7 @@ function toRow(r: RawShipment): ShipmentRow {
     disruptionsMatchedAt: r.disruptions_matched_at,
     predictedEta: r.predicted_eta,
     etaDueAt: r.eta_due_at,
+    archivedAt: r.archived_at,
     customerName: r.customer_name,
   };
 }

@@ -188,6 +188,25 @@ export class ShipmentsService {
     return untracked;
   }
 
+  /**
+   * Puts a shipment of the organisation aside, or back (issue 38). Any teammate who may write may:
+   * it changes only which list the organisation sees it in, never the tracking (still refreshed, its
+   * webhooks still sent, its slot kept, its share link kept). Null when it is not the organisation's.
+   */
+  async setArchived(principal: Principal, id: string, archived: boolean): Promise<Shipment | null> {
+    const { prisma, clock } = this.deps;
+    const shipment = await this.find(principal, id);
+    if (!shipment) return null;
+    if ((shipment.archivedAt !== null) === archived) return shipment;
+    const changed = await prisma.shipment.update({
+      where: { id: shipment.id },
+      data: { archivedAt: archived ? clock.now() : null },
+    });
+    // Searches and counts change: the organisation's kept answers go.
+    await answersChanged({ organizations: [principal.organization.id] });
+    return changed;
+  }
+
   async customerNamesOf(shipments: Pick<Shipment, "customerId">[]): Promise<Map<string, string>> {
     const ids = [...new Set(shipments.map((s) => s.customerId).filter((x): x is string => x !== null))];
     if (ids.length === 0) return new Map();

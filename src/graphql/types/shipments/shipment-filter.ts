@@ -53,5 +53,10 @@ export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
       required: false,
       description: "true: arriving later than the carrier's first ETA; false: not delayed.",
     }),
+    archived: t.boolean({
+      required: false,
+      description:
+        "true: only the shipments the organisation archived; false or left out: only those not archived (archived ones leave the working list and its counts).",
+    }),
   }),
 });

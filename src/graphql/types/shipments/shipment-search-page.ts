@@ -74,6 +74,7 @@ builder.queryFields((t) => ({
         etaTo: earliest(f?.etaTo, within?.to),
         port: f?.port ?? undefined,
         delayed: f?.delayed ?? undefined,
+        archived: f?.archived ?? undefined,
       };
       const { total, ids } = await searchShipments(
         ctx.services.db.prisma,
