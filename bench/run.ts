@@ -193,6 +193,13 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
   };
 }
 
+/**
+ * How long the answer fetched once per scenario (the baselines' bytes) may take: the service's first
+ * answer of a list compiles and reads cold, and on a machine shared with other sessions that took
+ * over 10 s (runs of 2026-11-29 failed there after half an hour of seeding).
+ */
+const FIRST_ANSWER_TIMEOUT_MS = 120_000;
+
 async function fetchAnswer(
   url: string,
   scenario: Scenario,
@@ -203,7 +210,7 @@ async function fetchAnswer(
     method,
     headers: { ...headers, Authorization: `Bearer ${key}`, [SCENARIO_HEADER]: scenario.id },
     body,
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS),
   });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
