@@ -35,6 +35,10 @@ export function replayOffline(corpus: readonly CorpusItem[]): {
     );
     state = step.state;
     const o = step.outcome;
+    // A fragment merged into the event: its items are that event's now, as the API shows them.
+    if (o.kind === "joined")
+      for (const gone of o.absorbed)
+        for (const seen of observations) if (seen.disruptionId === gone) seen.disruptionId = o.event.id;
     observations.push(
       o.kind === "joined" || o.kind === "created"
         ? {

@@ -192,22 +192,32 @@ export async function runCorpus(name: string, corpus: readonly CorpusItem[]): Pr
     const ingestion = app.services.feedIngestion;
     if (!ingestion) throw new Error("the service started without feed ingestion");
     const observations: ItemObservation[] = [];
+    // A fragment the service merged into the event an item joined is gone from the list from then on:
+    // its items are that event's, as a reader of the API sees them at the end.
+    const mergedInto = new Map<string, string>();
+    let listed = new Set<string>();
     for (const item of ordered) {
       clock.set(Date.parse(item.at));
       const tick = await ingestion.tick();
       if (tick.failed > 0) throw new Error(`the service could not fetch the feed at ${item.at}`);
       if (item.duplicateOf) continue;
+      const all = await both(app, rawKey);
       // The item's disruption is the one whose last report is this item (items have distinct times).
-      const touched = (await both(app, rawKey, { since: item.at })).filter(
-        (d) => Date.parse(d.last_updated) === Date.parse(item.at),
-      );
+      const touched = all.filter((d) => Date.parse(d.last_updated) === Date.parse(item.at));
       const d = touched[0];
+      const now = new Set(all.map((x) => x.id));
+      for (const id of listed) if (!now.has(id) && d) mergedInto.set(id, d.id);
+      listed = now;
       observations.push({
         itemId: item.id,
         disruptionId: d?.id ?? null,
         category: d?.category ?? null,
         severity: d?.severity ?? null,
       });
+    }
+    for (const o of observations) {
+      while (o.disruptionId && mergedInto.has(o.disruptionId))
+        o.disruptionId = mergedInto.get(o.disruptionId)!;
     }
     clock.set(Date.parse(ordered.at(-1)!.at) + SETTLE_MS);
     await ingestion.tick();

@@ -371,8 +371,6 @@ const RESOLUTION_PHRASES = wholeWords([
   "suspend the strike",
   "suspends strike",
   "strike suspended",
-  "lifted",
-  "lifts",
   "ceasefire holds",
   "restriction eased",
   "restrictions eased",
@@ -422,8 +420,18 @@ const RESOLUTION_PHRASES = wholeWords([
   "restarted operations",
   "restart operations",
   "restores",
-  "released",
 ]);
+
+/**
+ * A seized ship or its crew set free: "Galaxy Leader crew released", "Iran releases the tanker", and
+ * the headline's passive "Stena Impero released, leaves Bandar Abbas" (not "figures released").
+ */
+const RELEASED =
+  /(?<![\p{L}])(?:(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|carrier|bulker)(?: [\p{L}-]+){0,2} (?:is |are |was |were |has been |have been )?released|(?:releases|released|frees|freed) (?:the |its |a |seized )?(?:[\p{L}-]+ ){0,2}(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|bulker))(?![\p{L}])|^(?!.*(?:figures|data|report|results|video|statement|plans|guidance|forecast|study|survey|index|footage|images|photos)(?: [\p{L}-]+){0,2} released)(?:[\p{L}\p{N}-]+ ){1,3}released(?:,|:| after| from| by|$)/u;
+
+/** The disruption starting again is no end: "Houthis resume attacks", "dockers resume their strike". */
+const RENEWED =
+  /(?<![\p{L}])(?:resume|resumes|resumed|resuming|restart|restarts|restarted)(?: [\p{L}-]+){0,2} (?:attacks|attack|strikes|strike|walkout|walkouts|action|protests|protest|hostilities|seizures|stoppages|blockade|lockout)(?![\p{L}])/gu;
 
 /** The costs a headline can be about: insurance and surcharges. */
 const COST_HEADLINE =
@@ -482,9 +490,47 @@ export function itemSeverity(
 
 /** Whether the item reports the end of a disruption (reopened, strike ends, restriction lifted). */
 export function isResolution(item: NormalisedItem): boolean {
-  const title = item.foldedTitle.replace(PARTIAL_END, " ").replace(ORDERED_BACK, " ");
-  return hits(RESOLUTION_PHRASES, title) > 0 || STRIKE_OVER.test(title) || ENDING.test(title);
+  const title = item.foldedTitle
+    .replace(QUOTED, " ")
+    .replace(RENEWED, " ")
+    .replace(NOT_YET, " ")
+    .replace(PARTIAL_END, " ")
+    .replace(ORDERED_BACK, " ");
+  return (
+    hits(RESOLUTION_PHRASES, title) > 0 ||
+    STRIKE_OVER.test(title) ||
+    ENDING.test(title) ||
+    ACTION_AT_ENDS.test(title) ||
+    LIFTED.test(title) ||
+    RELEASED.test(title)
+  );
 }
+
+/** What a restriction is called when it is lifted: "lifts the export ban", "curfew lifted". */
+const LIFTABLE =
+  "ban|bans|restriction|restrictions|curfew|curfews|lockdown|lockdowns|suspension|closure|closures|force majeure|blockade|embargo|order|orders|warning|warnings|alert|alerts|quarantine|limits|limit|cap|detention|arrest|sanctions|tariffs|tariff|duties|duty|controls";
+
+/**
+ * "Lifts" alone is no end ("demand lifts rates", "crane barges lift containers", "China lifts
+ * output"): a restriction must be what is lifted, named within a few words after the verb or just
+ * before it.
+ */
+const LIFTED = new RegExp(
+  `(?<![\\p{L}])(?:lifts|lifted|lifting|lift)(?: [\\p{L}\\p{N}'-]+){0,3}? (?:${LIFTABLE})(?![\\p{L}])|(?<![\\p{L}])(?:${LIFTABLE})(?: (?:is|are|was|were|has been|have been|being))? (?:lifted|eased)(?![\\p{L}])`,
+  "u",
+);
+
+/**
+ * An end still to come, hoped for or denied is no end: "expected to reopen", "could resume", "plans
+ * to restart", "no date set to resume", "before it reopens", "since it reopened in 2021". The words up to the end are masked.
+ * Ending a strike by a vote or an agreement ("vote to end their strike") is an end and is not masked.
+ */
+const NOT_YET =
+  /(?<![\p{L}])(?:to|will|would|could|may|might|should|shall|not|no|yet to|before|ahead of|until|once|when|if|since|hopes? of|plans? for|talks? to)(?: (?:be|being|fully|partially|soon|it|its|the|they|ships|port|terminals?))* (?:reopen|reopens|reopened|reopening|resume|resumes|resumed|resumption|restart|restarts|restarted|restore|restores|restored|lift|lifts|lifted|ease|eases|eased|return|returns|released|release)(?![\p{L}])/gu;
+
+/** Words in quotation marks are someone's words ("'we will reopen soon', says port chief"), not the news. */
+const QUOTED =
+  /["\u201c\u201d][^"\u201c\u201d]{0,120}["\u201c\u201d]|(?<![\p{L}])[\u2018'][^\u2018\u2019']{3,120}[\u2019'](?![\p{L}])/gu;
 
 /**
  * An end only in part ("restores some berths", "partially reopens", "resumes limited operations") is
@@ -502,6 +548,13 @@ const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3
  */
 const ENDING =
   /(?<![\p{L}])(?:end|ends|ended|ending) (?:the |their |its |a |this )?(?:[\p{L}\p{N}-]+ ){0,3}(?:strike|strikes|dispute|walkout|walkouts|lockout|lockouts|stoppage|stoppages|protest|protests|blockade|closure|action|industrial action)(?![\p{L}])/u;
+
+/**
+ * "Strike at Santos and Paranagua ends after pay deal", "Lockout at the Port of Montreal is over": the
+ * action named, where it happened, then its end.
+ */
+const ACTION_AT_ENDS =
+  /(?<![\p{L}])(?:strike|strikes|walkout|walkouts|lockout|lockouts|stoppage|stoppages|dispute|blockade|closure|protest|protests) (?:at|in|of|on|by) (?:[\p{L}\p{N}'.-]+ ){0,7}?(?:ends|ended|is over|are over|comes to an end|come to an end)(?![\p{L}])/u;
 
 /** "Strike over as unions accept", "strike over, ships worked": an end; "strike over wages" is not. */
 const STRIKE_OVER =

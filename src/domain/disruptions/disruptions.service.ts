@@ -273,6 +273,15 @@ export class DisruptionsService {
       } else if (outcome.kind === "joined") {
         await tx.disruption.update({ where: { id: outcome.event.id }, data: columnsOf(outcome.event) });
         eventId = outcome.event.id;
+        // Fragments the item tied to the event are that event now: their items move to it and the
+        // fragment goes (its shipment matches with it; the event's are recomputed after ingestion).
+        for (const fragment of outcome.absorbed) {
+          await tx.disruptionItem.updateMany({
+            where: { disruptionId: fragment },
+            data: { disruptionId: outcome.event.id },
+          });
+          await tx.disruption.delete({ where: { id: fragment } });
+        }
       }
       // Events the new item's time resolved by silence are written back too.
       for (const event of step.state.events) {

@@ -424,6 +424,64 @@ export function joinEvent(joined: DisruptionEvent, facts: ItemFacts): Disruption
   return written(next);
 }
 
+/** The likeness of words two fragments of one event need to be merged (besides a place in common). */
+const FRAGMENT_TEXT = 0.2;
+
+/**
+ * Whether `other` is a fragment of the event an item just joined: the item names one of its places
+ * (or its storm), both read the same category, the fragment has had news within the category's follow
+ * horizon, was not closed by a report of its end, and reads like the event. Reports of one strike or
+ * one closure that started apart (the first in words the second did not share) are one event once a
+ * report ties them; carriers alone never tie two (two alliances of one month stay two).
+ */
+export function isFragmentOf(event: DisruptionEvent, other: DisruptionEvent, facts: ItemFacts): boolean {
+  if (other.id === event.id || other.resolvedBy === "report") return false;
+  if (other.category !== event.category || other.category !== facts.category) return false;
+  const at = facts.source.publishedAt.getTime();
+  const { followMs } = CATEGORY_WINDOWS[other.category];
+  if (at - other.lastUpdated.getTime() > followMs || other.firstSeen.getTime() > at) return false;
+  if (!namesEventPlace(other, facts)) return false;
+  if (
+    facts.entities.carriers.length > 0 &&
+    other.entities.carriers.length > 0 &&
+    !mostlySameCarriers(other.entities, facts.entities)
+  )
+    return false;
+  // The item that ties them reads like the fragment, or the two read alike.
+  return Math.max(cosine(facts.terms, other.terms), cosine(event.terms, other.terms)) >= FRAGMENT_TEXT;
+}
+
+/** One event from two fragments: `from`'s reports, names, publishers and counts added to `into`'s. */
+export function mergeFragments(into: DisruptionEvent, from: DisruptionEvent): DisruptionEvent {
+  const publishers = [...new Set([...into.publishers, ...from.publishers])];
+  const categoryCounts = { ...into.categoryCounts };
+  for (const [c, n] of Object.entries(from.categoryCounts) as [DisruptionCategory, number][])
+    categoryCounts[c] = (categoryCounts[c] ?? 0) + n;
+  const signalCounts = { ...into.signalCounts };
+  for (const [s, n] of Object.entries(from.signalCounts)) signalCounts[s] = (signalCounts[s] ?? 0) + n;
+  const itemSeverity = Math.max(into.itemSeverity, from.itemSeverity) as Severity;
+  const candidates = [...into.candidateSources, ...from.candidateSources]
+    .sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime())
+    .slice(-MAX_CANDIDATE_SOURCES * 2);
+  return written({
+    ...into,
+    category: majorityCategory(categoryCounts, into.category),
+    itemSeverity,
+    severity: publishedSeverity(itemSeverity, publishers.length),
+    entities: mergeEntities(into.entities, from.entities),
+    firstSeen: from.firstSeen < into.firstSeen ? from.firstSeen : into.firstSeen,
+    lastUpdated: from.lastUpdated > into.lastUpdated ? from.lastUpdated : into.lastUpdated,
+    publishers,
+    itemCount: into.itemCount + from.itemCount,
+    categoryCounts,
+    signalCounts,
+    terms: addTerms(into.terms, from.terms),
+    recentTitles: [...from.recentTitles, ...into.recentTitles].slice(-MAX_RECENT_TITLES),
+    candidateSources: candidates,
+    sources: chooseSources(candidates),
+  });
+}
+
 /** Resolved by silence: no report for the category's window (3 days for a storm, 21 for a chokepoint). */
 export function resolveIfSilent(event: DisruptionEvent, now: Date): DisruptionEvent {
   if (event.status !== "active") return event;

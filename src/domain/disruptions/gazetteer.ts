@@ -395,6 +395,40 @@ const BLOCKERS: readonly string[] = [
   "gulf of oman",
 ];
 
+/**
+ * Capitals that stand for their governments in headlines ("Seoul orders truckers back to work",
+ * "Ottawa appoints mediators", "Beijing promises to defend"): the country, only where a government's
+ * verb or a possessive follows (a capital is also a city with its own news). Capitals that are ports
+ * are the ports' entries.
+ */
+const GOVERNMENT_CAPITALS: readonly { name: string; code: string }[] = [
+  { name: "seoul", code: "KR" },
+  { name: "beijing", code: "CN" },
+  { name: "washington", code: "US" },
+  { name: "ottawa", code: "CA" },
+  { name: "tehran", code: "IR" },
+  { name: "new delhi", code: "IN" },
+  { name: "canberra", code: "AU" },
+  { name: "moscow", code: "RU" },
+  { name: "kyiv", code: "UA" },
+  { name: "ankara", code: "TR" },
+  { name: "berlin", code: "DE" },
+  { name: "paris", code: "FR" },
+  { name: "madrid", code: "ES" },
+  { name: "brasilia", code: "BR" },
+  { name: "pretoria", code: "ZA" },
+  { name: "hanoi", code: "VN" },
+  { name: "islamabad", code: "PK" },
+  { name: "riyadh", code: "SA" },
+  { name: "taipei", code: "TW" },
+  { name: "dhaka", code: "BD" },
+  { name: "cairo", code: "EG" },
+  { name: "mexico city", code: "MX" },
+];
+
+const GOVERNMENT_VERB =
+  /^(?!\s*(?:'s|\u2019s)(?![\p{L}])|\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|raises?|raised|hikes?|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|plans?|moves?|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|suspends?|suspended|sanctions?|sanctioned|targets?|adds?|cuts?|blocks?|blocked|halts?|halted|restricts?|tightens?|eases?|eased|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|let|lets|legislates?|steps in|sends?|sent|deploys?|deployed)(?![\p{L}]))/iu;
+
 function entry(partial: Omit<GazetteerEntry, "confidence"> & { confidence?: number }): GazetteerEntry {
   return { confidence: partial.ambiguous ? 0.7 : 1, ...partial };
 }
@@ -513,6 +547,18 @@ export function gazetteer(): readonly GazetteerEntry[] {
         codes: [form.code],
         caseSensitive: form.caseSensitive ?? false,
         ambiguous: false,
+      }),
+    );
+  }
+  for (const capital of GOVERNMENT_CAPITALS) {
+    entries.push(
+      entry({
+        kind: "country",
+        phrase: capital.name,
+        codes: [capital.code],
+        caseSensitive: false,
+        ambiguous: false,
+        notFollowedBy: GOVERNMENT_VERB,
       }),
     );
   }

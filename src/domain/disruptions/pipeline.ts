@@ -13,7 +13,9 @@ import {
   type DisruptionEvent,
   follows,
   type ItemFacts,
+  isFragmentOf,
   joinEvent,
+  mergeFragments,
   NAME_TERM,
   namesEventPlace,
   resolveIfSilent,
@@ -163,7 +165,36 @@ export type IngestOutcome =
   | { kind: "duplicate"; item: NormalisedItem }
   | { kind: "irrelevant"; item: NormalisedItem }
   | { kind: "unmatched_resolution"; item: NormalisedItem; facts: ItemFacts }
-  | { kind: "joined" | "created"; item: NormalisedItem; facts: ItemFacts; event: DisruptionEvent };
+  | { kind: "created"; item: NormalisedItem; facts: ItemFacts; event: DisruptionEvent }
+  | {
+      kind: "joined";
+      item: NormalisedItem;
+      facts: ItemFacts;
+      event: DisruptionEvent;
+      /** Fragments of the same event the item tied to it, merged into it (their ids are gone). */
+      absorbed: string[];
+    };
+
+/**
+ * The item joined `target`: the event with it, and the other fragments of the same event the item
+ * ties to it merged in (an end report naming the strike's port closes the fragment the silence rule
+ * would otherwise have closed early).
+ */
+function joined(
+  events: readonly DisruptionEvent[],
+  target: DisruptionEvent,
+  facts: ItemFacts,
+): { events: DisruptionEvent[]; event: DisruptionEvent; absorbed: string[] } {
+  let event = joinEvent(target, facts);
+  const fragments = events.filter((e) => isFragmentOf(event, e, facts));
+  for (const fragment of fragments) event = mergeFragments(event, fragment);
+  const absorbed = fragments.map((f) => f.id);
+  return {
+    events: events.filter((e) => !absorbed.includes(e.id)).map((e) => (e.id === event.id ? event : e)),
+    event,
+    absorbed,
+  };
+}
 
 /** The events known and the items already seen (their identities), as the pipeline reads them. */
 export interface PipelineState {
@@ -211,10 +242,10 @@ export function ingestItem(
       (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT && !namesEventPlace(target, facts))
     )
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
-    const event = joinEvent(target, facts);
+    const step = joined(open, target, facts);
     return {
-      state: { events: open.map((e) => (e.id === event.id ? event : e)), seen },
-      outcome: { kind: "joined", item, facts, event },
+      state: { events: step.events, seen },
+      outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed },
     };
   }
   const ownTarget = own ? bestEvent(open, own) : null;
@@ -234,10 +265,10 @@ export function ingestItem(
     const event = startEvent(newId(), facts);
     return { state: { events: [...open, event], seen }, outcome: { kind: "created", item, facts, event } };
   }
-  const event = joinEvent(target, facts);
+  const step = joined(open, target, facts);
   return {
-    state: { events: open.map((e) => (e.id === event.id ? event : e)), seen },
-    outcome: { kind: "joined", item, facts, event },
+    state: { events: step.events, seen },
+    outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed },
   };
 }
 

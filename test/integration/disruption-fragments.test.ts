@@ -1,0 +1,111 @@
+/**
+ * Fragments of one event merged in storage (issue 35): two reports of one dock strike at two ports
+ * start apart; the report of its end names both ports, and from then on v1 lists one resolved
+ * disruption holding all three reports, with the three publishers as its sources; the fragment's id
+ * answers 404 (its items and matches are the event's now).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FeedItem } from "../../src/domain/disruptions/normalise";
+import { ManualClock } from "../../src/lib/clock";
+import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+
+const clock = new ManualClock(new Date("2026-06-05T12:00:00Z"));
+const DAY = 86_400_000;
+let app: TestApp;
+let business: OrgWithKey;
+
+function item(publisher: string, daysAgo: number, title: string, summary: string): FeedItem {
+  return {
+    sourceId: publisher,
+    publisher,
+    guid: `${publisher}-${title}`,
+    link: `https://news.example/${encodeURIComponent(title)}`,
+    title,
+    summary,
+    publishedAt: new Date(clock.now().getTime() - daysAgo * DAY),
+  };
+}
+
+async function listed(status: "active" | "resolved") {
+  const res = await fetch(`${app.url}/api/v1/disruptions?status=${status}`, {
+    headers: { authorization: `Bearer ${business.key}` },
+  });
+  expect(res.status).toBe(200);
+  return (
+    (await res.json()) as {
+      data: {
+        id: string;
+        entities: { ports: string[] };
+        sources: { publisher: string }[];
+        resolved_at: string | null;
+      }[];
+    }
+  ).data;
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ clock });
+  business = await app.fixtures.organization({ plan: "business" });
+}, 120_000);
+afterAll(() => app?.stop());
+
+describe("fragments of one event", () => {
+  let fragments: string[] = [];
+
+  it("two ports' walkouts reported apart are two disruptions at first", async () => {
+    const source = (publisher: string) => ({ id: publisher, publisher, kind: "news", authoritative: false });
+    await app.services.disruptions.ingest(source("Tideline News"), [
+      item(
+        "Tideline News",
+        3,
+        "Dockworkers strike at the Port of Santos over pay",
+        "A walkout halted container handling at Brazil's largest port.",
+      ),
+    ]);
+    await app.services.disruptions.ingest(source("Berth Report"), [
+      item(
+        "Berth Report",
+        2,
+        "Paranagua terminals idle as dockers walk out",
+        "Container handling stopped at the Port of Paranagua.",
+      ),
+    ]);
+    const active = await listed("active");
+    expect(active).toHaveLength(2);
+    fragments = active.map((d) => d.id);
+  });
+
+  it("the end report naming both ports leaves one resolved disruption with all three publishers", async () => {
+    await app.services.disruptions.ingest(
+      { id: "Seaboard Courier", publisher: "Seaboard Courier", kind: "news", authoritative: false },
+      [
+        item(
+          "Seaboard Courier",
+          0,
+          "Strike at the ports of Santos and Paranagua ends after pay deal",
+          "Dockworkers at both ports returned to work after the union accepted the offer.",
+        ),
+      ],
+    );
+    expect(await listed("active")).toEqual([]);
+    const resolved = await listed("resolved");
+    expect(resolved).toHaveLength(1);
+    const [strike] = resolved;
+    expect(strike!.entities.ports).toEqual(["BRPNG", "BRSSZ"]);
+    expect(strike!.sources.map((s) => s.publisher).sort()).toEqual([
+      "Berth Report",
+      "Seaboard Courier",
+      "Tideline News",
+    ]);
+    expect(strike!.resolved_at).toBe(clock.now().toISOString());
+    // The event kept one fragment's id; the other's answers as any unknown disruption does.
+    expect(fragments).toContain(strike!.id);
+    const gone = fragments.find((id) => id !== strike!.id)!;
+    const res = await fetch(`${app.url}/api/v1/disruptions/${gone}`, {
+      headers: { authorization: `Bearer ${business.key}` },
+    });
+    expect(res.status).toBe(404);
+    const items = await app.services.db.prisma.disruptionItem.findMany({ select: { disruptionId: true } });
+    expect(items.map((i) => i.disruptionId)).toEqual([strike!.id, strike!.id, strike!.id]);
+  });
+});
