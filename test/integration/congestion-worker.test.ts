@@ -4,7 +4,9 @@
  * with its own connection pool), share the watched ports without sampling or scoring one twice; every
  * port is scored on one interval whoever ships there (a port known only from a tracked shipment gets a
  * row, and a tracked arrival does not change any port's cadence); a port whose anchorage moves between
- * two samplings is scored at the next pass rather than at its interval (issue 36).
+ * two samplings is scored at the next pass rather than at its interval (issue 36); a port the news
+ * reports closed or struck is scored at the next pass and reads critical before its queue shows
+ * anything, until a report of the end (issue 36, reported stoppages).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shipmentFor } from "../../simulator/world/world";
@@ -221,5 +223,94 @@ describe("a port whose anchorage moves between two samplings", () => {
     expect(await service.sampleDue(10)).toEqual([port]);
     expect(await service.scoreDue(10)).toEqual([port]);
     expect((await schedule()).get(port)!.nextScoreAt.getTime()).toBe(start + 2 * HOUR + SCORE_EVERY_MS);
+  }, 120_000);
+});
+
+describe("a port the news reports struck", () => {
+  it("is scored at the next pass and reads critical from the report, its own queue's score again after the report of the end", async () => {
+    const port = "BEANR";
+    const prisma = app.services.db.prisma;
+    const start = T0 + 30 * HOUR;
+    const day = (ms: number) => new Date(Date.parse(new Date(ms).toISOString().slice(0, 10)));
+    // Ninety days of the port's own normal (a 10-hour wait, as usual), and today's few waits of the
+    // same length: a port whose queue has not moved.
+    await prisma.portCongestionSignal.createMany({
+      data: Array.from({ length: 100 }, (_, i) => ({
+        locode: port,
+        day: day(start - (i + 1) * 24 * HOUR),
+        anchorageWaitH: 9 + (i % 3),
+        anchorageN: 6,
+        arrivals: 40,
+        computedAt: day(start - i * 24 * HOUR),
+      })),
+      skipDuplicates: true,
+    });
+    await prisma.portAnchorageWait.createMany({
+      data: Array.from({ length: 6 }, (_, i) => ({
+        locode: port,
+        vesselKey: `2440000${i}`,
+        anchoredAt: new Date(start - (14 + i) * HOUR),
+        lastSeenAt: new Date(start - (4 + i) * HOUR),
+        berthedAt: new Date(start - (4 + i) * HOUR),
+      })),
+    });
+    const quiet: PortAreaSource = {
+      name: "quiet",
+      vesselsAt: async (locode) =>
+        locode !== port ? { kind: "unknown-port" } : { kind: "seen", at: clock.now(), vessels: [] },
+    };
+    const service = new CongestionService({
+      prisma,
+      clock,
+      logger: app.services.logger,
+      areaSources: [quiet],
+      sampleEveryMs: HOUR,
+    });
+    clock.set(new Date(start));
+    await prisma.portCongestionSchedule.updateMany({
+      data: { nextSampleAt: new Date(start + 100 * HOUR), nextScoreAt: new Date(start + 100 * HOUR) },
+    });
+    await prisma.portCongestionSchedule.update({
+      where: { locode: port },
+      data: { nextScoreAt: new Date(start) },
+    });
+    expect(await service.scoreDue(10)).toEqual([port]);
+    const reading = async () => (await service.board()).find((b) => b.locode === port);
+    expect((await reading())?.bucket).toBe("normal");
+
+    // The news, through the disruption pipeline as the feeds deliver it.
+    const wire = { id: "test-wire", publisher: "Harbour Wire", kind: "news", authoritative: false };
+    const report = (title: string, summary: string, at: number) =>
+      app.services.disruptions.ingest(wire, [
+        {
+          sourceId: wire.id,
+          publisher: wire.publisher,
+          guid: title,
+          link: null,
+          title,
+          summary,
+          publishedAt: new Date(at),
+        },
+      ]);
+    clock.set(new Date(start + HOUR));
+    await report(
+      "Strike halts container handling at the Port of Antwerp-Bruges",
+      "Strike by pilots: berths worked at a third of capacity.",
+      start + HOUR,
+    );
+    // Two hours before its interval, and its anchorage has not moved: the report brings it forward.
+    expect(await service.scoreDue(10)).toEqual([port]);
+    expect(await reading()).toMatchObject({ score: 90, bucket: "critical", vesselsWaiting: 0 });
+    // Scored once for the report, then at its interval again.
+    clock.set(new Date(start + 2 * HOUR));
+    expect(await service.scoreDue(10)).toEqual([]);
+
+    await report(
+      "Strike ends at the Port of Antwerp-Bruges; terminals reopened",
+      "Work resumed and the backlog is being cleared.",
+      start + 2 * HOUR,
+    );
+    expect(await service.scoreDue(10)).toEqual([port]);
+    expect((await reading())?.bucket).toBe("normal");
   }, 120_000);
 });

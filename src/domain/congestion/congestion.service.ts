@@ -24,6 +24,14 @@ import type { TrackingDocument } from "../tracking/model";
 import { type AnchorageMove, recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
 import {
+  isStoppage,
+  type ReportedDisruption,
+  STOPPAGE_CATEGORIES,
+  signalCountsOf,
+  stoppageAt,
+  stoppageMark,
+} from "./reported-stoppages";
+import {
   BASELINE_DAYS,
   BASELINE_GAP_DAYS,
   type ComponentReading,
@@ -63,6 +71,8 @@ const ARRIVAL_LOOKBACK_MS = 16 * DAY_MS;
 /** A port's schedule of one date is asked once in this time (schedules change rarely, days never). */
 const PROFORMA_TTL_MS = 12 * HOUR_MS;
 const PROFORMA_CACHE_MAX = 20_000;
+/** Stoppage events resolved this recently are still read for their change (a report of the end). */
+const STOPPAGE_CHANGE_LOOKBACK_MS = 2 * DAY_MS;
 
 export interface CongestionHistoryItem {
   date: string;
@@ -148,6 +158,8 @@ export class CongestionService {
   private followedLoad: number | undefined;
   /** Proforma calls per carrier, port and date: scoring asks a schedule once, not per shipment. */
   private readonly proformaCache = new Map<string, { calls: ScheduledPortCall[]; fetchedAt: number }>();
+  /** Each stoppage event's mark as this process last saw it (`stoppageMark`). */
+  private readonly stoppageMarks = new Map<string, string>();
 
   constructor(
     private readonly deps: {
@@ -239,6 +251,7 @@ export class CongestionService {
     const { prisma, clock } = this.deps;
     const now = clock.now();
     await this.followShipments(now.getTime());
+    await this.followStoppages(now);
     const claimed = await claimDue(
       prisma,
       { table: "port_congestion_schedule", key: "locode", due: "next_score_at" },
@@ -259,6 +272,67 @@ export class CongestionService {
       });
     }
     return claimed;
+  }
+
+  /**
+   * A port named by a reported closure or strike that started, changed or ended since the last pass is
+   * scored in this pass, not at its interval: the news comes hours before the queue shows it, and its
+   * end is when the floor it set goes (reported-stoppages.ts). Each process keeps the marks it saw, so
+   * a restart scores those ports once more, which costs one score each.
+   */
+  async followStoppages(now: Date): Promise<void> {
+    const events = await this.stoppageEvents(now, STOPPAGE_CHANGE_LOOKBACK_MS);
+    const ports = new Set<string>();
+    for (const event of events) {
+      if (!isStoppage(event)) continue;
+      const mark = stoppageMark(event);
+      if (this.stoppageMarks.get(event.id) === mark) continue;
+      this.stoppageMarks.set(event.id, mark);
+      for (const port of event.ports) ports.add(port);
+    }
+    if (ports.size === 0) return;
+    // A row under a scorer's lease is left alone (it is being scored now), as for a moved anchorage.
+    await this.deps.prisma.portCongestionSchedule.updateMany({
+      where: {
+        locode: { in: [...ports] },
+        nextScoreAt: { gt: now, lte: new Date(now.getTime() + SCORE_EVERY_MS) },
+      },
+      data: { nextScoreAt: now },
+    });
+  }
+
+  /**
+   * The published disruption events that can be stoppages: active ones naming a port, and (with a
+   * lookback) those resolved within it, whose end is a change to follow.
+   */
+  private async stoppageEvents(
+    now: Date,
+    resolvedWithinMs: number,
+    locode?: string,
+  ): Promise<ReportedDisruption[]> {
+    const rows = await this.deps.prisma.disruption.findMany({
+      where: {
+        category: { in: [...STOPPAGE_CATEGORIES] },
+        ...(locode ? { ports: { has: locode } } : { NOT: { ports: { isEmpty: true } } }),
+        OR: [
+          { status: "active" },
+          ...(resolvedWithinMs > 0
+            ? [{ resolvedAt: { gte: new Date(now.getTime() - resolvedWithinMs) } }]
+            : []),
+        ],
+      },
+      select: {
+        id: true,
+        category: true,
+        severity: true,
+        status: true,
+        ports: true,
+        state: true,
+        lastUpdated: true,
+        resolvedAt: true,
+      },
+    });
+    return rows.map((row) => ({ ...row, signalCounts: signalCountsOf(row.state) }));
   }
 
   /**
@@ -377,7 +451,8 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const scored = scoreDaySignals(todayRow, baseline, now);
+    const stoppage = stoppageAt(locode, await this.stoppageEvents(new Date(now), 0, locode));
+    const scored = scoreDaySignals(todayRow, baseline, now, stoppage);
     if (!scored) return this.unscore(locode);
     const earlier = await prisma.portCongestionReading.findMany({
       where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },

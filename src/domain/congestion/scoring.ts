@@ -1,3 +1,4 @@
+import type { ReportedStoppage } from "./reported-stoppages";
 import type { DaySignals } from "./signals";
 /**
  * The congestion score of one port on one day, from its components' raw values and their daily history:
@@ -103,6 +104,8 @@ export interface ScoreInput {
   observations7d: number;
   /** Age of the newest input in hours. */
   newestInputAgeHours: number;
+  /** A closure or strike the news reports at the port now (reported-stoppages.ts); none by default. */
+  stoppage?: ReportedStoppage | null;
 }
 
 export interface Score {
@@ -216,6 +219,9 @@ export function scorePort(input: ScoreInput): Score | null {
   if (tier === "C") score = shrink(score, input.observations7d);
   // Guardrails are absolute facts about waits, so they hold whatever the tier.
   score = applyGuardrails(score, input.medianWaitHours, input.dwellDays);
+  // A reported closure or strike is a fact too, and it comes hours before the queue it makes is long
+  // enough to move any component (the short-wait cap above would otherwise hold it at 74).
+  if (input.stoppage) score = Math.max(score, input.stoppage.floor);
   return { score, bucket: bucketOf(score), tier, components };
 }
 
@@ -267,6 +273,7 @@ export function scoreDaySignals(
   today: ScoredDaySignals,
   baseline: readonly ScoredDaySignals[],
   nowMs: number,
+  stoppage: ReportedStoppage | null = null,
 ): Score | null {
   const values = (pick: (r: ScoredDaySignals) => number | null) =>
     baseline.map(pick).filter((v): v is number => v !== null);
@@ -296,5 +303,6 @@ export function scoreDaySignals(
     baselineDaysWithData: baseline.filter(hasData).length,
     observations7d: Math.max(today.arrivals, today.anchorageN),
     newestInputAgeHours: today.newestInputAt ? (nowMs - today.newestInputAt.getTime()) / 3_600_000 : Infinity,
+    stoppage,
   });
 }

@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type ReportedDisruption, stoppageAt } from "../../../src/domain/congestion/reported-stoppages";
 import {
   applyGuardrails,
   bucketOf,
@@ -207,5 +208,64 @@ describe("monotonicity", () => {
         },
       ),
     );
+  });
+});
+
+describe("a closure or strike the news reports (issue 36)", () => {
+  const event = (overrides: Partial<ReportedDisruption>): ReportedDisruption => ({
+    id: "typhoon",
+    category: "weather",
+    severity: 4,
+    status: "active",
+    ports: ["CNSHA", "CNNGB"],
+    signalCounts: { storm: 2, closure: 1 },
+    lastUpdated: new Date("2026-10-14T05:00:00Z"),
+    resolvedAt: null,
+    ...overrides,
+  });
+  // The first hours of the world's typhoon at Shanghai: the queue has not formed, the wait is as usual.
+  const calmQueue = [{ name: "anchorage_wait" as const, raw: 10, n: 4, baseline: flat(10) }];
+
+  it("lifts the port to critical before its queue shows anything", () => {
+    expect(scorePort(input(calmQueue, { medianWaitHours: 10, dwellDays: null }))!.bucket).toBe("normal");
+    const stoppage = stoppageAt("CNSHA", [event({})]);
+    expect(stoppage).toEqual({ disruptionId: "typhoon", severity: 4, floor: 90 });
+    const lifted = scorePort(input(calmQueue, { medianWaitHours: 10, dwellDays: null, stoppage }))!;
+    expect(lifted).toMatchObject({ score: 90, bucket: "critical" });
+    // The components stay what was measured: the floor explains the score, not the signals.
+    expect(lifted.components[0]!.z).toBe(0);
+    // A queue that already reads higher keeps its own score.
+    const queued: ComponentInput[] = [
+      { name: "anchorage_wait", raw: 60, n: 30, baseline: flat(10) },
+      { name: "dwell", raw: 10, n: 30, baseline: flat(4) },
+      { name: "bunching", raw: 5, n: 30, baseline: flat(1) },
+    ];
+    expect(scorePort(input(queued, { medianWaitHours: 60, stoppage }))!.score).toBe(100);
+    // A strike reported at severity 3 reads high.
+    const strike = stoppageAt("BEANR", [
+      event({ category: "labor", severity: 3, ports: ["BEANR"], signalCounts: { strike: 1 } }),
+    ]);
+    expect(scorePort(input(calmQueue, { medianWaitHours: 10, stoppage: strike }))!.bucket).toBe("high");
+  });
+
+  it("ends with the report of the end: the score is the queue's own again", () => {
+    const reopened = event({ status: "resolved", resolvedAt: new Date("2026-10-17T06:00:00Z") });
+    expect(stoppageAt("CNSHA", [reopened])).toBeNull();
+  });
+
+  it("is no forecast, yard congestion or outage, and only at the ports the event names", () => {
+    // The storm warning before landfall: weather at the port, nothing closed yet.
+    expect(stoppageAt("CNSHA", [event({ signalCounts: { storm: 1 } })])).toBeNull();
+    // Colombo's terminal outage and Yantian's yard congestion: the port named, berthing not stopped.
+    expect(
+      stoppageAt("LKCMB", [
+        event({ category: "port_disruption", severity: 3, ports: ["LKCMB"], signalCounts: { delay: 3 } }),
+      ]),
+    ).toBeNull();
+    // A carrier's suspension or a canal's closure is no port's stoppage.
+    expect(stoppageAt("CNSHA", [event({ category: "carrier_ops" })])).toBeNull();
+    expect(stoppageAt("SGSIN", [event({})])).toBeNull();
+    // Severity 2 and below move nothing.
+    expect(stoppageAt("CNSHA", [event({ severity: 2 })])).toBeNull();
   });
 });
