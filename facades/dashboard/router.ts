@@ -15,6 +15,7 @@ import { csrfField, esc, notice } from "./html";
 import { layout } from "./layout";
 import { parseMultipartInto } from "./multipart";
 import { mountAccountPages } from "./pages/account";
+import { mountDndTermsPages } from "./pages/dnd-terms";
 import { mountDocumentPages } from "./pages/documents";
 import { mountKeyPages } from "./pages/keys";
 import { mountMorePages } from "./pages/more";
@@ -233,6 +234,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountQuotePages(get, post);
   mountReportPages(get);
   mountDocumentPages(get, post);
+  mountDndTermsPages(get, post);
   mountAccountPages(get, post, deps, DashChangePasswordDocument);
 
   router.use("/dashboard", (req, res) => {

@@ -11,7 +11,8 @@ import { confirmation, csrfField, dangerLink, esc, notice, postButton, time } fr
 import type { Mount } from "../mount";
 import { filesOf } from "../multipart";
 
-const TYPES: Record<WorkspaceDocumentType, string> = {
+/** The document types as a person names them (the shipment page's upload form uses them too). */
+export const DOCUMENT_TYPES: Record<WorkspaceDocumentType, string> = {
   BILL_OF_LADING: "Bill of lading",
   ARRIVAL_NOTICE: "Arrival notice",
   COMMERCIAL_INVOICE: "Commercial invoice",
@@ -20,6 +21,7 @@ const TYPES: Record<WorkspaceDocumentType, string> = {
   DELIVERY_ORDER: "Delivery order",
   OTHER: "Other",
 };
+const TYPES = DOCUMENT_TYPES;
 
 const text = (body: unknown, k: string) => {
   const v = (body as Record<string, unknown> | undefined)?.[k];

@@ -130,7 +130,7 @@ function dndSection(answer: DndAnswer | null): string {
           `${clockRow(c.container, "Demurrage", c.demurrage)}${c.detention ? clockRow(c.container, "Detention", c.detention) : ""}`,
       )
       .join("")}</tbody></table></div>`;
-  return `<section class="card" aria-labelledby="dnd"><h2 id="dnd">Demurrage and detention</h2>${body}</section>`;
+  return `<section class="card" aria-labelledby="dnd"><h2 id="dnd">Demurrage and detention</h2>${body}<p><a href="/dashboard/dnd-terms">Your contract terms for demurrage and detention</a></p></section>`;
 }
 
 function followSection(s: Signed, id: string, followers: { id: string; email: string }[] | null): string {

@@ -30,6 +30,7 @@ import {
 } from "../html";
 import type { Mount } from "../mount";
 import { follow, outlookSections } from "./outlook";
+import { customerSection, documentsSection, mountShipmentTools, refreshControl } from "./shipment-tools";
 
 const SEVERITY: Record<number, string> = {
   1: "information",
@@ -74,6 +75,7 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (str("delay") === "on_time") filter.delayed = false;
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
   if (str("archived") === "true") filter.archived = true;
+  if (str("eta_moved") === "true") filter.etaMoved = true;
   const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
   const sort = SORTS.find((o) => o.key === str("sort")) ?? SORTS[0]!;
   return {
@@ -92,6 +94,7 @@ function filterFromQuery(query: Record<string, unknown>) {
       delay: str("delay"),
       active: str("active") === "true" ? "true" : "",
       archived: str("archived") === "true" ? "true" : "",
+      eta_moved: str("eta_moved") === "true" ? "true" : "",
     },
   };
 }
@@ -135,6 +138,7 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><label for="f-delay">Delay</label><select id="f-delay" name="delay"><option value="">Any</option><option value="delayed"${values.delay === "delayed" ? " selected" : ""}>Delayed</option><option value="on_time"${values.delay === "on_time" ? " selected" : ""}>Not delayed</option></select></div>
 <div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
 <div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
+<div><label for="f-eta-moved"><input id="f-eta-moved" type="checkbox" name="eta_moved" value="true"${values.eta_moved ? " checked" : ""}> ETA moved</label></div>
 <div><label for="f-archived"><input id="f-archived" type="checkbox" name="archived" value="true"${values.archived ? " checked" : ""}> Archived only</label></div>
 ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${values.sort ? `<input type="hidden" name="sort" value="${esc(values.sort)}">` : ""}<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
 </div></form>`;
@@ -163,10 +167,10 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
             { href: "/dashboard/track", label: "Track a new reference" },
           )
         : `<p role="status">${total} shipment${total === 1 ? "" : "s"} · <a href="/dashboard/shipments.csv${query ? `?${esc(query)}` : ""}" download>Download CSV</a></p>
-<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Actions</th></tr></thead><tbody>${items
+<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col">Vessel</th><th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Actions</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td><div class="row">${archiveButton(s, i)}${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</div></td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td>${esc(i.summary?.vesselName ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}${i.summary?.etaMoved ? ` <span class="late">${esc(etaMoveText(i.summary.etaChangeHours))}</span>` : ""}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td><div class="row">${archiveButton(s, i)}${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</div></td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
     const savedList =
@@ -225,6 +229,7 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
   });
 
   get("/dashboard/shipments/:id", (s) => shipmentPage(s));
+  mountShipmentTools(get, post, shipmentPage);
   post("/dashboard/shipments/:id/share", async (s) => {
     const id = String(s.req.params.id);
     const shared = await s.run(s.deps.run(s.caller, DashShareDocument, { id }));
@@ -425,6 +430,11 @@ function trackForm(s: Signed, value = "", carrier = ""): string {
 <p><button type="submit">Track</button> <span role="status" data-progress-text></span></p></form>`;
 }
 
+/** The core's ETA move in words: "ETA 30 h later" (the core decides it is a move worth showing). */
+function etaMoveText(hours: number): string {
+  return `ETA ${Math.abs(hours)} h ${hours > 0 ? "later" : "earlier"}`;
+}
+
 /** Archive or bring back, from the list or the shipment's page: the same POST, told where to come back. */
 function archiveButton(
   s: Signed,
@@ -457,7 +467,7 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-async function shipmentPage(s: Signed, message = ""): Promise<void> {
+async function shipmentPage(s: Signed, message = "", status?: number): Promise<void> {
   const id = String(s.req.params.id);
   const data = await s.run(s.deps.run(s.caller, DashShipmentDocument, { id }));
   const shipment = data?.shipment;
@@ -491,6 +501,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
 <div><dt>Tracked since</dt><dd>${time(shipment.createdAt)}</dd></div>
 </dl>
 <p class="row"><a href="/dashboard/track">Track a corrected number</a> ${untrack}</p></section>`,
+      status,
     );
   }
   const doc = shipment.document;
@@ -510,7 +521,8 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
 <div><dt>Carrier</dt><dd>${esc(shipment.confirmedCarrier?.name ?? shipment.carrierScac ?? "—")}</dd></div>
 ${shipment.customers.length > 0 ? `<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", "))}</dd></div>` : ""}
 </dl>
-<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}.</p></section>`;
+<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}.</p>
+<div class="row">${refreshControl(s, shipment)}</div></section>`;
   const pin = vessel
     ? {
         lat: vessel.lat,
@@ -557,11 +569,16 @@ ${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share 
 </section>`;
   const disruptions = await disruptionsSection(s, shipment.name);
   const outlook = await outlookSections(s, shipment.name);
-  const jump = `<nav aria-label="On this page"><ul class="jump"><li><a href="#timeline">Timeline</a></li><li><a href="#disruptions">Disruptions</a></li><li><a href="#predictive-eta">Outlook</a></li><li><a href="#containers">Containers</a></li><li><a href="#voyages">Vessels</a></li><li><a href="#eta-history">ETA history</a></li><li><a href="#share">Share and untrack</a></li></ul></nav>`;
+  const [customer, documents] = await Promise.all([
+    customerSection(s, shipment),
+    documentsSection(s, shipment.name),
+  ]);
+  const jump = `<nav aria-label="On this page"><ul class="jump"><li><a href="#timeline">Timeline</a></li><li><a href="#disruptions">Disruptions</a></li><li><a href="#predictive-eta">Outlook</a></li><li><a href="#containers">Containers</a></li><li><a href="#voyages">Vessels</a></li><li><a href="#eta-history">ETA history</a></li><li><a href="#customer">Customer</a></li><li><a href="#documents">Documents</a></li><li><a href="#share">Share and untrack</a></li></ul></nav>`;
   s.render(
     `${shipment.reference}`,
     "/dashboard/shipments",
-    `${message}${glance}${jump}${map}${timeline}${disruptions}${outlook}${places}${containers}${voyages}${history}${share}`,
+    `${message}${glance}${jump}${map}${timeline}${disruptions}${outlook}${places}${containers}${voyages}${history}${customer}${documents}${share}`,
+    status,
   );
 }
 
