@@ -47,6 +47,7 @@ const FOLDER_ORDER = [
   "Carriers",
   "Lookups",
   "Disruptions",
+  "Partners",
   "Shipments",
   "Meta",
   "Sandbox",
@@ -56,6 +57,9 @@ const FOLDER_ORDER = [
 const SHIPMENT_ID = "shipmentId";
 const DISRUPTION_ID = "disruptionId";
 const WEBHOOK_URL = "webhookUrl";
+const PARTNER_SOURCE_ID = "partnerSourceId";
+/** The partner routes that name a source: live, the one the run's create request made. */
+const PARTNER_SOURCE_ROUTES = ["rotatePartnerSourceSecret", "postPartnerEvents", "removePartnerSource"];
 
 /**
  * The collection, one folder per tag, converted from the OpenAPI document with openapi-to-postmanv2,
@@ -104,6 +108,12 @@ function makeRunnable(collection: PostmanCollection): PostmanCollection {
       value: exampleOf(V1_ROUTES.readDisruption.params, "id"),
       type: "string",
       description: "Set from the live disruption list's first row.",
+    },
+    {
+      key: PARTNER_SOURCE_ID,
+      value: exampleOf(V1_ROUTES.removePartnerSource.params, "id"),
+      type: "string",
+      description: "The partner source live requests use: set from the create request's answer.",
     },
     {
       key: WEBHOOK_URL,
@@ -162,8 +172,25 @@ function setBody(request: Request, body: unknown): void {
 function liveValues(name: string, request: Request): void {
   for (const variable of request.url.variable ?? []) {
     if (variable.key === "id") {
-      variable.value = name === "readDisruption" ? `{{${DISRUPTION_ID}}}` : `{{${SHIPMENT_ID}}}`;
+      variable.value =
+        name === "readDisruption"
+          ? `{{${DISRUPTION_ID}}}`
+          : PARTNER_SOURCE_ROUTES.includes(name)
+            ? `{{${PARTNER_SOURCE_ID}}}`
+            : `{{${SHIPMENT_ID}}}`;
     }
+  }
+  if (name === "postPartnerEvents") {
+    // The sample event, about the shipment the run tracked (a second run's copy is a duplicate).
+    const example = V1_ROUTES.postPartnerEvents.body.schema.meta()?.example as {
+      events: Record<string, unknown>[];
+    };
+    setBody(request, {
+      events: example.events.map(({ shipment_id: _sandbox, ...event }) => ({
+        ...event,
+        reference: `{{${SHIPMENT_ID}}}`,
+      })),
+    });
   }
   if (name === "retryFailed") setBody(request, { shipment_ids: [`{{${SHIPMENT_ID}}}`] });
   if (name === "listDisruptions") {
@@ -481,6 +508,25 @@ function routeChecks(
       return [
         `pm.test("is the shipment asked for", () => pm.expect([answer.shipment_id, answer.reference]).to.include(${shipment}));`,
       ];
+    case "listPartnerSources":
+      return ['pm.test("lists sources", () => pm.expect(answer.data).to.be.an("array"));'];
+    case "createPartnerSource":
+      return [
+        'pm.test("shows the signing secret once", () => pm.expect(answer.data.signing_secret).to.match(/^psec_/));',
+        ...(sandbox ? [] : [`pm.collectionVariables.set(${js(PARTNER_SOURCE_ID)}, answer.data.id);`]),
+      ];
+    case "rotatePartnerSourceSecret":
+      return [
+        `pm.test("is the source asked for, with a new secret", () => { pm.expect(answer.data.id).to.equal(${sandbox ? js(pathValue("id")) : `pm.collectionVariables.get(${js(PARTNER_SOURCE_ID)})`}); pm.expect(answer.data.signing_secret).to.match(/^psec_/); });`,
+      ];
+    case "postPartnerEvents":
+      return [
+        "const posted = JSON.parse(pm.request.body.raw).events;",
+        'pm.test("one result per event, in order", () => { pm.expect(answer.data.results).to.have.lengthOf(posted.length); answer.data.results.forEach((r, i) => { pm.expect(r.index).to.equal(i); pm.expect(r.event_id).to.equal(posted[i].event_id); }); });',
+        'pm.test("each event kept or a replay", () => answer.data.results.forEach((r) => pm.expect(r.outcome, r.message).to.be.oneOf(["applied", "superseded", "duplicate"])));',
+      ];
+    case "removePartnerSource":
+      return ['pm.test("is removed", () => pm.expect(answer.removed).to.equal(true));'];
     case "fireWebhook":
       return [
         "const sent = JSON.parse(pm.request.body.raw);",

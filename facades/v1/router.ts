@@ -10,6 +10,7 @@ import { mountCarrierRoutes } from "./routes/carriers.route";
 import { mountCongestionRoutes } from "./routes/congestion.route";
 import { mountDisruptionRoutes } from "./routes/disruptions.route";
 import { mountLookupRoutes } from "./routes/lookups.route";
+import { mountPartnerRoutes } from "./routes/partners.route";
 import { mountPortRoutes } from "./routes/ports.route";
 import { mountScheduleRoutes } from "./routes/schedules.route";
 import { mountShipmentRoutes } from "./routes/shipments.route";
@@ -30,6 +31,7 @@ export function createV1Handlers(deps: FacadeDeps): V1Handlers {
   mountAccountRoutes(api, deps);
   mountShipmentRoutes(api, deps);
   mountDisruptionRoutes(api, deps);
+  mountPartnerRoutes(api, deps);
   return api;
 }
 

@@ -27,6 +27,7 @@ import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { SANDBOX_PORT_WATCH_ORGANIZATION, watchSandboxCongestion } from "./sandbox-congestion";
 import { seedSandboxContractTerms } from "./sandbox-demurrage";
 import { SANDBOX_DISRUPTION_IDS, seedSandboxDisruptions } from "./sandbox-disruptions";
+import { seedSandboxPartners } from "./sandbox-partners";
 import { seedSandboxWorkspace } from "./sandbox-workspace";
 import { createServices, type Services } from "./services";
 import { terminalSourceFor } from "./terminals-wiring";
@@ -288,6 +289,7 @@ export class SandboxWorld {
     await seedSandboxDisruptions(services, organization.id, clock.now());
     phase("disruptions");
     await seedSandboxWorkspace(services, principal);
+    await seedSandboxPartners(services, organization.id);
     phase("workspace");
     await watchSandboxCongestion({
       services,

@@ -1,10 +1,11 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_ONLY_ROUTES, V1_ROUTES, type V1RouteName } from "../../facades/v1/contract/routes";
+import { PartnerEventsBody, SANDBOX_PARTNER_SOURCE_ID } from "../../facades/v1/contract/schemas";
 import { SANDBOX_DISRUPTION_IDS } from "../../src/app/sandbox-disruptions";
 import { DAY_MS, MINUTE_MS } from "../../src/domain/limits/fixed-window";
 import { DEFAULT_SCHEDULE_CARRIERS } from "../../src/upstream/schedules/schedule-gateway";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { openApiChecker } from "../support/openapi";
 import { startReceiver } from "../support/receiver";
 import { billOfLadingOf, simulatedContainers } from "../support/references";
@@ -18,6 +19,8 @@ let unknown: string[];
 /** A bill of lading the simulated MSC issued (a made-up one is not found). */
 let billOfLading: string;
 let disruptionId: string;
+/** A partner source of the organisation, for the routes that name one. */
+let partnerSourceId: string;
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -64,6 +67,12 @@ beforeAll(async () => {
       pageSize: 1,
     })
   ).items[0]!.id;
+  const created = await graphql(
+    app,
+    org.key,
+    `mutation { createPartnerSource(name: "OpenAPI Drayage") { source { id } } }`,
+  );
+  partnerSourceId = (created.body.data as any).createPartnerSource.source.id;
   document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
   checker = openApiChecker(document);
 }, 120_000);
@@ -99,7 +108,26 @@ const live = (): Record<V1RouteName, Sample> => ({
   listDisruptions: { path: "/disruptions?severity=1&page_size=5" },
   readDisruption: { path: `/disruptions/${disruptionId}` },
   shipmentDisruptions: { path: `/shipments/${known[0]}/disruptions` },
+  listPartnerSources: { path: "/partner-sources" },
+  createPartnerSource: { path: "/partner-sources", body: { name: "Rotterdam Drayage BV" } },
+  rotatePartnerSourceSecret: { path: `/partner-sources/${partnerSourceId}/rotate` },
+  postPartnerEvents: {
+    path: `/partner-sources/${partnerSourceId}/events`,
+    body: { events: [partnerEvent(known[0]!), { event_id: "bad-1", event_type: "PARCEL" }] },
+  },
+  removePartnerSource: { path: `/partner-sources/${partnerSourceId}` },
   untrackShipment: { path: `/shipments/${known[0]}` },
+});
+
+/** A truck's departure from the terminal, an hour ago, of the shipment tracked first. */
+const partnerEvent = (shipment: string) => ({
+  event_id: "openapi-1",
+  event_type: "TRANSPORT",
+  event_code: "DEPA",
+  mode_of_transport: "TRUCK",
+  event_date_time: new Date(Date.now() - 3_600_000).toISOString(),
+  reference: shipment,
+  location: { name: "Terminal truck gate", latitude: 51.95, longitude: 4.05 },
 });
 
 type SandboxRouteName = V1RouteName | keyof typeof SANDBOX_ONLY_ROUTES;
@@ -128,6 +156,12 @@ const sandbox = (receiverUrl: string): Record<SandboxRouteName, Sample> => ({
   listShipments: { path: "/shipments" },
   readDisruption: { path: `/disruptions/${SANDBOX_DISRUPTION_IDS[0]}` },
   shipmentDisruptions: { path: "/shipments/SHP-1000/disruptions" },
+  rotatePartnerSourceSecret: { path: `/partner-sources/${SANDBOX_PARTNER_SOURCE_ID}/rotate` },
+  postPartnerEvents: {
+    path: `/partner-sources/${SANDBOX_PARTNER_SOURCE_ID}/events`,
+    body: PartnerEventsBody.meta()?.example,
+  },
+  removePartnerSource: { path: `/partner-sources/${SANDBOX_PARTNER_SOURCE_ID}` },
 });
 
 async function exercise(

@@ -125,6 +125,7 @@ describe("GET /api/v1/postman.json", () => {
       "Carriers",
       "Lookups",
       "Disruptions",
+      "Partners",
       "Shipments",
       "Meta",
       "Sandbox",

@@ -309,3 +309,178 @@ describe("a partner's events on GraphQL", () => {
     expect(events.find((e: any) => e.source.eventId === "rail-1")?.source.name).toBe("Rail feed");
   });
 });
+
+describe("partner sources and events on v1", () => {
+  let forwarder: OrgWithKey;
+  let source: Record<string, any>;
+  let shipmentId: string;
+  const railDeparture = () => ({
+    event_id: "rf-1",
+    event_type: "TRANSPORT",
+    event_code: "DEPA",
+    mode_of_transport: "RAIL",
+    event_date_time: iso(trackedAt + 3 * HOUR),
+    reference: box,
+    location: { name: "Maasvlakte rail ramp", latitude: 51.96, longitude: 4.02 },
+  });
+  const batch = () => [
+    railDeparture(),
+    { ...railDeparture(), event_id: "rf-2", event_code: "LOAD" },
+    { ...railDeparture(), event_id: "rf-3", location: { name: "Ramp", latitude: "51.9", longitude: 4 } },
+    42,
+  ];
+  const version = async () =>
+    (await gql(READ, { id: box }, forwarder.key)).shipment.document.version as number;
+
+  beforeAll(async () => {
+    forwarder = await app.fixtures.organization({ plan: "professional" });
+    const tracked = await v1(forwarder.key, "GET", `/container/${box}?sealine=MSCU`);
+    expect(tracked.status).toBe(200);
+    shipmentId = (await gql(READ, { id: box }, forwarder.key)).shipment.name;
+  }, 60_000);
+
+  it("creates a source with its secret shown once, lists it, and refuses a bad name", async () => {
+    const created = await v1(forwarder.key, "POST", "/partner-sources", { name: "Rail feed BV" });
+    expect(created.status).toBe(201);
+    source = created.body.data;
+    expect(source).toMatchObject({ name: "Rail feed BV", last_event_at: null });
+    expect(source.signing_secret).toMatch(/^psec_/);
+    expect(source.inbound_url).toBe(`${app.url}/api/inbound/partners/${source.id}`);
+
+    const listed = await v1(forwarder.key, "GET", "/partner-sources");
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([
+      {
+        id: source.id,
+        name: "Rail feed BV",
+        created_at: source.created_at,
+        last_event_at: null,
+        inbound_url: source.inbound_url,
+      },
+    ]);
+
+    for (const body of [{ name: "" }, {}, { name: 7 }]) {
+      const refused = await v1(forwarder.key, "POST", "/partner-sources", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body).toMatchObject({
+        success: false,
+        data: { error: "invalid_parameter", param: "name" },
+      });
+    }
+  });
+
+  it("answers each event of a batch on its own: the good one joins the timeline with its source, bad ones say which field", async () => {
+    const before = await version();
+    const posted = await v1(forwarder.key, "POST", `/partner-sources/${source.id}/events`, {
+      events: batch(),
+    });
+    expect(posted.status).toBe(200);
+    const results = posted.body.data.results;
+    expect(results.map((r: any) => [r.index, r.event_id, r.outcome])).toEqual([
+      [0, "rf-1", "applied"],
+      [1, "rf-2", "invalid"],
+      [2, "rf-3", "invalid"],
+      [3, null, "invalid"],
+    ]);
+    expect(results[0]).toMatchObject({ shipment_id: shipmentId, message: null });
+    expect(results[1].message).toMatch(/DEPA or ARRI/);
+    expect(results[2].message).toBe("latitude must be a number.");
+    expect(results[3].message).toMatch(/event_id is required/);
+    expect(await version()).toBe(before + 1);
+
+    const read = await v1(forwarder.key, "GET", `/shipments/${shipmentId}?include=full`);
+    const rows = read.body.data.document.events_table.filter((e: any) => e.source);
+    expect(rows.map((e: any) => [e.source.name, e.source.event_id])).toEqual([["Rail feed BV", "rf-1"]]);
+    const listed = await v1(forwarder.key, "GET", "/partner-sources");
+    expect(listed.body.data[0].last_event_at).not.toBeNull();
+  });
+
+  it("a replayed batch changes nothing: the kept event is a duplicate and no version is written", async () => {
+    const before = await version();
+    const replay = await v1(forwarder.key, "POST", `/partner-sources/${source.id}/events`, {
+      events: batch(),
+    });
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.results.map((r: any) => r.outcome)).toEqual([
+      "duplicate",
+      "invalid",
+      "invalid",
+      "invalid",
+    ]);
+    expect(await version()).toBe(before);
+  });
+
+  it("refuses a body that is not a batch of 1 to 100 events, whole", async () => {
+    for (const body of [
+      {},
+      { events: [] },
+      { events: "rf-1" },
+      { events: Array.from({ length: 101 }, railDeparture) },
+    ]) {
+      const refused = await v1(forwarder.key, "POST", `/partner-sources/${source.id}/events`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        success: false,
+        data: { error: "malformed_body", param: "events" },
+      });
+    }
+  });
+
+  it("another organisation's source answers not found on every route, and nothing changes", async () => {
+    const before = await version();
+    for (const [method, path, body] of [
+      ["POST", `/partner-sources/${source.id}/events`, { events: [railDeparture()] }],
+      [
+        "POST",
+        `/partner-sources/${source.id}/events`,
+        { events: [{ ...railDeparture(), location: { latitude: "x" } }] },
+      ],
+      ["POST", `/partner-sources/${source.id}/rotate`, undefined],
+      ["DELETE", `/partner-sources/${source.id}`, undefined],
+    ] as const) {
+      const res = await v1(org.key, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body).toMatchObject({ success: false, data: { error: "not_found" } });
+    }
+    expect((await v1(org.key, "GET", "/partner-sources")).body.data.map((s: any) => s.id)).not.toContain(
+      source.id,
+    );
+    expect((await v1(forwarder.key, "POST", "/partner-sources/not-a-source/rotate")).status).toBe(404);
+    expect(await version()).toBe(before);
+  });
+
+  it("rotating the secret stops the old one at once; removing the source stops its posts", async () => {
+    const rotated = await v1(forwarder.key, "POST", `/partner-sources/${source.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.id).toBe(source.id);
+    expect(rotated.body.data.signing_secret).toMatch(/^psec_/);
+    expect(rotated.body.data.signing_secret).not.toBe(source.signing_secret);
+    const body = JSON.stringify({ events: [{ ...railDeparture(), event_id: "rf-9" }] });
+    const now = String(Math.floor(clock.now().getTime() / 1000));
+    const signed = (secret: string) =>
+      fetch(source.inbound_url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-quayside-timestamp": now,
+          "x-quayside-signature": partnerSignature(secret, now, body),
+        },
+        body,
+      });
+    expect((await signed(source.signing_secret)).status).toBe(401);
+    expect((await signed(rotated.body.data.signing_secret)).status).toBe(200);
+
+    const removed = await v1(forwarder.key, "DELETE", `/partner-sources/${source.id}`);
+    expect(removed).toMatchObject({ status: 200, body: { success: true, removed: true, id: source.id } });
+    expect((await v1(forwarder.key, "GET", "/partner-sources")).body.data).toEqual([]);
+    const after = await v1(forwarder.key, "POST", `/partner-sources/${source.id}/events`, {
+      events: [{ ...railDeparture(), event_id: "rf-10" }],
+    });
+    expect(after.status).toBe(404);
+    // The events it sent stay on the timeline.
+    const read = await v1(forwarder.key, "GET", `/shipments/${shipmentId}?include=full`);
+    expect(
+      read.body.data.document.events_table.filter((e: any) => e.source).map((e: any) => e.source.event_id),
+    ).toEqual(["rf-1", "rf-9"]);
+  });
+});

@@ -238,6 +238,11 @@ const idParam = z.object({
     .meta({ description: "Container or B/L number (preferred), or `SHP-<digits>`.", example: "SHP-1000" }),
 });
 const numberParam = (example: string) => z.object({ number: z.string().meta({ example }) });
+const partnerSourceParam = z.object({
+  // The sandbox world's seeded source, so the Postman collection's sandbox requests answer.
+  id: z.string().meta({ description: "A partner source id.", example: S.SANDBOX_PARTNER_SOURCE_ID }),
+});
+const PARTNER_WRITE_ERRORS = { 400: [S.ErrorBody], 404: [S.ErrorBody] } as const;
 
 /** What a live fetch from the carrier may refuse with (GET /container, GET /bl, and PATCH re-tracking). */
 const TRACK_ERRORS = {
@@ -524,6 +529,70 @@ export const V1_ROUTES = {
       200: { description: "The disruptions and how each touches it.", schema: S.ShipmentDisruptionsAnswer },
     },
     errors: { 404: [S.ErrorBody], ...DISRUPTION_GATES },
+  },
+  listPartnerSources: {
+    method: "get",
+    path: "/partner-sources",
+    operationId: "listPartnerSources",
+    tag: "Partners",
+    summary: "The organisation's partner sources",
+    description:
+      "Parties that are not carriers (a trucker's app, a TMS, a rail feed, a warehouse) and post events about your boxes; each event is named with its source. Developer mode.",
+    responses: { 200: { description: "Sources, oldest first.", schema: S.PartnerSourcesAnswer } },
+    errors: {},
+  },
+  createPartnerSource: {
+    method: "post",
+    path: "/partner-sources",
+    operationId: "createPartnerSource",
+    tag: "Partners",
+    summary: "Add a partner source (its signing secret is shown this once)",
+    description: "At most 50 per organisation. A key that may write, developer mode.",
+    body: { schema: S.PartnerSourceBody, required: true },
+    responses: {
+      201: { description: "The source and its secret.", schema: S.PartnerSourceWithSecretAnswer },
+    },
+    errors: { 400: [S.ErrorBody] },
+    write: true,
+  },
+  rotatePartnerSourceSecret: {
+    method: "post",
+    path: "/partner-sources/{id}/rotate",
+    operationId: "rotatePartnerSourceSecret",
+    tag: "Partners",
+    summary: "A new signing secret; the old one stops working at once",
+    params: partnerSourceParam,
+    responses: {
+      200: { description: "The source and its new secret.", schema: S.PartnerSourceWithSecretAnswer },
+    },
+    errors: { 404: [S.ErrorBody] },
+    write: true,
+  },
+  postPartnerEvents: {
+    method: "post",
+    path: "/partner-sources/{id}/events",
+    operationId: "postPartnerEvents",
+    tag: "Partners",
+    summary: "Post 1 to 100 of a source's events",
+    description:
+      "Milestones (EQUIPMENT, TRANSPORT) and position fixes (POSITION) close to DCSA Track & Trace events. Each event is checked alone and answered in `results` (200 even when some are refused); a replayed `event_id` of the source changes nothing; a carrier's actual event is never overridden (docs/decisions/partner-events.md).",
+    params: partnerSourceParam,
+    body: { schema: S.PartnerEventsBody, required: true },
+    responses: { 200: { description: "One result per event, in order.", schema: S.PartnerEventsAnswer } },
+    errors: PARTNER_WRITE_ERRORS,
+    write: true,
+  },
+  removePartnerSource: {
+    method: "delete",
+    path: "/partner-sources/{id}",
+    operationId: "removePartnerSource",
+    tag: "Partners",
+    summary: "Remove a partner source",
+    description: "It can post no more; the events it sent stay on the timelines.",
+    params: partnerSourceParam,
+    responses: { 200: { description: "Removed.", schema: S.PartnerSourceRemovedAnswer } },
+    errors: { 404: [S.ErrorBody] },
+    write: true,
   },
 } as const satisfies Record<string, RouteContract>;
 

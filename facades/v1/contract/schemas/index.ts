@@ -57,6 +57,18 @@ export {
   VesselAnswer,
   VesselPosition,
 } from "./lookups";
+export {
+  PartnerEvent,
+  PartnerEventResult,
+  PartnerEventsAnswer,
+  PartnerEventsBody,
+  PartnerSource,
+  PartnerSourceBody,
+  PartnerSourceRemovedAnswer,
+  PartnerSourcesAnswer,
+  PartnerSourceWithSecretAnswer,
+  SANDBOX_PARTNER_SOURCE_ID,
+} from "./partners";
 export { PredictiveEta } from "./predictive-eta";
 export { WebhookFireAnswer, WebhookFireBody, webhookEventNamed } from "./sandbox-webhook-fire";
 export {
