@@ -122,6 +122,26 @@ describe("a government named by its capital", () => {
   });
 });
 
+describe("a report naming nothing", () => {
+  it("weeks after an event's last news, does not follow it on words alone", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "Maersk suspends its Asia-Europe AE7 service as demand slumps",
+        summary: "The carrier says the weekly service will be suspended until further notice.",
+      },
+      {
+        day: 12,
+        publisher: "Quay Ledger",
+        title: "Another weekly Asia-Europe service suspended as demand slumps",
+        summary: "A second line says it will suspend the service until further notice.",
+      },
+    ]);
+    expect(eventOf(outcomes[1]!)).not.toBe(eventOf(outcomes[0]!));
+  });
+});
+
 describe("fragments of one event", () => {
   it("an end report naming the ports of two fragments closes them as one disruption", () => {
     const { state, outcomes } = run([
