@@ -3,20 +3,24 @@ import { emptyState } from "../context";
 import { arrivalTime, esc, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
 
-/** Overview: the exceptions (failed, delayed, arriving this week), counts by status, the latest carrier updates. */
+/**
+ * Overview: the exceptions (failed, delayed, ETA moved, arriving this week), counts by status, the
+ * latest carrier updates. Archived shipments are in none of them (the core leaves them out).
+ */
 export function mountOverview(get: Mount): void {
   get("/dashboard", async (s) => {
     const count = async (filter: Record<string, unknown>) => {
       const data = await s.run(s.deps.run(s.caller, DashShipmentCountDocument, { filter }));
       return data?.shipmentSearch?.total ?? 0;
     };
-    const [planned, inTransit, delivered, failed, arriving, delayed, recent] = await Promise.all([
+    const [planned, inTransit, delivered, failed, arriving, delayed, etaMoved, recent] = await Promise.all([
       count({ status: ["PLANNED"] }),
       count({ status: ["IN_TRANSIT"] }),
       count({ status: ["DELIVERED"] }),
       count({ failed: true }),
       count({ arrivingWithinDays: 7 }),
       count({ delayed: true, active: true }),
+      count({ etaMoved: true, active: true }),
       // Recently synced first: what the carriers changed, not what was added last.
       s.run(s.deps.run(s.caller, DashShipmentsDocument, { page: 1, pageSize: 8, sort: "SYNCED" })),
     ]);
@@ -27,6 +31,7 @@ export function mountOverview(get: Mount): void {
     const exceptions = `<h2 id="attention">Needs attention</h2><ul class="tiles" aria-labelledby="attention">
 ${tile("Failed: no carrier found it", failed, "/dashboard/shipments?failed=true")}
 ${tile("Delayed: ETA a day or more later", delayed, "/dashboard/shipments?delay=delayed&active=true&sort=arrival")}
+${tile("ETA moved: half a day or more at the last update", etaMoved, "/dashboard/shipments?eta_moved=true&active=true&sort=arrival")}
 ${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7&sort=arrival")}
 </ul>`;
     const tiles = `<h2 id="by-state">By state</h2><ul class="tiles" aria-labelledby="by-state">

@@ -29,6 +29,8 @@ export interface ShipmentFilter {
   port?: string;
   /** Delayed against the first ETA the carrier gave (the summary's `isDelayed`), or not. */
   delayed?: boolean;
+  /** The carrier's last update moved the ETA by ETA_MOVED_HOURS or more (`summary.etaMoved`), or not. */
+  etaMoved?: boolean;
   /** Only archived shipments (true), or only those in the working list (false, the default). */
   archived?: boolean;
 }
@@ -59,6 +61,10 @@ export function shipmentFilterWhere(
     and.push({ summary: { path: ["portLocodes"], array_contains: [filter.port.trim().toUpperCase()] } });
   }
   if (filter.delayed !== undefined) and.push({ summary: { path: ["isDelayed"], equals: filter.delayed } });
+  if (filter.etaMoved === true) and.push({ summary: { path: ["etaMoved"], equals: true } });
+  if (filter.etaMoved === false) {
+    and.push({ NOT: { summary: { path: ["etaMoved"], equals: true } } });
+  }
   // An archived shipment is out of every list and count unless archived ones are asked for.
   and.push({ archivedAt: filter.archived ? { not: null } : null });
   return { AND: and };

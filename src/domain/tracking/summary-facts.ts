@@ -1,7 +1,14 @@
 import type { TrackingDocument } from "./model";
 import { arrivalLocalDateTime, isDelayed, journeyDays, originAndDestination } from "./shipment-facts";
+import { voyageLegs } from "./voyage-legs";
 
 const DAY_MS = 24 * 3_600_000;
+
+/**
+ * An ETA that moved at least this much (either way) with the carrier's last update is an exception
+ * of the overview (issue 38): half a day misses a truck or a berth appointment.
+ */
+export const ETA_MOVED_HOURS = 12;
 
 /**
  * What a shipment's summary shows of its document, computed once when a version is stored and kept
@@ -35,6 +42,19 @@ export interface SummaryFacts {
    * version).
    */
   portLocodes?: string[];
+  /**
+   * How far the estimated arrival moved with this version, in hours (later positive), against the
+   * estimate before it; 0 when this version did not move it. Absent on summaries stored before it
+   * was kept (read as 0 until the next version).
+   */
+  etaChangeHours?: number;
+  /** `etaChangeHours` is at least ETA_MOVED_HOURS either way, still an estimate (not arrived). */
+  etaMoved?: boolean;
+  /**
+   * The vessel of the leg under way (departed, not arrived), else of the next leg to sail; null when
+   * no vessel leg is known or every leg is done. Fixed by the version's events, not by the clock.
+   */
+  vesselName?: string | null;
 }
 
 export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
@@ -54,7 +74,31 @@ export function summaryFactsOf(doc: TrackingDocument): SummaryFacts {
     ata: arrivalLocalDateTime(doc) !== null ? doc.route.pod.instant : null,
     containerNumbers: doc.containers.map((c) => c.number),
     portLocodes: routeLocodes(doc),
+    ...etaMove(doc),
+    vesselName: currentVessel(doc),
   };
+}
+
+/**
+ * The move the newest ETA revision made, when this version recorded it (the history gains an entry
+ * stamped with the version's fetch when the ETA changed, `mergeEtaHistory`).
+ */
+function etaMove(doc: TrackingDocument): { etaChangeHours: number; etaMoved: boolean } {
+  const history = doc.etaHistory ?? [];
+  const last = history.at(-1);
+  const before = history.at(-2);
+  if (!last || !before || last.recordedAt !== doc.fetchedAt || last.actual) {
+    return { etaChangeHours: 0, etaMoved: false };
+  }
+  const hours = Math.round((Date.parse(last.eta) - Date.parse(before.eta)) / 3_600_000);
+  return { etaChangeHours: hours, etaMoved: Math.abs(hours) >= ETA_MOVED_HOURS };
+}
+
+function currentVessel(doc: TrackingDocument): string | null {
+  const legs = voyageLegs(doc);
+  const leg = legs.find((l) => l.status === "SAILING") ?? legs.find((l) => l.status === "PLANNED");
+  const vessel = leg?.vesselKey ? doc.vessels.find((v) => v.key === leg.vesselKey) : undefined;
+  return vessel?.name ?? null;
 }
 
 function routeLocodes(doc: TrackingDocument): string[] {
@@ -117,6 +161,8 @@ export function sameSummary(a: SummaryFacts, b: SummaryFacts): boolean {
     (a.ata ?? null) === (b.ata ?? null) &&
     a.containerNumbers.length === b.containerNumbers.length &&
     a.containerNumbers.every((n, i) => n === b.containerNumbers[i]) &&
-    (a.portLocodes ?? []).join() === (b.portLocodes ?? []).join()
+    (a.portLocodes ?? []).join() === (b.portLocodes ?? []).join() &&
+    (a.etaChangeHours ?? 0) === (b.etaChangeHours ?? 0) &&
+    (a.vesselName ?? null) === (b.vesselName ?? null)
   );
 }

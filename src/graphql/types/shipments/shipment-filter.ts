@@ -53,6 +53,11 @@ export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
       required: false,
       description: "true: arriving later than the carrier's first ETA; false: not delayed.",
     }),
+    etaMoved: t.boolean({
+      required: false,
+      description:
+        "true: the carrier's last update moved the estimated arrival by 12 hours or more, either way (ShipmentSummary.etaMoved); false: it did not.",
+    }),
     archived: t.boolean({
       required: false,
       description:

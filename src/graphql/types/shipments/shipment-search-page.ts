@@ -75,6 +75,7 @@ builder.queryFields((t) => ({
         port: f?.port ?? undefined,
         delayed: f?.delayed ?? undefined,
         archived: f?.archived ?? undefined,
+        etaMoved: f?.etaMoved ?? undefined,
       };
       const { total, ids } = await searchShipments(
         ctx.services.db.prisma,

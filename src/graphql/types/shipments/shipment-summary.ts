@@ -1,5 +1,5 @@
 import { daysLeftChangesAt } from "../../../domain/tracking/shipment-facts";
-import { remainingDays, type SummaryFacts } from "../../../domain/tracking/summary-facts";
+import { ETA_MOVED_HOURS, remainingDays, type SummaryFacts } from "../../../domain/tracking/summary-facts";
 import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
@@ -66,6 +66,21 @@ export const ShipmentSummaryRef = builder.objectRef<SummaryFacts>("ShipmentSumma
     }),
     containerNumbers: t.exposeStringList("containerNumbers", {
       description: "The boxes of the document, in its order.",
+    }),
+    etaChangeHours: t.int({
+      description:
+        "How far the carrier's last update moved the estimated arrival, in hours (later positive); 0 when it did not move it.",
+      resolve: (facts) => facts.etaChangeHours ?? 0,
+    }),
+    etaMoved: t.boolean({
+      description: `True when the carrier's last update moved the estimated arrival by ${ETA_MOVED_HOURS} hours or more, either way (the overview's "ETA moved").`,
+      resolve: (facts) => facts.etaMoved ?? false,
+    }),
+    vesselName: t.string({
+      nullable: true,
+      description:
+        "The vessel of the leg under way, else of the next leg to sail; null when none is known or all legs are done.",
+      resolve: (facts) => facts.vesselName ?? null,
     }),
   }),
 });
