@@ -36,6 +36,13 @@ export interface EpisodeFigures {
   hoursOutOfTop3AfterEnd: number | null;
   /** Hours from the end to the first reading in `normal` or `fluid`; null past the window. */
   hoursCalmAfterEnd: number | null;
+  /** The most ships waiting at the port on a reading from the start to the end. */
+  peakVesselsWaiting: number | null;
+  /**
+   * Hours from the end to the first reading with at most a quarter of that peak still waiting (or off
+   * the board): when the queue the episode left has cleared, which the score can follow no sooner.
+   */
+  hoursQueueClearedAfterEnd: number | null;
 }
 
 export interface CongestionFigures {
@@ -110,6 +117,15 @@ export function congestionFigures(
         const item = b.items.find((i) => i.locode === port);
         return !item || CALM.has(item.bucket);
       });
+      const waiting = boards
+        .filter((b) => b.at >= start && b.at < end)
+        .map((b) => b.items.find((i) => i.locode === port)?.vesselsWaiting)
+        .filter((w): w is number => w !== undefined);
+      const peak = waiting.length > 0 ? Math.max(...waiting) : null;
+      const cleared =
+        peak === null
+          ? undefined
+          : after.find((b) => (b.items.find((i) => i.locode === port)?.vesselsWaiting ?? 0) <= peak / 4);
       figures.push({
         id: episode.id,
         port,
@@ -121,6 +137,8 @@ export function congestionFigures(
         maxScore: scores.length > 0 ? Math.max(...scores) : null,
         hoursOutOfTop3AfterEnd: out ? (out.at - end) / HOUR : null,
         hoursCalmAfterEnd: calm ? (calm.at - end) / HOUR : null,
+        peakVesselsWaiting: peak,
+        hoursQueueClearedAfterEnd: cleared ? (cleared.at - end) / HOUR : null,
       });
     }
   }

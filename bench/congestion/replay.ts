@@ -8,9 +8,17 @@
  * same arithmetic, so the same figures, is what calibration needs (the service path checks the
  * wiring). What it leaves out: the database, HTTP and the lease-based schedule (one process here).
  */
+import { type FeedPublisher, feedXml } from "../../simulator/feeds";
 import { portAreaAnswer } from "../../simulator/vessel-positions";
+import { SIMULATOR_PUBLISHERS } from "../../src/app/disruption-feeds";
 import { LOST_AFTER_MS, SAME_CALL_MS } from "../../src/domain/congestion/anchorage-sampler";
 import type { AreaVessel } from "../../src/domain/congestion/port-area-source";
+import {
+  type ReportedDisruption,
+  type ReportedStoppage,
+  stoppageAt,
+  stoppageMark,
+} from "../../src/domain/congestion/reported-stoppages";
 import {
   BASELINE_DAYS,
   BASELINE_GAP_DAYS,
@@ -19,8 +27,10 @@ import {
   shiftDay,
 } from "../../src/domain/congestion/scoring";
 import { type DaySignals, daySignals } from "../../src/domain/congestion/signals";
+import { ingestItem, type PipelineState, sweepSilentEvents } from "../../src/domain/disruptions/pipeline";
 import { findPort } from "../../src/domain/ports/port-directory";
 import { rankedPortCodes } from "../../src/domain/ports/port-traffic";
+import { feedItemsOf } from "../../src/upstream/feeds/feed.mapper";
 import { mapSimulatorArea } from "../../src/upstream/vessels/simulator-port-area.adapter";
 import type { StepBoard, StepItem } from "./metrics";
 
@@ -99,8 +109,58 @@ class PortLog {
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
+/**
+ * The world's news as the service ingests it under `npm start`: each simulator publisher's feed read
+ * at every step through the service's own feed mapper and disruption pipeline, in memory, events left
+ * silent resolved as the disruptions worker resolves them. Only what is new since the last step is
+ * ingested (the rest would be duplicates).
+ */
+class NewsLog {
+  private state: PipelineState = { events: [], seen: [] };
+  private readUpTo = Number.NEGATIVE_INFINITY;
+  private ids = 0;
+
+  read(at: number): ReportedDisruption[] {
+    const items = SIMULATOR_PUBLISHERS.flatMap((p) =>
+      feedItemsOf(
+        feedXml(p.slug as FeedPublisher, at, "http://simulator.invalid"),
+        {
+          id: `simulator-${p.slug}`,
+          publisher: p.publisher,
+          url: "http://simulator.invalid",
+          kind: p.kind,
+          authoritative: p.kind !== "news",
+        },
+        new Date(at),
+      ),
+    )
+      .filter((item) => item.publishedAt.getTime() > this.readUpTo)
+      .sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime());
+    for (const item of items) {
+      this.state = ingestItem(this.state, item, () => `event-${++this.ids}`).state;
+    }
+    this.readUpTo = at;
+    this.state = { ...this.state, events: sweepSilentEvents(this.state.events, new Date(at)) };
+    return this.state.events.map((e) => ({
+      id: e.id,
+      category: e.category,
+      severity: e.severity,
+      status: e.status,
+      ports: e.entities.ports,
+      signalCounts: e.signalCounts,
+      lastUpdated: e.lastUpdated,
+      resolvedAt: e.resolvedAt,
+    }));
+  }
+}
+
 /** scorePortNow and scoreDay's arithmetic on the in-memory log; null when not scored. */
-function score(locode: string, log: PortLog, now: number): StepItem | null {
+function score(
+  locode: string,
+  log: PortLog,
+  now: number,
+  stoppage: ReportedStoppage | null,
+): StepItem | null {
   const today = dayOf(now);
   const yesterday = shiftDay(today, -1);
   const stored = log.days.get(yesterday);
@@ -132,6 +192,7 @@ function score(locode: string, log: PortLog, now: number): StepItem | null {
     baselineDaysWithData: baseline.filter((r) => r.anchorageWaitH !== null || r.bunching !== null).length,
     observations7d: Math.max(todayRow.arrivals, todayRow.anchorageN),
     newestInputAgeHours: todayRow.newestInputAt ? (now - todayRow.newestInputAt.getTime()) / HOUR : Infinity,
+    stoppage,
   });
   if (!scored) return null;
   return {
@@ -151,6 +212,8 @@ export function replayWindow(input: {
   to: number;
   stepMs: number;
   scoreEveryMs: number;
+  /** Whether the news is read (reported stoppages); off reproduces the queue-only readings. */
+  news?: boolean;
 }): StepBoard[] {
   const ports = rankedPortCodes()
     .map((code) => findPort(code)?.locode)
@@ -159,6 +222,8 @@ export function replayWindow(input: {
   const latest = new Map<string, StepItem>();
   const nextScore = new Map(ports.map((p) => [p, input.warmUpFrom]));
   const boards: StepBoard[] = [];
+  const news = input.news === false ? null : new NewsLog();
+  const marks = new Map<string, string>();
   for (let t = input.warmUpFrom; t < input.to; t += input.stepMs) {
     for (const port of ports) {
       const answer = portAreaAnswer(new URLSearchParams({ port }), t);
@@ -166,11 +231,19 @@ export function replayWindow(input: {
       if (typeof mapped === "string") throw new Error(`${port}: ${mapped}`);
       logs.get(port)!.sight(mapped.vessels, mapped.at.getTime());
     }
+    // As the service's scoreDue does: a port named by a stoppage event that changed is scored now.
+    const events = news?.read(t) ?? [];
+    for (const event of events) {
+      const mark = stoppageMark(event);
+      if (marks.get(event.id) === mark) continue;
+      marks.set(event.id, mark);
+      for (const port of event.ports) if (nextScore.has(port)) nextScore.set(port, t);
+    }
     // As the scenario drives the service: the warm-up scores at midnight only (closing the days).
     if (t < input.from && new Date(t).getUTCHours() !== 0) continue;
     for (const port of ports) {
       if (nextScore.get(port)! > t) continue;
-      const item = score(port, logs.get(port)!, t);
+      const item = score(port, logs.get(port)!, t, stoppageAt(port, events));
       if (item) latest.set(port, item);
       else latest.delete(port);
       nextScore.set(port, t + input.scoreEveryMs);

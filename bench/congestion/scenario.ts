@@ -15,11 +15,14 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startSimulator } from "../../simulator/server";
 import { type Episode, episodesBetween } from "../../simulator/world/episodes";
+import { disruptionFeedSources } from "../../src/app/disruption-feeds";
 import { startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
 import { CongestionService, SCORE_EVERY_MS } from "../../src/domain/congestion/congestion.service";
+import { FeedIngestion } from "../../src/domain/disruptions/ingestion.service";
 import { ManualClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
+import { createFeedFetcher } from "../../src/upstream/feeds/feed.adapter";
 import { SimulatorPortAreaAdapter } from "../../src/upstream/vessels/simulator-port-area.adapter";
 import { type CongestionFigures, congestionFigures, type StepBoard } from "./metrics";
 import { replayWindow } from "./replay";
@@ -31,6 +34,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The harness's step: every port's area is sampled once per step, as the service's sampler would. */
 export const SAMPLE_EVERY_MS = 3 * HOUR;
+/**
+ * Whether the world's news is read (reported stoppages lift their ports); `BENCH_CONGESTION_NEWS=off`
+ * measures the queue's signals alone, as before issue 36's reported stoppages.
+ */
+const NEWS = process.env.BENCH_CONGESTION_NEWS !== "off";
 /** Days sampled before the measured window, so the baselines hold weeks of the port's own normal. */
 const WARM_UP_DAYS = 60;
 
@@ -71,6 +79,8 @@ export interface CongestionResult {
   path: CongestionPath;
   sampleEveryHours: number;
   scoreEveryHours: number;
+  /** Whether the world's news was read (reported stoppages); absent in results before it was. */
+  news?: boolean;
   splits: SplitRun[];
 }
 
@@ -89,6 +99,7 @@ export function replaySplit(split: Split): SplitRun {
     to,
     stepMs: SAMPLE_EVERY_MS,
     scoreEveryMs: SCORE_EVERY_MS,
+    news: NEWS,
   });
   return splitRun(split, warmUpFrom, boards, started);
 }
@@ -139,9 +150,31 @@ export async function runSplit(split: Split, log: (line: string) => void = () =>
       sampleEveryMs: SAMPLE_EVERY_MS,
     });
     await congestion.ensureWatched();
+    // The world's news, read as `npm start` reads it (the simulator's feeds, every step): reported
+    // closures and strikes lift their ports (src/domain/congestion/reported-stoppages.ts).
+    const news = NEWS
+      ? new FeedIngestion({
+          prisma: app.services.db.prisma,
+          clock,
+          fetcher: createFeedFetcher({
+            timeoutMs: 10_000,
+            maxBytes: 2_000_000,
+            userAgent: "Quayside bench",
+            clock,
+          }),
+          disruptions: app.services.disruptions,
+          sources: disruptionFeedSources(
+            loadConfig({ QUAYSIDE_DISRUPTION_FEEDS: "simulator" }),
+            simulator.url,
+          ),
+          intervalMs: SAMPLE_EVERY_MS,
+        })
+      : null;
+    await news?.syncSources();
     const boards: StepBoard[] = [];
     for (let t = warmUpFrom; t < to; t += SAMPLE_EVERY_MS) {
       clock.set(new Date(t));
+      await news?.tick();
       await congestion.sampleDue(1000);
       // The warm-up only needs each day's signals closed (scoring at midnight closes yesterday's):
       // scoring every step of it would cost minutes and change no baseline.
@@ -187,6 +220,7 @@ export async function runCongestion(
     commit,
     sampleEveryHours: SAMPLE_EVERY_MS / HOUR,
     scoreEveryHours: SCORE_EVERY_MS / HOUR,
+    news: NEWS,
     splits: runs,
   };
 }
@@ -204,13 +238,17 @@ export function renderCongestionPage(result: CongestionResult, resultsFile: stri
     (result.path === "service"
       ? `A running service's congestion sampler and scorer follow the simulator's world on one manual clock in ${result.sampleEveryHours}-hour steps (the sampling interval): every watched port (the 60 largest container ports) is sampled over HTTP from the simulator's port areas and scored on the service's own schedule (\`sampleDue\` and \`scoreDue\`, as the congestion worker calls them; a port is scored every ${result.scoreEveryHours} hours, sooner when its anchorage moves), and the board is read after every step.`
       : `The service's congestion arithmetic follows the simulator's world on one manual clock in ${result.sampleEveryHours}-hour steps (the sampling interval), replayed in process (\`bench/congestion/replay.ts\`): at each step every watched port's area (the 60 largest container ports) is read as the simulator's \`GET /vessels/area\` answers it and mapped as the service's adapter maps it, turned into waits and arrivals by the sampler's rules, and each port is scored every ${result.scoreEveryHours} hours with the service's own \`daySignals\` and \`scorePort\`; the board (score, then UN/LOCODE) is read after every step. The replay leaves out the database, HTTP and the lease-based schedule, which cost minutes per simulated day on PGlite; \`BENCH_CONGESTION_PATH=service\` runs the same windows through a running service instead.`) +
-      ` Each split starts from an empty database ${WARM_UP_DAYS} days before its window, so the baselines hold weeks of each port's own normal. The world's episodes (\`simulator/world/episodes.ts\`) are the ground truth. The signals behind these readings are the ones the AIS areas give (anchorage wait, bunching): no shipment is tracked in this run, so dwell, ETA slip and schedule deviation are absent and the weights are renormalised over the two, as for a port no customer ships to.`,
+      ` Each split starts from an empty database ${WARM_UP_DAYS} days before its window, so the baselines hold weeks of each port's own normal. The world's episodes (\`simulator/world/episodes.ts\`) are the ground truth. The signals behind these readings are the ones the AIS areas give (anchorage wait, bunching): no shipment is tracked in this run, so dwell, ETA slip and schedule deviation are absent and the weights are renormalised over the two, as for a port no customer ships to.` +
+      (result.news
+        ? ` The world's news is read as \`npm start\` reads it: each simulator publisher's feed at every step, through the service's feed mapper and disruption pipeline${result.path === "service" ? "" : " (in memory)"}; a port named by an active closure or strike report reads at least \`critical\` (severity 4) or \`high\` (3) and is scored at that step (\`src/domain/congestion/reported-stoppages.ts\`). \`BENCH_CONGESTION_NEWS=off\` measures the queue's signals alone.`
+        : " The news is not read in this run (`BENCH_CONGESTION_NEWS=off`): the queue's signals alone."),
     "",
     "How each figure is read:",
     "",
     "- **calm readings**: every board reading of a port with no episode in the world from the warm-up to the window's end; the share in `normal` or `fluid`.",
     "- **episode readings**: every board reading from an episode's start plus one sampling interval to its end, of each port the episode touches; the share where the port is among the top 3 of the board (ties broken as the board breaks them, by UN/LOCODE).",
     "- **gone after the end**: whether, one sampling interval after the episode's end, the port is out of the top 3; and the hours until it reads `normal` or `fluid` again.",
+    "- **the queue after the end**: the most ships waiting at the port during the episode, and the hours after the end until at most a quarter of them still wait (the world berths a closed port's queue over the 48 hours after it reopens, `simulator/world/anchorage.ts`): the score follows the queue, so it cannot leave the top sooner.",
     "",
     "The canal restriction episodes touch no port (ships pass a restricted canal later; no port closes), so they have no port readings to judge.",
     "",
@@ -229,11 +267,11 @@ export function renderCongestionPage(result: CongestionResult, resultsFile: stri
       `| episode ports out of the top 3 one interval after the end | ${f.goneAfterEnd} of ${f.episodePorts} | all | ${met(f.episodePorts > 0 && f.goneAfterEnd === f.episodePorts)} |`,
       `| highest calm score | ${f.calmMaxScore ?? "n/a"} (${f.calmMaxPort ?? ""}) | | |`,
       "",
-      "| episode | port | start | end | first reading in the top 3 | readings in the top 3 (start + 1 interval to end) | highest score | out of the top 3 after the end | back to normal/fluid after the end |",
-      "|---|---|---|---|---|---|---|---|---|",
+      "| episode | port | start | end | first reading in the top 3 | readings in the top 3 (start + 1 interval to end) | highest score | out of the top 3 after the end | back to normal/fluid after the end | most ships waiting | queue down to a quarter of that after the end |",
+      "|---|---|---|---|---|---|---|---|---|---|---|",
       ...f.episodes.map(
         (e) =>
-          `| ${e.id} | ${e.port} | ${e.start.slice(0, 16)} | ${e.end.slice(0, 16)} | ${e.hoursToTop3 === null ? "never" : `+${e.hoursToTop3} h`} | ${e.top3Readings} of ${e.readings} | ${e.maxScore ?? "n/a"} | ${e.hoursOutOfTop3AfterEnd === null ? "not in the window" : `+${e.hoursOutOfTop3AfterEnd} h`} | ${e.hoursCalmAfterEnd === null ? "not in the window" : `+${e.hoursCalmAfterEnd} h`} |`,
+          `| ${e.id} | ${e.port} | ${e.start.slice(0, 16)} | ${e.end.slice(0, 16)} | ${e.hoursToTop3 === null ? "never" : `+${e.hoursToTop3} h`} | ${e.top3Readings} of ${e.readings} | ${e.maxScore ?? "n/a"} | ${e.hoursOutOfTop3AfterEnd === null ? "not in the window" : `+${e.hoursOutOfTop3AfterEnd} h`} | ${e.hoursCalmAfterEnd === null ? "not in the window" : `+${e.hoursCalmAfterEnd} h`} | ${e.peakVesselsWaiting ?? "n/a"} | ${e.hoursQueueClearedAfterEnd === null || e.hoursQueueClearedAfterEnd === undefined ? "not in the window" : `+${e.hoursQueueClearedAfterEnd} h`} |`,
       ),
       "",
     );
