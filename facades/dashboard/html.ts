@@ -136,3 +136,8 @@ export function confirmation(input: {
 <p>${esc(input.consequence)}</p>
 <form method="post" action="${esc(input.action)}" class="row">${csrfField(input.csrf)}${input.extra ?? ""}<button type="submit" class="danger">${esc(input.confirmLabel)}</button> <a href="${esc(input.cancelHref)}">Cancel, keep it as it is</a></form></section>`;
 }
+
+/** A port as people read it: its directory name with the code ("Rotterdam (NLRTM)"), else the bare code. */
+export function portLabel(locode: string, name: string | null | undefined): string {
+  return esc(name ? `${name} (${locode})` : locode);
+}

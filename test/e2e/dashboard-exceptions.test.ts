@@ -176,6 +176,38 @@ describe.skipIf(!hasChromium)(
       visited.set("overview", `${app.url}/dashboard`);
     });
 
+    it("names the ports of a quote request where the directory has them, not bare codes", async () => {
+      await page.goto(`${app.url}/dashboard/quotes`);
+      await page.getByLabel("From (UN/LOCODE, e.g. CNSHA)").fill("CNSHA");
+      await page.getByLabel("To (UN/LOCODE, e.g. NLRTM)").fill("NLRTM");
+      await page.getByLabel("Container type (e.g. 40HC)").fill("40HC");
+      await page.getByLabel("Containers").fill("2");
+      await page.getByLabel("Cargo ready on").fill("2027-01-15");
+      await page.getByLabel("Commodity").fill("Bicycle parts");
+      await page.getByRole("button", { name: "Ask for a quote" }).click();
+      await page.getByTestId("quote-request").first().waitFor();
+      const row = await page.getByTestId("quote-request").first().innerText();
+      expect(row).toMatch(/Shanghai \(CNSHA\) → Rotterdam \(NLRTM\)/);
+      visited.set("quotes", page.url());
+    });
+
+    it("refuses a time zone it does not know in plain words and keeps what was typed", async () => {
+      await page.goto(`${app.url}/dashboard/notifications`);
+      await page.getByLabel("Time zone (IANA, e.g. Europe/Amsterdam)").fill("Europe/Rotterdam");
+      await page.getByLabel("Mail arrival estimate changes of at least (hours)").fill("36");
+      await page.getByRole("button", { name: "Save preferences" }).click();
+      await page.getByRole("alert").waitFor();
+      const alert = await page.getByRole("alert").innerText();
+      expect(alert).toContain("The time zone is not one we know. Use a name such as Europe/Amsterdam");
+      expect(alert).not.toContain("timeZone");
+      expect(await page.getByLabel("Time zone (IANA, e.g. Europe/Amsterdam)").inputValue()).toBe(
+        "Europe/Rotterdam",
+      );
+      expect(await page.getByLabel("Mail arrival estimate changes of at least (hours)").inputValue()).toBe(
+        "36",
+      );
+    });
+
     it("has no axe violation on the pages of this walk", async () => {
       const failures: string[] = [];
       for (const [name, url] of visited) {
@@ -187,7 +219,7 @@ describe.skipIf(!hasChromium)(
           );
       }
       expect(failures).toEqual([]);
-      expect(visited.size).toBe(4);
+      expect(visited.size).toBe(5);
     });
   },
 );

@@ -35,7 +35,15 @@ export function mountNotificationPages(get: Mount, post: Mount): void {
     const end = text("quietEnd");
     input.quietHours = start || end ? { start, end } : null;
     const done = await s.run(s.deps.run(s.caller, DashUpdateNotificationsDocument, { input }));
-    if (!done) return notificationsPage(s, refusal(s).html, refusal(s).status);
+    // Refused: the form comes back with what was typed, not the stored preferences.
+    const typed: Typed = {
+      switches: Object.fromEntries(SWITCHES.map(([k]) => [k, body[k] === "on"])),
+      etaChangeMinHours: text("etaChangeMinHours"),
+      timeZone: text("timeZone"),
+      quietStart: start,
+      quietEnd: end,
+    };
+    if (!done) return notificationsPage(s, refusal(s).html, refusal(s).status, typed);
     await notificationsPage(s, notice("ok", "Notification preferences saved."));
   });
   post("/dashboard/notifications/resume", async (s) => {
@@ -45,7 +53,16 @@ export function mountNotificationPages(get: Mount, post: Mount): void {
   });
 }
 
-async function notificationsPage(s: Signed, message = "", status?: number): Promise<void> {
+/** What the person typed into the preferences form, shown again when the core refused it. */
+interface Typed {
+  switches: Record<string, boolean>;
+  etaChangeMinHours: string;
+  timeZone: string;
+  quietStart: string;
+  quietEnd: string;
+}
+
+async function notificationsPage(s: Signed, message = "", status?: number, typed?: Typed): Promise<void> {
   const data = await s.run(s.deps.run(s.caller, DashNotificationsDocument));
   if (!data) return s.render("Notifications", "/dashboard/notifications", refusal(s).html, refusal(s).status);
   const p = data.notificationPreferences;
@@ -59,14 +76,14 @@ async function notificationsPage(s: Signed, message = "", status?: number): Prom
 <p>Mail goes to ${esc(p.email)} about the ${p.followedShipments} shipment${p.followedShipments === 1 ? "" : "s"} you follow. Follow a shipment from its page.</p>
 <fieldset><legend>What to send</legend>${SWITCHES.map(
         ([k, label]) =>
-          `<div><label for="n-${k}"><input id="n-${k}" type="checkbox" name="${k}"${p[k] ? " checked" : ""}> ${esc(label)}</label></div>`,
+          `<div><label for="n-${k}"><input id="n-${k}" type="checkbox" name="${k}"${(typed ? typed.switches[k] : p[k]) ? " checked" : ""}> ${esc(label)}</label></div>`,
       ).join("")}</fieldset>
-<label for="n-eta-hours">Mail arrival estimate changes of at least (hours)</label><input id="n-eta-hours" name="etaChangeMinHours" type="number" min="0" step="1" inputmode="numeric" value="${p.etaChangeMinHours}" size="5">
+<label for="n-eta-hours">Mail arrival estimate changes of at least (hours)</label><input id="n-eta-hours" name="etaChangeMinHours" type="number" min="0" step="1" inputmode="numeric" value="${esc(typed ? typed.etaChangeMinHours : String(p.etaChangeMinHours))}" size="5">
 <p class="muted">Last free day reminders come ${esc(p.lastFreeDayReminderHours.join(" and "))} hours before it.</p>
-<label for="n-zone">Time zone (IANA, e.g. Europe/Amsterdam)</label><input id="n-zone" name="timeZone" value="${esc(p.timeZone)}" size="24" required>
+<label for="n-zone">Time zone (IANA, e.g. Europe/Amsterdam)</label><input id="n-zone" name="timeZone" value="${esc(typed ? typed.timeZone : p.timeZone)}" size="24" required>
 <fieldset><legend>Quiet hours (no mail in between; leave both empty for none)</legend>
-<div class="row"><div><label for="n-quiet-start">From (HH:MM)</label><input id="n-quiet-start" name="quietStart" value="${esc(p.quietHours?.start ?? "")}" size="6" pattern="[0-2][0-9]:[0-5][0-9]"></div>
-<div><label for="n-quiet-end">Until (HH:MM)</label><input id="n-quiet-end" name="quietEnd" value="${esc(p.quietHours?.end ?? "")}" size="6" pattern="[0-2][0-9]:[0-5][0-9]"></div></div></fieldset>
+<div class="row"><div><label for="n-quiet-start">From (HH:MM)</label><input id="n-quiet-start" name="quietStart" value="${esc(typed ? typed.quietStart : (p.quietHours?.start ?? ""))}" size="6" pattern="[0-2][0-9]:[0-5][0-9]"></div>
+<div><label for="n-quiet-end">Until (HH:MM)</label><input id="n-quiet-end" name="quietEnd" value="${esc(typed ? typed.quietEnd : (p.quietHours?.end ?? ""))}" size="6" pattern="[0-2][0-9]:[0-5][0-9]"></div></div></fieldset>
 <p><button type="submit">Save preferences</button></p></form>`
     : "";
   const mail = data.mailOutbox ?? [];

@@ -6,7 +6,7 @@ import {
   type QuoteRequestStatus,
 } from "../../generated/operations";
 import { emptyState, refusal, type Signed } from "../context";
-import { csrfField, esc, notice, time } from "../html";
+import { csrfField, esc, notice, portLabel, time } from "../html";
 import type { Mount } from "../mount";
 
 const STATUS: Record<QuoteRequestStatus, string> = {
@@ -101,7 +101,7 @@ async function listPage(s: Signed): Promise<void> {
       : `<div class="table-wrap"><table aria-label="Quote requests"><thead><tr><th scope="col">Request</th><th scope="col">Route</th><th scope="col">Containers</th><th scope="col" class="hide-narrow">Ready</th><th scope="col">Status</th><th scope="col">Updated</th></tr></thead><tbody>${requests
           .map(
             (r) =>
-              `<tr><td><a href="${QUEUE}/${encodeURIComponent(r.id)}">${esc(r.requestNumber)}</a></td><td>${esc(r.origin)} → ${esc(r.destination)}</td><td>${r.quantity} × ${esc(r.containerType)}</td><td class="hide-narrow">${esc(r.readyDate)}</td><td>${esc(STATUS[r.status] ?? r.status)}</td><td>${time(r.updatedAt)}</td></tr>`,
+              `<tr><td><a href="${QUEUE}/${encodeURIComponent(r.id)}">${esc(r.requestNumber)}</a></td><td>${portLabel(r.origin, r.originName)} → ${portLabel(r.destination, r.destinationName)}</td><td>${r.quantity} × ${esc(r.containerType)}</td><td class="hide-narrow">${esc(r.readyDate)}</td><td>${esc(STATUS[r.status] ?? r.status)}</td><td>${time(r.updatedAt)}</td></tr>`,
           )
           .join("")}</tbody></table></div>`;
   s.render(
@@ -134,7 +134,7 @@ async function requestPage(
   const facts = `<section class="card" aria-labelledby="request-facts"><h2 id="request-facts">${esc(r.requestNumber)}</h2>
 <dl class="facts">
 <div><dt>Status</dt><dd>${esc(STATUS[r.status] ?? r.status)}</dd></div>
-<div><dt>Route</dt><dd>${esc(r.origin)} → ${esc(r.destination)}</dd></div>
+<div><dt>Route</dt><dd>${portLabel(r.origin, r.originName)} → ${portLabel(r.destination, r.destinationName)}</dd></div>
 <div><dt>Containers</dt><dd>${r.quantity} × ${esc(r.containerType)}</dd></div>
 <div><dt>Commodity</dt><dd>${esc(r.commodity)}</dd></div>
 <div><dt>Ready</dt><dd>${esc(r.readyDate)}</dd></div>
@@ -156,7 +156,7 @@ ${r.bookingReference ? `<div><dt>Booking</dt><dd>${esc(r.bookingReference)}</dd>
 <label for="d-reason">Reason (optional, the customer sees it)</label><input id="d-reason" name="reason" maxlength="500" size="40">
 <p><button type="submit">Decline request</button></p></form>`;
   s.render(
-    `${r.requestNumber}: ${r.origin} → ${r.destination}`,
+    `${r.requestNumber}: ${r.originName ?? r.origin} → ${r.destinationName ?? r.destination}`,
     QUEUE,
     `${message}<p><a href="${QUEUE}">All quote requests</a></p>${facts}${quoteForm}${declineForm}`,
     status,

@@ -5,7 +5,7 @@ import {
   type QuoteRequestStatus,
 } from "../../generated/operations";
 import { emptyState, refusal, type Signed } from "../context";
-import { csrfField, day, esc, notice, postButton, time } from "../html";
+import { csrfField, day, esc, notice, portLabel, postButton, time } from "../html";
 import type { Mount } from "../mount";
 
 const STATUS: Record<QuoteRequestStatus, string> = {
@@ -106,7 +106,7 @@ async function quotesPage(
                 : r.bookingReference
                   ? `<br>Booking ${esc(r.bookingReference)}`
                   : "";
-            return `<tr data-testid="quote-request"><td>${esc(r.requestNumber)}<br><span class="muted">asked ${time(r.createdAt)}</span></td><td>${esc(r.origin)} → ${esc(r.destination)}<br><span class="muted">${esc(r.commodity)}</span></td><td>${r.quantity} × ${esc(r.containerType)}</td><td>${day(r.readyDate)}</td><td>${esc(STATUS[r.status] ?? r.status)}${why}</td><td>${quote}${action}</td></tr>`;
+            return `<tr data-testid="quote-request"><td>${esc(r.requestNumber)}<br><span class="muted">asked ${time(r.createdAt)}</span></td><td>${portLabel(r.origin, r.originName)} → ${portLabel(r.destination, r.destinationName)}<br><span class="muted">${esc(r.commodity)}</span></td><td>${r.quantity} × ${esc(r.containerType)}</td><td>${day(r.readyDate)}</td><td>${esc(STATUS[r.status] ?? r.status)}${why}</td><td>${quote}${action}</td></tr>`;
           })
           .join("")}</tbody></table></div>`;
   const input = (k: keyof Typed, label: string, extra = "") =>

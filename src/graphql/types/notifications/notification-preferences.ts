@@ -151,10 +151,21 @@ function checkedUpdate(input: Record<string, unknown>) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".");
-    throw publicError("BAD_USER_INPUT", `${field}: ${issue.message}`, { field });
+    // A sentence a person reads (the dashboard shows it as is); the field stays in the extensions.
+    throw publicError("BAD_USER_INPUT", PLAIN_WORDS[String(issue.path[0])] ?? `${field}: ${issue.message}`, {
+      field,
+    });
   }
   return parsed.data;
 }
+
+/** Each preference's refusal in plain words, naming what to type rather than the API field. */
+const PLAIN_WORDS: Record<string, string> = {
+  timeZone: "The time zone is not one we know. Use a name such as Europe/Amsterdam, America/New_York or UTC.",
+  etaChangeMinHours: "The hours for arrival estimate changes are a whole number from 0 to 720.",
+  quietHours:
+    "Quiet hours are two different times written as HH:MM, for example 22:00 and 07:00; leave both empty for none.",
+};
 
 async function view(ctx: GraphQLContext): Promise<PrefsView> {
   const user = ctx.principal!.user;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findPort } from "../../../domain/ports/port-directory";
 import { quoteRequestNumber } from "../../../domain/workspace/numbers";
 import {
   effectiveQuoteStatus,
@@ -45,6 +46,18 @@ export const QuoteRequestRef = builder.objectRef<QuoteRequest>("QuoteRequest").i
     }),
     origin: t.exposeString("originLocode", { description: "UN/LOCODE." }),
     destination: t.exposeString("destinationLocode", { description: "UN/LOCODE." }),
+    originName: t.string({
+      nullable: true,
+      description:
+        "The origin port's name from the port directory; null when the directory does not have it.",
+      resolve: (r) => findPort(r.originLocode)?.name ?? null,
+    }),
+    destinationName: t.string({
+      nullable: true,
+      description:
+        "The destination port's name from the port directory; null when the directory does not have it.",
+      resolve: (r) => findPort(r.destinationLocode)?.name ?? null,
+    }),
     containerType: t.exposeString("containerType"),
     quantity: t.exposeInt("quantity"),
     readyDate: t.string({
