@@ -16,6 +16,8 @@ import type { DaySignals } from "./signals";
  *   (Colombo, Tanger Med) reads `normal` in a normal week; its wait in hours is shown beside the
  *   score. One guardrail stays: a wait that doubled from 1 h to 2 h does not read "high".
  * - The tier says how much data stands behind it; a tier-C score is shrunk toward the normal score.
+ * - A closure or strike the news reports at the port sets a floor (reported-stoppages.ts): the report
+ *   comes hours before the queue it makes can move any component.
  */
 
 export const COMPONENTS = ["anchorage_wait", "dwell", "eta_slip", "schedule_deviation", "bunching"] as const;
