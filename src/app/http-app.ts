@@ -33,6 +33,7 @@ import { OUTCOMES, type OutcomeCode, refusalData } from "../http/outcomes";
 import { SessionGate } from "../http/sessions";
 import { onAnswersChanged } from "../lib/answer-changes";
 import type { Clock } from "../lib/clock";
+import type { CarrierPush } from "../upstream/carriers/carrier-push";
 import { mountDocumentDownload } from "./document-download";
 import { OPERATION_FOLDERS } from "./operation-folders";
 import { sandboxOnDemand } from "./sandbox";
@@ -98,6 +99,8 @@ export async function buildApp(
     baseUrl: string;
     /** The sandbox world is built at start once this settles (day one first: docs/day-one.md). */
     sandboxAfter?: Promise<unknown>;
+    /** DCSA carrier push: its callback is mounted at `/carrier-push/:token`. */
+    carrierPush?: CarrierPush;
   },
 ): Promise<BuiltApp> {
   const { config } = services;
@@ -213,6 +216,22 @@ export async function buildApp(
   app.use(onlyUnder("/share", createShareRouter(v1)));
   // One-click unsubscribe from mail (RFC 8058): public, the signed token is the capability.
   app.use(onlyUnder("/unsubscribe", createUnsubscribeRouter(v1)));
+  // A carrier's DCSA push (issue 41): public, the subscription's signature is the credential; the raw
+  // bytes are what is signed, so the body is read before any JSON parsing.
+  if (options.carrierPush) {
+    const push = options.carrierPush;
+    app.post("/carrier-push/:token", express.raw({ type: () => true, limit: "2mb" }), (req, res, next) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      push.receive(String(req.params.token), req.headers, body).then((answer) => {
+        services.logger.info(
+          { outcome: answer.outcome, applied: answer.applied ?? 0 },
+          "Carrier push received",
+        );
+        if (answer.body === undefined) res.status(answer.status).end();
+        else res.status(answer.status).json(answer.body);
+      }, next);
+    });
+  }
   // A partner source's signed webhook (issue 41): public, the signature is the credential.
   app.use(createPartnerInboundRouter(v1));
   // The dashboard is a client of the GraphQL core: its operations count as the GraphQL surface.

@@ -11,6 +11,7 @@ import { applyMigrations } from "../db/migrate";
 import { type DemoOutcome, ensureDemoAccount } from "../domain/accounts/demo";
 import { createBoundedServer, guardConnections, type RequestInFlight } from "../http/connections";
 import { drainHttpServer } from "../http/drain";
+import { PeriodicWorker } from "../jobs/periodic-worker";
 import { createWorkers, type Workers } from "../jobs/workers";
 import { type Clock, systemClock } from "../lib/clock";
 import { createLogger, type Logger } from "../observability/logger";
@@ -19,7 +20,12 @@ import { StartupPhases } from "../observability/startup-phases";
 import { startTracing, type Tracing } from "../observability/tracing";
 import { runOperatorCommand } from "../operator/commands";
 import { startOperatorEndpoint } from "../operator/endpoint";
-import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
+import { CarrierPush } from "../upstream/carriers/carrier-push";
+import {
+  createCarrierGateway,
+  createCarrierTracker,
+  loadCarrierRegistry,
+} from "../upstream/carriers/carrier-registry";
 import { createFeedFetcher } from "../upstream/feeds/feed.adapter";
 import { type DayOneReport, startDayOne } from "./day-one";
 import { disruptionFeedSources } from "./disruption-feeds";
@@ -43,6 +49,12 @@ export interface RunningServer {
   dayOne: Promise<DayOneReport | null>;
   /** OpenTelemetry tracing, when an OTLP endpoint is configured (null: off). */
   tracing: Tracing | null;
+  /**
+   * DCSA carrier push (docs/decisions/carrier-push.md): the subscriptions and the callback's work, and
+   * the worker that keeps subscriptions in step with tracked references (started with the workers
+   * when a carrier of the registry asks for push; tests drive it with `runOnce`).
+   */
+  carrierPush: { service: CarrierPush; worker: PeriodicWorker };
   /**
    * Readiness fails, the listener keeps serving for `drainMs` (default 0: tests and scripts; the CLI
    * passes `QUAYSIDE_SHUTDOWN_DRAIN_MS` on SIGTERM), then closes; in-flight requests get
@@ -124,7 +136,10 @@ export async function startServer(
       });
     },
     warn: (message, details) => logger.warn(details, message),
+    // A poll's raw events, kept for references a push subscription covers (bound late, as above).
+    answers: (query, events) => carrierPush?.observe(query, events),
   });
+  let carrierPush: CarrierPush | undefined;
   // Aborted shortly before the shutdown grace ends: bulk tracking then answers with what it committed.
   const wrapUp = new AbortController();
   let services: Services | undefined;
@@ -159,6 +174,33 @@ export async function startServer(
     lookupUpstreams,
   });
   startup.mark("services");
+  // Its own gateway for the baseline a new subscription starts from, on the same counters (budgets).
+  let publicUrl = config.publicUrl ?? "";
+  carrierPush = new CarrierPush({
+    prisma: db.prisma,
+    clock,
+    logger,
+    registry,
+    tracking: services.tracking,
+    background: services.background,
+    carriers: createCarrierGateway(registry, {
+      clock,
+      counters,
+      timeoutMs: config.carrierCalls.timeoutMs,
+      retry: { maxAttempts: config.carrierCalls.attempts },
+    }),
+    publicUrl: () => publicUrl,
+  });
+  const pushService = carrierPush;
+  const pushWorker = new PeriodicWorker(
+    "carrier-push",
+    PUSH_RECONCILE_MS,
+    async () => {
+      await pushService.reconcile();
+      return { full: false };
+    },
+    logger,
+  );
   // While this process holds the PGlite folder, CLI account commands run in here (src/operator).
   const operator = db.folderLock
     ? await startOperatorEndpoint({
@@ -210,6 +252,7 @@ export async function startServer(
   startup.mark("listen");
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}`;
+  publicUrl = (config.publicUrl ?? url).replace(/\/$/, "");
   // Day one: the simulator's recent past, sampled after the instance answers (docs/day-one.md); the
   // sandbox world is built after it, and congestion sampling starts once it is in (the live sampler
   // continues from its last sighting).
@@ -217,6 +260,7 @@ export async function startServer(
   const built = await buildApp(services, {
     baseUrl: (config.publicUrl ?? url).replace(/\/$/, ""),
     sandboxAfter: dayOne.done,
+    carrierPush: pushService,
   });
   resolveApp(built.app);
   await services.feedIngestion?.syncSources();
@@ -230,6 +274,7 @@ export async function startServer(
     workers.notifications.start();
     workers.terminals.start();
     workers.eta.start();
+    if ([...registry.carriers.keys()].some((scac) => pushService.covers(scac))) pushWorker.start();
   }
   if (config.workers.enabled) {
     dayOne.done.finally(() => {
@@ -253,7 +298,7 @@ export async function startServer(
       dayOne.stop();
       // The workers stop alongside the drain, not after it: each finishes the item in progress and
       // starts no other, so a batch of slow carrier lookups no longer adds its length to the stop.
-      const workersStopped = workers.stop();
+      const workersStopped = Promise.all([workers.stop(), pushWorker.stop()]);
       const drained = await drainHttpServer({
         server,
         guard: connections,
@@ -278,7 +323,17 @@ export async function startServer(
     })();
     return stopping;
   };
-  return { url, services, demo, simulator, workers, tracing, stop, dayOne: dayOne.done };
+  return {
+    url,
+    services,
+    demo,
+    simulator,
+    workers,
+    tracing,
+    carrierPush: { service: pushService, worker: pushWorker },
+    stop,
+    dayOne: dayOne.done,
+  };
 }
 
 function displayHost(host: string): string {
@@ -292,6 +347,9 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
     server.once("error", reject);
   });
 }
+
+/** How often subscriptions are brought in step with tracked references (new, untracked, renewed). */
+const PUSH_RECONCILE_MS = 60_000;
 
 /** The service version reported on traces (package.json's). */
 const SERVICE_VERSION = "0.1.0";

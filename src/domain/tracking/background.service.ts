@@ -318,7 +318,7 @@ export class BackgroundTracking {
   }
 
   /** Jobs act for the user who added the shipment, with the organisation's current plan and no key. */
-  private async actorFor(shipment: Shipment): Promise<Actor | null> {
+  async actorFor(shipment: Shipment): Promise<Actor | null> {
     const user = await this.deps.prisma.user.findUnique({
       where: { id: shipment.addedByUserId },
       include: { organization: true },

@@ -63,6 +63,11 @@ export interface TrackInput {
   surface: Surface;
   /** An item of a bulk request: entered before the first write, so a shutdown knows what was saved. */
   commit?: ItemCommit;
+  /**
+   * The carrier's pushed answer (src/upstream/carriers/carrier-push.ts): used in place of asking that
+   * carrier, and stored, diffed and announced exactly as a polled answer is.
+   */
+  pushed?: { scac: string; document: TrackingDocument };
 }
 
 export interface CarrierUsed {
@@ -263,7 +268,10 @@ export class TrackingService {
     const tried: string[] = [];
     const failures: ({ scac: string } & ReturnType<typeof describeFailure>)[] = [];
     for (const scac of plan.attempts) {
-      const outcome = await this.ask(scac, reference);
+      const outcome: CarrierAnswer =
+        input.pushed?.scac === scac
+          ? { kind: "found", document: input.pushed.document }
+          : await this.ask(scac, reference);
       // Every write of this lookup comes after the carrier's answer.
       await input.commit?.enter();
       tried.push(plan.provided ? scac : `${scac} (auto)`);

@@ -19,7 +19,12 @@ import {
   TNT_VERSIONS,
   type TntVersion,
 } from "./dcsa-tnt.adapter";
-import { type CarrierAnswerWarning, dcsaTracker, type TerminalSignalSink } from "./dcsa-tnt.tracker";
+import {
+  type CarrierAnswerSink,
+  type CarrierAnswerWarning,
+  dcsaTracker,
+  type TerminalSignalSink,
+} from "./dcsa-tnt.tracker";
 
 /**
  * `config/carriers.registry.json`: which adapter, endpoint and credentials each SCAC uses. The file
@@ -122,6 +127,17 @@ const carrierSpecSchema = z
       })
       .optional(),
     note: z.string().optional(),
+    /**
+     * DCSA event subscriptions (docs/decisions/carrier-push.md): Quayside subscribes for the references
+     * it tracks with this carrier and applies what the carrier pushes; polling stays as a stretched
+     * safety net. `QUAYSIDE_CARRIER_<SCAC>_PUSH=on|off` overrides it.
+     */
+    push: z
+      .strictObject({
+        /** Where the subscriptions live, under baseUrl (default /v2/event-subscriptions, /v3/... for 3.0). */
+        subscriptionsPath: z.string().startsWith("/").optional(),
+      })
+      .optional(),
   })
   .refine((spec) => (spec.adapter === "cosco-cop") === (spec.auth.kind === "cop-hmac"), {
     message: "the cosco-cop adapter and the cop-hmac auth go together",
@@ -154,6 +170,8 @@ export interface CarrierRegistryEntry {
   /** Requests per minute / per day the carrier allows; undefined: no budget (only its Retry-After). */
   rateLimit: CarrierBudget | undefined;
   note: string | null;
+  /** Event subscriptions at `${baseUrl}${subscriptionsPath}`; null: the carrier is polled only. */
+  push: { subscriptionsPath: string } | null;
 }
 
 export interface CarrierRegistry {
@@ -238,6 +256,7 @@ export function buildRegistry(
       documentWithContainer: spec.documentWithContainer ?? false,
       references: spec.references,
       note: spec.note ?? null,
+      push: pushOf(scac, spec.push, spec.tntVersion ?? "2.2", options.env),
     };
     const cop = options.simulatorCop?.[scac];
     if (simulatorUrl !== undefined && spec.adapter === "cosco-cop" && cop !== undefined) {
@@ -301,6 +320,7 @@ export function buildRegistry(
         references: undefined,
         rateLimit: undefined,
         note: "Not in the registry file: simulator only.",
+        push: pushOf(carrier.scac, undefined, "2.2", options.env),
       });
     }
   }
@@ -381,6 +401,23 @@ function resolveAuth(
   return auth;
 }
 
+/** The entry's push option, `QUAYSIDE_CARRIER_<SCAC>_PUSH=on|off` first. */
+function pushOf(
+  scac: string,
+  spec: { subscriptionsPath?: string } | undefined,
+  version: TntVersion,
+  env: Readonly<Record<string, string | undefined>>,
+): { subscriptionsPath: string } | null {
+  const override = env[`QUAYSIDE_CARRIER_${scac}_PUSH`]?.trim().toLowerCase();
+  if (override !== undefined && override !== "" && override !== "on" && override !== "off") {
+    throw new CarrierRegistryError(`QUAYSIDE_CARRIER_${scac}_PUSH must be on or off`);
+  }
+  const wanted = override === "on" ? true : override === "off" ? false : spec !== undefined;
+  if (!wanted) return null;
+  const versionPath = version === "3.0" ? "/v3/event-subscriptions" : "/v2/event-subscriptions";
+  return { subscriptionsPath: spec?.subscriptionsPath ?? versionPath };
+}
+
 // -----------------------------------------------------------------------------------------------------
 
 export interface CarrierGatewayOptions {
@@ -403,6 +440,8 @@ export interface CarrierGatewayOptions {
   terminalSignals?: TerminalSignalSink;
   /** Told what a carrier answered that was set aside (a container query answered about another box). */
   warn?: CarrierAnswerWarning;
+  /** Told every answer's raw events (the push subscriptions keep them). */
+  answers?: CarrierAnswerSink;
 }
 
 /**
@@ -421,6 +460,7 @@ export function createCarrierTracker(
     locationLookup: findPort,
     terminalSignals: options.terminalSignals,
     warn: options.warn,
+    answers: options.answers,
   });
 }
 

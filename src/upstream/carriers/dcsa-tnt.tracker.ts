@@ -1,5 +1,5 @@
 import type { CarrierTerminalSignal } from "../../domain/terminals/terminal-facts";
-import type { CarrierTracker } from "../../domain/tracking/carrier-tracker";
+import type { CarrierQuery, CarrierTracker } from "../../domain/tracking/carrier-tracker";
 import type { TrackingDocument } from "../../domain/tracking/model";
 import type { Clock } from "../../lib/clock";
 import { dcsaTerminalSignals, signalsForBox } from "../terminals/dcsa-terminal-signals.mapper";
@@ -14,6 +14,12 @@ export type TerminalSignalSink = (
   document: TrackingDocument,
   signalsOf: (containerNumber: string) => CarrierTerminalSignal[],
 ) => void;
+
+/**
+ * Told every carrier answer's raw events, with the query they answered (the push subscriptions keep
+ * them, to merge pushed events into: src/upstream/carriers/carrier-push.ts). Must not throw.
+ */
+export type CarrierAnswerSink = (query: CarrierQuery, events: readonly unknown[]) => void;
 
 /** Told what a carrier answered that the service set aside (for the operator's log). Must not throw. */
 export type CarrierAnswerWarning = (message: string, details: Record<string, unknown>) => void;
@@ -32,6 +38,7 @@ export function dcsaTracker(
     locationLookup: LocationLookup;
     terminalSignals?: TerminalSignalSink;
     warn?: CarrierAnswerWarning;
+    answers?: CarrierAnswerSink;
   },
 ): CarrierTracker {
   return {
@@ -54,6 +61,7 @@ export function dcsaTracker(
         return { kind: "not-found" };
       }
       if (!mapped.ok) return { kind: "malformed", reason: mapped.detail };
+      options.answers?.(query, outcome.events);
       if (options.terminalSignals) {
         const signals = dcsaTerminalSignals(outcome.events);
         options.terminalSignals(mapped.document, (box) => signalsForBox(signals, box));
