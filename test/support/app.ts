@@ -2,10 +2,16 @@ import { Writable } from "node:stream";
 import { type RunningServer, startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
 import { openDatabase } from "../../src/db/database";
+import { provideMigratedTemplate } from "../../src/db/migrated-template";
 import type { PlanCode, UserRole } from "../../src/generated/prisma/enums";
 import type { Clock } from "../../src/lib/clock";
 import { createLogger } from "../../src/observability/logger";
-import { databaseEnvironment, freshDatabaseTarget, migratedDatabaseTarget } from "./database";
+import {
+  databaseEnvironment,
+  freshDatabaseTarget,
+  migratedDatabaseTarget,
+  migratedPgliteTemplate,
+} from "./database";
 
 export interface TestApp extends RunningServer {
   /** Every log line the app wrote, parsed. */
@@ -46,6 +52,9 @@ export async function startTestApp(
       done();
     },
   });
+  // The sandbox world's database starts from the run's template too, not from a worker's initdb.
+  const sandboxTemplate = migratedPgliteTemplate();
+  if (sandboxTemplate) provideMigratedTemplate(sandboxTemplate);
   const server = await startServer(config, {
     clock: options.clock,
     logger: createLogger("info", sink),

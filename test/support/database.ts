@@ -31,12 +31,21 @@ export async function migratedDatabaseTarget(): Promise<MigratedDatabase> {
     return { target: await createPostgresDatabase(adminUrl, template || undefined) };
   }
   const target: DatabaseTarget = { kind: "pglite", dataDir: "memory://" };
-  const file = inject("pgliteTemplate");
+  const template = migratedPgliteTemplate();
   // Without the global setup (a project that does not name it): an empty database, migrated at start.
-  if (!file) return { target };
-  // Read once per test process; every app of the file loads the same bytes.
+  if (!template) return { target };
+  return { target, loadDataDir: await template };
+}
+
+/**
+ * The run's migrated PGlite template (on both passes), or undefined without the global setup. Read
+ * once per test process; every app of the file loads the same bytes.
+ */
+export function migratedPgliteTemplate(): Promise<Blob> | undefined {
+  const file = inject("pgliteTemplate");
+  if (!file) return undefined;
   pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
-  return { target, loadDataDir: await pgliteTemplate };
+  return pgliteTemplate;
 }
 
 async function createPostgresDatabase(adminUrl: string, template?: string): Promise<DatabaseTarget> {

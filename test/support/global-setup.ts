@@ -15,7 +15,10 @@ declare module "vitest" {
     redisUrl: string;
     /** On PostgreSQL: a database with every migration applied, to `CREATE DATABASE ... TEMPLATE` from. */
     postgresTemplate: string;
-    /** On PGlite: a dump of a database with every migration applied (a file), loaded by each test app. */
+    /**
+     * A dump of a PGlite database with every migration applied (a file): each test app's database on
+     * the PGlite pass, and each test app's sandbox world on both passes.
+     */
     pgliteTemplate: string;
   }
 }
@@ -86,12 +89,13 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
       postgresUrl = server.url;
     }
     postgresTemplate = await postgresTemplateDatabase(postgresUrl);
-  } else {
-    removeAbandonedScratch();
-    const root = mkdtempSync(path.join(scratchRoot(), `quayside-tests-${process.pid}-`));
-    folders.push(root);
-    pgliteTemplate = await pgliteTemplateDump(root);
   }
+  // On both passes: the sandbox world is an in-memory PGlite whatever the live database is, and a
+  // test app's world starts from this dump instead of making its own (migrated-template.ts).
+  removeAbandonedScratch();
+  const root = mkdtempSync(path.join(scratchRoot(), `quayside-tests-${process.pid}-`));
+  folders.push(root);
+  pgliteTemplate = await pgliteTemplateDump(root);
   let redisUrl = process.env.QUAYSIDE_TEST_REDIS_URL ?? "";
   if (!redisUrl && redisServerPath()) {
     const redis = await startRedis();
