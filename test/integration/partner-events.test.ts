@@ -11,6 +11,7 @@ import { eventsFor, knownShipments, shipmentFor } from "../../simulator/world/wo
 import { partnerSignature } from "../../src/domain/partners/partner-signature";
 import { ManualClock } from "../../src/lib/clock";
 import { SIMULATOR_ENV } from "../compat/support";
+import { callTool, httpClient } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
 const HOUR = 3_600_000;
@@ -256,6 +257,59 @@ describe("a partner's events on GraphQL", () => {
     expect(
       after.shipment.document.containers[0].events.filter((e: any) => e.source.kind === "PARTNER"),
     ).toHaveLength(3);
+  });
+
+  it("MCP's timeline names who reported each event: the partner's by its source, the carrier's by its SCAC", async () => {
+    const mcp = await httpClient(app, org.key);
+    try {
+      const result = await callTool(mcp, "get_shipment_timeline", { reference: box });
+      expect(result.isError ?? false).toBe(false);
+      const events = (result.structuredContent as any).containers[0].events as any[];
+      expect(
+        events
+          .filter((e) => e.source.kind === "partner")
+          .map((e) => [e.eventCode, e.source.name, e.source.eventId]),
+      ).toEqual([
+        ["GTOT", "Harbour Haulage", "hh-1"],
+        ["ARRI", "Harbour Haulage", "hh-2"],
+        ["GTIN", "Harbour Haulage", "hh-3"],
+      ]);
+      const partner = events.find((e) => e.source.kind === "partner")!;
+      expect(partner.source.partnerSourceId).toBe(sourceId);
+      const carrier = events.find((e) => e.source.kind === "carrier")!;
+      expect(carrier.source).toEqual({ kind: "carrier", name: "MSCU", partnerSourceId: null, eventId: null });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("the dashboard's timeline marks the partner's events with their source", async () => {
+    const email = `ops-${org.organizationId.slice(0, 8)}@example.com`;
+    const password = "partner-events-walk-1";
+    await app.services.accounts.createUser({
+      organizationId: org.organizationId,
+      email,
+      role: "owner",
+      password,
+    });
+    const form = await fetch(`${app.url}/dashboard/sign-in`);
+    const visitor = (form.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+    const signedIn = await fetch(`${app.url}/dashboard/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: visitor, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: csrf, email, password }).toString(),
+    });
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const page = await fetch(`${app.url}/dashboard/shipments/${shipmentId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const rows = [...(await page.text()).matchAll(/<tr class="(?:actual|estimated)">.*?<\/tr>/g)].map(
+      (m) => m[0],
+    );
+    const marked = rows.filter((r) => r.includes("Reported by Harbour Haulage"));
+    expect(marked).toHaveLength(3);
+    expect(rows.length).toBeGreaterThan(marked.length);
   });
 
   it("another organisation cannot post to this source", async () => {

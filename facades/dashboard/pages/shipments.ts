@@ -548,7 +548,7 @@ ${
     : `<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Actual or estimated</th><th scope="col">Milestone</th><th scope="col">Place</th><th scope="col" class="hide-narrow">Vessel</th><th scope="col" class="hide-narrow">Container</th></tr></thead><tbody>${events
         .map(
           ({ event: e, container }) =>
-            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${portTime({ local: e.localDateTime, utcOffset: e.utcOffset, instant: e.instant }, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(container)}</td></tr>`,
+            `<tr class="${e.actual ? "actual" : "estimated"}"><td>${portTime({ local: e.localDateTime, utcOffset: e.utcOffset, instant: e.instant }, e.localDateTime ?? "—")}</td><td>${e.actual ? "✓ Actual" : "◌ Estimated"}</td><td>${esc(e.description)}${e.source.kind === "PARTNER" ? `<br><span class="muted">Reported by ${esc(e.source.name)}</span>` : ""}</td><td>${esc(e.location?.name ?? "—")}</td><td class="hide-narrow">${esc(e.vessel ? `${e.vessel.name}${e.voyage ? ` / ${e.voyage}` : ""}` : "—")}</td><td class="hide-narrow">${esc(container)}</td></tr>`,
         )
         .join("")}</tbody></table></div>`
 }</section>`;

@@ -21,6 +21,16 @@ const event = z.object({
   vessel: z.object({ name: z.string(), imo: z.number().int().nullable() }).nullable(),
   voyage: z.string().nullable(),
   emptyIndicator: z.string().nullable().describe("EMPTY or LADEN"),
+  source: z
+    .object({
+      kind: z.enum(["carrier", "partner"]),
+      name: z.string().describe("The partner source's name, or the carrier's SCAC"),
+      partnerSourceId: z.string().nullable(),
+      eventId: z.string().nullable().describe("The partner's own id of the event; null for the carrier's"),
+    })
+    .describe(
+      "Who reported it: the carrier, or a partner of the organisation (drayage, rail, warehouse); a partner's event never overrides a carrier's actual one",
+    ),
 });
 
 const output = z.object({
@@ -64,7 +74,7 @@ export const getShipmentTimeline = defineTool({
   name: "get_shipment_timeline",
   title: "Shipment timeline",
   description:
-    "Every milestone of one of your organisation's shipments, per container (gate out, loading, departure, transshipment, arrival, discharge, delivery; actual and planned), with places, vessels and voyages, and the history of its ETA. Stored data only: no carrier is called.",
+    "Every milestone of one of your organisation's shipments, per container (gate out, loading, departure, transshipment, arrival, discharge, delivery; actual and planned), with places, vessels and voyages, who reported each (the carrier or a named partner: drayage, rail, warehouse), and the history of its ETA. Stored data only: no carrier is called.",
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
@@ -98,6 +108,12 @@ export const getShipmentTimeline = defineTool({
           vessel: e.vessel,
           voyage: e.voyage,
           emptyIndicator: e.emptyIndicator,
+          source: {
+            kind: e.source.kind === "PARTNER" ? ("partner" as const) : ("carrier" as const),
+            name: e.source.name,
+            partnerSourceId: e.source.partnerSourceId,
+            eventId: e.source.eventId,
+          },
         })),
       })),
       etaHistory: (s.document?.etaHistory ?? []).map((r) => ({
