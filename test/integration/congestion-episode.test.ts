@@ -3,14 +3,21 @@
  * samples the simulator's port areas over HTTP every 3 simulated hours for six weeks around the world's
  * typhoon at Shanghai and Ningbo, computes daily signals and scores each day, and the readings must
  * show the typhoon at Shanghai within two days, trend up, recover within a week of the reopening, and
- * leave the ports without an episode below `high`.
+ * leave the ports without an episode below `high`. Around the typhoon the world's news is ingested as
+ * `npm start` ingests it (the simulator's feeds through the disruption pipeline): Shanghai reads
+ * critical from the first sampling after the report of its closure, hours before its queue shows it
+ * (issue 36), and its own queue's reading once the report of the reopening is in.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { episodesBetween } from "../../simulator/world/world";
+import { disruptionFeedSources } from "../../src/app/disruption-feeds";
+import { loadConfig } from "../../src/config";
 import type { BoardItem } from "../../src/domain/congestion/congestion.service";
 import { CongestionService } from "../../src/domain/congestion/congestion.service";
+import { FeedIngestion } from "../../src/domain/disruptions/ingestion.service";
 import { ManualClock } from "../../src/lib/clock";
+import { createFeedFetcher } from "../../src/upstream/feeds/feed.adapter";
 import { SimulatorPortAreaAdapter } from "../../src/upstream/vessels/simulator-port-area.adapter";
 import { startTestApp, type TestApp } from "../support/app";
 
@@ -31,6 +38,9 @@ const readings = new Map<string, Map<string, BoardItem | null>>();
 const typhoon = episodesBetween(FROM, TO).find((e) => e.kind === "typhoon" && e.ports.includes("CNSHA"))!;
 /** Shanghai's reading scored at the last sampling before two days into the typhoon. */
 let twoDaysIn: BoardItem | null = null;
+/** Shanghai's reading at the first sampling after the report of its closure, and after the reopening's. */
+let afterClosureNews: BoardItem | null = null;
+let afterReopeningNews: BoardItem | null = null;
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, clock });
@@ -43,9 +53,28 @@ beforeAll(async () => {
     sampleEveryMs: 3 * HOUR,
   });
   for (const port of PORTS) readings.set(port, new Map());
+  const news = new FeedIngestion({
+    prisma: app.services.db.prisma,
+    clock,
+    fetcher: createFeedFetcher({ timeoutMs: 10_000, maxBytes: 2_000_000, userAgent: "test", clock }),
+    disruptions: app.services.disruptions,
+    sources: disruptionFeedSources(loadConfig({ QUAYSIDE_DISRUPTION_FEEDS: "simulator" }), simulator.url),
+    intervalMs: 3 * HOUR,
+  });
+  await news.syncSources();
+  // The world's news items of the typhoon: the closure 2 hours after its start, the reopening 3 after
+  // its end (simulator/feeds.ts); read from 9 hours before the start, so the storm warning (6 hours
+  // before) is in too and must not lift the port.
+  const closureNews = typhoon.start.getTime() + 2 * HOUR;
+  const reopeningNews = typhoon.end.getTime() + 3 * HOUR;
   for (let t = FROM; t < TO; t += 3 * HOUR) {
     clock.set(new Date(t));
     for (const port of PORTS) expect(await congestion.samplePort(port)).toBe(true);
+    if (t >= typhoon.start.getTime() - 9 * HOUR && t <= reopeningNews + 3 * HOUR) await news.tick();
+    if (t >= closureNews && t < closureNews + 3 * HOUR)
+      afterClosureNews = await congestion.scorePortNow("CNSHA");
+    if (t >= reopeningNews && t < reopeningNews + 3 * HOUR)
+      afterReopeningNews = await congestion.scorePortNow("CNSHA");
     const twoDays = typhoon.start.getTime() + 2 * DAY;
     if (t <= twoDays && t + 3 * HOUR > twoDays) twoDaysIn = await congestion.scorePortNow("CNSHA");
     if (new Date(t).getUTCHours() === 21) {
@@ -54,7 +83,8 @@ beforeAll(async () => {
       }
     }
   }
-}, 600_000);
+  // Six simulated weeks over HTTP: minutes on a loaded machine.
+}, 900_000);
 
 afterAll(async () => {
   await app?.stop();
@@ -76,6 +106,21 @@ describe("the world's typhoon at Shanghai", () => {
     expect(twoDaysIn!.trend7d).toBeGreaterThan(0);
     expect(twoDaysIn!.vesselsWaiting).toBeGreaterThan(10);
     expect(twoDaysIn!.medianAnchorageWaitH).toBeGreaterThan(12);
+  });
+
+  it("reads critical from the first sampling after the report of its closure, before its queue shows it", () => {
+    expect(afterClosureNews).toBeTruthy();
+    expect(afterClosureNews!.bucket).toBe("critical");
+    // The queue has not formed: a ship or two at anchor, as on any day.
+    expect(afterClosureNews!.vesselsWaiting).toBeLessThan(10);
+  });
+
+  it("reads its own queue once the report of the reopening is in: the backlog, while ships still wait", () => {
+    expect(afterReopeningNews).toBeTruthy();
+    expect(afterReopeningNews!.vesselsWaiting).toBeGreaterThan(20);
+    const wait = afterReopeningNews!.components.find((c) => c.name === "anchorage_wait")!;
+    expect(wait.z).toBe(5);
+    expect(["high", "critical"]).toContain(afterReopeningNews!.bucket);
   });
 
   it("is back to normal or below within a week of the end", () => {
