@@ -35,7 +35,7 @@ import { mapDcsaEvents } from "./dcsa-tnt.mapper";
 export const PUSH_FRESHNESS_MS = 24 * 3_600_000;
 /** A pushed event dated this far ahead of our clock is not believed. */
 const FUTURE_SKEW_MS = 5 * 60_000;
-/** How often the carrier is asked whether it still holds a subscription (re-created when not). */
+/** How often the carrier is asked which subscriptions it still holds (lost ones are re-created). */
 export const RENEW_AFTER_MS = 6 * 3_600_000;
 /** A covered reference's poll comes this many times later than an uncovered one's (12 h -> 48 h). */
 export const SAFETY_NET_STRETCH = 4;
@@ -213,17 +213,30 @@ export class CarrierPush {
         report.removed++;
       } else report.failed++;
     }
+    // Renewal asks each carrier once for the list of what it holds (one request, not one per
+    // subscription): a subscription it lost is registered again.
+    const due = (row: SubscriptionRow) =>
+      !row.subscriptionId ||
+      !row.renewedAt ||
+      clock.now().getTime() - row.renewedAt.getTime() >= RENEW_AFTER_MS;
+    const holdings = new Map<string, Set<string> | null>();
     for (const shipment of wanted) {
       const scac = shipment.carrierScac!;
       const row = held.get(keyOf(shipment));
       if (row) {
-        if (
-          row.subscriptionId &&
-          row.renewedAt &&
-          clock.now().getTime() - row.renewedAt.getTime() < RENEW_AFTER_MS
-        )
+        if (!due(row)) continue;
+        if (!holdings.has(scac)) holdings.set(scac, await this.heldAt(scac));
+        const ids = holdings.get(scac);
+        if (ids === null || ids === undefined) {
+          report.failed++;
           continue;
-        const renewed = await this.renew(row);
+        }
+        const renewed =
+          row.subscriptionId && ids.has(row.subscriptionId)
+            ? await prisma.carrierSubscription
+                .update({ where: { id: row.id }, data: { renewedAt: clock.now() } })
+                .then(() => true)
+            : await this.register(row);
         if (renewed) report.renewed++;
         else report.failed++;
         continue;
@@ -464,16 +477,15 @@ export class CarrierPush {
     return true;
   }
 
-  private async renew(row: SubscriptionRow): Promise<boolean> {
-    if (!row.subscriptionId) return this.register(row);
-    const answer = await this.call(row.carrierScac, "GET", `/${encodeURIComponent(row.subscriptionId)}`);
-    if (answer?.status === 404) return this.register(row);
-    if (answer?.status !== 200) return false;
-    await this.deps.prisma.carrierSubscription.update({
-      where: { id: row.id },
-      data: { renewedAt: this.deps.clock.now() },
-    });
-    return true;
+  /** The subscriptionIDs the carrier holds for us (its list), or null when it could not be asked. */
+  private async heldAt(scac: string): Promise<Set<string> | null> {
+    const answer = await this.call(scac, "GET", "?limit=1000");
+    if (answer?.status !== 200 || !Array.isArray(answer.body)) return null;
+    return new Set(
+      answer.body
+        .map((item) => (item as { subscriptionID?: unknown }).subscriptionID)
+        .filter((id): id is string => typeof id === "string"),
+    );
   }
 
   private async unsubscribe(row: SubscriptionRow): Promise<boolean> {
