@@ -9,7 +9,7 @@ import { CARRIERS } from "../carriers/carrier-directory";
 import { findPortEntry } from "../ports/port-directory";
 import { CATEGORY_LABELS, CATEGORY_WINDOWS, type DisruptionCategory } from "./categories";
 import type { Severity } from "./classify";
-import { type DisruptionEntities, entityKeys, mergeEntities } from "./entities";
+import { type DisruptionEntities, entityKeys, extractEntities, mergeEntities } from "./entities";
 import { countryNameOf, findChokepoint } from "./gazetteer";
 import { diceSimilarity } from "./normalise";
 
@@ -138,7 +138,9 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const itemKeys = entityKeys(facts.entities);
   const sameCategory = event.categoryCounts[facts.category] ? 1 : 0;
   // A shared name counts as entities in common: the reports of one rule name its body.
-  const entityLikeness = sharesName(event, facts) ? 1 : overlap(eventKeys, itemKeys);
+  // So does a ship's name: the reports of a grounding name the ship, not always its place.
+  const entityLikeness =
+    sharesName(event, facts) || sharesShip(event, facts) ? 1 : overlap(eventKeys, itemKeys);
   const score = WEIGHT_TEXT * text + WEIGHT_ENTITIES * entityLikeness + WEIGHT_CATEGORY * sameCategory;
   const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
   const eventSpecific = specific(event.entities);
@@ -148,7 +150,8 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // a suspension elsewhere) are not one for that. A shared carrier joins only where one side places
   // the news at no port or chokepoint, the words agree and the same thing happened (a seizure).
   const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
-  const sharesPlace = shared.some((k) => !k.startsWith("carrier:")) || sharesStorm(event, facts);
+  const sharesPlace =
+    shared.some((k) => !k.startsWith("carrier:")) || sharesStorm(event, facts) || sharesShip(event, facts);
   const sharesCarrierOnly =
     !sharesPlace &&
     shared.length > 0 &&
@@ -216,7 +219,8 @@ export function namesEventPlace(event: DisruptionEvent, facts: ItemFacts): boole
   const eventPlaces = [...event.entities.ports, ...event.entities.chokepoints];
   return (
     [...facts.entities.ports, ...facts.entities.chokepoints].some((p) => eventPlaces.includes(p)) ||
-    sharesStorm(event, facts)
+    sharesStorm(event, facts) ||
+    sharesShip(event, facts)
   );
 }
 
@@ -231,6 +235,75 @@ function sharesStorm(event: DisruptionEvent, facts: ItemFacts): boolean {
   if (names.size === 0) return false;
   const words = new Set(facts.foldedTitle.match(/[\p{L}-]+/gu) ?? []);
   return [...names].some((name) => words.has(name));
+}
+
+/** Words that introduce a ship's name: "the bulk carrier Rubymar", "the grounded Ever Forward". */
+const SHIP_CUE =
+  /(?<![\p{L}])(?:[Ss]hip|[Vv]essel|[Bb]oxship|[Cc]ontainership|[Cc]ontainer ship|[Ff]eeder|[Tt]anker|[Bb]ulk carrier|[Bb]ulker|[Cc]ar carrier|[Ff]reighter|[Tt]he grounded|[Tt]he stranded|[Tt]he seized|[Tt]he hijacked|[Tt]he abandoned|[Tt]he stricken|[Tt]he burning|[Tt]he sunken|[Tt]he detained)\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
+
+/** Capitalised words that are places, bodies or headline words, never a ship's name on their own. */
+const NOT_SHIP_WORDS = new Set(
+  `port ports of the a an and in at on to for by from with as after canal sea bay strait gulf coast guard
+  navy river channel island islands north south east west new says said will more than over
+  january february march april may june july august september october november december monday
+  tuesday wednesday thursday friday saturday sunday`.split(/\s+/),
+);
+
+/**
+ * A ship's name as the press writes it: after a vessel word ("car carrier Galaxy Leader"), or two or
+ * three capitalised words opening a headline in sentence case ("Ever Given runs aground"), none of
+ * them a place, body or headline word. A Title Case headline names nothing this way.
+ */
+export function shipNames(title: string): string[] {
+  const names = new Set<string>();
+  const plain = (name: string) =>
+    name.split(/\s+/).every((w) => !NOT_SHIP_WORDS.has(w.toLowerCase())) && name.length >= 3;
+  for (const m of title.matchAll(SHIP_CUE)) {
+    const name = m[1]!.replace(/['\u2019]s$/u, "");
+    if (plain(name)) names.add(name);
+  }
+  const words = title.split(/\s+/);
+  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
+  if (capitalised / Math.max(1, words.length) < 0.6) {
+    const opening = /^(\p{Lu}[\p{Ll}\p{N}-]+(?:\s+\p{Lu}[\p{L}\p{N}-]+){1,2})(?=\s+\p{Ll})/u.exec(title);
+    // "Abandoned Rubymar drifts", "Hijacked Ruen heads": the participle describes the ship.
+    const full = opening?.[1];
+    const name = full?.replace(/^\p{Lu}\p{Ll}+ed\s+/u, "");
+    if (name && plain(name) && (name.includes(" ") || name !== full)) names.add(name);
+  }
+  // A port, country or line ("Hong Kong", "Hamburg Süd") is that entity, not a ship; a ship named
+  // for its line ("MSC Aries", "Maersk Hangzhou") is a ship.
+  return [...names].filter((name) => {
+    const { ports, countries, chokepoints, carriers } = extractEntities(name, "").entities;
+    if (ports.length + countries.length + chokepoints.length > 0) return false;
+    const words = name.split(/\s+/);
+    return carriers.length === 0 || (words.length >= 2 && !COMPANY_WORDS.has(words.at(-1)!.toLowerCase()));
+  });
+}
+
+/** The last word of a line's own name, not of a ship named for it. */
+const COMPANY_WORDS = new Set(
+  "sud süd marine line lines shipping group container containers logistics express lloyd mol".split(" "),
+);
+
+/**
+ * A ship is one event over its salvage, seizure or sinking: a report that names the ship of an event
+ * (named in any of its reports' headlines) shares that event's identity, wherever it places the news.
+ */
+function sharesShip(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return namesEventShip(event, facts.source.title);
+}
+
+/** Whether a headline names the ship of an event (see `sharesShip`). */
+export function namesEventShip(event: DisruptionEvent, title: string): boolean {
+  const names = new Set([...event.sources, ...event.candidateSources].flatMap((s) => shipNames(s.title)));
+  for (const name of shipNames(title)) names.add(name);
+  if (names.size === 0) return false;
+  const eventTitles = [...event.sources, ...event.candidateSources].map((s) => s.title);
+  return [...names].some((name) => {
+    const word = new RegExp(`(?<![\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
+    return word.test(title) && eventTitles.some((t) => word.test(t));
+  });
 }
 
 /** Whether an event can still take an item published at `at`. */
@@ -262,7 +335,8 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   ];
   const eventPlaces = places(event.entities);
   const itemPlaces = places(facts.entities);
-  const sharesPlace = itemPlaces.some((k) => eventPlaces.includes(k)) || sharesStorm(event, facts);
+  const sharesPlace =
+    itemPlaces.some((k) => eventPlaces.includes(k)) || sharesStorm(event, facts) || sharesShip(event, facts);
   const text = cosine(event.terms, facts.terms);
   // A later report may read the same event under another category (the grounded ship's salvage as a
   // chokepoint story, a strike's backlog as a port's): at the same place and in the same words, it

@@ -18,6 +18,7 @@ import {
   mergeFragments,
   NAME_TERM,
   namesEventPlace,
+  namesEventShip,
   resolveIfSilent,
   SIGNAL_WORDS,
   similarity,
@@ -134,10 +135,15 @@ function inContext(
 ): ItemFacts | null {
   const named =
     draft.entities.ports.length + draft.entities.chokepoints.length + draft.entities.carriers.length;
-  if (named === 0) return null;
+  if (named === 0 && !events.some((e) => namesEventShip(e, item.title))) return null;
   let best: { facts: ItemFacts; score: number } | null = null;
   for (const event of events) {
-    if (event.category === draft.category || cosine(event.terms, draft.terms) < minText) continue;
+    // A report naming the event's ship is its report whatever its words (the salvage of a grounding).
+    if (
+      event.category === draft.category ||
+      (cosine(event.terms, draft.terms) < minText && !namesEventShip(event, item.title))
+    )
+      continue;
     const facts = graded(item, draft, event.category);
     let { score, joinable } = withinWindow(event, item.publishedAt)
       ? similarity(event, facts)

@@ -122,6 +122,47 @@ describe("a government named by its capital", () => {
   });
 });
 
+describe("a ship is one event", () => {
+  it("reports naming the grounded ship follow it for weeks, under whatever words, to its refloating", () => {
+    const { state, outcomes } = run([
+      {
+        day: 0,
+        publisher: "Tidewater Journal",
+        title: "Boxship Cape Arcona runs aground off the Port of Gdansk",
+        summary: "The feeder grounded in fog after leaving the container terminal.",
+      },
+      {
+        day: 9,
+        publisher: "Harbour Wire",
+        title: "Salvors fail to free the Cape Arcona on a second attempt",
+        summary: "Tugs will try again at the next high water.",
+      },
+      {
+        day: 19,
+        publisher: "Quay Ledger",
+        title: "Cape Arcona refloated after three weeks",
+        summary: "The ship was towed to a lay-by berth for inspection.",
+      },
+    ]);
+    expect(new Set(outcomes.map(eventOf))).toEqual(new Set([eventOf(outcomes[0]!)]));
+    expect(state.events).toHaveLength(1);
+    expect(state.events[0]!.status).toBe("resolved");
+    expect(state.events[0]!.resolvedAt?.toISOString()).toBe(new Date(START + 19 * 86_400_000).toISOString());
+  });
+
+  it("a ship's name is read after a vessel word or opening a headline, never a port or a line", async () => {
+    const { shipNames } = await import("../../../src/domain/disruptions/events");
+    expect(shipNames("Houthis seize the car carrier Galaxy Leader in the Red Sea")).toEqual([
+      "Galaxy Leader",
+    ]);
+    expect(shipNames("Abandoned Rubymar drifts in the southern Red Sea")).toEqual(["Rubymar"]);
+    expect(shipNames("Hong Kong terminals close as typhoon nears")).toEqual([]);
+    expect(shipNames("Hamburg Süd moves its Latin America office")).toEqual([]);
+    expect(shipNames("Iran seizes the boxship MSC Aries near Hormuz")).toEqual(["MSC Aries"]);
+    expect(shipNames("Port Of Santos Reopens After The Strike")).toEqual([]);
+  });
+});
+
 describe("a report naming nothing", () => {
   it("weeks after an event's last news, does not follow it on words alone", () => {
     const { outcomes } = run([
