@@ -39,6 +39,7 @@ const NAV: { group: string; operator?: boolean; links: { path: string; label: st
     links: [
       { path: "/dashboard/keys", label: "API keys" },
       { path: "/dashboard/webhooks", label: "Webhooks" },
+      { path: "/dashboard/partners", label: "Partner sources" },
       { path: "/dashboard/usage", label: "Usage" },
     ],
   },
@@ -84,6 +85,7 @@ export function layout(input: {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>
 <title>${esc(input.title)} · Quayside</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css">

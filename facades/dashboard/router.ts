@@ -21,6 +21,7 @@ import { mountKeyPages } from "./pages/keys";
 import { mountMorePages } from "./pages/more";
 import { mountNotificationPages } from "./pages/notifications";
 import { mountOverview } from "./pages/overview";
+import { mountPartnerPages } from "./pages/partners";
 import { mountQuoteQueuePages } from "./pages/quote-queue";
 import { mountQuotePages } from "./pages/quotes";
 import { mountReportPages } from "./pages/reports";
@@ -224,6 +225,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   mountOverview(get);
   mountShipmentPages(get, post);
   mountKeyPages(get, post);
+  mountPartnerPages(get, post);
   mountWebhookPages(get, post);
   mountTeamPages(get, post);
   mountMorePages(get);

@@ -5,6 +5,7 @@
  * (`closed_at`, `deliveredAt`) on GraphQL and v1, each event named with its source; a carrier poll
  * keeps them; a replayed event changes nothing; a forged or stale signed webhook is refused.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DcsaEquipmentEvent } from "../../simulator/dcsa-types";
 import { eventsFor, knownShipments, shipmentFor } from "../../simulator/world/world";
@@ -13,6 +14,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { SIMULATOR_ENV } from "../compat/support";
 import { callTool, httpClient } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { hasChromium, launchChromium } from "../support/browser";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -311,6 +313,60 @@ describe("a partner's events on GraphQL", () => {
     expect(marked).toHaveLength(3);
     expect(rows.length).toBeGreaterThan(marked.length);
   });
+
+  it.skipIf(!hasChromium)(
+    "the dashboard's partner sources page lists, adds (secret once), rotates and removes with confirmation, and passes axe",
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext()).newPage();
+        const axe = async (where: string) => {
+          const results = await new AxeBuilder({ page })
+            .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+            .analyze();
+          expect(results.violations.map((v) => `${where}: ${v.id}`)).toEqual([]);
+        };
+        await page.goto(`${app.url}/dashboard/sign-in`);
+        await page.getByLabel("E-mail address").fill(`ops-${org.organizationId.slice(0, 8)}@example.com`);
+        await page.getByLabel("Password").fill("partner-events-walk-1");
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL(`${app.url}/dashboard`);
+        await page
+          .getByRole("navigation", { name: "Dashboard" })
+          .getByRole("link", { name: "Partner sources" })
+          .click();
+        await page.waitForURL(`${app.url}/dashboard/partners`);
+        const row = page.getByRole("row", { name: /Harbour Haulage/ });
+        await expect.poll(() => row.count()).toBe(1);
+        expect(await row.textContent()).not.toContain("None yet");
+        await axe("partner sources");
+
+        await page.getByLabel("Name, shown on its events").fill("Night Trucking");
+        await page.getByRole("button", { name: "Add source" }).click();
+        expect(await page.getByTestId("new-secret").textContent()).toMatch(/^psec_/);
+        await axe("source added");
+        await page.goto(`${app.url}/dashboard/partners`);
+        expect(await page.getByTestId("new-secret").count()).toBe(0);
+
+        await page.getByRole("link", { name: "Rotate the secret of Night Trucking…" }).click();
+        await axe("rotate confirmation");
+        await page.getByRole("button", { name: "Rotate the secret of Night Trucking" }).click();
+        expect(await page.getByTestId("new-secret").textContent()).toMatch(/^psec_/);
+
+        await page.getByRole("link", { name: "Remove Night Trucking…" }).click();
+        await page.getByRole("button", { name: "Remove Night Trucking" }).click();
+        expect(await page.getByRole("row", { name: /Night Trucking/ }).count()).toBe(0);
+        expect(await page.getByRole("row", { name: /Harbour Haulage/ }).count()).toBe(1);
+
+        await page.goto(`${app.url}/dashboard/shipments/${shipmentId}`);
+        expect(await page.getByText("Reported by Harbour Haulage").count()).toBe(3);
+        await axe("shipment with partner events");
+      } finally {
+        await browser.close();
+      }
+    },
+    120_000,
+  );
 
   it("another organisation cannot post to this source", async () => {
     const other = await app.fixtures.organization({ plan: "professional" });
