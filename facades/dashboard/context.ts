@@ -19,6 +19,8 @@ export interface Signed {
   res: Response;
   session: BrowserSession & { principal: Principal };
   person: LayoutPerson;
+  /** What the core says this person may do to the organisation (pages offer only that). */
+  rights: { manageOrganization: boolean };
   run: <T>(result: Promise<OperationResult<T>>) => Promise<T | null>;
   caller: { requestId: string; principal: Principal };
   /** Renders a page in the shell (status from the outcome table when a refusal is shown). */
@@ -56,6 +58,7 @@ export async function signedContext(
     res,
     session,
     person,
+    rights: { manageOrganization: organization.manageableByViewer },
     caller,
     lastError: null,
     lastStatus: 200,

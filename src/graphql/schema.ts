@@ -5,6 +5,7 @@ import "./types/scalars/date-time";
 import "./types/scalars/json";
 import "./types/accounts/api-key";
 import "./types/accounts/api-key-rights";
+import "./types/accounts/organization-rights";
 import "./types/accounts/billing-cycle";
 import "./types/accounts/billing-state";
 import "./types/accounts/create-api-key-input";

@@ -223,7 +223,7 @@ describe.skipIf(!hasChromium)("the dashboard's workbench", { timeout: 240_000 },
     await page.getByRole("button", { name: "Ask for a quote" }).click();
     expect(await page.getByRole("status").first().textContent()).toMatch(/Request RFQ-\d+ sent/);
     expect(await page.getByTestId("quote-request").textContent()).toMatch(
-      /CNSHA → NLRTM[\s\S]*2 × 40HC[\s\S]*Waiting for a quote/,
+      /Shanghai \(CNSHA\) → Rotterdam \(NLRTM\)[\s\S]*2 × 40HC[\s\S]*Waiting for a quote/,
     );
     // One date shape with the zone: a moment in the reader's zone (Amsterdam), a calendar day alone.
     const row = page.getByTestId("quote-request");

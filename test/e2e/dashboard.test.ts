@@ -381,7 +381,9 @@ describe.skipIf(!hasChromium)("the dashboard in Chromium", { timeout: 240_000 },
     const { requestNumber } = (await asked.json()).data.requestQuote.request;
     await page.reload();
     const row = page.getByRole("table", { name: "Quote requests" }).locator("tbody tr").first();
-    expect(await row.textContent()).toMatch(new RegExp(`${requestNumber}\\s*CNSHA → NLRTM\\s*2 × 40GP`));
+    expect(await row.textContent()).toMatch(
+      new RegExp(`${requestNumber}\\s*Shanghai \\(CNSHA\\) → Rotterdam \\(NLRTM\\)\\s*2 × 40GP`),
+    );
     expect(await row.textContent()).toContain("Waiting for a quote");
     await shoot(page, "quote-requests");
 

@@ -61,7 +61,7 @@ async function accountPage(s: Signed, message = "", status?: number): Promise<vo
   const developer = org
     ? `<section class="card" aria-labelledby="dev"><h2 id="dev">Developer mode</h2>
 <p>Developer mode is <strong>${org.developerMode ? "on" : "off"}</strong>. ${org.developerMode ? "API keys of the organisation work on every surface." : "API keys are refused on every surface until it is switched on."}</p>
-${s.person.role !== "owner" ? '<p class="muted">Only owners switch it.</p>' : org.developerMode ? `<p>${dangerLink("/dashboard/account/developer-mode/off", "Switch developer mode off…")}</p>` : `<form method="post" action="/dashboard/account/developer-mode">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button type="submit">Switch developer mode on</button></form>`}
+${!s.rights.manageOrganization ? '<p class="muted">Only owners switch it.</p>' : org.developerMode ? `<p>${dangerLink("/dashboard/account/developer-mode/off", "Switch developer mode off…")}</p>` : `<form method="post" action="/dashboard/account/developer-mode">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button type="submit">Switch developer mode on</button></form>`}
 <p>Plan: ${esc(org.plan.name)}.</p></section>`
     : "";
   const password = `<form method="post" action="/dashboard/account/password" class="card" aria-labelledby="pw"><h2 id="pw">Change password</h2>${csrfField(csrf)}

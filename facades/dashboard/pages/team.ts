@@ -86,7 +86,7 @@ export function mountTeamPages(get: Mount, post: Mount): void {
 async function teamPage(s: Signed, message = "", status?: number): Promise<void> {
   const team = await s.run(s.deps.run(s.caller, DashTeamDocument));
   const users = team?.viewer.organization.users ?? [];
-  const owner = s.person.role === "owner";
+  const owner = s.rights.manageOrganization;
   const invitations = owner
     ? ((await s.run(s.deps.run(s.caller, DashInvitationsDocument)))?.invitations ?? [])
     : [];
