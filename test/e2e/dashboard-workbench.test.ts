@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)("the dashboard's workbench", { timeout: 240_000 },
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     for (const [group, links] of [
       ["Shipments", ["Overview", "Shipments", "Track", "Customers", "Quotes", "Documents", "Reports"]],
-      ["Developers", ["API keys", "Webhooks", "Usage"]],
+      ["Developers", ["API keys", "Webhooks", "Partner sources", "Usage"]],
       ["Account", ["Team", "Notifications", "Support", "Account"]],
     ] as const) {
       const list = nav.getByRole("list", { name: group });
