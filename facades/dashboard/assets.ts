@@ -31,7 +31,7 @@ input,select,textarea{font:inherit;padding:8px;border:1px solid #6b7785;border-r
 input[type=checkbox]{width:20px;height:20px;vertical-align:middle}
 textarea{width:100%;min-height:120px}
 button{font:inherit;padding:8px 14px;border-radius:4px;border:1px solid #0b3f77;background:var(--accent);color:#fff;cursor:pointer;min-height:40px}
-button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--bad);border-color:#6d1419}
+button.secondary{background:#fff;color:var(--accent)}button.in-text{min-height:28px;padding:2px 10px;font-size:14px}button.danger{background:var(--bad);border-color:#6d1419}
 a.danger-link{display:inline-block;padding:8px 4px;min-height:40px;color:var(--bad);font-weight:600}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.event-about{margin:0 0 8px 28px;font-size:14px}.wrap-anywhere,.wrap-anywhere *{overflow-wrap:anywhere;min-width:0}.confirm{border:2px solid var(--bad)}
 .inline{display:inline}
 .row{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-end}

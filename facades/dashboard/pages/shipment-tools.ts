@@ -162,16 +162,16 @@ export function mountShipmentTools(get: Mount, post: Mount, shipmentPage: Shipme
   });
 }
 
-/** The refresh button under "Data from the carrier", with when the limits next allow one. */
-export function refreshControl(
-  s: Signed,
-  shipment: { name: string; refreshEligibleNow: boolean; nextRefreshEligibleAt?: string | null },
-): string {
-  const when =
-    !shipment.refreshEligibleNow && shipment.nextRefreshEligibleAt
-      ? ` <span class="muted">Next manual refresh allowed from ${time(shipment.nextRefreshEligibleAt)}.</span>`
-      : "";
-  return `<form method="post" action="/dashboard/shipments/${esc(shipment.name)}/refresh" class="inline">${csrfField(s.session.csrfToken)}<button type="submit">Refresh now</button></form>${when}`;
+/**
+ * The refresh button, to sit in the "Data from the carrier" sentence (its form stands after the
+ * sentence: a form may not be inside a paragraph). The core decides whether a refresh is allowed now;
+ * a refused one says from when (the page's first screen has no line to spare for it before).
+ */
+export function refreshControl(s: Signed, shipment: { name: string }): { button: string; form: string } {
+  return {
+    button: `<button type="submit" form="refresh-now" class="in-text secondary">Refresh now</button>`,
+    form: `<form id="refresh-now" method="post" action="/dashboard/shipments/${esc(shipment.name)}/refresh" class="inline">${csrfField(s.session.csrfToken)}</form>`,
+  };
 }
 
 /** The customer the shipment is for, and assigning another (or none). */

@@ -511,6 +511,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
   const legs = (doc?.routeSegments ?? []).map((r) => ({ path: r.path }));
   const vessel = doc?.vesselNow ?? null;
   const next = doc?.nextMilestone ?? null;
+  const refresh = refreshControl(s, shipment);
   const glance = `<section class="card" aria-labelledby="glance"><h2 id="glance">At a glance</h2>
 <p>${statusBadge(shipment.status, false)}${shipment.summary?.isDelayed ? ' <span class="late">⚠ Delayed</span>' : ""}${shipment.archived ? ' <span class="muted">Archived</span>' : ""}</p>
 <dl class="glance">
@@ -521,8 +522,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
 <div><dt>Carrier</dt><dd>${esc(shipment.confirmedCarrier?.name ?? shipment.carrierScac ?? "—")}</dd></div>
 ${shipment.customers.length > 0 ? `<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", "))}</dd></div>` : ""}
 </dl>
-<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}.</p>
-<div class="row">${refreshControl(s, shipment)}</div></section>`;
+<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}. ${refresh.button}</p>${refresh.form}</section>`;
   const pin = vessel
     ? {
         lat: vessel.lat,
@@ -573,7 +573,7 @@ ${postButton(`/dashboard/shipments/${shipment.name}/unshare`, "Revoke the share 
     customerSection(s, shipment),
     documentsSection(s, shipment.name),
   ]);
-  const jump = `<nav aria-label="On this page"><ul class="jump"><li><a href="#timeline">Timeline</a></li><li><a href="#disruptions">Disruptions</a></li><li><a href="#predictive-eta">Outlook</a></li><li><a href="#containers">Containers</a></li><li><a href="#voyages">Vessels</a></li><li><a href="#eta-history">ETA history</a></li><li><a href="#customer">Customer</a></li><li><a href="#documents">Documents</a></li><li><a href="#share">Share and untrack</a></li></ul></nav>`;
+  const jump = `<nav aria-label="On this page"><ul class="jump"><li><a href="#timeline">Timeline</a></li><li><a href="#disruptions">Disruptions</a></li><li><a href="#predictive-eta">Outlook</a></li><li><a href="#containers">Containers</a></li><li><a href="#voyages">Vessels</a></li><li><a href="#eta-history">ETA history</a></li><li><a href="#customer">Customer, documents</a></li><li><a href="#share">Share and untrack</a></li></ul></nav>`;
   s.render(
     `${shipment.reference}`,
     "/dashboard/shipments",
