@@ -150,6 +150,47 @@ export const SERVICE_RECOVERY_SLIP80_HOURS: Partial<Record<HorizonBucket, number
   gt14d: 0.15,
 };
 /**
+ * **A connection the box still makes** (issue 34, fitted on the service-path replay's tuning split
+ * only). When a transshipped box's first ship is published late (its late departure announced, not
+ * yet the time it will make good at sea), the carrier rolls the box to the connecting loop's next
+ * sailing and its ETA at the port of discharge moves a week or more later. The ship then makes good
+ * up to a fifth of the leg (RECOVERY_RATE), reaches the transshipment port in time, and the box sails
+ * as booked. On the tuning split these rolls that never happened carried 0.72 of the summed error of
+ * p50 beyond 14 days (347 of 9,799 predictions, the carrier 14 to 20 days late on them; the
+ * breakdown: `carrier-eta-emulation.ts tuning --breakdown`).
+ *
+ * So, before the box has left the transshipment port: when the connecting departure the carrier
+ * gives is CONNECTION_ROLL_MIN_HOURS or more later than the one first booked, the first ship's
+ * published delay is made good at RECOVERY_RATE of its leg (as RECOVERY_*: the delay published before
+ * the box sailed; once sailing, a revision later than that stops it, an earlier one is taken as is),
+ * and if that arrival is at least CONNECTION_HOURS before the booked departure, the box makes it: p50
+ * is the carrier's ETA less the roll (the connecting loop's next sailing arrives that much later), and
+ * never later than the first ETA the service saw (the booking's arrival: a roll at the first connection
+ * rolls the later legs too, and a loop's next bookable sailing can be weeks away).
+ *
+ * Carrier-ETA emulation (bench/eta-replay/carrier-eta-emulation.ts, 300 voyages): tuning, MAE of p50 /
+ * MAE of the carrier beyond 14 days 0.603 -> 0.326 (the moved rows' p50 within 1.1 h of the arrival
+ * on average, the carrier 209 h off), other buckets unchanged or better (7-14 d 0.447 -> 0.414),
+ * before p50 0.465-0.547, before p80 0.758-0.859, no prediction over 48 h off while the carrier was
+ * within 12 h. Validation (measured once, nothing fitted): 2 rows moved, 0.882 unchanged beyond 14 days:
+ * that split's error is elsewhere (docs/decisions/eta.md, "Beyond 14 days"). Passed by the emulation;
+ * the service does not yet keep the connection's first estimates, so it passes none (not yet on the
+ * service path).
+ */
+export const CONNECTION_ROLL_MIN_HOURS = 72;
+/** The least time between the first ship's arrival and the connecting departure (the world's 48 h). */
+export const CONNECTION_HOURS = 48;
+/** The median of arrival minus the moved p50 on the tuning split's moved rows. */
+export const CONNECTION_P50_SHIFT_HOURS = 0;
+/** The window of a prediction so moved (source `blend`), by bucket, covering about 0.83 on tuning. */
+export const SERVICE_CONNECTION_SLIP80_HOURS: Partial<Record<HorizonBucket, number>> = {
+  le1d: 0.15,
+  "1to3d": 0.15,
+  "3to7d": 0.15,
+  "7to14d": 0.15,
+  gt14d: 0.15,
+};
+/**
  * The model's share of p50 per horizon bucket on the service path, fitted on the same tuning split:
  * 0 everywhere. Every one of its 39 model and blend predictions there was further from the arrival
  * than the carrier's ETA (the carrier within 0.1 h, the model 5 h to 3 days late), the 7 that sailed
@@ -317,6 +358,22 @@ export interface EtaInput {
     transshipment: boolean;
   } | null;
   recoverySlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
+  /**
+   * The box's first connection as the service kept it (CONNECTION_*): the first ship's arrival at the
+   * transshipment port (first estimate seen, highest estimate kept before the box sailed, current
+   * estimate or actual), and the connecting departure (first estimate seen: the booking; current; left
+   * already). With it and `connectionSlip80Hours`, a roll that will not happen is undone.
+   */
+  connection?: {
+    firstArrivalAt: number;
+    arrivalBeforeSailing: number | null;
+    arrivalAt: number;
+    arrived: boolean;
+    bookedDepartureAt: number;
+    departureAt: number;
+    connected: boolean;
+  } | null;
+  connectionSlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
 }
 
 export interface EtaPrediction {
@@ -737,6 +794,8 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
   const recalibrated = recalibrateByWeight(raw, input.now, bucket, table);
   const faulty = raw.fallbackReason !== null && INPUT_FAULTS.includes(raw.fallbackReason);
   if (raw.weight === 0 && !faulty) {
+    const made = connectionMadeEta(input);
+    if (made) return made;
     const recovered = recoveredEta(input);
     if (recovered) return recovered;
   }
@@ -806,6 +865,61 @@ export function recoveredEta(input: EtaInput): EtaPrediction | null {
   );
   const bucket = horizonBucketOf(p50 - now);
   const slip = input.recoverySlip80Hours[bucket];
+  if (slip === undefined) return null;
+  const p80 = p50 + slip * HOUR_MS;
+  return {
+    p50,
+    p80,
+    source: "blend",
+    confidence: confidenceOf({
+      source: "blend",
+      positionAgeHours: null,
+      podTier: input.pod?.tier ?? null,
+      horizonMs: p50 - now,
+      spreadMs: p80 - p50,
+      calibrated: true,
+      calibrationWithinTarget: false,
+      carrierArrivalsMeasured: 0,
+    }),
+    horizonHours: Math.round(((p50 - now) / HOUR_MS) * 10) / 10,
+    horizonBucket: bucket,
+    computedAt: now,
+    fallbackReason: input.fallback === "not_sailing" ? "not_sailing" : null,
+  };
+}
+
+/**
+ * The carrier's ETA less a roll to a later connecting sailing that the first ship's recovery makes
+ * unnecessary (CONNECTION_*, above), source `blend`; null when it does not apply: no connection kept,
+ * the box already on the connecting ship or the first ship arrived (the carrier then knows), a roll
+ * under CONNECTION_ROLL_MIN_HOURS, a delay revised later at sea, or an arrival that still misses the
+ * booked departure.
+ */
+export function connectionMadeEta(input: EtaInput): EtaPrediction | null {
+  const { carrierEta, connection, departure, now } = input;
+  if (carrierEta === null || !connection || !input.connectionSlip80Hours) return null;
+  if (connection.connected || connection.arrived) return null;
+  const roll = connection.departureAt - connection.bookedDepartureAt;
+  if (roll < CONNECTION_ROLL_MIN_HOURS * HOUR_MS) return null;
+  const sailed = departure?.sailedAt != null;
+  const kept = connection.arrivalBeforeSailing ?? connection.arrivalAt;
+  const published = sailed ? kept : Math.max(kept, connection.arrivalAt);
+  // A delay at sea the carrier knows of after the departure is not made good.
+  if (sailed && connection.arrivalAt > published) return null;
+  const delayMs = Math.max(0, published - connection.firstArrivalAt);
+  const legMs = departure?.polDepartureAt != null ? published - departure.polDepartureAt : 0;
+  const recovered = Math.min(
+    connection.arrivalAt,
+    connection.firstArrivalAt + Math.max(0, delayMs - RECOVERY_RATE * Math.max(0, legMs)),
+  );
+  if (recovered + CONNECTION_HOURS * HOUR_MS > connection.bookedDepartureAt) return null;
+  // The roll moves the later legs' sailings too (a loop's next bookable sailing can be weeks later),
+  // so the ETA less the first roll may still be late: the booked arrival is the earlier bound.
+  const undone =
+    input.firstCarrierEta != null ? Math.min(carrierEta - roll, input.firstCarrierEta) : carrierEta - roll;
+  const p50 = Math.max(now, undone + CONNECTION_P50_SHIFT_HOURS * HOUR_MS);
+  const bucket = horizonBucketOf(p50 - now);
+  const slip = input.connectionSlip80Hours[bucket];
   if (slip === undefined) return null;
   const p80 = p50 + slip * HOUR_MS;
   return {

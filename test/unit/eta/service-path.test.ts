@@ -14,6 +14,7 @@ import {
   RECOVERY_RATE,
   SERVICE_CARRIER_P50_SHIFT_HOURS,
   SERVICE_CARRIER_SLIP80_HOURS,
+  SERVICE_CONNECTION_SLIP80_HOURS,
   SERVICE_MODEL_WEIGHT,
   SERVICE_RECOVERY_SLIP80_HOURS,
 } from "../../../src/domain/eta/eta-model";
@@ -128,6 +129,60 @@ describe("a published late departure the ship makes good", () => {
       confidence: "low",
     });
     expect(prediction.p50).toBe(first + 48 * HOUR_MS + SERVICE_CARRIER_P50_SHIFT_HOURS["7to14d"] * HOUR_MS);
+  });
+});
+
+describe("a roll to a later connecting sailing that the first ship's recovery makes unnecessary", () => {
+  // A box booked Busan -> Singapore (10-day leg, sails in two days) -> Rotterdam, its connection
+  // booked four days after the first ship's arrival. The first ship's late departure is published
+  // (3 days), the carrier rolls the box to the connecting loop's sailing a week later and its ETA at
+  // the port of discharge moves a week later.
+  const first = now + 40 * DAY_MS;
+  const firstArrivalAt = now + 12 * DAY_MS;
+  const bookedDepartureAt = firstArrivalAt + 4 * DAY_MS;
+  const rolled = first + 7 * DAY_MS;
+  function connecting(arrivalDelayMs: number, overrides: Partial<NonNullable<EtaInput["connection"]>> = {}) {
+    return servicePath(
+      rolled,
+      first,
+      {
+        connection: {
+          firstArrivalAt,
+          arrivalBeforeSailing: null,
+          arrivalAt: firstArrivalAt + arrivalDelayMs,
+          arrived: false,
+          bookedDepartureAt,
+          departureAt: bookedDepartureAt + 7 * DAY_MS,
+          connected: false,
+          ...overrides,
+        },
+        connectionSlip80Hours: SERVICE_CONNECTION_SLIP80_HOURS,
+      },
+      { transshipment: true, polDepartureAt: now + 2 * DAY_MS },
+    );
+  }
+
+  it("serves the booked arrival when the ship makes good enough of its delay to connect, source blend", () => {
+    // 3 days late on a 13-day leg as published: 2.6 days made good, 0.4 left; 3.6 days before the
+    // booked departure, more than the 48-hour connection.
+    const prediction = connecting(3 * DAY_MS);
+    expect(prediction).toMatchObject({ source: "blend", p50: first });
+    expect(prediction.p80 - prediction.p50).toBe(SERVICE_CONNECTION_SLIP80_HOURS.gt14d! * HOUR_MS);
+  });
+
+  it("keeps the roll when even a ship that makes good a fifth of its leg misses the connection", () => {
+    // 6 days late on a 16-day leg: 3.2 days made good, 2.8 left, 1.2 days before the booked departure.
+    expect(connecting(6 * DAY_MS)).toMatchObject({
+      source: "carrier",
+      p50: rolled + SERVICE_CARRIER_P50_SHIFT_HOURS.gt14d * HOUR_MS,
+    });
+  });
+
+  it("leaves the carrier alone once the first ship has arrived or the box is on the connecting ship", () => {
+    expect(connecting(3 * DAY_MS, { arrived: true }).source).toBe("carrier");
+    expect(connecting(3 * DAY_MS, { connected: true }).source).toBe("carrier");
+    // A connecting departure that moved less than three days is that ship's own delay, not a roll.
+    expect(connecting(3 * DAY_MS, { departureAt: bookedDepartureAt + DAY_MS }).source).toBe("carrier");
   });
 });
 
