@@ -105,6 +105,10 @@ function emulate(split: ReplaySplit, rows?: BreakdownRow[]): Map<string, Cell> {
     let firstTsArrival: number | null = null;
     let bookedTsDeparture: number | null = null;
     let tsArrivalBeforeSailing: number | null = null;
+    // The last leg of a transshipped box, per named sailing (the voyage the carrier's events name).
+    const lastDeparture = plan.legs.length > 1 ? vesselMove("DEPA", last) : undefined;
+    const firstDepartureOf = new Map<number, number>();
+    const highestEtaOf = new Map<number, number>();
     for (let now = Math.ceil(voyage.trackableAt / step) * step; now < voyage.ata; now += step) {
       const known = knownShifts(plan, timeline, now);
       const estimate = (m: Milestone): number =>
@@ -130,7 +134,23 @@ function emulate(split: ReplaySplit, rows?: BreakdownRow[]): Map<string, Cell> {
         };
         if (!sailed) tsArrivalBeforeSailing = Math.max(tsArrivalBeforeSailing ?? arrivalAt, arrivalAt);
       }
+      let lastLeg = null;
+      if (lastDeparture) {
+        const named = known.sailing[last] ?? 0;
+        const lastSailedAt = actualTime(lastDeparture, timeline);
+        const lastSailed = now >= lastSailedAt;
+        const departureAt = lastSailed ? lastSailedAt : estimate(lastDeparture);
+        if (!firstDepartureOf.has(named)) firstDepartureOf.set(named, departureAt);
+        lastLeg = {
+          firstDepartureAt: firstDepartureOf.get(named)!,
+          departureAt,
+          sailedAt: lastSailed ? lastSailedAt : null,
+          highestCarrierEtaBeforeSailing: highestEtaOf.get(named) ?? null,
+        };
+        if (!lastSailed) highestEtaOf.set(named, Math.max(highestEtaOf.get(named) ?? carrierEta, carrierEta));
+      }
       const prediction = predictEta({
+        lastLeg,
         connection,
         connectionSlip80Hours: SERVICE_CONNECTION_SLIP80_HOURS,
         seedKey: `${voyage.scac}:${normalizeReference(voyage.reference)}`,

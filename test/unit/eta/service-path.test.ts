@@ -186,6 +186,47 @@ describe("a roll to a later connecting sailing that the first ship's recovery ma
   });
 });
 
+describe("a transshipped box's last ship published late at the transshipment port", () => {
+  // The box's last ship leaves Singapore for Rotterdam on a 25-day leg, published 3 days late.
+  const firstDepartureAt = now + 5 * DAY_MS;
+  const departureAt = firstDepartureAt + 3 * DAY_MS;
+  const published = departureAt + 25 * DAY_MS;
+  function lastLeg(carrierEta: number, sailedAt: number | null, highest: number | null = null) {
+    return servicePath(
+      carrierEta,
+      now - 30 * DAY_MS,
+      {
+        lastLeg: { firstDepartureAt, departureAt, sailedAt, highestCarrierEtaBeforeSailing: highest },
+      },
+      { transshipment: true, polDepartureAt: now - 30 * DAY_MS, sailedAt: now - 30 * DAY_MS },
+    );
+  }
+
+  it("makes good the whole delay when it is within a fifth of the leg, before and after the ship sails", () => {
+    expect(lastLeg(published, null)).toMatchObject({ source: "blend", p50: published - 3 * DAY_MS + shift });
+    const atSea = { at: departureAt, eta: published };
+    expect(lastLeg(published, atSea.at, atSea.eta).p50).toBe(published - 3 * DAY_MS + shift);
+  });
+
+  it("leaves the carrier alone when the departure did not move or the carrier revised its ETA later at sea", () => {
+    const onTime = servicePath(
+      published,
+      now - 30 * DAY_MS,
+      {
+        lastLeg: {
+          firstDepartureAt: departureAt,
+          departureAt,
+          sailedAt: null,
+          highestCarrierEtaBeforeSailing: null,
+        },
+      },
+      { transshipment: true },
+    );
+    expect(onTime.source).toBe("carrier");
+    expect(lastLeg(published + 2 * DAY_MS, departureAt, published).source).toBe("carrier");
+  });
+});
+
 describe("the carrier's window on the service path", () => {
   it("is the measured slip of its horizon: hours beyond two weeks, not five minutes", () => {
     const eta = now + 20 * DAY_MS;
