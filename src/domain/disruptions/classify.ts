@@ -508,7 +508,7 @@ export function isResolution(item: NormalisedItem): boolean {
 
 /** What a restriction is called when it is lifted: "lifts the export ban", "curfew lifted". */
 const LIFTABLE =
-  "ban|bans|restriction|restrictions|curfew|curfews|lockdown|lockdowns|suspension|closure|closures|force majeure|blockade|embargo|order|orders|warning|warnings|alert|alerts|quarantine|limits|limit|cap|detention|arrest|sanctions|tariffs|tariff|duties|duty|controls";
+  "ban|bans|restriction|restrictions|curfew|curfews|lockdown|lockdowns|suspension|closure|closures|force majeure|blockade|embargo|order|orders|warning|warnings|alert|alerts|threat|threats|advisory|advisories|quarantine|limits|limit|cap|detention|arrest|sanctions|tariffs|tariff|duties|duty|controls";
 
 /**
  * "Lifts" alone is no end ("demand lifts rates", "crane barges lift containers", "China lifts

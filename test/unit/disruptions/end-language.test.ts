@@ -32,6 +32,7 @@ describe("what reads as an end", () => {
     expect(endsIt("Crane barges lift containers off the stranded feeder")).toBe(false);
     expect(endsIt("Authorities lift the night curfew on the Port of Chittagong")).toBe(true);
     expect(endsIt("Rice export ban lifted after the harvest")).toBe(true);
+    expect(endsIt("Malacca Strait piracy threat lifted after the gang's arrest")).toBe(true);
   });
 
   it("an end hoped for, quoted, remembered or the action starting again is no end", () => {
