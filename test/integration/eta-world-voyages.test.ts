@@ -33,7 +33,7 @@ async function predictedAt(reference: string, sealine: string, at: string) {
     headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json" },
     body: JSON.stringify({ shipments: [{ type: "container", number: reference, sealine }] }),
   });
-  expect(res.status).toBe(200);
+  expect(res.status, await res.clone().text()).toBe(200);
   const tracked = (await res.json()) as { results: { ok: boolean }[] };
   expect(tracked.results[0]?.ok, JSON.stringify(tracked)).toBe(true);
   await app.services.eta.computeDue();
@@ -71,4 +71,21 @@ describe("a ship at its port of discharge before the carrier says so", () => {
     expect(eta).toBeNull();
     expect(kept).toEqual([]);
   });
+});
+
+describe("a transshipped box's last ship published late at the transshipment port", () => {
+  it("is predicted to make good its late departure: p50 at the booked arrival, the carrier's ETA days later", async () => {
+    // PCIU3123328 (tuning split): the last ship's departure from the transshipment port was first
+    // estimated 2026-06-23 14:30; three days before, the carrier publishes it six days late and carries
+    // it to the port of discharge, while the ship makes good a fifth of its leg and arrives as booked.
+    await predictedAt("PCIU3123328", "PCIU", "2026-06-02T00:00:00.000Z");
+    clock.set("2026-06-21T00:00:00.000Z");
+    while ((await app.services.background.refreshDue(25)) > 0) {}
+    const { eta, kept } = await predictedAt("PCIU3123328", "PCIU", "2026-06-21T00:00:00.000Z");
+    const latest = kept.sort((a, b) => b.computedAt.getTime() - a.computedAt.getTime())[0]!;
+    expect(eta.source).toBe("blend");
+    // The carrier's ETA is nearly six days later than p50 (arrival - carrier ETA: -142 h in the world).
+    const carrierAheadHours = (latest.carrierEta!.getTime() - Date.parse(eta.p50)) / 3_600_000;
+    expect(carrierAheadHours).toBeGreaterThan(100);
+  }, 60_000);
 });

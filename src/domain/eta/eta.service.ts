@@ -14,6 +14,7 @@ import {
   type CallAhead,
   type EtaConfidence,
   type EtaFallbackReason,
+  type EtaInput,
   type EtaPrediction,
   type EtaSource,
   HOUR_MS,
@@ -27,7 +28,7 @@ import {
   SERVICE_RECOVERY_SLIP80_HOURS,
   type VesselProgress,
 } from "./eta-model";
-import { journeyProgress } from "./journey-progress";
+import { type JourneyProgress, journeyProgress } from "./journey-progress";
 
 /** A vessel's newest position as the position sources give it. */
 export interface VesselFix {
@@ -165,7 +166,9 @@ export class EtaService {
     for (const [n, i] of pending.entries()) {
       const document = documents[n];
       const carrierEtas = keptEtas.get(shipments[i]!.id) ?? null;
-      const prediction = document ? await this.predict(document, now, { carrierEtas }) : null;
+      const prediction = document
+        ? await this.predict(document, now, { carrierEtas, shipmentId: shipments[i]!.id })
+        : null;
       answers[i] = prediction ? { ...served(prediction), computedAt: new Date(now) } : null;
     }
     return answers;
@@ -236,7 +239,7 @@ export class EtaService {
       let prediction: EtaPrediction | null;
       try {
         const carrierEtas = keptEtas.get(row.id) ?? null;
-        prediction = await this.predict(document, now, { keepFix: true, carrierEtas });
+        prediction = await this.predict(document, now, { keepFix: true, carrierEtas, shipmentId: row.id });
       } catch (error) {
         // One shipment the model fails on must not hold up its batch: tried again in an hour, and
         // until then its reads compute in memory (and fail the same way, on that field only).
@@ -278,11 +281,15 @@ export class EtaService {
   async predict(
     document: LatestDocument,
     now: number,
-    options: { keepFix?: boolean; carrierEtas?: KeptCarrierEtas | null } = {},
+    options: { keepFix?: boolean; carrierEtas?: KeptCarrierEtas | null; shipmentId?: string } = {},
   ): Promise<EtaPrediction | null> {
     const content = document.content;
     const progress = journeyProgress(content);
     if (progress.arrived) return null;
+    const lastLeg =
+      progress.lastLeg && options.shipmentId
+        ? await this.keptLastLeg(options.shipmentId, document.document.id, progress.lastLeg)
+        : null;
     const places = new Map(placeLocations(content).map((p) => [p.key, p]));
     const podCode = progress.podLocationKey ? places.get(progress.podLocationKey)?.unLocode : null;
     const pod = podCode ? await this.deps.sources.portWait(podCode) : null;
@@ -334,6 +341,8 @@ export class EtaService {
         transshipment: progress.transshipment,
       },
       recoverySlip80Hours: SERVICE_RECOVERY_SLIP80_HOURS,
+      // A transshipped box's last ship published late at the transshipment port (LAST_LEG_RECOVERY).
+      lastLeg,
       vessel,
       pod,
       fallback,
@@ -427,6 +436,43 @@ export class EtaService {
           { first: r.first_eta!.getTime(), highestBeforeSailing: r.highest_before?.getTime() ?? null },
         ]),
     );
+  }
+
+  /**
+   * What the service kept of a transshipped box's last leg (LAST_LEG_RECOVERY): the first departure
+   * estimate a stored version gave for the voyage now named at that port, and the highest carrier ETA
+   * kept from that version's fetch until the ship sailed. Null when no version named that voyage there.
+   */
+  private async keptLastLeg(
+    shipmentId: string,
+    documentId: string,
+    lastLeg: NonNullable<JourneyProgress["lastLeg"]>,
+  ): Promise<NonNullable<EtaInput["lastLeg"]> | null> {
+    const { prisma } = this.deps;
+    const [first] = await prisma.$queryRaw<{ instant: string; fetched_at: Date }[]>`
+      SELECT e->>'instant' AS instant, v.fetched_at
+        FROM document_versions v
+        CROSS JOIN LATERAL jsonb_array_elements(v.content->'containers') AS c
+        CROSS JOIN LATERAL jsonb_array_elements(c->'events') AS e
+       WHERE v.document_id = ${documentId}
+         AND e->>'eventCode' = 'DEPA' AND e->>'locationKey' = ${lastLeg.locationKey}
+         AND e->>'vesselKey' IS NOT NULL AND e->>'instant' IS NOT NULL
+         AND (e->>'voyage') IS NOT DISTINCT FROM ${lastLeg.voyage}::text
+       ORDER BY v.version, e->>'instant' DESC
+       LIMIT 1`;
+    const firstDepartureAt = first ? Date.parse(first.instant) : Number.NaN;
+    if (!first || !Number.isFinite(firstDepartureAt)) return null;
+    // Not sailed: every kept ETA since counts (a far date the database takes).
+    const until = new Date(lastLeg.sailedAt ?? Date.UTC(9999, 0, 1));
+    const [kept] = await prisma.$queryRaw<{ highest: Date | null }[]>`
+      SELECT max(carrier_eta) AS highest FROM predictive_eta_snapshots
+       WHERE shipment_id = ${shipmentId} AND computed_at >= ${first.fetched_at} AND computed_at < ${until}`;
+    return {
+      firstDepartureAt,
+      departureAt: lastLeg.departureAt,
+      sailedAt: lastLeg.sailedAt,
+      highestCarrierEtaBeforeSailing: kept?.highest?.getTime() ?? null,
+    };
   }
 
   /** Keeps a fetched fix in the vessel's history and forgets the vessel's fixes past the window. */

@@ -22,6 +22,18 @@ export interface JourneyProgress {
   polDepartureAt: number | null;
   /** A transshipment lies on the box's way (the box changes vessel). */
   transshipment: boolean;
+  /**
+   * A transshipped box's last vessel leg: the departure from its last transshipment port (the latest
+   * in time when the document names several), the voyage named on it, when it sailed (null: not yet)
+   * and when it sails or sailed (actual, else the latest estimate). Null without a transshipment or a
+   * dated vessel departure there.
+   */
+  lastLeg: {
+    locationKey: string;
+    voyage: string | null;
+    departureAt: number;
+    sailedAt: number | null;
+  } | null;
   /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
   sailing: {
     vessel: TrackedVessel;
@@ -55,6 +67,7 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
     podLocationKey: pod.locationKey,
     ...polDeparture(doc),
     transshipment: doc.transshipmentLocationKeys.length > 0,
+    lastLeg: lastLegDeparture(doc),
   };
   if (arrived) return { ...base, sailing: null };
   const { keys, seaFrom, seaTo } = journeyCalls(doc);
@@ -96,4 +109,29 @@ function polDeparture(doc: TrackingDocument): {
   if (sailed.length > 0) return { sailedFromPolAt: Math.min(...sailed), polDepartureAt: Math.min(...sailed) };
   const estimated = departures.map(instant);
   return { sailedFromPolAt: null, polDepartureAt: estimated.length > 0 ? Math.max(...estimated) : null };
+}
+
+/** The box's departure on its last vessel leg, from the last transshipment port (JourneyProgress.lastLeg). */
+function lastLegDeparture(doc: TrackingDocument): JourneyProgress["lastLeg"] {
+  const keys = new Set(doc.transshipmentLocationKeys);
+  if (keys.size === 0) return null;
+  const instant = (e: TrackedEvent) => (e.instant === null ? Number.NaN : Date.parse(e.instant));
+  const departures = allEvents(doc).filter(
+    (e) =>
+      keys.has(e.locationKey) &&
+      e.eventCode === "DEPA" &&
+      e.vesselKey !== null &&
+      Number.isFinite(instant(e)),
+  );
+  if (departures.length === 0) return null;
+  const last = departures.reduce((a, b) => (instant(b) > instant(a) ? b : a));
+  const there = departures.filter((e) => e.locationKey === last.locationKey);
+  const sailed = there.filter((e) => e.actual);
+  const chosen = sailed.length > 0 ? sailed.reduce((a, b) => (instant(b) < instant(a) ? b : a)) : last;
+  return {
+    locationKey: last.locationKey,
+    voyage: chosen.voyage,
+    departureAt: instant(chosen),
+    sailedAt: sailed.length > 0 ? instant(chosen) : null,
+  };
 }
