@@ -201,8 +201,8 @@ export const SERVICE_CONNECTION_SLIP80_HOURS: Partial<Record<HorizonBucket, numb
  * (nothing new fitted). Carrier-ETA emulation beyond 14 days, with CONNECTION_*: tuning 0.326 ->
  * 0.290; validation (measured, nothing fitted; its cause breakdown had been looked at first) 0.882 ->
  * 0.720, every other target met there (before p50 0.425-0.522, before p80 0.743-0.850, 7-14 d 0.620,
- * none over 48 h off while the carrier was within 12 h). Passed by the emulation; the service does not
- * yet keep the last leg's first departure estimate, so it passes none (not yet on the service path).
+ * none over 48 h off while the carrier was within 12 h). The service passes it (EtaService.keptLastLeg:
+ * the first estimate a stored version gave for the voyage, the snapshots' carrier ETAs since).
  */
 /**
  * The model's share of p50 per horizon bucket on the service path, fitted on the same tuning split:
