@@ -15,6 +15,7 @@ import type { LookupServices } from "./domain/lookups/lookups";
 import type { NotificationsService } from "./domain/notifications/notifications.service";
 import type { PartnersService } from "./domain/partners/partners.service";
 import type { PeopleService } from "./domain/people/people.service";
+import type { ShipmentFreeTime } from "./domain/shipments/shipment-free-time";
 import type { ShipmentsService } from "./domain/shipments/shipments.service";
 import type { TerminalRecords } from "./domain/terminals/terminal-records.service";
 import type { BackgroundTracking } from "./domain/tracking/background.service";
@@ -45,6 +46,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   accounts: AccountsService;
+  /** Free time and holds kept on the shipment rows (issue 38). */
+  freeTime: ShipmentFreeTime;
   /** People in the dashboard: passwords, sessions, invitations. */
   people: PeopleService;
   /** The carrier directory with the operator's status overrides applied. */

@@ -28,6 +28,7 @@ import { NotificationsService } from "../domain/notifications/notifications.serv
 import { PartnersService } from "../domain/partners/partners.service";
 import { PeopleService } from "../domain/people/people.service";
 import { AccountSignInLock } from "../domain/people/sign-in-lockout";
+import { ShipmentFreeTime } from "../domain/shipments/shipment-free-time";
 import { ShipmentReads } from "../domain/shipments/shipment-reads";
 import { ShipmentsService } from "../domain/shipments/shipments.service";
 import { TerminalRecords } from "../domain/terminals/terminal-records.service";
@@ -200,6 +201,14 @@ export function createServices(input: {
         : null;
     },
   });
+  // Free time and holds kept on the shipment rows when their inputs change (issue 38).
+  const freeTime = new ShipmentFreeTime({ prisma: db.prisma, clock, documents, dnd, terminals });
+  const stopFreeTime = freeTime.listen();
+  dnd.termsChanged = (organizationId) => freeTime.organizationTermsChanged(organizationId);
+  // Rows from before the columns existed, filled once at start (idempotent if two processes do it).
+  const freeTimeBackfill = freeTime.backfill().catch((error: unknown) => {
+    logger.warn({ err: error }, "Free time backfill stopped");
+  });
   const notifications = new NotificationsService({
     prisma: db.prisma,
     clock,
@@ -272,6 +281,7 @@ export function createServices(input: {
     logger,
     metrics,
     accounts,
+    freeTime,
     people: new PeopleService(db.prisma, clock, limiter, new AccountSignInLock(counters, clock), {
       // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
       invitationCreated: async (m) => {
@@ -353,6 +363,8 @@ export function createServices(input: {
           .catch((err) => logger.warn({ err }, "quote mail not queued")),
     }),
     async close() {
+      stopFreeTime();
+      await freeTimeBackfill;
       await lookups.close();
       await lookupLog.close().catch((error: unknown) => {
         logger.error({ err: error }, "Logged lookups could not be written to the database at shutdown");

@@ -221,10 +221,15 @@ export class DndService {
     return [...new Set(organizationIds)].flatMap((id) => this.terms.get(id)?.tariffs ?? []);
   }
 
-  private forgetContractTerms(organizationId: string): void {
+  private async forgetContractTerms(organizationId: string): Promise<void> {
     this.termsWritten++;
     this.terms.delete(organizationId);
+    // The free time kept on the organisation's rows is counted from these terms (shipment-free-time.ts).
+    await this.termsChanged?.(organizationId);
   }
+
+  /** Set once by the services: what to recompute when an organisation's terms change. */
+  termsChanged: ((organizationId: string) => Promise<void>) | undefined;
 
   private async readContractTerms(organizationIds: readonly string[]): Promise<Tariff[]> {
     if (this.deps.sql) {
@@ -264,7 +269,7 @@ export class DndService {
         isEstimate: false,
       },
     });
-    this.forgetContractTerms(organizationId);
+    await this.forgetContractTerms(organizationId);
     await answersChanged({ organizations: [organizationId] });
     return tariffOfRow(row);
   }
@@ -272,7 +277,7 @@ export class DndService {
   /** Removes one of the organisation's own terms; false when it has none with that id. */
   async removeContractTerms(organizationId: string, id: string): Promise<boolean> {
     const { count } = await this.deps.prisma.dndTariff.deleteMany({ where: { id, organizationId } });
-    this.forgetContractTerms(organizationId);
+    await this.forgetContractTerms(organizationId);
     await answersChanged({ organizations: [organizationId] });
     return count > 0;
   }

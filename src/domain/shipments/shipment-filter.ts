@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { ShipmentStatus } from "../../generated/prisma/enums";
 import type { Principal } from "../accounts/principal";
 import { normalizeIdentifier } from "../references/reference";
+import { LAST_FREE_DAY_SOON_DAYS } from "./shipment-free-time";
 
 /**
  * Which of the organisation's shipments to list (MCP `list_my_shipments`, GraphQL `shipmentSearch`).
@@ -33,6 +34,17 @@ export interface ShipmentFilter {
   etaMoved?: boolean;
   /** Only archived shipments (true), or only those in the working list (false, the default). */
   archived?: boolean;
+  /**
+   * A running clock's last free day is today or within LAST_FREE_DAY_SOON_DAYS days at the port, not
+   * passed (true); or not (false). Compared with `asOf`, from the row's kept free time.
+   */
+  lastFreeDaySoon?: boolean;
+  /** A running clock's last free day has passed at the port (overdue), or not. */
+  lastFreeDayPassed?: boolean;
+  /** A box has a current customs, line (freight), terminal or other hold, or none does. */
+  onHold?: boolean;
+  /** The core's clock: what the three above are compared with. Required when any of them is given. */
+  asOf?: Date;
 }
 
 const ENDED: ShipmentStatus[] = ["DELIVERED", "CANCELLED"];
@@ -65,6 +77,22 @@ export function shipmentFilterWhere(
   if (filter.etaMoved === false) {
     and.push({ NOT: { summary: { path: ["etaMoved"], equals: true } } });
   }
+  // Free time and holds are kept on the row (shipment-free-time.ts); only the clock moves here.
+  const asOf = filter.asOf ?? new Date(Number.NaN);
+  if (filter.lastFreeDaySoon !== undefined) {
+    const soon: Prisma.ShipmentWhereInput = {
+      freeTimeEndsAt: { gt: asOf },
+      lastFreeDayStartsAt: { lte: new Date(asOf.getTime() + LAST_FREE_DAY_SOON_DAYS * 86_400_000) },
+    };
+    // NOT alone would leave out rows with no running clock (a comparison with NULL is not false).
+    and.push(filter.lastFreeDaySoon ? soon : { OR: [{ freeTimeEndsAt: null }, { NOT: soon }] });
+  }
+  if (filter.lastFreeDayPassed === true) and.push({ freeTimeEndsAt: { lte: asOf } });
+  if (filter.lastFreeDayPassed === false) {
+    and.push({ OR: [{ freeTimeEndsAt: null }, { freeTimeEndsAt: { gt: asOf } }] });
+  }
+  if (filter.onHold === true) and.push({ holdsUntil: { gt: asOf } });
+  if (filter.onHold === false) and.push({ OR: [{ holdsUntil: null }, { holdsUntil: { lte: asOf } }] });
   // An archived shipment is out of every list and count unless archived ones are asked for.
   and.push({ archivedAt: filter.archived ? { not: null } : null });
   return { AND: and };
@@ -79,7 +107,8 @@ export type ShipmentSort =
   | "reference"
   | "carrier"
   | "status"
-  | "synced";
+  | "synced"
+  | "last_free_day";
 
 const ORDER: Record<ShipmentSort, Prisma.ShipmentOrderByWithRelationInput[]> = {
   newest: [{ createdAt: "desc" }],
@@ -90,6 +119,8 @@ const ORDER: Record<ShipmentSort, Prisma.ShipmentOrderByWithRelationInput[]> = {
   carrier: [{ carrierScac: { sort: "asc", nulls: "last" } }],
   status: [{ status: "asc" }],
   synced: [{ lastSyncedAt: { sort: "desc", nulls: "last" } }],
+  // The earliest running clock's last free day first; none running: last.
+  last_free_day: [{ lastFreeDayStartsAt: { sort: "asc", nulls: "last" } }],
 };
 
 export async function searchShipments(

@@ -22,7 +22,10 @@ const COLUMNS = `s.id, s.number::text AS number, s.organization_id, s.added_by_u
        s.discovery_updated_at AT TIME ZONE 'UTC' AS discovery_updated_at, s.summary,
        s.disruptions_matched_at AT TIME ZONE 'UTC' AS disruptions_matched_at,
        s.predicted_eta, s.eta_due_at AT TIME ZONE 'UTC' AS eta_due_at,
-       s.archived_at AT TIME ZONE 'UTC' AS archived_at,
+       s.archived_at AT TIME ZONE 'UTC' AS archived_at, s.free_time,
+       s.last_free_day_starts_at AT TIME ZONE 'UTC' AS last_free_day_starts_at,
+       s.free_time_ends_at AT TIME ZONE 'UTC' AS free_time_ends_at,
+       s.holds_until AT TIME ZONE 'UTC' AS holds_until, s.free_time_at AT TIME ZONE 'UTC' AS free_time_at,
        c.name AS customer_name
   FROM shipments s LEFT JOIN customers c ON c.id = s.customer_id`;
 
@@ -104,6 +107,11 @@ interface RawShipment {
   predicted_eta: Shipment["predictedEta"];
   eta_due_at: Date | null;
   archived_at: Date | null;
+  free_time: Shipment["freeTime"];
+  last_free_day_starts_at: Date | null;
+  free_time_ends_at: Date | null;
+  holds_until: Date | null;
+  free_time_at: Date | null;
   customer_name: string | null;
 }
 
@@ -138,6 +146,11 @@ function toRow(r: RawShipment): ShipmentRow {
     predictedEta: r.predicted_eta,
     etaDueAt: r.eta_due_at,
     archivedAt: r.archived_at,
+    freeTime: r.free_time,
+    lastFreeDayStartsAt: r.last_free_day_starts_at,
+    freeTimeEndsAt: r.free_time_ends_at,
+    holdsUntil: r.holds_until,
+    freeTimeAt: r.free_time_at,
     customerName: r.customer_name,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LAST_FREE_DAY_SOON_DAYS } from "../../../domain/shipments/shipment-free-time";
 import { builder } from "../../builder";
 import { ShipmentStatusEnum } from "../tracking/shipment-status";
 
@@ -57,6 +58,20 @@ export const ShipmentFilterInput = builder.inputType("ShipmentFilter", {
       required: false,
       description:
         "true: the carrier's last update moved the estimated arrival by 12 hours or more, either way (ShipmentSummary.etaMoved); false: it did not.",
+    }),
+    lastFreeDaySoon: t.boolean({
+      required: false,
+      description: `true: a running demurrage or detention clock's last free day is today or within ${LAST_FREE_DAY_SOON_DAYS} days at the port of discharge and not passed (the overview's "Last free day soon"); false: none is.`,
+    }),
+    lastFreeDayPassed: t.boolean({
+      required: false,
+      description:
+        "true: a running clock's last free day has passed at the port of discharge (overdue: charges accrue); false: none has.",
+    }),
+    onHold: t.boolean({
+      required: false,
+      description:
+        "true: a box has a current customs, line (freight), terminal, USDA or other hold from its terminal facts; false: none has.",
     }),
     archived: t.boolean({
       required: false,

@@ -29,6 +29,11 @@ const ShipmentSortEnum = builder.enumType("ShipmentSort", {
     CARRIER: { value: "carrier", description: "By carrier SCAC, A to Z; without a carrier last." },
     STATUS: { value: "status", description: "By status." },
     SYNCED: { value: "synced", description: "Most recently synced with the carrier first." },
+    LAST_FREE_DAY: {
+      value: "last_free_day",
+      description:
+        "The earliest last free day of a running demurrage or detention clock first; none running: last.",
+    },
   } as const,
 });
 
@@ -76,6 +81,11 @@ builder.queryFields((t) => ({
         delayed: f?.delayed ?? undefined,
         archived: f?.archived ?? undefined,
         etaMoved: f?.etaMoved ?? undefined,
+        lastFreeDaySoon: f?.lastFreeDaySoon ?? undefined,
+        lastFreeDayPassed: f?.lastFreeDayPassed ?? undefined,
+        onHold: f?.onHold ?? undefined,
+        // The core's clock, never the caller's: the kept instants are compared with it in the query.
+        asOf: ctx.services.clock.now(),
       };
       const { total, ids } = await searchShipments(
         ctx.services.db.prisma,

@@ -1,0 +1,250 @@
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { type AnswerChange, answersChanged, onAnswersChanged } from "../../lib/answer-changes";
+import type { Clock } from "../../lib/clock";
+import { featureAccess } from "../accounts/principal";
+import { addDays } from "../demurrage/calendar";
+import type { DndService } from "../demurrage/dnd.service";
+import { currentClock } from "../demurrage/dnd-assessment";
+import { nextLocalMidnight } from "../ports/local-midnight";
+import { FACTS_MAX_AGE_MS, type HoldStatus, type HoldType } from "../terminals/terminal-facts";
+import type { TerminalRecords } from "../terminals/terminal-records.service";
+import type { DocumentStore } from "../tracking/document-store";
+
+/**
+ * "Last free day within N days" on the overview and in the list filter (issue 38): the days before a
+ * last free day in which a forwarder books the truck; the same as D&D's `at_risk` window.
+ */
+export const LAST_FREE_DAY_SOON_DAYS = 3;
+
+/** One box's free time as the list shows it. */
+export interface BoxFreeTime {
+  container: string;
+  /** Port-local `YYYY-MM-DD`; null when no terms and no terminal give one. */
+  demurrageLastFreeDay: string | null;
+  detentionLastFreeDay: string | null;
+  /** The clock running now (started, not stopped), if any. */
+  running: "demurrage" | "detention" | "combined" | null;
+}
+
+export interface BoxHold {
+  container: string;
+  type: HoldType;
+  status: HoldStatus;
+}
+
+/** What `shipments.free_time` holds. */
+export interface FreeTimeFacts {
+  containers: BoxFreeTime[];
+  /** The earliest last free day of a running clock (port-local date); null when none runs. */
+  lastFreeDay: string | null;
+  /** The port of discharge's zone the dates are in (null: UTC). */
+  timeZone: string | null;
+  holds: BoxHold[];
+}
+
+/** The instant a port-local date starts (its midnight), from the day before's noon UTC. */
+function startOfLocalDate(date: string, zone: string | null): Date {
+  return nextLocalMidnight(new Date(`${addDays(date, -1)}T12:00:00Z`), zone);
+}
+
+interface Row {
+  id: string;
+  organizationId: string;
+  documentId: string | null;
+  organization: Parameters<typeof featureAccess>[0];
+  document: { lastSyncedAt: Date | null } | null;
+}
+
+/**
+ * Keeps each shipment's free time (last free days, the running clock) and holds on its row when
+ * their inputs change, so the list's exceptions are conditions on the row compared with the core's
+ * clock (docs/decisions/dashboard-exceptions.md). Inputs: the newest version (a document changed),
+ * terminal facts (a box changed), contract terms (the organisation's active shipments). A prediction
+ * does not move them: only a running clock (an actual discharge or gate-out) is an exception, and its
+ * last free day does not depend on the predicted arrival.
+ */
+export class ShipmentFreeTime {
+  /** Changes this class announced itself: not recomputed again. */
+  private readonly own = new WeakSet<AnswerChange>();
+
+  constructor(
+    private readonly deps: {
+      prisma: PrismaClient;
+      clock: Clock;
+      documents: DocumentStore;
+      dnd: DndService;
+      terminals: TerminalRecords;
+    },
+  ) {}
+
+  /** Listens to the writes that feed free time and holds; returns the unsubscribe. */
+  listen(): () => void {
+    return onAnswersChanged((change) => this.onChange(change));
+  }
+
+  private async onChange(change: AnswerChange): Promise<void> {
+    if (this.own.has(change)) return;
+    const { prisma } = this.deps;
+    const or: Prisma.ShipmentWhereInput[] = [];
+    if (change.shipments?.length) or.push({ id: { in: change.shipments.map((s) => s.id) } });
+    if (change.documents?.length) or.push({ documentId: { in: [...change.documents] } });
+    for (const box of change.containers ?? []) {
+      or.push({ summary: { path: ["containerNumbers"], array_contains: [box] } });
+    }
+    // An organisation-wide change (a new shipment tracked, a failure recorded): its rows written
+    // since their free time was last computed, and those never computed.
+    for (const organizationId of change.organizations ?? []) {
+      or.push({ organizationId, freeTimeAt: null });
+    }
+    if (or.length === 0) return;
+    const ids = await prisma.shipment.findMany({
+      where: { deletedAt: null, OR: or },
+      select: { id: true },
+    });
+    let stale: { id: string }[] = [];
+    if (change.organizations?.length) {
+      // Rows whose facts are older than their last write (Prisma cannot compare two columns).
+      stale = await prisma.$queryRaw<{ id: string }[]>`
+        SELECT id FROM shipments WHERE organization_id = ANY(${[...change.organizations]}::text[])
+           AND deleted_at IS NULL AND free_time_at < updated_at`;
+    }
+    await this.recompute([...new Set([...ids, ...stale].map((r) => r.id))]);
+  }
+
+  /** Contract terms changed: every active shipment of the organisation. */
+  async organizationTermsChanged(organizationId: string): Promise<void> {
+    const rows = await this.deps.prisma.shipment.findMany({
+      where: { organizationId, deletedAt: null, status: { notIn: ["DELIVERED", "CANCELLED"] } },
+      select: { id: true },
+    });
+    await this.recompute(rows.map((r) => r.id));
+  }
+
+  /** Rows never computed (a database from before this column): filled in batches, at start. */
+  async backfill(batch = 200): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const rows = await this.deps.prisma.shipment.findMany({
+        where: { freeTimeAt: null, deletedAt: null },
+        select: { id: true },
+        take: batch,
+      });
+      if (rows.length === 0) return done;
+      await this.recompute(rows.map((r) => r.id));
+      done += rows.length;
+    }
+  }
+
+  /** Computes and stores the free time and holds of these shipments, then says so to the caches. */
+  async recompute(shipmentIds: readonly string[]): Promise<void> {
+    if (shipmentIds.length === 0) return;
+    const { prisma, clock } = this.deps;
+    const rows: Row[] = await prisma.shipment.findMany({
+      where: { id: { in: [...shipmentIds] } },
+      select: {
+        id: true,
+        organizationId: true,
+        documentId: true,
+        organization: true,
+        document: { select: { lastSyncedAt: true } },
+      },
+    });
+    const changed: { id: string; organizationId: string }[] = [];
+    for (const row of rows) {
+      const facts = await this.factsOf(row);
+      const soonest = facts?.facts.lastFreeDay ?? null;
+      const zone = facts?.facts.timeZone ?? null;
+      const starts = soonest ? startOfLocalDate(soonest, zone) : null;
+      const ends = soonest ? startOfLocalDate(addDays(soonest, 1), zone) : null;
+      await prisma.shipment.update({
+        where: { id: row.id },
+        data: {
+          freeTime: facts ? (facts.facts as unknown as Prisma.InputJsonObject) : undefined,
+          lastFreeDayStartsAt: starts,
+          freeTimeEndsAt: ends,
+          holdsUntil: facts?.holdsUntil ?? null,
+          freeTimeAt: clock.now(),
+        },
+      });
+      changed.push({ id: row.id, organizationId: row.organizationId });
+    }
+    if (changed.length === 0) return;
+    const change: AnswerChange = { shipments: changed };
+    this.own.add(change);
+    await answersChanged(change);
+  }
+
+  private async factsOf(row: Row): Promise<{ facts: FreeTimeFacts; holdsUntil: Date | null } | null> {
+    const { documents, dnd, terminals } = this.deps;
+    if (!row.documentId) return null;
+    const latest = (await documents.latestOfMany([row.documentId]))[0];
+    const doc = latest?.content ?? null;
+    if (!doc) return null;
+    const pod = doc.locations.find((l) => l.key === doc.route.pod.locationKey);
+    const boxes = doc.containers.map((c) => c.number);
+    const [given, current] = await Promise.all([
+      dnd.terminalLastFreeDays(boxes),
+      Promise.all(boxes.map((b) => terminals.currentFactsOf(b))),
+    ]);
+    // A tariff's day goes with the plan's D&D (predictive ETA), as on every other surface; the
+    // terminal's day is always shown (last-free-day.ts).
+    const withTariff = featureAccess(row.organization, "predictive_eta") === "on";
+    const [published, contracts, dwell] = withTariff
+      ? await Promise.all([
+          dnd.publishedTariffs(),
+          dnd.contractTermsOf([row.organizationId]),
+          dnd.dwellDaysAt(pod?.unLocode ? [pod.unLocode] : []),
+        ])
+      : [[], [], new Map<string, number>()];
+    const assessed = dnd.assess({
+      organizationId: row.organizationId,
+      doc,
+      tariffs: [...contracts, ...published],
+      dwell,
+      factsConfirmedAt: row.document?.lastSyncedAt ?? null,
+      terminalLastFreeDays: given,
+    });
+    const containers = assessed.containers.map((box): BoxFreeTime => {
+      const clock = currentClock(box);
+      const terminalDay = given.get(box.container);
+      // Without terms the clock cannot run, yet a terminal that gives a day for a box still at it is
+      // counting that box's free time.
+      const runs =
+        (clock.clockStartedAt !== null && clock.clockStoppedAt === null) ||
+        (clock.status === "unknown" && terminalDay !== undefined && !terminalDay.gatedOut);
+      const tariffDay = (day: string | null, source: string | null) =>
+        withTariff || source === "terminal" ? day : null;
+      return {
+        container: box.container,
+        demurrageLastFreeDay:
+          tariffDay(box.demurrage.lastFreeDay, box.demurrage.lastFreeDaySource) ??
+          (terminalDay && !terminalDay.gatedOut ? terminalDay.lastFreeDay : null),
+        detentionLastFreeDay: box.detention
+          ? tariffDay(box.detention.lastFreeDay, box.detention.lastFreeDaySource)
+          : null,
+        running: runs ? clock.chargeType : null,
+      };
+    });
+    const runningDays = containers.flatMap((c) => {
+      const day =
+        c.running === "detention" ? c.detentionLastFreeDay : c.running ? c.demurrageLastFreeDay : null;
+      return day ? [day] : [];
+    });
+    const holds: BoxHold[] = [];
+    let newest = Number.NEGATIVE_INFINITY;
+    current.forEach((facts, i) => {
+      if (!facts || facts.facts.holds.length === 0) return;
+      for (const h of facts.facts.holds) holds.push({ container: boxes[i]!, type: h.type, status: h.status });
+      newest = Math.max(newest, Date.parse(facts.facts.checkedAt));
+    });
+    return {
+      facts: {
+        containers,
+        lastFreeDay: runningDays.sort()[0] ?? null,
+        timeZone: pod?.timeZone ?? null,
+        holds,
+      },
+      holdsUntil: holds.length > 0 ? new Date(newest + FACTS_MAX_AGE_MS) : null,
+    };
+  }
+}

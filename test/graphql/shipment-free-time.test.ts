@@ -1,0 +1,307 @@
+/**
+ * Issue 38 / 37 item 2: each shipment's last free days and holds are kept on its row when their
+ * inputs change (a new version, terminal facts, the organisation's contract terms), and the list's
+ * exceptions "last free day soon", "last free day passed" and "on hold" compare them with the core's
+ * clock: at Rotterdam (UTC+1 in December) a last free day passes at 23:00 UTC, not at UTC midnight.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normalizeIdentifier } from "../../src/domain/references/reference";
+import type { TrackedContainer, TrackedEvent, TrackingDocument } from "../../src/domain/tracking/model";
+import { ManualClock } from "../../src/lib/clock";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+
+const START = "2026-12-01T12:00:00.000Z";
+
+let app: TestApp;
+let clock: ManualClock;
+let org: OrgWithKey;
+
+const ROTTERDAM = {
+  key: "NLRTM",
+  unLocode: "NLRTM",
+  name: "Rotterdam",
+  state: null,
+  country: "Netherlands",
+  countryCode: "NL",
+  lat: null,
+  lng: null,
+  timeZone: "Europe/Amsterdam",
+};
+const SHANGHAI = {
+  ...ROTTERDAM,
+  key: "CNSHA",
+  unLocode: "CNSHA",
+  name: "Shanghai",
+  country: "China",
+  countryCode: "CN",
+  timeZone: "Asia/Shanghai",
+};
+
+function event(code: "DISC" | "GTOT", instant: string, facilityKey: string | null): TrackedEvent {
+  return {
+    kind: "equipment",
+    eventCode: code,
+    emitted: true,
+    statusCode: null,
+    description: code,
+    localDateTime: null,
+    utcOffset: null,
+    instant,
+    actual: true,
+    modeOfTransport: null,
+    legType: "main",
+    vesselKey: null,
+    voyage: null,
+    locationKey: "NLRTM",
+    facilityKey,
+    emptyIndicator: "LADEN",
+    offRoute: false,
+  } as unknown as TrackedEvent;
+}
+
+/** A one-box MSC document arriving at Rotterdam, discharged at the ECT terminal when `discharged`. */
+function documentOf(box: string, discharged: string | null): TrackingDocument {
+  const container: TrackedContainer = {
+    number: box,
+    isoCode: "42G1",
+    sizeType: null,
+    description: null,
+    status: "IN_TRANSIT",
+    statusFromCarrier: true,
+    eventsMirrored: false,
+    deliveredAt: null,
+    events: discharged ? [event("DISC", discharged, "ECT")] : [],
+  };
+  return {
+    referenceType: "container",
+    reference: box,
+    carrierScac: "MSCU",
+    status: "IN_TRANSIT",
+    statusFromCarrier: true,
+    locations: [SHANGHAI, ROTTERDAM],
+    facilities: [
+      {
+        key: "ECT",
+        name: "ECT Delta",
+        locode: "NLRTM",
+        countryCode: "NL",
+        smdgCode: "ECTDELTA",
+        bicCode: null,
+        lat: null,
+        lng: null,
+      },
+    ],
+    vessels: [],
+    containers: [container],
+    route: {
+      prepol: { locationKey: null, localDateTime: null, instant: null, actual: null },
+      pol: { locationKey: "CNSHA", localDateTime: null, instant: "2026-10-20T00:00:00.000Z", actual: true },
+      pod: {
+        locationKey: "NLRTM",
+        localDateTime: null,
+        instant: discharged ?? "2026-12-20T08:00:00.000Z",
+        actual: discharged !== null,
+      },
+      postpod: { locationKey: null, localDateTime: null, instant: null, actual: null },
+    },
+    etaHistory: [],
+    transshipmentLocationKeys: [],
+    ata: discharged,
+    deliveredAt: null,
+    currentPosition: null,
+    fetchedAt: clock.now().toISOString(),
+  } as unknown as TrackingDocument;
+}
+
+/** Stores the carrier's answer through the real document store; the first one also adds the row. */
+async function carrierAnswers(box: string, discharged: string | null): Promise<void> {
+  const { documents, db } = app.services;
+  const stored = await documents.record(
+    org.organizationId,
+    "MSCU",
+    "container",
+    box,
+    documentOf(box, discharged),
+  );
+  const referenceKey = normalizeIdentifier(box);
+  const existing = await db.prisma.shipment.findFirst({
+    where: { organizationId: org.organizationId, referenceKey },
+  });
+  if (existing) return;
+  await db.prisma.shipment.create({
+    data: {
+      organizationId: org.organizationId,
+      addedByUserId: org.userId,
+      referenceType: "container",
+      reference: box,
+      referenceKey,
+      carrierScac: "MSCU",
+      documentId: stored.document.id,
+      status: "IN_TRANSIT",
+      lastSyncedAt: clock.now(),
+      summary: stored.version.summary as never,
+    },
+  });
+}
+
+const ON_WATER = "MSCU1000006";
+const DUE_SOON = "MSCU2000002";
+const OVERDUE = "MSCU3000008";
+
+const SEARCH = `query ($filter: ShipmentFilter, $sort: ShipmentSort) {
+  shipmentSearch(filter: $filter, sort: $sort, pageSize: 20) {
+    total
+    items {
+      reference
+      holds { container type status }
+      freeTime { lastFreeDay lastFreeDaySoon lastFreeDayPassed containers { container demurrageLastFreeDay running } }
+    }
+  }
+}`;
+
+interface Item {
+  reference: string;
+  holds: { container: string; type: string; status: string }[];
+  freeTime: {
+    lastFreeDay: string | null;
+    lastFreeDaySoon: boolean;
+    lastFreeDayPassed: boolean;
+    containers: { container: string; demurrageLastFreeDay: string | null; running: string | null }[];
+  } | null;
+}
+
+async function search(filter: Record<string, unknown> = {}, sort?: string) {
+  const { body } = await graphql(app, org.key, SEARCH, { filter, ...(sort ? { sort } : {}) });
+  expect(body.errors).toBeUndefined();
+  const page = (body.data as { shipmentSearch: { total: number; items: Item[] } }).shipmentSearch;
+  return { total: page.total, references: page.items.map((i) => i.reference).sort(), items: page.items };
+}
+
+const ADD_TERMS = `mutation ($input: DndContractTermsInput!) { addDndContractTerms(input: $input) { id } }`;
+
+beforeAll(async () => {
+  clock = new ManualClock(START);
+  app = await startTestApp({ env: { QUAYSIDE_WORKERS: "off" }, clock });
+  org = await app.fixtures.organization({ plan: "professional" });
+  // Four free calendar days from the day after discharge: Nov 29 (local) discharge -> last free day Dec 3.
+  const { body } = await graphql(app, org.key, ADD_TERMS, {
+    input: {
+      carrierScac: "MSCU",
+      portLocode: "NLRTM",
+      chargeType: "demurrage",
+      freeDays: 4,
+      freeDayBasis: "calendar",
+      slabs: [{ fromDay: 1, toDay: null, rate: 100 }],
+      currency: "EUR",
+      effectiveFrom: "2026-01-01",
+    },
+  });
+  expect(body.errors).toBeUndefined();
+  await carrierAnswers(ON_WATER, null);
+  await carrierAnswers(DUE_SOON, "2026-11-29T10:00:00.000Z");
+  await carrierAnswers(OVERDUE, "2026-11-20T10:00:00.000Z");
+  // The rows were written straight to the table, as a database from before the columns: filled at start.
+  await app.services.freeTime.backfill();
+}, 120_000);
+afterAll(() => app?.stop());
+
+describe("free time and holds kept on the shipment row", () => {
+  it("keeps each box's last free day and the shipment's earliest of a running clock", async () => {
+    const { items } = await search();
+    const byRef = new Map(items.map((i) => [i.reference, i]));
+    expect(byRef.get(DUE_SOON)!.freeTime).toMatchObject({
+      lastFreeDay: "2026-12-03",
+      lastFreeDaySoon: true,
+      lastFreeDayPassed: false,
+      containers: [{ container: DUE_SOON, demurrageLastFreeDay: "2026-12-03", running: "demurrage" }],
+    });
+    expect(byRef.get(OVERDUE)!.freeTime).toMatchObject({
+      lastFreeDay: "2026-11-24",
+      lastFreeDayPassed: true,
+    });
+    // Not discharged: no clock runs, so no exception, though a day is projected from the ETA.
+    expect(byRef.get(ON_WATER)!.freeTime).toMatchObject({ lastFreeDay: null, lastFreeDaySoon: false });
+  });
+
+  it("filters soon and passed on the core's clock across Rotterdam's midnight, and sorts by last free day", async () => {
+    expect((await search({ lastFreeDaySoon: true })).references).toEqual([DUE_SOON]);
+    expect((await search({ lastFreeDayPassed: true })).references).toEqual([OVERDUE]);
+    expect((await search({ lastFreeDaySoon: false })).total).toBe(2);
+    // 22:30 UTC on Dec 3 is 23:30 in Rotterdam: still the last free day.
+    clock.set("2026-12-03T22:30:00.000Z");
+    expect((await search({ lastFreeDaySoon: true })).references).toEqual([DUE_SOON]);
+    expect((await search({ lastFreeDayPassed: true })).references).toEqual([OVERDUE]);
+    // 23:30 UTC, still Dec 3 in UTC, is 00:30 on Dec 4 in Rotterdam: passed.
+    clock.set("2026-12-03T23:30:00.000Z");
+    expect((await search({ lastFreeDaySoon: true })).total).toBe(0);
+    expect((await search({ lastFreeDayPassed: true })).references).toEqual([DUE_SOON, OVERDUE]);
+    expect((await search({ lastFreeDayPassed: false })).references).toEqual([ON_WATER]);
+    const sorted = await search({}, "LAST_FREE_DAY");
+    expect(sorted.items.map((i) => i.reference)).toEqual([OVERDUE, DUE_SOON, ON_WATER]);
+    clock.set(START);
+  });
+
+  it("a contract terms change recomputes the organisation's rows", async () => {
+    // Seven more free days for this organisation at Rotterdam: the due-soon box is no longer due soon.
+    const { body } = await graphql(app, org.key, ADD_TERMS, {
+      input: {
+        carrierScac: "MSCU",
+        portLocode: "NLRTM",
+        chargeType: "demurrage",
+        freeDays: 11,
+        freeDayBasis: "calendar",
+        slabs: [{ fromDay: 1, toDay: null, rate: 100 }],
+        currency: "EUR",
+        effectiveFrom: "2026-02-01",
+      },
+    });
+    expect(body.errors).toBeUndefined();
+    const due = (await search()).items.find((i) => i.reference === DUE_SOON)!;
+    expect(due.freeTime?.lastFreeDay).toBe("2026-12-10");
+    // ... and the overdue one, discharged Nov 20, now has until Dec 2: due soon, no longer overdue.
+    expect((await search({ lastFreeDaySoon: true })).references).toEqual([OVERDUE]);
+    expect((await search({ lastFreeDayPassed: true })).total).toBe(0);
+  });
+
+  it("a new version that discharges the box starts its clock on the row", async () => {
+    clock.set("2026-12-02T09:00:00.000Z");
+    await carrierAnswers(ON_WATER, "2026-12-02T08:00:00.000Z");
+    const row = (await search()).items.find((i) => i.reference === ON_WATER)!;
+    expect(row.freeTime?.containers[0]).toMatchObject({ running: "demurrage" });
+    expect(row.freeTime?.lastFreeDay).toBe("2026-12-13");
+    clock.set(START);
+  });
+
+  it("a terminal hold puts the shipment on hold until it is released or grows too old", async () => {
+    clock.set("2026-12-02T10:00:00.000Z");
+    expect((await search({ onHold: true })).total).toBe(0);
+    const doc = documentOf(DUE_SOON, "2026-11-29T10:00:00.000Z");
+    await app.services.terminals.recordCarrierSignals(doc, (box) =>
+      box === DUE_SOON
+        ? [{ kind: "hold", holdType: "customs", at: "2026-12-02T09:00:00.000Z", code: "HOLD/CUS" }]
+        : [],
+    );
+    const held = await search({ onHold: true });
+    expect(held.references).toEqual([DUE_SOON]);
+    expect(held.items[0]!.holds).toEqual([{ container: DUE_SOON, type: "customs", status: "hold" }]);
+    expect((await search({ onHold: false })).total).toBe(2);
+    // The carrier's word is a day old and nobody has confirmed it since: no longer current.
+    clock.set("2026-12-03T10:00:01.000Z");
+    expect((await search({ onHold: true })).total).toBe(0);
+    clock.set("2026-12-02T11:00:00.000Z");
+    await app.services.terminals.recordCarrierSignals(doc, (box) =>
+      box === DUE_SOON
+        ? [
+            { kind: "hold", holdType: "customs", at: "2026-12-02T09:00:00.000Z", code: "HOLD/CUS" },
+            {
+              kind: "release",
+              holdType: "customs",
+              at: "2026-12-02T10:30:00.000Z",
+              code: "CUSTOMS_RELEASED",
+            },
+          ]
+        : [],
+    );
+    expect((await search({ onHold: true })).total).toBe(0);
+  });
+});
