@@ -129,6 +129,71 @@ describe.skipIf(!hasChromium)(
       visited.set("eta-moved-list", page.url());
     });
 
+    it("counts last free day soon, passed and on hold on the overview, each a filter of the list with the Holds column", async () => {
+      await page.goto(`${app.url}/dashboard`);
+      expect(await tileCount(/Last free day within 3 days/)).toBe(0);
+      expect(await tileCount(/Last free day passed/)).toBe(0);
+      expect(await tileCount(/On hold/)).toBe(0);
+      // Free time and holds as the core keeps them on the rows when a version, terminal facts or terms
+      // change (computed by ShipmentFreeTime, tested through GraphQL in shipment-free-time.test.ts).
+      const { prisma } = app.services.db;
+      const rowOf = (reference: string) =>
+        prisma.shipment.findFirstOrThrow({ where: { organizationId, reference } });
+      const [soon, passed] = [await rowOf(known[0]!), await rowOf(known[1]!)];
+      const now = Date.now();
+      const day = 86_400_000;
+      const keep = (id: string, lastFreeDay: string, startsAt: number, holds: boolean) =>
+        prisma.shipment.update({
+          where: { id },
+          data: {
+            freeTime: {
+              containers: [],
+              lastFreeDay,
+              timeZone: null,
+              holds: holds ? [{ container: "MSCU1234566", type: "customs", status: "hold" }] : [],
+            },
+            lastFreeDayStartsAt: new Date(startsAt),
+            freeTimeEndsAt: new Date(startsAt + day),
+            holdsUntil: holds ? new Date(now + 12 * 3_600_000) : null,
+            freeTimeAt: new Date(now + day),
+          },
+        });
+      await keep(soon.id, "2030-01-02", now + day, true);
+      await keep(passed.id, "2020-01-02", now - 3 * day, false);
+      await page.reload();
+      expect(await tileCount(/Last free day within 3 days/)).toBe(1);
+      expect(await tileCount(/Last free day passed/)).toBe(1);
+      expect(await tileCount(/On hold/)).toBe(1);
+
+      await page.getByRole("link", { name: /Last free day within 3 days/ }).click();
+      await page.waitForURL(/lfd=soon&active=true&sort=last_free_day$/);
+      expect(await page.locator("main tbody tr").count()).toBe(1);
+      const soonRow = await page.locator("main tbody tr").innerText();
+      expect(soonRow).toContain(known[0]);
+      expect(soonRow).toContain("2030-01-02 ⚠ soon");
+      expect(soonRow).toContain("Customs");
+      expect(await page.locator("main thead th").allInnerTexts()).toContain("Holds");
+      visited.set("lfd-soon-list", page.url());
+
+      await page.goto(`${app.url}/dashboard`);
+      await page.getByRole("link", { name: /Last free day passed/ }).click();
+      await page.waitForURL(/lfd=passed&active=true&sort=last_free_day$/);
+      expect(await page.getByLabel("Last free day").inputValue()).toBe("passed");
+      const passedRows = await page.locator("main tbody tr").allInnerTexts();
+      expect(passedRows).toHaveLength(1);
+      expect(passedRows[0]).toContain(known[1]);
+      expect(passedRows[0]).toContain("2020-01-02 ✕ passed");
+
+      await page.goto(`${app.url}/dashboard`);
+      await page.getByRole("link", { name: /On hold/ }).click();
+      await page.waitForURL(/hold=true&active=true$/);
+      expect(await page.getByLabel("On hold").isChecked()).toBe(true);
+      const heldRows = await page.locator("main tbody tr").allInnerTexts();
+      expect(heldRows).toHaveLength(1);
+      expect(heldRows[0]).toContain(known[0]);
+      visited.set("on-hold-list", page.url());
+    });
+
     it("archives from the list: the shipment leaves the list and the counts, is shown under Archived only, and comes back with Undo", async () => {
       await page.goto(`${app.url}/dashboard`);
       const failedBefore = await tileCount(/Failed: no carrier found it/);
@@ -219,7 +284,7 @@ describe.skipIf(!hasChromium)(
           );
       }
       expect(failures).toEqual([]);
-      expect(visited.size).toBe(5);
+      expect(visited.size).toBe(7);
     });
   },
 );

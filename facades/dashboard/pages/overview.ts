@@ -1,10 +1,15 @@
-import { DashShipmentCountDocument, DashShipmentsDocument } from "../../generated/operations";
+import {
+  DashExceptionRulesDocument,
+  DashShipmentCountDocument,
+  DashShipmentsDocument,
+} from "../../generated/operations";
 import { emptyState } from "../context";
 import { arrivalTime, esc, statusBadge, time } from "../html";
 import type { Mount } from "../mount";
 
 /**
- * Overview: the exceptions (failed, delayed, ETA moved, arriving this week), counts by status, the
+ * Overview: the exceptions (failed, delayed, ETA moved, last free day soon or passed, on hold,
+ * arriving this week), counts by status, the
  * latest carrier updates. Archived shipments are in none of them (the core leaves them out).
  */
 export function mountOverview(get: Mount): void {
@@ -13,7 +18,20 @@ export function mountOverview(get: Mount): void {
       const data = await s.run(s.deps.run(s.caller, DashShipmentCountDocument, { filter }));
       return data?.shipmentSearch?.total ?? 0;
     };
-    const [planned, inTransit, delivered, failed, arriving, delayed, etaMoved, recent] = await Promise.all([
+    const [
+      planned,
+      inTransit,
+      delivered,
+      failed,
+      arriving,
+      delayed,
+      etaMoved,
+      lfdSoon,
+      lfdPassed,
+      onHold,
+      rules,
+      recent,
+    ] = await Promise.all([
       count({ status: ["PLANNED"] }),
       count({ status: ["IN_TRANSIT"] }),
       count({ status: ["DELIVERED"] }),
@@ -21,10 +39,16 @@ export function mountOverview(get: Mount): void {
       count({ arrivingWithinDays: 7 }),
       count({ delayed: true, active: true }),
       count({ etaMoved: true, active: true }),
+      // Free time and holds are kept on each row; the core compares them with its own clock.
+      count({ lastFreeDaySoon: true, active: true }),
+      count({ lastFreeDayPassed: true, active: true }),
+      count({ onHold: true, active: true }),
+      s.run(s.deps.run(s.caller, DashExceptionRulesDocument, {})),
       // Recently synced first: what the carriers changed, not what was added last.
       s.run(s.deps.run(s.caller, DashShipmentsDocument, { page: 1, pageSize: 8, sort: "SYNCED" })),
     ]);
     const items = recent?.shipmentSearch?.items ?? [];
+    const soonDays = rules?.shipmentExceptionRules.lastFreeDaySoonDays ?? "a few";
     const tile = (label: string, value: number, href: string) =>
       `<li><a href="${esc(href)}"><strong>${value}</strong>${esc(label)}</a></li>`;
     // Exceptions first: each is a filter of the list, counted by the core on its own clock.
@@ -32,6 +56,9 @@ export function mountOverview(get: Mount): void {
 ${tile("Failed: no carrier found it", failed, "/dashboard/shipments?failed=true")}
 ${tile("Delayed: ETA a day or more later", delayed, "/dashboard/shipments?delay=delayed&active=true&sort=arrival")}
 ${tile("ETA moved: half a day or more at the last update", etaMoved, "/dashboard/shipments?eta_moved=true&active=true&sort=arrival")}
+${tile(`Last free day within ${soonDays} days`, lfdSoon, "/dashboard/shipments?lfd=soon&active=true&sort=last_free_day")}
+${tile("Last free day passed: charges running", lfdPassed, "/dashboard/shipments?lfd=passed&active=true&sort=last_free_day")}
+${tile("On hold: customs, line or terminal", onHold, "/dashboard/shipments?hold=true&active=true")}
 ${tile("Arriving in 7 days", arriving, "/dashboard/shipments?eta=7&sort=arrival")}
 </ul>`;
     const tiles = `<h2 id="by-state">By state</h2><ul class="tiles" aria-labelledby="by-state">

@@ -49,14 +49,33 @@ const SORTS: { key: string; value: ShipmentSort }[] = [
   { key: "carrier", value: "CARRIER" },
   { key: "status", value: "STATUS" },
   { key: "synced", value: "SYNCED" },
+  { key: "last_free_day", value: "LAST_FREE_DAY" },
 ];
-const DND_TEXT: Record<string, string> = {
-  at_risk: "⚠ at risk",
-  overdue: "✕ overdue",
-  within_free_time: "",
-  closed: "",
-  unknown: "",
+/** Hold types in words (the core's codes: customs, freight, terminal, usda, other). */
+const HOLD_WORDS: Record<string, string> = {
+  customs: "Customs",
+  freight: "Line (freight)",
+  terminal: "Terminal",
+  usda: "USDA",
+  other: "Other",
 };
+
+/** The kept free time: the earliest running clock's last free day, with the core's soon or passed. */
+function lastFreeDayCell(i: {
+  freeTime?: { lastFreeDay?: string | null; lastFreeDaySoon: boolean; lastFreeDayPassed: boolean } | null;
+}): string {
+  const ft = i.freeTime;
+  if (!ft?.lastFreeDay) return "—";
+  const flag = ft.lastFreeDayPassed ? "✕ passed" : ft.lastFreeDaySoon ? "⚠ soon" : "";
+  return `${esc(ft.lastFreeDay)}${flag ? ` <span class="late">${flag}</span>` : ""}`;
+}
+
+function holdsCell(holds: readonly { container: string; type: string; status: string }[]): string {
+  if (holds.length === 0) return "—";
+  const types = [...new Set(holds.map((h) => HOLD_WORDS[h.type] ?? h.type))];
+  const pending = holds.every((h) => h.status === "pending");
+  return `<span class="late">${esc(types.join(", "))}${pending ? " (release pending)" : ""}</span>`;
+}
 
 /** The list's filters, read from the URL (so a filtered view is a link, and Back works). */
 function filterFromQuery(query: Record<string, unknown>) {
@@ -76,6 +95,9 @@ function filterFromQuery(query: Record<string, unknown>) {
   if (Number.isFinite(etaDays) && etaDays > 0 && etaDays <= 365) filter.arrivingWithinDays = etaDays;
   if (str("archived") === "true") filter.archived = true;
   if (str("eta_moved") === "true") filter.etaMoved = true;
+  if (str("lfd") === "soon") filter.lastFreeDaySoon = true;
+  if (str("lfd") === "passed") filter.lastFreeDayPassed = true;
+  if (str("hold") === "true") filter.onHold = true;
   const page = Math.max(1, Number.parseInt(str("page"), 10) || 1);
   const sort = SORTS.find((o) => o.key === str("sort")) ?? SORTS[0]!;
   return {
@@ -95,6 +117,8 @@ function filterFromQuery(query: Record<string, unknown>) {
       active: str("active") === "true" ? "true" : "",
       archived: str("archived") === "true" ? "true" : "",
       eta_moved: str("eta_moved") === "true" ? "true" : "",
+      lfd: str("lfd") === "soon" || str("lfd") === "passed" ? str("lfd") : "",
+      hold: str("hold") === "true" ? "true" : "",
     },
   };
 }
@@ -139,6 +163,8 @@ export function mountShipmentPages(get: Mount, post: Mount): void {
 <div><label for="f-eta">Arriving within</label><select id="f-eta" name="eta"><option value="">Any time</option>${[3, 7, 14, 30].map((d) => `<option value="${d}"${values.eta === String(d) ? " selected" : ""}>${d} days</option>`).join("")}</select></div>
 <div><label for="f-failed"><input id="f-failed" type="checkbox" name="failed" value="true"${values.failed === "true" ? " checked" : ""}> Failed only</label></div>
 <div><label for="f-eta-moved"><input id="f-eta-moved" type="checkbox" name="eta_moved" value="true"${values.eta_moved ? " checked" : ""}> ETA moved</label></div>
+<div><label for="f-lfd">Last free day</label><select id="f-lfd" name="lfd"><option value="">Any</option><option value="soon"${values.lfd === "soon" ? " selected" : ""}>Soon (today or within days)</option><option value="passed"${values.lfd === "passed" ? " selected" : ""}>Passed</option></select></div>
+<div><label for="f-hold"><input id="f-hold" type="checkbox" name="hold" value="true"${values.hold ? " checked" : ""}> On hold</label></div>
 <div><label for="f-archived"><input id="f-archived" type="checkbox" name="archived" value="true"${values.archived ? " checked" : ""}> Archived only</label></div>
 ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${values.sort ? `<input type="hidden" name="sort" value="${esc(values.sort)}">` : ""}<div><button type="submit">Filter</button> <a href="/dashboard/shipments">Clear</a></div>
 </div></form>`;
@@ -167,10 +193,10 @@ ${values.active ? '<input type="hidden" name="active" value="true">' : ""}${valu
             { href: "/dashboard/track", label: "Track a new reference" },
           )
         : `<p role="status">${total} shipment${total === 1 ? "" : "s"} · <a href="/dashboard/shipments.csv${query ? `?${esc(query)}` : ""}" download>Download CSV</a></p>
-<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col">Vessel</th><th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th><th scope="col">Last free day</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Actions</th></tr></thead><tbody>${items
+<div class="table-wrap"><table><caption class="muted">Select a column's name to sort by it.</caption><thead><tr>${header("Reference", "reference")}${header("Status", "status")}${header("Carrier", "carrier")}<th scope="col">Vessel</th><th scope="col" class="hide-narrow">Route</th>${header("Arrival", "arrival", "arrival_desc")}<th scope="col">Predicted arrival</th>${header("Last free day", "last_free_day")}<th scope="col">Holds</th><th scope="col" class="hide-narrow">Customer</th><th scope="col">Actions</th></tr></thead><tbody>${items
             .map(
               (i) =>
-                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td>${esc(i.summary?.vesselName ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}${i.summary?.etaMoved ? ` <span class="late">${esc(etaMoveText(i.summary.etaChangeHours))}</span>` : ""}</td><td>${time(i.predictiveEta?.p50)}</td><td>${esc(i.demurrageRisk?.lastFreeDay ?? "—")}${i.demurrageRisk && DND_TEXT[i.demurrageRisk.status] ? ` <span class="late">${esc(DND_TEXT[i.demurrageRisk.status])}</span>` : ""}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td><div class="row">${archiveButton(s, i)}${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</div></td></tr>`,
+                `<tr><td><a href="/dashboard/shipments/${esc(i.name)}">${esc(i.reference)}</a><br><span class="muted">${esc(i.name)}</span></td><td>${statusBadge(i.status, i.failed)}${i.summary?.isDelayed ? ' <span class="late">Delayed</span>' : ""}</td><td>${esc(i.confirmedCarrier?.name ?? "—")}</td><td>${esc(i.summary?.vesselName ?? "—")}</td><td class="hide-narrow">${esc(i.summary ? `${i.summary.origin} → ${i.summary.destination}` : "—")}</td><td>${arrivalTime(i)}${i.summary?.etaMoved ? ` <span class="late">${esc(etaMoveText(i.summary.etaChangeHours))}</span>` : ""}</td><td>${time(i.predictiveEta?.p50)}</td><td>${lastFreeDayCell(i)}</td><td>${holdsCell(i.holds)}</td><td class="hide-narrow">${esc(i.customers.join(", ") || "—")}</td><td><div class="row">${archiveButton(s, i)}${i.untrackableByViewer ? postButton(`/dashboard/shipments/${i.name}/untrack`, `Untrack ${i.reference}`, s.session.csrfToken) : ""}</div></td></tr>`,
             )
             .join("")}</tbody></table></div>${pager(page, total, 25, query)}`;
     const savedList =

@@ -4,6 +4,7 @@ import {
   type FreeTimeFacts,
   LAST_FREE_DAY_SOON_DAYS,
 } from "../../../domain/shipments/shipment-free-time";
+import { ETA_MOVED_HOURS } from "../../../domain/tracking/summary-facts";
 import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
@@ -126,5 +127,29 @@ builder.prismaObjectFields("Shipment", (t) => ({
       if (!s.holdsUntil || s.holdsUntil.getTime() <= now) return [];
       return (s.freeTime as unknown as FreeTimeFacts | null)?.holds ?? [];
     },
+  }),
+}));
+
+const ShipmentExceptionRulesRef = builder
+  .objectRef<{ lastFreeDaySoonDays: number; etaMovedHours: number }>("ShipmentExceptionRules")
+  .implement({
+    description:
+      "The core's thresholds behind the list's exceptions, so a surface can name them without deciding them.",
+    fields: (t) => ({
+      lastFreeDaySoonDays: t.exposeInt("lastFreeDaySoonDays", {
+        description: "ShipmentFilter.lastFreeDaySoon: the last free day is today or within this many days.",
+      }),
+      etaMovedHours: t.exposeInt("etaMovedHours", {
+        description: "ShipmentFilter.etaMoved: the last update moved the ETA by at least this many hours.",
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  shipmentExceptionRules: t.field({
+    type: ShipmentExceptionRulesRef,
+    description: "The thresholds of the shipment list's exceptions (last free day soon, ETA moved).",
+    authScopes: { developerMode: true },
+    resolve: () => ({ lastFreeDaySoonDays: LAST_FREE_DAY_SOON_DAYS, etaMovedHours: ETA_MOVED_HOURS }),
   }),
 }));
