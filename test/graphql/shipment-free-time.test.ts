@@ -4,7 +4,7 @@
  * exceptions "last free day soon", "last free day passed" and "on hold" compare them with the core's
  * clock: at Rotterdam (UTC+1 in December) a last free day passes at 23:00 UTC, not at UTC midnight.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { normalizeIdentifier } from "../../src/domain/references/reference";
 import type { TrackedContainer, TrackedEvent, TrackingDocument } from "../../src/domain/tracking/model";
 import { ManualClock } from "../../src/lib/clock";
@@ -204,6 +204,8 @@ beforeAll(async () => {
   await app.services.freeTime.backfill();
 }, 120_000);
 afterAll(() => app?.stop());
+// Each test sets the clock it reads; none inherits another's.
+beforeEach(() => clock.set(START));
 
 describe("free time and holds kept on the shipment row", () => {
   it("keeps each box's last free day and the shipment's earliest of a running clock", async () => {
