@@ -105,6 +105,7 @@ function emulate(split: ReplaySplit, rows?: BreakdownRow[]): Map<string, Cell> {
     let firstTsArrival: number | null = null;
     let bookedTsDeparture: number | null = null;
     let tsArrivalBeforeSailing: number | null = null;
+    let bookedSailing: number | null = null;
     // The last leg of a transshipped box, per named sailing (the voyage the carrier's events name).
     const lastDeparture = plan.legs.length > 1 ? vesselMove("DEPA", last) : undefined;
     const firstDepartureOf = new Map<number, number>();
@@ -123,6 +124,7 @@ function emulate(split: ReplaySplit, rows?: BreakdownRow[]): Map<string, Cell> {
         const arrivalAt = arrived ? actualTime(tsArrival, timeline) : estimate(tsArrival);
         firstTsArrival ??= arrivalAt;
         bookedTsDeparture ??= estimate(tsDeparture);
+        bookedSailing ??= known.sailing[1] ?? 0;
         connection = {
           firstArrivalAt: firstTsArrival,
           arrivalBeforeSailing: tsArrivalBeforeSailing,
@@ -130,6 +132,7 @@ function emulate(split: ReplaySplit, rows?: BreakdownRow[]): Map<string, Cell> {
           arrived,
           bookedDepartureAt: bookedTsDeparture,
           departureAt: estimate(tsDeparture),
+          rolled: (known.sailing[1] ?? 0) !== (bookedSailing ?? 0),
           connected: now >= actualTime(tsDeparture, timeline),
         };
         if (!sailed) tsArrivalBeforeSailing = Math.max(tsArrivalBeforeSailing ?? arrivalAt, arrivalAt);

@@ -89,3 +89,20 @@ describe("a transshipped box's last ship published late at the transshipment por
     expect(carrierAheadHours).toBeGreaterThan(100);
   }, 60_000);
 });
+
+describe("a box rolled to a later connecting sailing it will not need", () => {
+  it("is predicted to make its booked connection: p50 at the booked arrival, weeks before the carrier's ETA", async () => {
+    // SLVU2379239 (tuning split): the first ship's late departure is published, the carrier rolls the
+    // box to the connecting loop's next bookable sailing (another voyage) and its ETA moves 49 days
+    // later; the first ship makes good a fifth of its leg and the box sails as booked.
+    await predictedAt("SLVU2379239", "SQQY", "2026-05-15T00:00:00.000Z");
+    clock.set("2026-05-17T00:00:00.000Z");
+    while ((await app.services.background.refreshDue(25)) > 0) {}
+    const { eta, kept } = await predictedAt("SLVU2379239", "SQQY", "2026-05-17T00:00:00.000Z");
+    const first = kept.sort((a, b) => a.computedAt.getTime() - b.computedAt.getTime())[0]!;
+    const latest = kept.at(-1)!;
+    expect(eta.source).toBe("blend");
+    expect(Date.parse(eta.p50)).toBe(first.carrierEta!.getTime());
+    expect((latest.carrierEta!.getTime() - Date.parse(eta.p50)) / 3_600_000).toBeGreaterThan(30 * 24);
+  }, 60_000);
+});

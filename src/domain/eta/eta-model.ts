@@ -160,7 +160,8 @@ export const SERVICE_RECOVERY_SLIP80_HOURS: Partial<Record<HorizonBucket, number
  * breakdown: `carrier-eta-emulation.ts tuning --breakdown`).
  *
  * So, before the box has left the transshipment port: when the connecting departure the carrier
- * gives is CONNECTION_ROLL_MIN_HOURS or more later than the one first booked, the first ship's
+ * gives is another sailing (voyage) than the one first booked and CONNECTION_ROLL_MIN_HOURS or more
+ * later (a later departure of the booked sailing is its ship's delay: LAST_LEG_RECOVERY), the first ship's
  * published delay is made good at RECOVERY_RATE of its leg (as RECOVERY_*: the delay published before
  * the box sailed; once sailing, a revision later than that stops it, an earlier one is taken as is),
  * and if that arrival is at least CONNECTION_HOURS before the booked departure, the box makes it: p50
@@ -172,10 +173,9 @@ export const SERVICE_RECOVERY_SLIP80_HOURS: Partial<Record<HorizonBucket, number
  * MAE of the carrier beyond 14 days 0.603 -> 0.326 (the moved rows' p50 within 1.1 h of the arrival
  * on average, the carrier 209 h off), other buckets unchanged or better (7-14 d 0.447 -> 0.414),
  * before p50 0.465-0.547, before p80 0.758-0.859, no prediction over 48 h off while the carrier was
- * within 12 h. Validation (measured once, nothing fitted): 2 rows moved, 0.882 unchanged beyond 14 days:
- * that split's error is elsewhere (docs/decisions/eta.md, "Beyond 14 days"). Passed by the emulation;
- * the service does not yet keep the connection's first estimates, so it passes none (not yet on the
- * service path).
+ * within 12 h. Validation (measured once, nothing fitted): no row moved, 0.882 unchanged beyond 14
+ * days: that split's error is elsewhere (docs/decisions/eta.md, "Beyond 14 days"). The service passes
+ * it (EtaService.keptConnection: the first estimates the stored versions gave at the transshipment port).
  */
 export const CONNECTION_ROLL_MIN_HOURS = 72;
 /** The least time between the first ship's arrival and the connecting departure (the world's 48 h). */
@@ -200,7 +200,7 @@ export const SERVICE_CONNECTION_SLIP80_HOURS: Partial<Record<HorizonBucket, numb
  * revision at sea stop it, and p50 takes RECOVERY_P50_SHIFT_HOURS and SERVICE_RECOVERY_SLIP80_HOURS
  * (nothing new fitted). Carrier-ETA emulation beyond 14 days, with CONNECTION_*: tuning 0.326 ->
  * 0.290; validation (measured, nothing fitted; its cause breakdown had been looked at first) 0.882 ->
- * 0.720, every other target met there (before p50 0.425-0.522, before p80 0.743-0.850, 7-14 d 0.620,
+ * 0.719, every other target met there (before p50 0.425-0.522, before p80 0.743-0.850, 7-14 d 0.620,
  * none over 48 h off while the carrier was within 12 h). The service passes it (EtaService.keptLastLeg:
  * the first estimate a stored version gave for the voyage, the snapshots' carrier ETAs since).
  */
@@ -385,6 +385,8 @@ export interface EtaInput {
     arrived: boolean;
     bookedDepartureAt: number;
     departureAt: number;
+    /** The connecting departure named now is another sailing (voyage) than the one first booked. */
+    rolled: boolean;
     connected: boolean;
   } | null;
   connectionSlip80Hours?: Partial<Record<HorizonBucket, number>> | null;
@@ -926,7 +928,8 @@ export function recoveredEta(input: EtaInput): EtaPrediction | null {
 export function connectionMadeEta(input: EtaInput): EtaPrediction | null {
   const { carrierEta, connection, departure, now } = input;
   if (carrierEta === null || !connection || !input.connectionSlip80Hours) return null;
-  if (connection.connected || connection.arrived) return null;
+  // A later departure of the booked sailing itself is that ship's delay (LAST_LEG_RECOVERY), not a roll.
+  if (connection.connected || connection.arrived || !connection.rolled) return null;
   const roll = connection.departureAt - connection.bookedDepartureAt;
   if (roll < CONNECTION_ROLL_MIN_HOURS * HOUR_MS) return null;
   const sailed = departure?.sailedAt != null;

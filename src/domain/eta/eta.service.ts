@@ -24,6 +24,7 @@ import {
   predictEta,
   SERVICE_CARRIER_P50_SHIFT_HOURS,
   SERVICE_CARRIER_SLIP80_HOURS,
+  SERVICE_CONNECTION_SLIP80_HOURS,
   SERVICE_MODEL_WEIGHT,
   SERVICE_RECOVERY_SLIP80_HOURS,
   type VesselProgress,
@@ -290,6 +291,9 @@ export class EtaService {
       progress.lastLeg && options.shipmentId
         ? await this.keptLastLeg(options.shipmentId, document.document.id, progress.lastLeg)
         : null;
+    const connection = progress.firstConnection
+      ? await this.keptConnection(document.document.id, progress.firstConnection, progress.sailedFromPolAt)
+      : null;
     const places = new Map(placeLocations(content).map((p) => [p.key, p]));
     const podCode = progress.podLocationKey ? places.get(progress.podLocationKey)?.unLocode : null;
     const pod = podCode ? await this.deps.sources.portWait(podCode) : null;
@@ -343,6 +347,9 @@ export class EtaService {
       recoverySlip80Hours: SERVICE_RECOVERY_SLIP80_HOURS,
       // A transshipped box's last ship published late at the transshipment port (LAST_LEG_RECOVERY).
       lastLeg,
+      // A roll to a later connecting sailing the first ship's recovery makes unnecessary (CONNECTION_*).
+      connection,
+      connectionSlip80Hours: SERVICE_CONNECTION_SLIP80_HOURS,
       vessel,
       pod,
       fallback,
@@ -472,6 +479,52 @@ export class EtaService {
       departureAt: lastLeg.departureAt,
       sailedAt: lastLeg.sailedAt,
       highestCarrierEtaBeforeSailing: kept?.highest?.getTime() ?? null,
+    };
+  }
+
+  /**
+   * What the stored versions say of the box's first connection (CONNECTION_*): the first estimates of
+   * the first ship's arrival at the transshipment port and of the connecting departure (the booking),
+   * and the highest arrival estimate of the versions fetched before the box sailed from its port of
+   * loading (all of them while it has not). Null when no version dated both.
+   */
+  private async keptConnection(
+    documentId: string,
+    current: NonNullable<JourneyProgress["firstConnection"]>,
+    sailedFromPolAt: number | null,
+  ): Promise<NonNullable<EtaInput["connection"]> | null> {
+    const rows = await this.deps.prisma.$queryRaw<
+      { code: string; instant: string; actual: boolean; voyage: string | null; fetched_at: Date }[]
+    >`
+      SELECT e->>'eventCode' AS code, e->>'instant' AS instant, (e->>'actual')::boolean AS actual,
+             e->>'voyage' AS voyage, v.fetched_at
+        FROM document_versions v
+        CROSS JOIN LATERAL jsonb_array_elements(v.content->'containers') AS c
+        CROSS JOIN LATERAL jsonb_array_elements(c->'events') AS e
+       WHERE v.document_id = ${documentId} AND e->>'locationKey' = ${current.locationKey}
+         AND e->>'eventCode' IN ('ARRI', 'DEPA')
+         AND e->>'vesselKey' IS NOT NULL AND e->>'instant' IS NOT NULL
+       ORDER BY v.version`;
+    const dated = rows.map((r) => ({ ...r, at: Date.parse(r.instant) })).filter((r) => Number.isFinite(r.at));
+    const firstArrival = dated.find((r) => r.code === "ARRI");
+    const booked = dated.find((r) => r.code === "DEPA");
+    if (!firstArrival || !booked) return null;
+    const before = dated.filter(
+      (r) =>
+        r.code === "ARRI" &&
+        !r.actual &&
+        (sailedFromPolAt === null || r.fetched_at.getTime() < sailedFromPolAt),
+    );
+    return {
+      firstArrivalAt: firstArrival.at,
+      arrivalBeforeSailing: before.length > 0 ? Math.max(...before.map((r) => r.at)) : null,
+      arrivalAt: current.arrivalAt,
+      arrived: current.arrived,
+      bookedDepartureAt: booked.at,
+      departureAt: current.departureAt,
+      // Rolled: the connecting departure now names another voyage than the booking did.
+      rolled: booked.voyage !== current.voyage,
+      connected: current.connected,
     };
   }
 

@@ -34,6 +34,20 @@ export interface JourneyProgress {
     departureAt: number;
     sailedAt: number | null;
   } | null;
+  /**
+   * A transshipped box's first transshipment port (the one its first ship reaches first): the vessel
+   * arrival there and the connecting departure, each actual or the latest estimate. Null without a
+   * transshipment or a dated vessel arrival and departure there.
+   */
+  firstConnection: {
+    locationKey: string;
+    arrivalAt: number;
+    arrived: boolean;
+    departureAt: number;
+    /** The voyage named on the connecting departure. */
+    voyage: string | null;
+    connected: boolean;
+  } | null;
   /** Set while a box is aboard a vessel that left a call and has not reached the next one. */
   sailing: {
     vessel: TrackedVessel;
@@ -68,6 +82,7 @@ export function journeyProgress(doc: TrackingDocument): JourneyProgress {
     ...polDeparture(doc),
     transshipment: doc.transshipmentLocationKeys.length > 0,
     lastLeg: lastLegDeparture(doc),
+    firstConnection: firstConnection(doc),
   };
   if (arrived) return { ...base, sailing: null };
   const { keys, seaFrom, seaTo } = journeyCalls(doc);
@@ -133,5 +148,40 @@ function lastLegDeparture(doc: TrackingDocument): JourneyProgress["lastLeg"] {
     voyage: chosen.voyage,
     departureAt: instant(chosen),
     sailedAt: sailed.length > 0 ? instant(chosen) : null,
+  };
+}
+
+/** The box's first connection (JourneyProgress.firstConnection). */
+function firstConnection(doc: TrackingDocument): JourneyProgress["firstConnection"] {
+  const keys = new Set(doc.transshipmentLocationKeys);
+  if (keys.size === 0) return null;
+  const instant = (e: TrackedEvent) => (e.instant === null ? Number.NaN : Date.parse(e.instant));
+  const moves = allEvents(doc).filter(
+    (e) => keys.has(e.locationKey) && e.vesselKey !== null && Number.isFinite(instant(e)),
+  );
+  const arrivals = moves.filter((e) => e.eventCode === "ARRI");
+  if (arrivals.length === 0) return null;
+  const key = arrivals.reduce((a, b) => (instant(b) < instant(a) ? b : a)).locationKey;
+  const at = (code: string) => {
+    const there = moves.filter((e) => e.locationKey === key && e.eventCode === code);
+    const sailed = there.filter((e) => e.actual);
+    if (sailed.length > 0) {
+      const first = sailed.reduce((a, b) => (instant(b) < instant(a) ? b : a));
+      return { at: instant(first), actual: true, voyage: first.voyage };
+    }
+    if (there.length === 0) return null;
+    const latest = there.reduce((a, b) => (instant(b) > instant(a) ? b : a));
+    return { at: instant(latest), actual: false, voyage: latest.voyage };
+  };
+  const arrival = at("ARRI");
+  const departure = at("DEPA");
+  if (!arrival || !departure) return null;
+  return {
+    locationKey: key,
+    arrivalAt: arrival.at,
+    arrived: arrival.actual,
+    departureAt: departure.at,
+    voyage: departure.voyage,
+    connected: departure.actual,
   };
 }

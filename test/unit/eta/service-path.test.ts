@@ -153,6 +153,7 @@ describe("a roll to a later connecting sailing that the first ship's recovery ma
           arrived: false,
           bookedDepartureAt,
           departureAt: bookedDepartureAt + 7 * DAY_MS,
+          rolled: true,
           connected: false,
           ...overrides,
         },
@@ -183,6 +184,8 @@ describe("a roll to a later connecting sailing that the first ship's recovery ma
     expect(connecting(3 * DAY_MS, { connected: true }).source).toBe("carrier");
     // A connecting departure that moved less than three days is that ship's own delay, not a roll.
     expect(connecting(3 * DAY_MS, { departureAt: bookedDepartureAt + DAY_MS }).source).toBe("carrier");
+    // So is the booked sailing itself leaving a week late: the connection still holds.
+    expect(connecting(3 * DAY_MS, { rolled: false }).source).toBe("carrier");
   });
 });
 
