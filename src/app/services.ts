@@ -202,7 +202,7 @@ export function createServices(input: {
     },
   });
   // Free time and holds kept on the shipment rows when their inputs change (issue 38).
-  const freeTime = new ShipmentFreeTime({ prisma: db.prisma, clock, documents, dnd, terminals });
+  const freeTime = new ShipmentFreeTime({ prisma: db.prisma, clock, documents, dnd, terminals, logger });
   const stopFreeTime = freeTime.listen();
   dnd.termsChanged = (organizationId) => freeTime.organizationTermsChanged(organizationId);
   // Rows from before the columns existed, filled once at start (idempotent if two processes do it).

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { type AnswerChange, answersChanged, onAnswersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
@@ -74,12 +75,19 @@ export class ShipmentFreeTime {
       documents: DocumentStore;
       dnd: DndService;
       terminals: TerminalRecords;
+      logger: Logger;
     },
   ) {}
 
   /** Listens to the writes that feed free time and holds; returns the unsubscribe. */
   listen(): () => void {
-    return onAnswersChanged((change) => this.onChange(change));
+    // The write that announced the change has committed: a failure here leaves the rows' free time
+    // as it was (recomputed with their next change) and must not fail that write's answer.
+    return onAnswersChanged((change) =>
+      this.onChange(change).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, "Free time and holds could not be recomputed");
+      }),
+    );
   }
 
   private async onChange(change: AnswerChange): Promise<void> {
