@@ -67,7 +67,8 @@ builder.queryFields((t) => ({
       const page = args.page ?? 1;
       const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
       const f = args.filter;
-      const within = arrivingWindow(f?.arrivingWithinDays ?? null, ctx.services.clock.now());
+      const now = ctx.services.clock.now();
+      const within = arrivingWindow(f?.arrivingWithinDays ?? null, now);
       const filter: ShipmentFilter = {
         status: f?.status ?? undefined,
         active: within ? true : (f?.active ?? undefined),
@@ -85,7 +86,7 @@ builder.queryFields((t) => ({
         lastFreeDayPassed: f?.lastFreeDayPassed ?? undefined,
         onHold: f?.onHold ?? undefined,
         // The core's clock, never the caller's: the kept instants are compared with it in the query.
-        asOf: ctx.services.clock.now(),
+        asOf: now,
       };
       const { total, ids } = await searchShipments(
         ctx.services.db.prisma,
