@@ -154,7 +154,7 @@ const SEARCH = `query ($filter: ShipmentFilter, $sort: ShipmentSort) {
     items {
       reference
       holds { container type status }
-      freeTime { lastFreeDay lastFreeDaySoon lastFreeDayPassed containers { container demurrageLastFreeDay running } }
+      freeTime { lastFreeDay lastFreeDaySoon lastFreeDayPassed containers { container demurrageLastFreeDay running overdue } }
     }
   }
 }`;
@@ -166,7 +166,12 @@ interface Item {
     lastFreeDay: string | null;
     lastFreeDaySoon: boolean;
     lastFreeDayPassed: boolean;
-    containers: { container: string; demurrageLastFreeDay: string | null; running: string | null }[];
+    containers: {
+      container: string;
+      demurrageLastFreeDay: string | null;
+      running: string | null;
+      overdue: boolean;
+    }[];
   } | null;
 }
 
@@ -215,7 +220,9 @@ describe("free time and holds kept on the shipment row", () => {
       lastFreeDay: "2026-12-03",
       lastFreeDaySoon: true,
       lastFreeDayPassed: false,
-      containers: [{ container: DUE_SOON, demurrageLastFreeDay: "2026-12-03", running: "demurrage" }],
+      containers: [
+        { container: DUE_SOON, demurrageLastFreeDay: "2026-12-03", running: "demurrage", overdue: false },
+      ],
     });
     expect(byRef.get(OVERDUE)!.freeTime).toMatchObject({
       lastFreeDay: "2026-11-24",
@@ -238,6 +245,10 @@ describe("free time and holds kept on the shipment row", () => {
     expect((await search({ lastFreeDaySoon: true })).total).toBe(0);
     expect((await search({ lastFreeDayPassed: true })).references).toEqual([DUE_SOON, OVERDUE]);
     expect((await search({ lastFreeDayPassed: false })).references).toEqual([ON_WATER]);
+    const due = (await search()).items.find((i) => i.reference === DUE_SOON)!;
+    expect(due.freeTime?.containers).toEqual([
+      { container: DUE_SOON, demurrageLastFreeDay: "2026-12-03", running: "demurrage", overdue: true },
+    ]);
     const sorted = await search({}, "LAST_FREE_DAY");
     expect(sorted.items.map((i) => i.reference)).toEqual([OVERDUE, DUE_SOON, ON_WATER]);
     clock.set(START);

@@ -1,3 +1,5 @@
+import { localDate } from "../../../domain/demurrage/calendar";
+import { nextLocalMidnight } from "../../../domain/ports/local-midnight";
 import {
   type BoxFreeTime,
   type BoxHold,
@@ -11,27 +13,34 @@ import { LIST_SIZE } from "../../limits";
 
 const DAY_MS = 86_400_000;
 
-const ContainerFreeTimeRef = builder.objectRef<BoxFreeTime>("ContainerFreeTime").implement({
-  description:
-    "One box's last free days at the port of discharge, kept when the version, terminal facts or contract terms change.",
-  fields: (t) => ({
-    container: t.exposeString("container"),
-    demurrageLastFreeDay: t.exposeString("demurrageLastFreeDay", {
-      nullable: true,
-      description:
-        "Port-local YYYY-MM-DD: the terminal's day when it gives one, else counted from the terms (before discharge, from the expected discharge); null when neither.",
+const ContainerFreeTimeRef = builder
+  .objectRef<BoxFreeTime & { overdue: boolean }>("ContainerFreeTime")
+  .implement({
+    description:
+      "One box's last free days at the port of discharge, kept when the version, terminal facts or contract terms change.",
+    fields: (t) => ({
+      container: t.exposeString("container"),
+      demurrageLastFreeDay: t.exposeString("demurrageLastFreeDay", {
+        nullable: true,
+        description:
+          "Port-local YYYY-MM-DD: the terminal's day when it gives one, else counted from the terms (before discharge, from the expected discharge); null when neither.",
+      }),
+      detentionLastFreeDay: t.exposeString("detentionLastFreeDay", {
+        nullable: true,
+        description: "Port-local YYYY-MM-DD once the box has left the port; null before.",
+      }),
+      running: t.string({
+        nullable: true,
+        description: "The clock running now: demurrage, detention or combined; null when none runs.",
+        resolve: (b) => b.running,
+      }),
+      overdue: t.boolean({
+        description:
+          "The running clock's last free day has passed at the port of discharge (on the service's clock): charges accrue.",
+        resolve: (b) => b.overdue,
+      }),
     }),
-    detentionLastFreeDay: t.exposeString("detentionLastFreeDay", {
-      nullable: true,
-      description: "Port-local YYYY-MM-DD once the box has left the port; null before.",
-    }),
-    running: t.string({
-      nullable: true,
-      description: "The clock running now: demurrage, detention or combined; null when none runs.",
-      resolve: (b) => b.running,
-    }),
-  }),
-});
+  });
 
 const ContainerHoldRef = builder.objectRef<BoxHold>("ContainerHold").implement({
   description:
@@ -77,7 +86,16 @@ const ShipmentFreeTimeRef = builder.objectRef<FreeTimeView>("ShipmentFreeTime").
     containers: t.field({
       type: [ContainerFreeTimeRef],
       extensions: LIST_SIZE(10),
-      resolve: (v) => v.facts.containers,
+      resolve: (v, _a, ctx) => {
+        const now = ctx.services.clock.now();
+        // Each box's day passes at the port's midnight: a kept answer holds until the next one.
+        answerValidUntil(nextLocalMidnight(now, v.facts.timeZone));
+        const today = localDate(now, v.facts.timeZone);
+        return v.facts.containers.map((box) => {
+          const day = box.running === "detention" ? box.detentionLastFreeDay : box.demurrageLastFreeDay;
+          return { ...box, overdue: box.running !== null && day !== null && day < today };
+        });
+      },
     }),
   }),
 });
