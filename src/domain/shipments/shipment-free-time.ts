@@ -64,10 +64,15 @@ interface Row {
  * does not move them: only a running clock (an actual discharge or gate-out) is an exception, and its
  * last free day does not depend on the predicted arrival.
  */
-export class ShipmentFreeTime {
-  /** Changes this class announced itself: not recomputed again. */
-  private readonly own = new WeakSet<AnswerChange>();
+/**
+ * Changes a free-time recomputation announced: never recomputed again, by any instance. The change
+ * bus is the process's, and one process holds several service graphs (the live one, the sandbox
+ * world's, day one's past): with a set per instance, two instances answered each other's
+ * announcements for ever and starved the event loop.
+ */
+const announced = new WeakSet<AnswerChange>();
 
+export class ShipmentFreeTime {
   constructor(
     private readonly deps: {
       prisma: PrismaClient;
@@ -91,7 +96,7 @@ export class ShipmentFreeTime {
   }
 
   private async onChange(change: AnswerChange): Promise<void> {
-    if (this.own.has(change)) return;
+    if (announced.has(change)) return;
     const { prisma } = this.deps;
     const or: Prisma.ShipmentWhereInput[] = [];
     if (change.shipments?.length) or.push({ id: { in: change.shipments.map((s) => s.id) } });
@@ -178,7 +183,7 @@ export class ShipmentFreeTime {
     }
     if (changed.length === 0) return;
     const change: AnswerChange = { shipments: changed };
-    this.own.add(change);
+    announced.add(change);
     await answersChanged(change);
   }
 
