@@ -132,7 +132,8 @@ async function everyAnswer(): Promise<Record<string, Answer>> {
     answers[at("mcp timeline")] = await tool("get_shipment_timeline", ref.number);
     const share = await http(`${shipment}/share`, { method: "POST" });
     const url = (JSON.parse(share.body) as { data?: { url?: string } }).data?.url;
-    if (url) answers[at("share page")] = await http(new URL(url).pathname, { key: null });
+    // A shipment no carrier has found is not shared (409 in words): its refusal is the answer kept.
+    answers[at("share page")] = url ? await http(new URL(url).pathname, { key: null }) : share;
   }
   answers["v1 shipments"] = await http("/api/v1/shipments");
   answers["v1 bulk track"] = await http("/api/v1/track", {
