@@ -34,6 +34,7 @@ export interface PostmanCollection {
   item: Item[];
   variable: Variable[];
   auth?: unknown;
+  event?: Item["event"];
 }
 
 /**
@@ -58,6 +59,36 @@ const SHIPMENT_ID = "shipmentId";
 const DISRUPTION_ID = "disruptionId";
 const WEBHOOK_URL = "webhookUrl";
 const PARTNER_SOURCE_ID = "partnerSourceId";
+/**
+ * The sandbox allows 60 requests a minute per address and a plan its own window, and the collection
+ * holds more requests than that: run whole in Postman's runner or newman, its last requests would meet
+ * 429. So every answer that leaves no request in its window notes when the window reopens
+ * (`X-RateLimit-Reset`, unix seconds), and the next request waits until then before it is sent (the
+ * script sandbox keeps a request back until its timers have run).
+ */
+const RESUME_AT = "rateWindowReopensAt";
+const PACING: NonNullable<Item["event"]> = [
+  {
+    listen: "prerequest",
+    script: {
+      type: "text/javascript",
+      exec: [
+        `const wait = Number(pm.collectionVariables.get("${RESUME_AT}") || 0) * 1000 - Date.now();`,
+        "if (wait > 0) setTimeout(() => {}, Math.min(wait + 250, 61000));",
+      ],
+    },
+  },
+  {
+    listen: "test",
+    script: {
+      type: "text/javascript",
+      exec: [
+        'const remaining = pm.response.headers.get("X-RateLimit-Remaining");',
+        `pm.collectionVariables.set("${RESUME_AT}", remaining === "0" ? pm.response.headers.get("X-RateLimit-Reset") || "0" : "0");`,
+      ],
+    },
+  },
+];
 /** The partner routes that name a source: live, the one the run's create request made. */
 const PARTNER_SOURCE_ROUTES = ["rotatePartnerSourceSecret", "postPartnerEvents", "removePartnerSource"];
 
@@ -127,6 +158,13 @@ function makeRunnable(collection: PostmanCollection): PostmanCollection {
     return at === -1 ? FOLDER_ORDER.indexOf("Shipments") - 0.5 : at;
   };
   collection.item.sort((a, b) => rank(a.name) - rank(b.name));
+  collection.variable.push({
+    key: RESUME_AT,
+    value: "0",
+    type: "string",
+    description: "Set by the collection's scripts: when the rate window that ran out reopens (unix seconds).",
+  });
+  collection.event = PACING;
 
   const gates = new Set<string>();
   for (const folder of collection.item) {
