@@ -441,15 +441,13 @@ describe("the other tools", () => {
     ).structuredContent as { results: { kind: string; source: string }[] };
     expect(endpoint.results.some((r) => r.kind === "openapi" && r.source === "openapi.json")).toBe(true);
     const schemaHit = (
-      await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 3 })
+      await callTool(client, "search_api_docs", { query: "nextRefreshEligibleAt", limit: 10 })
     ).structuredContent as { results: { kind: string; title: string }[] };
-    // Among the first three: the Shipment type's entry grows with every field added to it, and the
-    // changelog's section listing this key weighs about the same (BM25 length normalisation).
-    expect(schemaHit.results).toContainEqual(
-      expect.objectContaining({ kind: "graphql", title: "GraphQL type Shipment" }),
-    );
-    // The MCP changelog's 1.1.0 section names the key too and may rank first (BM25 favours short
-    // sections as the corpus grows): the schema's own section is among the top three.
+    // The printed schema is searched: a field's name finds the schema's own entries near the top
+    // (the refresh refusal's type and mutation, cbc56de) and the Shipment type that holds it, whose
+    // entry grows with every field added to it (BM25 length normalisation) and whose key decision
+    // pages and the MCP changelog also name, so it is among the first ten, not always the first three.
+    expect(schemaHit.results.slice(0, 3).some((r) => r.kind === "graphql")).toBe(true);
     expect(schemaHit.results.map((r) => [r.kind, r.title])).toContainEqual([
       "graphql",
       "GraphQL type Shipment",
