@@ -63,17 +63,18 @@ const PARTNER_SOURCE_ID = "partnerSourceId";
  * The sandbox allows 60 requests a minute per address and a plan its own window, and the collection
  * holds more requests than that: run whole in Postman's runner or newman, its last requests would meet
  * 429. So every answer that leaves no request in its window notes when the window reopens
- * (`X-RateLimit-Reset`, unix seconds), and the next request waits until then before it is sent (the
- * script sandbox keeps a request back until its timers have run).
+ * (`X-RateLimit-Reset`, unix seconds, less the answer's own `Date`: the server's clock, not the
+ * runner's), and the next request waits that long before it is sent (the script sandbox keeps a
+ * request back until its timers have run).
  */
-const RESUME_AT = "rateWindowReopensAt";
+const RESUME_AT = "rateWindowWaitMs";
 const PACING: NonNullable<Item["event"]> = [
   {
     listen: "prerequest",
     script: {
       type: "text/javascript",
       exec: [
-        `const wait = Number(pm.collectionVariables.get("${RESUME_AT}") || 0) * 1000 - Date.now();`,
+        `const wait = Number(pm.collectionVariables.get("${RESUME_AT}") || 0);`,
         "if (wait > 0) setTimeout(() => {}, Math.min(wait + 250, 61000));",
       ],
     },
@@ -84,7 +85,9 @@ const PACING: NonNullable<Item["event"]> = [
       type: "text/javascript",
       exec: [
         'const remaining = pm.response.headers.get("X-RateLimit-Remaining");',
-        `pm.collectionVariables.set("${RESUME_AT}", remaining === "0" ? pm.response.headers.get("X-RateLimit-Reset") || "0" : "0");`,
+        'const reset = Number(pm.response.headers.get("X-RateLimit-Reset")) * 1000;',
+        'const answered = Date.parse(pm.response.headers.get("Date") || "");',
+        `pm.collectionVariables.set("${RESUME_AT}", remaining === "0" && reset > answered ? String(reset - answered) : "0");`,
       ],
     },
   },
@@ -162,7 +165,7 @@ function makeRunnable(collection: PostmanCollection): PostmanCollection {
     key: RESUME_AT,
     value: "0",
     type: "string",
-    description: "Set by the collection's scripts: when the rate window that ran out reopens (unix seconds).",
+    description: "Set by the collection's scripts: how long to wait for the rate window that ran out (ms).",
   });
   collection.event = PACING;
 
