@@ -106,8 +106,13 @@ beforeAll(async () => {
   }
 }, 180_000);
 afterAll(async () => {
-  chromium?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Chromium writes to its profile until it has exited; removing the folder before that races it.
+  if (chromium && chromium.exitCode === null) {
+    const exited = new Promise((resolve) => chromium!.once("exit", resolve));
+    chromium.kill();
+    await exited;
+  }
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   await app?.stop();
 });
 
