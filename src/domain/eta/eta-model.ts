@@ -867,34 +867,36 @@ export function predictEta(input: EtaInput, table: CalibrationTable = CALIBRATIO
 }
 
 /**
- * The first carrier ETA plus what is left of the delay published before the box sailed once the ship
- * has made good RECOVERY_RATE of the leg's time (RECOVERY_*, above), source `blend`; null when it does
- * not apply: a transshipment on the way, no first ETA, departure or windows, a delay under an hour, a
- * carrier ETA revised later at sea, or past RECOVERY_UNTIL_SHARE of the leg.
+ * The ETA published for a leg (the highest before its ship sailed; before that the current one
+ * counts too, as the service keeps it after this prediction) and the leg's time (that ETA less the
+ * leg's delayed departure, both carrying the late departure). Null when the delay can no longer be
+ * made good: no leg time, past RECOVERY_UNTIL_SHARE of the leg, or an ETA revised later at sea.
  */
-export function recoveredEta(input: EtaInput): EtaPrediction | null {
-  const { carrierEta, firstCarrierEta, departure, now } = input;
-  if (carrierEta === null || firstCarrierEta == null || !departure || !input.recoverySlip80Hours) return null;
-  if (departure.transshipment || departure.polDepartureAt === null) return null;
-  // Before the box sails the current ETA counts too (the service keeps it after this prediction).
-  const kept = departure.highestCarrierEtaBeforeSailing ?? carrierEta;
-  const published = departure.sailedAt === null ? Math.max(kept, carrierEta) : kept;
-  const delayMs = published - firstCarrierEta;
-  if (delayMs < RECOVERY_MIN_HOURS * HOUR_MS) return null;
-  // The leg's time: the delayed ETA less the delayed departure (both carry the late departure).
-  const legMs = published - departure.polDepartureAt;
+function legStillRecovering(
+  input: EtaInput,
+  carrierEta: number,
+  leg: { highestCarrierEtaBeforeSailing?: number | null; sailedAt: number | null; departureAt: number },
+): { published: number; legMs: number } | null {
+  const kept = leg.highestCarrierEtaBeforeSailing ?? carrierEta;
+  const published = leg.sailedAt === null ? Math.max(kept, carrierEta) : kept;
+  const legMs = published - leg.departureAt;
   if (legMs <= 0) return null;
-  if (departure.sailedAt !== null) {
-    if ((now - departure.sailedAt) / legMs >= RECOVERY_UNTIL_SHARE) return null;
+  if (leg.sailedAt !== null) {
+    if ((input.now - leg.sailedAt) / legMs >= RECOVERY_UNTIL_SHARE) return null;
     if (carrierEta > published) return null;
   }
-  const left = Math.max(0, delayMs - RECOVERY_RATE * legMs);
-  const p50 = Math.max(
-    now,
-    Math.min(carrierEta, firstCarrierEta + left + RECOVERY_P50_SHIFT_HOURS * HOUR_MS),
-  );
+  return { published, legMs };
+}
+
+/** A `blend` prediction at p50 with its horizon bucket's calibrated p80 slip; null when the bucket has none. */
+function blendAt(
+  input: EtaInput,
+  p50: number,
+  slip80Hours: Partial<Record<HorizonBucket, number>>,
+): EtaPrediction | null {
+  const { now } = input;
   const bucket = horizonBucketOf(p50 - now);
-  const slip = input.recoverySlip80Hours[bucket];
+  const slip = slip80Hours[bucket];
   if (slip === undefined) return null;
   const p80 = p50 + slip * HOUR_MS;
   return {
@@ -916,6 +918,33 @@ export function recoveredEta(input: EtaInput): EtaPrediction | null {
     computedAt: now,
     fallbackReason: input.fallback === "not_sailing" ? "not_sailing" : null,
   };
+}
+
+/**
+ * The first carrier ETA plus what is left of the delay published before the box sailed once the ship
+ * has made good RECOVERY_RATE of the leg's time (RECOVERY_*, above), source `blend`; null when it does
+ * not apply: a transshipment on the way, no first ETA, departure or windows, a delay under an hour, a
+ * carrier ETA revised later at sea, or past RECOVERY_UNTIL_SHARE of the leg.
+ */
+export function recoveredEta(input: EtaInput): EtaPrediction | null {
+  const { carrierEta, firstCarrierEta, departure, now } = input;
+  if (carrierEta === null || firstCarrierEta == null || !departure || !input.recoverySlip80Hours) return null;
+  if (departure.transshipment || departure.polDepartureAt === null) return null;
+  const leg = legStillRecovering(input, carrierEta, {
+    highestCarrierEtaBeforeSailing: departure.highestCarrierEtaBeforeSailing,
+    sailedAt: departure.sailedAt,
+    departureAt: departure.polDepartureAt,
+  });
+  if (!leg) return null;
+  const { published, legMs } = leg;
+  const delayMs = published - firstCarrierEta;
+  if (delayMs < RECOVERY_MIN_HOURS * HOUR_MS) return null;
+  const left = Math.max(0, delayMs - RECOVERY_RATE * legMs);
+  const p50 = Math.max(
+    now,
+    Math.min(carrierEta, firstCarrierEta + left + RECOVERY_P50_SHIFT_HOURS * HOUR_MS),
+  );
+  return blendAt(input, p50, input.recoverySlip80Hours);
 }
 
 /**
@@ -949,29 +978,7 @@ export function connectionMadeEta(input: EtaInput): EtaPrediction | null {
   const undone =
     input.firstCarrierEta != null ? Math.min(carrierEta - roll, input.firstCarrierEta) : carrierEta - roll;
   const p50 = Math.max(now, undone + CONNECTION_P50_SHIFT_HOURS * HOUR_MS);
-  const bucket = horizonBucketOf(p50 - now);
-  const slip = input.connectionSlip80Hours[bucket];
-  if (slip === undefined) return null;
-  const p80 = p50 + slip * HOUR_MS;
-  return {
-    p50,
-    p80,
-    source: "blend",
-    confidence: confidenceOf({
-      source: "blend",
-      positionAgeHours: null,
-      podTier: input.pod?.tier ?? null,
-      horizonMs: p50 - now,
-      spreadMs: p80 - p50,
-      calibrated: true,
-      calibrationWithinTarget: false,
-      carrierArrivalsMeasured: 0,
-    }),
-    horizonHours: Math.round(((p50 - now) / HOUR_MS) * 10) / 10,
-    horizonBucket: bucket,
-    computedAt: now,
-    fallbackReason: input.fallback === "not_sailing" ? "not_sailing" : null,
-  };
+  return blendAt(input, p50, input.connectionSlip80Hours);
 }
 
 /**
@@ -985,38 +992,11 @@ export function lastLegRecoveredEta(input: EtaInput): EtaPrediction | null {
   if (carrierEta === null || !lastLeg || !input.recoverySlip80Hours) return null;
   const delayMs = lastLeg.departureAt - lastLeg.firstDepartureAt;
   if (delayMs < RECOVERY_MIN_HOURS * HOUR_MS) return null;
-  const kept = lastLeg.highestCarrierEtaBeforeSailing ?? carrierEta;
-  const published = lastLeg.sailedAt === null ? Math.max(kept, carrierEta) : kept;
-  const legMs = published - lastLeg.departureAt;
-  if (legMs <= 0) return null;
-  if (lastLeg.sailedAt !== null) {
-    if ((now - lastLeg.sailedAt) / legMs >= RECOVERY_UNTIL_SHARE) return null;
-    if (carrierEta > published) return null;
-  }
+  const leg = legStillRecovering(input, carrierEta, lastLeg);
+  if (!leg) return null;
+  const { published, legMs } = leg;
   const madeGood = Math.min(delayMs, RECOVERY_RATE * legMs);
   const p50 = Math.max(now, Math.min(carrierEta, published - madeGood + RECOVERY_P50_SHIFT_HOURS * HOUR_MS));
   if (p50 >= carrierEta) return null;
-  const bucket = horizonBucketOf(p50 - now);
-  const slip = input.recoverySlip80Hours[bucket];
-  if (slip === undefined) return null;
-  const p80 = p50 + slip * HOUR_MS;
-  return {
-    p50,
-    p80,
-    source: "blend",
-    confidence: confidenceOf({
-      source: "blend",
-      positionAgeHours: null,
-      podTier: input.pod?.tier ?? null,
-      horizonMs: p50 - now,
-      spreadMs: p80 - p50,
-      calibrated: true,
-      calibrationWithinTarget: false,
-      carrierArrivalsMeasured: 0,
-    }),
-    horizonHours: Math.round(((p50 - now) / HOUR_MS) * 10) / 10,
-    horizonBucket: bucket,
-    computedAt: now,
-    fallbackReason: input.fallback === "not_sailing" ? "not_sailing" : null,
-  };
+  return blendAt(input, p50, input.recoverySlip80Hours);
 }
