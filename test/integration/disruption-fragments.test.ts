@@ -2,12 +2,14 @@
  * Fragments of one event merged in storage (issue 35): two reports of one dock strike at two ports
  * start apart; the report of its end names both ports, and from then on v1 lists one resolved
  * disruption holding all three reports, with the three publishers as its sources; the fragment's id
- * answers 404 (its items and matches are the event's now).
+ * keeps answering as the disruption it became, on v1, GraphQL and MCP (a client may have stored it),
+ * and an id never published still answers 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedItem } from "../../src/domain/disruptions/normalise";
 import { ManualClock } from "../../src/lib/clock";
-import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { callTool, httpClient } from "../mcp/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 
 const clock = new ManualClock(new Date("2026-06-05T12:00:00Z"));
 const DAY = 86_400_000;
@@ -98,14 +100,50 @@ describe("fragments of one event", () => {
       "Tideline News",
     ]);
     expect(strike!.resolved_at).toBe(clock.now().toISOString());
-    // The event kept one fragment's id; the other's answers as any unknown disruption does.
     expect(fragments).toContain(strike!.id);
-    const gone = fragments.find((id) => id !== strike!.id)!;
-    const res = await fetch(`${app.url}/api/v1/disruptions/${gone}`, {
+    const items = await app.services.db.prisma.disruptionItem.findMany({ select: { disruptionId: true } });
+    expect(items.map((i) => i.disruptionId)).toEqual([strike!.id, strike!.id, strike!.id]);
+  });
+
+  it("the merged fragment's id answers the disruption it became on v1, GraphQL and MCP", async () => {
+    const [strike] = await listed("resolved");
+    const merged = fragments.find((id) => id !== strike!.id)!;
+    const v1 = await fetch(`${app.url}/api/v1/disruptions/${merged.toUpperCase()}`, {
+      headers: { authorization: `Bearer ${business.key}` },
+    });
+    expect(v1.status).toBe(200);
+    const body = (await v1.json()) as {
+      success: boolean;
+      data: { id: string; entities: { ports: string[] } };
+    };
+    expect(body.success).toBe(true);
+    // The answer is the surviving disruption, under its own id: the one to store from now on.
+    expect(body.data.id).toBe(strike!.id);
+    expect(body.data.entities.ports).toEqual(["BRPNG", "BRSSZ"]);
+
+    const { body: gql } = await graphql(
+      app,
+      business.key,
+      `query($id: String!) { disruption(id: $id) { __typename ... on Disruption { id status } } }`,
+      { id: merged },
+    );
+    expect(gql.data?.disruption).toEqual({ __typename: "Disruption", id: strike!.id, status: "resolved" });
+
+    const client = await httpClient(app, business.key);
+    try {
+      const result = await callTool(client, "get_disruption_detail", { id: merged });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { id: string }).id).toBe(strike!.id);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("an id never published still answers 404 disruption_not_found", async () => {
+    const res = await fetch(`${app.url}/api/v1/disruptions/00000000-0000-4000-8000-0000000000ff`, {
       headers: { authorization: `Bearer ${business.key}` },
     });
     expect(res.status).toBe(404);
-    const items = await app.services.db.prisma.disruptionItem.findMany({ select: { disruptionId: true } });
-    expect(items.map((i) => i.disruptionId)).toEqual([strike!.id, strike!.id, strike!.id]);
+    expect(((await res.json()) as { data: { error: string } }).data.error).toBe("disruption_not_found");
   });
 });

@@ -275,13 +275,7 @@ export class DisruptionsService {
         eventId = outcome.event.id;
         // Fragments the item tied to the event are that event now: their items move to it and the
         // fragment goes (its shipment matches with it; the event's are recomputed after ingestion).
-        for (const fragment of outcome.absorbed) {
-          await tx.disruptionItem.updateMany({
-            where: { disruptionId: fragment },
-            data: { disruptionId: outcome.event.id },
-          });
-          await tx.disruption.delete({ where: { id: fragment } });
-        }
+        for (const fragment of outcome.absorbed) await this.absorb(tx, fragment, outcome.event.id);
       }
       // Events the new item's time resolved by silence are written back too.
       for (const event of step.state.events) {
@@ -304,6 +298,26 @@ export class DisruptionsService {
       });
       return { kind: outcome.kind, eventId };
     });
+  }
+
+  /**
+   * One fragment merged into the event it is part of. Its id stays an alias of the event (and the ids
+   * merged into it before, so a chain of merges ends at the survivor): a client that stored it, or a
+   * mail that named it, still finds the event. Who was told of the fragment about which shipment was
+   * told of the event: those notices move to it, so the merge never mails the same news again.
+   */
+  private async absorb(tx: Prisma.TransactionClient, fragment: string, into: string): Promise<void> {
+    await tx.disruptionItem.updateMany({ where: { disruptionId: fragment }, data: { disruptionId: into } });
+    await tx.disruptionAlias.updateMany({ where: { disruptionId: fragment }, data: { disruptionId: into } });
+    await tx.disruptionAlias.create({
+      data: { id: fragment, disruptionId: into, mergedAt: this.clock.now() },
+    });
+    await tx.$executeRaw`
+      INSERT INTO disruption_notices (user_id, disruption_id, shipment_id, mailed_at)
+      SELECT user_id, ${into}, shipment_id, mailed_at FROM disruption_notices WHERE disruption_id = ${fragment}
+      ON CONFLICT DO NOTHING`;
+    await tx.disruptionNotice.deleteMany({ where: { disruptionId: fragment } });
+    await tx.disruption.delete({ where: { id: fragment } });
   }
 
   /** Resolves events silent for their category's window; their matches go. Returns how many. */
@@ -460,9 +474,15 @@ export class DisruptionsService {
     return { total, items: rows.map(recordOf) };
   }
 
+  /** One disruption by id; the id of a fragment merged into another answers that other one. */
   async get(id: string): Promise<DisruptionRecord | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    const row = await this.prisma.disruption.findUnique({ where: { id: id.toLowerCase() } });
+    const key = id.toLowerCase();
+    // A fragment merged into another disruption answers as that one (with that one's id).
+    const row =
+      (await this.prisma.disruption.findUnique({ where: { id: key } })) ??
+      (await this.prisma.disruptionAlias.findUnique({ where: { id: key }, include: { disruption: true } }))
+        ?.disruption;
     return row ? recordOf(row) : null;
   }
 

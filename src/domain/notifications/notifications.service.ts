@@ -611,12 +611,23 @@ export class NotificationsService {
         if (context) touched.push({ shipment: context.shipment, matchTypes: row.match_types });
       }
       if (touched.length === 0) continue;
+      // Mails about fragments merged into this disruption were mails about it: what comes now is a
+      // follow-up (their notices moved to it at the merge, so their shipments are not listed again).
+      const ids = [
+        pair.disruption_id,
+        ...(
+          await prisma.disruptionAlias.findMany({
+            where: { disruptionId: pair.disruption_id },
+            select: { id: true },
+          })
+        ).map((a) => a.id),
+      ];
       const told = await prisma.mailMessage.count({
         where: {
-          OR: [
-            { dedupeKey: `disruption:${pair.user_id}:${pair.disruption_id}` },
-            { dedupeKey: { startsWith: `disruption:${pair.user_id}:${pair.disruption_id}:` } },
-          ],
+          OR: ids.flatMap((id) => [
+            { dedupeKey: `disruption:${pair.user_id}:${id}` },
+            { dedupeKey: { startsWith: `disruption:${pair.user_id}:${id}:` } },
+          ]),
         },
       });
       const pref = await this.preferencesIn(prisma, pair.user_id);

@@ -87,7 +87,8 @@ builder.queryFields((t) => ({
   }),
   disruption: t.field({
     type: DisruptionOutcomeRef,
-    description: "One disruption by id (the same shape as a list item).",
+    description:
+      "One disruption by id (the same shape as a list item). The id of a disruption later merged into another (two first reports of one event) answers that other one, under its own id.",
     authScopes: { developerMode: true },
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
