@@ -143,6 +143,7 @@ class NewsLog {
     this.state = { ...this.state, events: sweepSilentEvents(this.state.events, new Date(at)) };
     return this.state.events.map((e) => ({
       id: e.id,
+      headline: e.headline,
       category: e.category,
       severity: e.severity,
       status: e.status,

@@ -13,6 +13,17 @@ const table = (head: string[], rows: string[], label?: string) =>
   `<div class="table-wrap"><table${label ? ` aria-label="${esc(label)}"` : ""}><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 const percent = (n: number | null | undefined) =>
   n === null || n === undefined ? "—" : `${Math.round(n * 100)} %`;
+/**
+ * The reported closures or strikes that raised a port's score above its queue's own (the core's
+ * `raisedBy`), so an operator reading `critical` with a short queue sees why; a dash when the queue
+ * alone set the score.
+ */
+const raisedBy = (events: readonly { headline: string; severity: number }[]) =>
+  events.length === 0
+    ? '<span class="muted">Its queue</span>'
+    : events
+        .map((e) => `News: ${esc(e.headline)} <span class="muted">(severity ${e.severity})</span>`)
+        .join("<br>");
 
 /** Customers, usage and plan, and the operator pages (the operating organisation only). */
 export function mountMorePages(get: Mount): void {
@@ -141,10 +152,19 @@ ${table(
       board.items.length === 0
         ? emptyState("No port is scored yet: readings appear once a week of samples exists.")
         : table(
-            ["Port", "Score", "Level", "Vessels waiting", "Median wait", "7-day trend", "Computed"],
+            [
+              "Port",
+              "Score",
+              "Level",
+              "Raised by",
+              "Vessels waiting",
+              "Median wait",
+              "7-day trend",
+              "Computed",
+            ],
             board.items.map(
               (p) =>
-                `<tr><td>${esc(p.name)} <span class="muted">${esc(p.locode)}</span></td><td>${p.score}</td><td>${esc(p.bucket)} (${esc(p.tier)})</td><td>${p.vesselsWaiting}</td><td>${p.medianAnchorageWaitH === null ? "—" : `${p.medianAnchorageWaitH.toFixed(1)} h`}</td><td>${p.trend7d > 0 ? "▲" : p.trend7d < 0 ? "▼" : "="} ${p.trend7d.toFixed(1)}</td><td>${time(p.computedAt)}</td></tr>`,
+                `<tr><td>${esc(p.name)} <span class="muted">${esc(p.locode)}</span></td><td>${p.score}</td><td>${esc(p.bucket)} (${esc(p.tier)})</td><td>${raisedBy(p.raisedBy)}</td><td>${p.vesselsWaiting}</td><td>${p.medianAnchorageWaitH === null ? "—" : `${p.medianAnchorageWaitH.toFixed(1)} h`}</td><td>${p.trend7d > 0 ? "▲" : p.trend7d < 0 ? "▼" : "="} ${p.trend7d.toFixed(1)}</td><td>${time(p.computedAt)}</td></tr>`,
             ),
             "Congestion board",
           );

@@ -31,6 +31,18 @@ const output = z.object({
         .nullable()
         .describe("Longest wait running now, else of the last 7 days; null when none"),
       computed_at: z.string().describe("When the reading was computed, ISO 8601 instant in UTC"),
+      raised_by: z
+        .array(
+          z.object({
+            id: z.string().describe("The disruption's id (get_disruption_detail)"),
+            headline: z.string(),
+            category: z.string().describe("port_disruption, weather or labor"),
+            severity: z.number().int().describe("4 holds the port at critical (90) at least, 3 at high (75)"),
+          }),
+        )
+        .describe(
+          "The reported closures or strikes that raised the score above what the port's queue alone reads; empty when the score is the queue's own",
+        ),
     })
     .nullable()
     .describe("The newest reading; null when the port is not scored"),
@@ -65,6 +77,13 @@ function words(c: Scored["components"][number]): string {
   const unit = UNITS[c.unit] ?? c.unit;
   const against = Math.abs(c.z) < 1 ? "about its normal" : c.z > 0 ? "above its normal" : "below its normal";
   return `${LABELS[c.name] ?? c.name}: ${c.raw}${unit ? ` ${unit}` : ""} over ${c.windowDays === 1 ? "1 day" : `${c.windowDays} days`}, ${against} of ${c.baselineMedian}${unit ? ` ${unit}` : ""} (z ${c.z.toFixed(1)}, ${c.n} observations)`;
+}
+
+/** Why the score is above the queue's own, in a sentence; nothing when it is not. */
+function raisedWords(raisedBy: Scored["raisedBy"]): string {
+  if (raisedBy.length === 0) return "";
+  const events = raisedBy.map((d) => `"${d.headline}" (severity ${d.severity}, disruption ${d.id})`);
+  return ` Raised by the news of a closure or strike: ${events.join("; ")}; the queue alone reads lower.`;
 }
 
 export const getPortConditions = defineTool({
@@ -138,6 +157,12 @@ export const getPortConditions = defineTool({
             median_anchorage_wait_h: found.medianAnchorageWaitH,
             longest_wait_days: found.longestWaitDays,
             computed_at: found.computedAt,
+            raised_by: found.raisedBy.map((d) => ({
+              id: d.id,
+              headline: d.headline,
+              category: d.category,
+              severity: d.severity,
+            })),
           },
           components: found.components.map((c) => ({
             name: c.name,
@@ -147,7 +172,7 @@ export const getPortConditions = defineTool({
             z: c.z,
             words: words(c),
           })),
-          summary: `${found.name}: ${found.bucket} (${found.score}/100, tier ${found.tier}), ${trend} points in 7 days; ${found.vesselsWaiting} vessels waiting at anchor${found.medianAnchorageWaitH === null ? "" : `, median wait ${found.medianAnchorageWaitH} h`}. Computed ${found.computedAt}.`,
+          summary: `${found.name}: ${found.bucket} (${found.score}/100, tier ${found.tier}), ${trend} points in 7 days; ${found.vesselsWaiting} vessels waiting at anchor${found.medianAnchorageWaitH === null ? "" : `, median wait ${found.medianAnchorageWaitH} h`}.${raisedWords(found.raisedBy)} Computed ${found.computedAt}.`,
         });
       }
       default:

@@ -4,11 +4,13 @@ import {
   PortCongestionDocument,
   type PortCongestionFieldsFragment,
 } from "../../generated/operations";
-import { locodeParam } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendFeatureGate, sendV1Error } from "../respond";
 
-/** A board item of spec v1 section 2.8; `calls_30d` is deprecated and carries `vessels_waiting`. */
+/**
+ * A board item of spec v1 section 2.8; `calls_30d` is deprecated and carries `vessels_waiting`.
+ * `raised_by` names the reported closures or strikes that raised the score (docs/decisions/congestion.md).
+ */
 const renderBoardItem = (p: PortCongestionFieldsFragment) => ({
   locode: p.locode,
   name: p.name,
@@ -22,6 +24,7 @@ const renderBoardItem = (p: PortCongestionFieldsFragment) => ({
   computed_at: p.computedAt,
   lat: p.lat,
   lng: p.lng,
+  raised_by: p.raisedBy,
 });
 
 const planRequired = (minPlan: string) => `Port congestion starts with the ${minPlan} plan.`;
@@ -45,15 +48,8 @@ export function mountCongestionRoutes(api: V1Handlers, deps: FacadeDeps): void {
     }
   });
 
-  api.on("portCongestion", async (req, res) => {
-    const params = locodeParam.safeParse(req.params);
-    if (!params.success) {
-      return sendV1Error(res, "bad_request", {
-        message: params.error.issues[0]!.message,
-        data: { param: "locode" },
-      });
-    }
-    const result = await deps.run(req, PortCongestionDocument, { locode: params.data.locode });
+  api.on("portCongestion", async (req, res, { params }) => {
+    const result = await deps.run(req, PortCongestionDocument, { locode: params.locode });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.portCongestion!;
     switch (outcome.__typename) {
@@ -88,6 +84,7 @@ export function mountCongestionRoutes(api: V1Handlers, deps: FacadeDeps): void {
             computed_at: null,
             lat: outcome.portLat,
             lng: outcome.portLng,
+            raised_by: [],
             components: [],
             history: [],
           },

@@ -27,9 +27,11 @@ import {
   isStoppage,
   type ReportedDisruption,
   STOPPAGE_CATEGORIES,
+  type StoppageRaise,
   signalCountsOf,
-  stoppageAt,
   stoppageMark,
+  stoppagesAt,
+  stoppagesRaising,
 } from "./reported-stoppages";
 import {
   BASELINE_DAYS,
@@ -98,6 +100,11 @@ export interface BoardItem {
   lat: number;
   lng: number;
   components: ComponentReading[];
+  /**
+   * The reported closures or strikes that raised the score above the queue's own (reported-stoppages.ts),
+   * as they were when it was computed; empty when the score is the queue's own.
+   */
+  raisedBy: StoppageRaise[];
 }
 
 export interface PortReading extends BoardItem {
@@ -323,6 +330,7 @@ export class CongestionService {
       },
       select: {
         id: true,
+        headline: true,
         category: true,
         severity: true,
         status: true,
@@ -451,8 +459,8 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const stoppage = stoppageAt(locode, await this.stoppageEvents(new Date(now), 0, locode));
-    const scored = scoreDaySignals(todayRow, baseline, now, stoppage);
+    const stoppages = stoppagesAt(locode, await this.stoppageEvents(new Date(now), 0, locode));
+    const scored = scoreDaySignals(todayRow, baseline, now, stoppages[0] ?? null);
     if (!scored) return this.unscore(locode);
     const earlier = await prisma.portCongestionReading.findMany({
       where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },
@@ -479,6 +487,7 @@ export class CongestionService {
       lat: port.lat,
       lng: port.lng,
       components: scored.components,
+      raisedBy: stoppagesRaising(stoppages, scored.queueScore, scored.score),
     };
     const reading = {
       latest: true,
@@ -494,6 +503,7 @@ export class CongestionService {
       medianAnchorageWaitH: item.medianAnchorageWaitH,
       longestWaitDays: item.longestWaitDays,
       components: item.components as unknown as object[],
+      raisedBy: item.raisedBy as unknown as object[],
       computedAt: item.computedAt,
     };
     await prisma.$transaction([
@@ -717,7 +727,9 @@ export function anchorageMoved(move: AnchorageMove): boolean {
   return change >= MOVE_SHIPS && change >= MOVE_SHARE * Math.max(move.waitingBefore, move.waitingNow);
 }
 
-function toBoardItem(row: Omit<BoardItem, "components"> & { components: unknown }): BoardItem {
+function toBoardItem(
+  row: Omit<BoardItem, "components" | "raisedBy"> & { components: unknown; raisedBy: unknown },
+): BoardItem {
   return {
     locode: row.locode,
     name: row.name,
@@ -733,5 +745,6 @@ function toBoardItem(row: Omit<BoardItem, "components"> & { components: unknown 
     lat: row.lat,
     lng: row.lng,
     components: row.components as ComponentReading[],
+    raisedBy: row.raisedBy as StoppageRaise[],
   };
 }

@@ -33,6 +33,8 @@ export const STOPPAGE_FLOOR: Readonly<Record<number, number>> = { 4: 90, 3: 75 }
 /** What this reads of a published disruption event (the `disruptions` row). */
 export interface ReportedDisruption {
   id: string;
+  /** The event's headline as published (disruptions.headline), named on the reading it raises. */
+  headline: string;
   category: string;
   severity: number;
   status: string;
@@ -46,8 +48,21 @@ export interface ReportedDisruption {
 /** The stoppage a port is under now: the event and its floor. */
 export interface ReportedStoppage {
   disruptionId: string;
+  headline: string;
+  category: string;
   severity: number;
   floor: number;
+}
+
+/**
+ * A disruption that raised a reading, as the reading names it (`raisedBy` on the wire): what a reader
+ * needs to see why the score is above what the port's queue says, and to look the event up.
+ */
+export interface StoppageRaise {
+  id: string;
+  headline: string;
+  category: string;
+  severity: number;
 }
 
 /** Whether an event is a stoppage report of a port at all (its status aside). */
@@ -59,16 +74,44 @@ export function isStoppage(event: ReportedDisruption): boolean {
   );
 }
 
-/** The active stoppage of the highest floor naming the port; null when none. */
-export function stoppageAt(locode: string, events: readonly ReportedDisruption[]): ReportedStoppage | null {
-  let best: ReportedStoppage | null = null;
+/** Every active stoppage naming the port that sets a floor, highest floor first. */
+export function stoppagesAt(locode: string, events: readonly ReportedDisruption[]): ReportedStoppage[] {
+  const found: ReportedStoppage[] = [];
   for (const event of events) {
     if (event.status !== "active" || !event.ports.includes(locode) || !isStoppage(event)) continue;
     const floor = STOPPAGE_FLOOR[event.severity];
     if (floor === undefined) continue;
-    if (!best || floor > best.floor) best = { disruptionId: event.id, severity: event.severity, floor };
+    found.push({
+      disruptionId: event.id,
+      headline: event.headline,
+      category: event.category,
+      severity: event.severity,
+      floor,
+    });
   }
-  return best;
+  // Stable among equal floors: the events' own order (the query's), so a reading names them alike.
+  return found.sort((a, b) => b.floor - a.floor);
+}
+
+/** The active stoppage of the highest floor naming the port; null when none. */
+export function stoppageAt(locode: string, events: readonly ReportedDisruption[]): ReportedStoppage | null {
+  return stoppagesAt(locode, events)[0] ?? null;
+}
+
+/**
+ * The stoppages that raised a score: those whose floor is the score when the queue's own score was
+ * below it. None when the queue alone reads as high (the news then explains nothing the queue does not
+ * show) or when no floor applied; several when two events at the port set the same floor.
+ */
+export function stoppagesRaising(
+  stoppages: readonly ReportedStoppage[],
+  queueScore: number,
+  score: number,
+): StoppageRaise[] {
+  if (score <= queueScore) return [];
+  return stoppages
+    .filter((s) => s.floor === score)
+    .map((s) => ({ id: s.disruptionId, headline: s.headline, category: s.category, severity: s.severity }));
 }
 
 /** The event's signal counts from its stored clustering state; none when the state holds none. */

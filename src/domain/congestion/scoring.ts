@@ -112,6 +112,8 @@ export interface ScoreInput {
 
 export interface Score {
   score: number;
+  /** The score before a reported stoppage's floor (the queue's own); equal to `score` without one. */
+  queueScore: number;
   bucket: Bucket;
   tier: Tier;
   components: ComponentReading[];
@@ -223,8 +225,9 @@ export function scorePort(input: ScoreInput): Score | null {
   score = applyGuardrails(score, input.medianWaitHours, input.dwellDays);
   // A reported closure or strike is a fact too, and it comes hours before the queue it makes is long
   // enough to move any component (the short-wait cap above would otherwise hold it at 74).
+  const queueScore = score;
   if (input.stoppage) score = Math.max(score, input.stoppage.floor);
-  return { score, bucket: bucketOf(score), tier, components };
+  return { score, queueScore, bucket: bucketOf(score), tier, components };
 }
 
 /**

@@ -4,7 +4,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ReportedDisruption, stoppageAt } from "../../../src/domain/congestion/reported-stoppages";
+import {
+  type ReportedDisruption,
+  stoppageAt,
+  stoppagesAt,
+  stoppagesRaising,
+} from "../../../src/domain/congestion/reported-stoppages";
 import {
   applyGuardrails,
   bucketOf,
@@ -214,6 +219,7 @@ describe("monotonicity", () => {
 describe("a closure or strike the news reports (issue 36)", () => {
   const event = (overrides: Partial<ReportedDisruption>): ReportedDisruption => ({
     id: "typhoon",
+    headline: "Typhoon closes Shanghai and Ningbo",
     category: "weather",
     severity: 4,
     status: "active",
@@ -229,7 +235,13 @@ describe("a closure or strike the news reports (issue 36)", () => {
   it("lifts the port to critical before its queue shows anything", () => {
     expect(scorePort(input(calmQueue, { medianWaitHours: 10, dwellDays: null }))!.bucket).toBe("normal");
     const stoppage = stoppageAt("CNSHA", [event({})]);
-    expect(stoppage).toEqual({ disruptionId: "typhoon", severity: 4, floor: 90 });
+    expect(stoppage).toEqual({
+      disruptionId: "typhoon",
+      headline: "Typhoon closes Shanghai and Ningbo",
+      category: "weather",
+      severity: 4,
+      floor: 90,
+    });
     const lifted = scorePort(input(calmQueue, { medianWaitHours: 10, dwellDays: null, stoppage }))!;
     expect(lifted).toMatchObject({ score: 90, bucket: "critical" });
     // The components stay what was measured: the floor explains the score, not the signals.
@@ -246,6 +258,38 @@ describe("a closure or strike the news reports (issue 36)", () => {
       event({ category: "labor", severity: 3, ports: ["BEANR"], signalCounts: { strike: 1 } }),
     ]);
     expect(scorePort(input(calmQueue, { medianWaitHours: 10, stoppage: strike }))!.bucket).toBe("high");
+  });
+
+  it("names the disruptions that raised the score, and none when the queue alone reads as high", () => {
+    const strike = event({
+      id: "strike",
+      headline: "Dockers strike at Shanghai",
+      category: "labor",
+      severity: 4,
+      ports: ["CNSHA"],
+      signalCounts: { strike: 2 },
+    });
+    const warning = event({
+      id: "yard",
+      category: "port_disruption",
+      severity: 3,
+      signalCounts: { closure: 1 },
+    });
+    const stoppages = stoppagesAt("CNSHA", [warning, event({}), strike]);
+    expect(stoppages.map((s) => s.disruptionId)).toEqual(["typhoon", "strike", "yard"]);
+    const lifted = scorePort(
+      input(calmQueue, { medianWaitHours: 10, dwellDays: null, stoppage: stoppages[0] }),
+    )!;
+    expect(lifted).toMatchObject({ score: 90, queueScore: 40 });
+    // Both severity-4 events set the 90 the port reads; the severity-3 one set nothing it reads.
+    expect(stoppagesRaising(stoppages, lifted.queueScore, lifted.score)).toEqual([
+      { id: "typhoon", headline: "Typhoon closes Shanghai and Ningbo", category: "weather", severity: 4 },
+      { id: "strike", headline: "Dockers strike at Shanghai", category: "labor", severity: 4 },
+    ]);
+    // A queue already reading 100: the news raised nothing.
+    expect(stoppagesRaising(stoppages, 100, 100)).toEqual([]);
+    // No stoppage: nothing named.
+    expect(stoppagesRaising([], 40, 40)).toEqual([]);
   });
 
   it("ends with the report of the end: the score is the queue's own again", () => {

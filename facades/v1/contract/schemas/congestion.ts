@@ -10,6 +10,30 @@ const tier = z
   .enum(["A", "B", "C"])
   .meta({ description: "Data sufficiency: A best; C is shrunk toward 50." });
 
+/**
+ * A published disruption that raised a reading above its queue's own score (a closure or strike the
+ * news reports at the port); the same id, headline, category and severity as GET /disruptions/{id}
+ * answers, as they were when the reading was computed.
+ */
+export const CongestionRaisedBy = z
+  .object({
+    id: z.string().meta({ description: "The disruption's id (GET /disruptions/{id})." }),
+    headline: z.string().meta({ description: "The disruption's headline." }),
+    category: z.enum(["port_disruption", "weather", "labor"]),
+    severity: z
+      .number()
+      .int()
+      .min(3)
+      .max(4)
+      .meta({ description: "4 holds the port at critical (90) at least, 3 at high (75)." }),
+  })
+  .meta({ id: "CongestionRaisedBy" });
+
+const raisedBy = z.array(CongestionRaisedBy).meta({
+  description:
+    "The reported closures or strikes that raised the score above what the port's queue alone reads (the score is then their floor); empty when the score is the queue's own. The components stay what was measured.",
+});
+
 export const CongestionBoardItem = z
   .object({
     locode: z.string(),
@@ -24,6 +48,7 @@ export const CongestionBoardItem = z
     computed_at: dateTime,
     lat: z.number(),
     lng: z.number(),
+    raised_by: raisedBy,
   })
   .meta({ id: "CongestionBoardItem", description: "Spec v1 section 2.8, board item." });
 
@@ -78,6 +103,7 @@ export const CongestionReading = z
     computed_at: nullable(dateTime),
     lat: nullable(z.number()),
     lng: nullable(z.number()),
+    raised_by: raisedBy,
     components: z.array(CongestionComponent),
     history: z.array(CongestionHistoryItem).max(90),
   })

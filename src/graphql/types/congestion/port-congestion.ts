@@ -3,6 +3,7 @@ import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
 import { CongestionComponentRef } from "./congestion-component";
 import { CongestionHistoryPointRef } from "./congestion-history-point";
+import { CongestionStoppageRef } from "./congestion-stoppage";
 
 /** A reading; the per-port read carries its history, a board row does not (its history is loaded). */
 export type PortCongestionView = BoardItem & { history?: CongestionHistoryItem[] };
@@ -34,6 +35,13 @@ export const PortCongestionRef = builder.objectRef<PortCongestionView>("PortCong
     computedAt: t.field({ type: "DateTime", resolve: (r) => r.computedAt }),
     lat: t.exposeFloat("lat"),
     lng: t.exposeFloat("lng"),
+    raisedBy: t.field({
+      type: [CongestionStoppageRef],
+      extensions: LIST_SIZE(10),
+      description:
+        "The reported closures or strikes that raised the score above what the port's queue alone reads (the score is then their floor: 90 at severity 4, 75 at 3); empty when the score is the queue's own. The components stay what was measured.",
+      resolve: (r) => r.raisedBy,
+    }),
     components: t.field({
       type: [CongestionComponentRef],
       extensions: LIST_SIZE(5),
