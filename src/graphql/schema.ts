@@ -18,6 +18,7 @@ import "./types/accounts/plan";
 import "./types/accounts/plan-code";
 import "./types/accounts/rate-window";
 import "./types/accounts/user";
+import "./types/accounts/user-rights";
 import "./types/accounts/user-role";
 import "./types/accounts/viewer";
 import "./types/people/dashboard-people";

@@ -101,3 +101,51 @@ describe("removeTeammate", () => {
     expect(row.removedAt).toBeNull();
   });
 });
+
+describe("what the team page may offer (User.removableByViewer, User.roleChangeableByViewer)", () => {
+  const RIGHTS = `{ viewer { organization { users { id removableByViewer roleChangeableByViewer } } } }`;
+  const rightsOf = async (key: string) => {
+    const res = await graphql(app, key, RIGHTS);
+    expect(res.body.errors).toBeUndefined();
+    const users = (res.body.data as any).viewer.organization.users as {
+      id: string;
+      removableByViewer: boolean;
+      roleChangeableByViewer: boolean;
+    }[];
+    return new Map(users.map((u) => [u.id, [u.removableByViewer, u.roleChangeableByViewer]]));
+  };
+
+  it("says what the mutations would accept: others for an owner, themselves never removable, stepping down only beside another owner", async () => {
+    const team = await app.fixtures.organization({ plan: "professional" });
+    const mate = await app.fixtures.teammate(team.organizationId);
+    // Alone as owner: the teammate is theirs to manage; their own role is not (the last owner).
+    let rights = await rightsOf(team.key);
+    expect(rights.get(team.userId)).toEqual([false, false]);
+    expect(rights.get(mate.userId)).toEqual([true, true]);
+    const lastOwner = await graphql(app, team.key, ROLE, { userId: team.userId, role: "member" });
+    expect(code(lastOwner.body)).toBe("BAD_USER_INPUT");
+
+    // With a second owner, the first may step down (the core accepts it), still not remove themselves.
+    expect(
+      (await graphql(app, team.key, ROLE, { userId: mate.userId, role: "owner" })).body.errors,
+    ).toBeUndefined();
+    rights = await rightsOf(team.key);
+    expect(rights.get(team.userId)).toEqual([false, true]);
+    expect(rights.get(mate.userId)).toEqual([true, true]);
+    expect(code((await graphql(app, team.key, REMOVE, { userId: team.userId })).body)).toBe("BAD_USER_INPUT");
+    const down = await graphql(app, team.key, ROLE, { userId: team.userId, role: "member" });
+    expect((down.body.data as any).changeTeammateRole.role).toBe("member");
+
+    // A member: nothing on anyone, which is what the mutations answer (OWNER_REQUIRED).
+    const member = await app.fixtures.teammate(team.organizationId);
+    rights = await rightsOf(member.key);
+    expect([...rights.values()]).toEqual([
+      [false, false],
+      [false, false],
+      [false, false],
+    ]);
+    expect(code((await graphql(app, member.key, REMOVE, { userId: mate.userId })).body)).toBe(
+      "OWNER_REQUIRED",
+    );
+  });
+});

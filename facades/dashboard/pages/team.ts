@@ -90,11 +90,9 @@ async function teamPage(s: Signed, message = "", status?: number): Promise<void>
   const invitations = owner
     ? ((await s.run(s.deps.run(s.caller, DashInvitationsDocument)))?.invitations ?? [])
     : [];
-  // Owners manage everyone else: a role form and a remove button per teammate (not themselves).
+  // The core says, per row, what the viewer may do to that person (not themselves, an owner kept).
   const manage = (u: (typeof users)[number]) =>
-    !owner || u.email === s.person.email
-      ? ""
-      : `<form method="post" action="/dashboard/team/people/${esc(u.id)}/role" class="row">${csrfField(s.session.csrfToken)}<select name="role" aria-label="Role of ${esc(u.name)}"><option value="member"${u.role === "member" ? " selected" : ""}>member</option><option value="owner"${u.role === "owner" ? " selected" : ""}>owner</option></select> <button type="submit" class="secondary">Change role of ${esc(u.name)}</button></form>${dangerLink(`/dashboard/team/people/${u.id}/remove`, `Remove ${u.name}…`)}`;
+    `${u.roleChangeableByViewer ? `<form method="post" action="/dashboard/team/people/${esc(u.id)}/role" class="row">${csrfField(s.session.csrfToken)}<select name="role" aria-label="Role of ${esc(u.name)}"><option value="member"${u.role === "member" ? " selected" : ""}>member</option><option value="owner"${u.role === "owner" ? " selected" : ""}>owner</option></select> <button type="submit" class="secondary">Change role of ${esc(u.name)}</button></form>` : ""}${u.removableByViewer ? dangerLink(`/dashboard/team/people/${u.id}/remove`, `Remove ${u.name}…`) : ""}`;
   const people = `<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col" class="hide-narrow">Since</th>${owner ? '<th scope="col">Manage</th>' : ""}</tr></thead><tbody>${users.map((u) => `<tr><td>${esc(u.name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td class="hide-narrow">${time(u.createdAt)}</td>${owner ? `<td>${manage(u)}</td>` : ""}</tr>`).join("")}</tbody></table></div>`;
   const open =
     invitations.length === 0

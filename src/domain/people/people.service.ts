@@ -292,6 +292,32 @@ export class PeopleService {
     return removed;
   }
 
+  /**
+   * What `viewer` may do to `user` on the team, by the same rules `changeRole` and `removeTeammate`
+   * enforce, so a page offers only what would succeed. Owners manage teammates of their organisation
+   * who are still on it; nobody removes themselves; an owner may step down to member only while another
+   * owner remains (the only case `keepAnOwner` can refuse when the one asking is an owner, since any
+   * other owner they manage leaves them as one).
+   */
+  async teamRights(
+    viewer: { id: string; organizationId: string; role: UserRole },
+    user: Pick<User, "id" | "organizationId" | "removedAt">,
+  ): Promise<{ removable: boolean; roleChangeable: boolean }> {
+    const manages =
+      viewer.role === "owner" && user.organizationId === viewer.organizationId && !user.removedAt;
+    if (!manages) return { removable: false, roleChangeable: false };
+    if (user.id !== viewer.id) return { removable: true, roleChangeable: true };
+    const others = await this.prisma.user.count({
+      where: {
+        organizationId: viewer.organizationId,
+        role: "owner",
+        removedAt: null,
+        id: { not: viewer.id },
+      },
+    });
+    return { removable: false, roleChangeable: others > 0 };
+  }
+
   private async teammate(tx: Tx, organizationId: string, userId: string): Promise<User> {
     const user = await tx.user.findUnique({ where: { id: userId } });
     if (!user || user.organizationId !== organizationId || user.removedAt) {
