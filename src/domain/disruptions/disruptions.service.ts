@@ -1,15 +1,10 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
 import type { TrackingDocument } from "../tracking/model";
-import {
-  CATEGORY_WINDOWS,
-  type DisruptionCategory,
-  isDisruptionCategory,
-  LONGEST_FOLLOW_MS,
-} from "./categories";
+import { type DisruptionCategory, isDisruptionCategory, LONGEST_FOLLOW_MS } from "./categories";
 import type { Severity } from "./classify";
 import type { DisruptionEvent, DisruptionStatus, EventSource } from "./events";
-import { resolveIfSilent } from "./events";
+import { resolveIfSilent, silenceWindowMs } from "./events";
 import { exposureOf } from "./exposure";
 import { type MatchType, matchTypes, type ShipmentExposure } from "./matching";
 import type { FeedItem } from "./normalise";
@@ -100,11 +95,13 @@ export function recordOf(row: DisruptionRow): DisruptionRecord {
 
 /**
  * How a row stored before `resolvedBy` was kept was resolved: the silence rule dates its resolution
- * exactly one silence window after the last report.
+ * exactly one silence window (as it scales with the event's span) after the last report.
  */
 function resolvedByOf(row: DisruptionRow): "report" | "silence" {
   const category = isDisruptionCategory(row.category) ? row.category : "port_disruption";
-  const due = row.lastUpdated.getTime() + CATEGORY_WINDOWS[category].silenceMs;
+  const due =
+    row.lastUpdated.getTime() +
+    silenceWindowMs({ category, firstSeen: row.firstSeen, lastUpdated: row.lastUpdated });
   return row.resolvedAt?.getTime() === due ? "silence" : "report";
 }
 

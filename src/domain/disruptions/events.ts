@@ -7,7 +7,7 @@
  */
 import { CARRIERS } from "../carriers/carrier-directory";
 import { findPortEntry } from "../ports/port-directory";
-import { CATEGORY_LABELS, CATEGORY_WINDOWS, type DisruptionCategory } from "./categories";
+import { CATEGORY_LABELS, CATEGORY_WINDOWS, type DisruptionCategory, LONGEST_FOLLOW_MS } from "./categories";
 import type { Severity } from "./classify";
 import { type DisruptionEntities, entityKeys, extractEntities, mergeEntities } from "./entities";
 import { countryNameOf, findChokepoint } from "./gazetteer";
@@ -84,6 +84,10 @@ export const JOIN_SIMILARITY_END = 0.25;
 const WEIGHT_TEXT = 0.45;
 const WEIGHT_ENTITIES = 0.35;
 const WEIGHT_CATEGORY = 0.2;
+/** The part of an event's reported span it waits in silence before it is taken as over. */
+const SILENCE_PER_SPAN = 0.5;
+/** The part of an event's reported span a later report may come after its last and still follow it. */
+const FOLLOW_PER_SPAN = 1;
 /** How many follow horizons back a report of an event's end may still close it. */
 const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
@@ -306,6 +310,33 @@ export function namesEventShip(event: DisruptionEvent, title: string): boolean {
   });
 }
 
+/**
+ * How long an event waits in silence before it is taken as over. Reporting thins out as an event ages:
+ * a strike reported for two days is news every day, one reported for a month comes back after a week
+ * or two of quiet (talks, a ruling, the next walkout). So the window grows with the event's reported
+ * span, half of it, from the category's own up to its follow horizon.
+ */
+export function silenceWindowMs(
+  event: Pick<DisruptionEvent, "category" | "firstSeen" | "lastUpdated">,
+): number {
+  const { silenceMs, followMs } = CATEGORY_WINDOWS[event.category];
+  const span = event.lastUpdated.getTime() - event.firstSeen.getTime();
+  return Math.max(silenceMs, Math.min(followMs, span * SILENCE_PER_SPAN));
+}
+
+/**
+ * How long after its last report a later one can still follow an event: the category's horizon, or
+ * the event's reported span where that is longer (a pause of a month in a story reported for three is
+ * a pause), never past the longest horizon (what storage loads as candidates).
+ */
+export function followHorizonMs(
+  event: Pick<DisruptionEvent, "category" | "firstSeen" | "lastUpdated">,
+): number {
+  const { followMs } = CATEGORY_WINDOWS[event.category];
+  const span = event.lastUpdated.getTime() - event.firstSeen.getTime();
+  return Math.max(followMs, Math.min(LONGEST_FOLLOW_MS, span * FOLLOW_PER_SPAN));
+}
+
 /** Whether an event can still take an item published at `at`. */
 export function withinWindow(event: DisruptionEvent, at: Date): boolean {
   const { joinMs } = CATEGORY_WINDOWS[event.category];
@@ -324,7 +355,7 @@ export function withinWindow(event: DisruptionEvent, at: Date): boolean {
 export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   if (event.resolvedBy === "report") return false;
   const at = facts.source.publishedAt.getTime();
-  const { followMs } = CATEGORY_WINDOWS[event.category];
+  const followMs = followHorizonMs(event);
   // The report of an event's end may come long after its last news (a seized ship released two
   // months on): it still closes that event, at its own time, rather than leaving silence's guess.
   const horizon = facts.resolution ? END_FOLLOW_FACTOR * followMs : followMs;
@@ -513,7 +544,7 @@ export function isFragmentOf(event: DisruptionEvent, other: DisruptionEvent, fac
   if (other.id === event.id || other.resolvedBy === "report") return false;
   if (other.category !== event.category || other.category !== facts.category) return false;
   const at = facts.source.publishedAt.getTime();
-  const { followMs } = CATEGORY_WINDOWS[other.category];
+  const followMs = followHorizonMs(other);
   if (at - other.lastUpdated.getTime() > followMs || other.firstSeen.getTime() > at) return false;
   if (!namesEventPlace(other, facts)) return false;
   if (
@@ -560,8 +591,7 @@ export function mergeFragments(into: DisruptionEvent, from: DisruptionEvent): Di
 /** Resolved by silence: no report for the category's window (3 days for a storm, 21 for a chokepoint). */
 export function resolveIfSilent(event: DisruptionEvent, now: Date): DisruptionEvent {
   if (event.status !== "active") return event;
-  const { silenceMs } = CATEGORY_WINDOWS[event.category];
-  const due = event.lastUpdated.getTime() + silenceMs;
+  const due = event.lastUpdated.getTime() + silenceWindowMs(event);
   if (now.getTime() < due) return event;
   return written({ ...event, status: "resolved", resolvedAt: new Date(due), resolvedBy: "silence" });
 }
