@@ -29,7 +29,12 @@ export type FaultMode =
   /** Every push is sent twice. */
   | "push-duplicate"
   /** Pushes are signed with a key that is not the subscription's secret. */
-  | "push-bad-signature";
+  | "push-bad-signature"
+  /**
+   * The carrier's subscription service refuses new subscriptions (POST answers 503); lists, reads and
+   * deletes still work, and pushes to the subscriptions it holds go on.
+   */
+  | "subscriptions-refused";
 
 export interface Fault {
   mode: FaultMode;
@@ -62,6 +67,7 @@ const MODES: readonly FaultMode[] = [
   "push-late",
   "push-duplicate",
   "push-bad-signature",
+  "subscriptions-refused",
 ];
 
 /** Validates a fault from an admin request body; a string is the reason it was refused. */

@@ -87,6 +87,10 @@ export function subscriptionRoutes(ctx: SimulatorContext, store: SubscriptionSto
         return;
       }
       if (req.method === "POST") {
+        if (ctx.faults.get(carrier.scac)?.mode === "subscriptions-refused") {
+          fail(503, "serviceUnavailable", ["Subscriptions cannot be created at the moment."]);
+          return;
+        }
         const parsed = await body();
         if (parsed === undefined) {
           fail(400, "invalidInput", ["The body must be JSON."]);

@@ -128,6 +128,7 @@ import "./types/shipments/track-item-input";
 import "./types/shipments/untrack-shipment-result";
 import "./types/shipments/shipment-archive";
 import "./types/shipments/shipment-free-time";
+import "./types/shipments/shipment-carrier-push";
 import "./types/shipments/update-shipment-result";
 import "./types/tracking/carrier-down";
 import "./types/tracking/carrier-unavailable";

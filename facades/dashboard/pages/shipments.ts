@@ -548,7 +548,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
 <div><dt>Carrier</dt><dd>${esc(shipment.confirmedCarrier?.name ?? shipment.carrierScac ?? "—")}</dd></div>
 ${shipment.customers.length > 0 ? `<div><dt>Customer</dt><dd>${esc(shipment.customers.join(", "))}</dd></div>` : ""}
 </dl>
-<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}. ${refresh.button}</p>${refresh.form}</section>`;
+<p class="muted">Data from the carrier ${time(shipment.lastSyncedAt, "never fetched")}${shipment.scheduledRefreshAt ? `; next refresh ${time(shipment.scheduledRefreshAt)}` : ""}. ${refresh.button}</p>${pushLine(shipment)}${refresh.form}</section>`;
   const pin = vessel
     ? {
         lat: vessel.lat,
@@ -631,4 +631,19 @@ async function disruptionsSection(s: Signed, id: string): Promise<string> {
       )
       .join("")}</ul>`;
   return `<section class="card" aria-labelledby="disruptions"><h2 id="disruptions">Disruptions</h2>${body}</section>`;
+}
+
+/** The carrier's pushed updates, as the core says them (Shipment.carrierPush); nothing when polled only. */
+function pushLine(shipment: {
+  carrierPush: { status: string; lastPushAt: string | null; pollEveryHours: number } | null;
+}): string {
+  const push = shipment.carrierPush;
+  if (!push) return "";
+  if (push.status === "ACTIVE") {
+    return `<p class="muted" data-carrier-push="active">Updates pushed by the carrier, last at ${time(push.lastPushAt, "none yet")}; the carrier is still asked every ${push.pollEveryHours} hours as a safety net.</p>`;
+  }
+  if (push.status === "LOST") {
+    return `<p class="muted" data-carrier-push="lost">The carrier stopped pushing updates; it is asked every ${push.pollEveryHours} hours until they are registered again.</p>`;
+  }
+  return `<p class="muted" data-carrier-push="pending">Pushed updates asked of the carrier; it is asked every ${push.pollEveryHours} hours meanwhile.</p>`;
 }

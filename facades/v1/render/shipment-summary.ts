@@ -33,6 +33,19 @@ export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
     ...renderPredictiveEta(s),
     // Absent, not null, unless the plan has predictive ETA (spec v1 section 2.3).
     ...(s.demurrageRisk ? { demurrage_risk: renderDemurrageRisk(s.demurrageRisk) } : {}),
+    // Absent while the carrier is polled only (docs/decisions/carrier-push.md "Shown to users").
+    ...(s.carrierPush ? { carrier_push: renderCarrierPush(s.carrierPush) } : {}),
+  };
+}
+
+function renderCarrierPush(p: NonNullable<ShipmentSummaryFieldsFragment["carrierPush"]>) {
+  return {
+    covered: p.covered,
+    status: p.status.toLowerCase(),
+    last_push_at: p.lastPushAt,
+    confirmed_at: p.confirmedAt,
+    poll_stretch: p.pollStretch,
+    next_poll_at: p.nextPollAt,
   };
 }
 

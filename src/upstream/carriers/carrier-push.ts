@@ -16,6 +16,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { findPort } from "../../domain/ports/port-directory";
 import { parseReference } from "../../domain/references/reference";
 import type { BackgroundTracking } from "../../domain/tracking/background.service";
+import { SAFETY_NET_STRETCH } from "../../domain/tracking/carrier-push-state";
 import type { CarrierQuery } from "../../domain/tracking/carrier-tracker";
 import { refreshGapMs } from "../../domain/tracking/shipment-facts";
 import type { TrackingService } from "../../domain/tracking/tracking.service";
@@ -37,8 +38,8 @@ export const PUSH_FRESHNESS_MS = 24 * 3_600_000;
 const FUTURE_SKEW_MS = 5 * 60_000;
 /** How often the carrier is asked which subscriptions it still holds (lost ones are re-created). */
 export const RENEW_AFTER_MS = 6 * 3_600_000;
-/** A covered reference's poll comes this many times later than an uncovered one's (12 h -> 48 h). */
-export const SAFETY_NET_STRETCH = 4;
+export { SAFETY_NET_STRETCH };
+
 const CALL_TIMEOUT_MS = 10_000;
 
 export interface CarrierPushDeps {
@@ -238,7 +239,12 @@ export class CarrierPush {
                 .then(() => true)
             : await this.register(row);
         if (renewed) report.renewed++;
-        else report.failed++;
+        else {
+          report.failed++;
+          // The carrier no longer holds it and would not take it again: nothing is pushed, so the
+          // reference is polled at its normal cadence until a later pass registers it again.
+          if (row.subscriptionId) await this.markLost(row);
+        }
         continue;
       }
       // A combined `<document>/<container>` reference is polled only: the subscription filters one
@@ -388,6 +394,42 @@ export class CarrierPush {
     return row.version === "3.0"
       ? { feedbackElements: [{ severity: "ERROR", code: "INVALID_REQUEST", message }] }
       : { message };
+  }
+
+  /**
+   * A subscription the carrier lost: the row keeps its token, secret and events (the next registration
+   * reuses them) but no subscriptionID, so it no longer counts as covering the reference, and its
+   * shipments' stretched polls are brought back to the normal gap (due at once when that has passed).
+   */
+  private async markLost(row: SubscriptionRow): Promise<void> {
+    const { prisma, clock, logger } = this.deps;
+    logger.warn(
+      { scac: row.carrierScac, subscription: row.subscriptionId },
+      "Carrier push: the carrier lost the subscription; polled normally until it is registered again",
+    );
+    await prisma.carrierSubscription.update({ where: { id: row.id }, data: { subscriptionId: null } });
+    const now = clock.now();
+    const shipments = await prisma.shipment.findMany({
+      where: {
+        carrierScac: row.carrierScac,
+        referenceType: row.referenceType,
+        referenceKey: row.referenceKey,
+        deletedAt: null,
+        failedAt: null,
+        nextRefreshAt: { not: null },
+      },
+      select: { id: true, lastSyncedAt: true, eta: true, nextRefreshAt: true },
+    });
+    for (const s of shipments) {
+      if (!s.lastSyncedAt || !s.nextRefreshAt) continue;
+      const normal = new Date(Math.max(s.lastSyncedAt.getTime() + refreshGapMs(s.eta, now), now.getTime()));
+      if (normal < s.nextRefreshAt) {
+        await prisma.shipment.updateMany({
+          where: { id: s.id, nextRefreshAt: s.nextRefreshAt },
+          data: { nextRefreshAt: normal },
+        });
+      }
+    }
   }
 
   /** Covered shipments' next poll: their gap times SAFETY_NET_STRETCH after the last sync. */

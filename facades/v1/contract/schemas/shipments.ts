@@ -18,6 +18,30 @@ import { predictiveEtaField } from "./predictive-eta";
 import { TerminalRecord } from "./terminal-record";
 import { documentTables } from "./tracking-document";
 
+const CarrierPush = z
+  .object({
+    covered: z
+      .boolean()
+      .meta({ description: "The carrier pushes this shipment's events now (status active)." }),
+    status: z.enum(["pending", "active", "lost"]).meta({
+      description:
+        "pending: asked for, not yet accepted by the carrier; active: held and pushing; lost: the carrier no longer holds it, registered again on a later pass (polled normally meanwhile).",
+    }),
+    last_push_at: nullable(dateTime).meta({
+      description: "When the carrier last pushed an event that was applied.",
+    }),
+    confirmed_at: nullable(dateTime).meta({
+      description: "When the carrier last confirmed it holds the subscription.",
+    }),
+    poll_stretch: z.number().int().meta({
+      description: "How many times the normal refresh gap the next poll waits: 4 while covered, else 1.",
+    }),
+    next_poll_at: nullable(dateTime).meta({
+      description: "When the service next asks the carrier anyway (the safety net); null when not scheduled.",
+    }),
+  })
+  .meta({ id: "CarrierPush", description: "A shipment's carrier push (docs/decisions/carrier-push.md)." });
+
 export const ShipmentSummary = z
   .object({
     name: z.string().meta({ example: "SHP-1000" }),
@@ -45,6 +69,10 @@ export const ShipmentSummary = z
     predictive_eta: predictiveEtaField,
     demurrage_risk: DemurrageRisk.optional().meta({
       description: "Only when predictive ETA is enabled for the plan (spec v1 section 2.3).",
+    }),
+    carrier_push: CarrierPush.optional().meta({
+      description:
+        "Only when the carrier pushes updates for this shipment's reference or Quayside is asking it to (DCSA event subscriptions); absent while the carrier is polled only.",
     }),
   })
   .meta({ id: "ShipmentSummary", description: "Spec v1 section 2.3." });

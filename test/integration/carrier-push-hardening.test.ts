@@ -1,0 +1,345 @@
+/**
+ * Carrier push (issue 41), the cases the first tests left out, through the simulator's real HTTP pushes
+ * on one manual clock: a DCSA 3.0 carrier's push is applied as a new version like a 2.2 one; a push
+ * that arrives after the freshness window is acknowledged and changes nothing; a subscription the
+ * carrier lost is noticed at renewal, its box polled at the normal cadence while the carrier refuses
+ * to take it again, and registered again once it does.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../simulator/server";
+import { eventsFor, shipmentFor } from "../../simulator/world/world";
+import { ManualClock } from "../../src/lib/clock";
+import { RENEW_AFTER_MS, SAFETY_NET_STRETCH } from "../../src/upstream/carriers/carrier-push";
+import { containersOf } from "../simulator/support";
+import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+
+const NOW = "2026-11-20T12:00:00Z";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const clock = new ManualClock(NOW);
+
+let simulator: RunningSimulator;
+let app: TestApp;
+let org: OrgWithKey;
+const taken = new Set<string>();
+
+/**
+ * A box of `scac` on its way at the clock's time, not used by another test, and when its next actual
+ * event is created (more than `leadMs` ahead, within ten days).
+ */
+function boxUnderway(scac: string, leadMs = HOUR): { box: string; nextEventAt: number } {
+  const now = clock.now().getTime();
+  for (const box of containersOf(scac, 400, 5)) {
+    if (taken.has(box)) continue;
+    const shipment = shipmentFor(scac, box, "equipment", new Date(now));
+    if (!shipment) continue;
+    const known = eventsFor(shipment, new Date(now), { equipmentReference: box });
+    const later = eventsFor(shipment, new Date(now + 10 * DAY), { equipmentReference: box });
+    const seen = new Set(known.map((e) => e.eventID));
+    const next = later
+      // A vessel's actual arrival or departure: the box is still at sea or in port, not delivered.
+      .filter((e) => !seen.has(e.eventID) && e.eventClassifierCode === "ACT" && e.eventType === "TRANSPORT")
+      .map((e) => Date.parse(e.eventCreatedDateTime))
+      .filter((at) => at > now + leadMs)
+      .sort((a, b) => a - b)[0];
+    if (known.length > 0 && next !== undefined) {
+      taken.add(box);
+      return { box, nextEventAt: next };
+    }
+  }
+  throw new Error(`no ${scac} box underway`);
+}
+
+async function track(box: string, scac: string): Promise<string> {
+  return (await trackNamed(box, scac)).id;
+}
+
+async function trackNamed(box: string, scac: string): Promise<{ id: string; name: string }> {
+  const tracked = await graphql(
+    app,
+    org.key,
+    `mutation($r: String!, $c: String!) { track(reference: $r, type: container, carrier: $c) {
+       __typename ... on TrackSuccess { shipment { id name } } } }`,
+    { r: box, c: scac },
+  );
+  const answer = tracked.body.data?.track as {
+    __typename: string;
+    shipment?: { id: string; name: string };
+  };
+  expect(answer.__typename).toBe("TrackSuccess");
+  return answer.shipment!;
+}
+
+interface PushState {
+  covered: boolean;
+  status: string;
+  lastPushAt: string | null;
+  pollStretch: number;
+  pollEveryHours: number;
+  nextPollAt: string | null;
+}
+
+let owner: { email: string; password: string } | undefined;
+
+/** A signed-in dashboard session of the organisation's owner (a new one each time: the clock moves). */
+async function dashboardCookie(): Promise<string> {
+  if (!owner) {
+    owner = { email: `ops-${org.organizationId.slice(0, 8)}@example.com`, password: "carrier-push-walk-1" };
+    await app.services.accounts.createUser({ organizationId: org.organizationId, role: "owner", ...owner });
+  }
+  const { email, password } = owner;
+  const form = await fetch(`${app.url}/dashboard/sign-in`);
+  const visitor = (form.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+  const signedIn = await fetch(`${app.url}/dashboard/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: visitor, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ _csrf: csrf, email, password }).toString(),
+  });
+  return (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+}
+
+/** The shipment's push state as GraphQL, v1 and the dashboard page show it. */
+async function pushShown(shipment: { id: string; name: string }) {
+  const read = await graphql(
+    app,
+    org.key,
+    `query($id: String!) { shipment(id: $id) { scheduledRefreshAt
+       carrierPush { covered status lastPushAt pollStretch pollEveryHours nextPollAt } } }`,
+    { id: shipment.name },
+  );
+  expect(read.body.errors).toBeUndefined();
+  const core = read.body.data?.shipment as {
+    scheduledRefreshAt: string | null;
+    carrierPush: PushState | null;
+  };
+  const v1 = (await (
+    await fetch(`${app.url}/api/v1/shipments/${shipment.name}`, {
+      headers: { authorization: `Bearer ${org.key}` },
+    })
+  ).json()) as { data: Record<string, unknown> };
+  const page = await fetch(`${app.url}/dashboard/shipments/${shipment.name}`, {
+    headers: { cookie: await dashboardCookie() },
+  });
+  expect(page.status).toBe(200);
+  const line = /<p class="muted" data-carrier-push="[a-z]+">.*?<\/p>/.exec(await page.text())?.[0] ?? null;
+  return {
+    graphql: core.carrierPush,
+    scheduledRefreshAt: core.scheduledRefreshAt,
+    v1: v1.data,
+    dashboard: line,
+  };
+}
+
+async function carrierRequests(scac: string): Promise<number> {
+  const state = (await (await fetch(`${simulator.url}/_admin/state`)).json()) as {
+    requests: Record<string, number>;
+  };
+  return state.requests[scac] ?? 0;
+}
+
+async function versionsOf(box: string): Promise<number> {
+  return app.services.db.prisma.documentVersion.count({
+    where: { document: { organizationId: org.organizationId, referenceKey: box } },
+  });
+}
+
+async function fault(scac: string, body: Record<string, unknown> | null): Promise<void> {
+  const res = await fetch(`${simulator.url}/_admin/faults/${scac}`, {
+    method: body ? "PUT" : "DELETE",
+    headers: { "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+async function nextPollGap(shipmentId: string): Promise<number> {
+  const shipment = await app.services.db.prisma.shipment.findUniqueOrThrow({ where: { id: shipmentId } });
+  return shipment.nextRefreshAt!.getTime() - shipment.lastSyncedAt!.getTime();
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({ clock, pushIntervalMs: 0 });
+  // ONE on T&T 2.2 and Hapag-Lloyd on 3.0, both with push on, both answered by the simulator.
+  const registry = join(mkdtempSync(join(tmpdir(), "quayside-push-")), "carriers.registry.json");
+  const entry = (name: string, tntVersion: "2.2" | "3.0") => ({
+    name,
+    adapter: "dcsa-tnt-2.2",
+    baseUrl: null,
+    tntVersion,
+    auth: { kind: "none" },
+    push: {},
+  });
+  writeFileSync(
+    registry,
+    JSON.stringify({
+      carriers: { ONEY: entry("Ocean Network Express", "2.2"), HLCU: entry("Hapag-Lloyd", "3.0") },
+    }),
+  );
+  app = await startTestApp({
+    clock,
+    env: {
+      QUAYSIDE_WORKERS: "off",
+      QUAYSIDE_CARRIER_REGISTRY: registry,
+      QUAYSIDE_CARRIER_ONEY_BASE_URL: `${simulator.url}/ONEY`,
+      QUAYSIDE_CARRIER_HLCU_BASE_URL: `${simulator.url}/HLCU`,
+    },
+  });
+  org = await app.fixtures.organization({ plan: "business" });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await simulator?.close();
+});
+
+describe("carrier push, hardened", () => {
+  it("a DCSA 3.0 carrier's push is received and applied as a new version, like a 2.2 one", async () => {
+    const { box, nextEventAt } = boxUnderway("HLCU");
+    await track(box, "HLCU");
+    await app.carrierPush.worker.runOnce();
+    const held = simulator.subscriptions.list("HLCU");
+    expect(held.map((s) => [s.version, s.filters])).toEqual([["v3", { equipmentReference: box }]]);
+
+    const before = { requests: await carrierRequests("HLCU"), versions: await versionsOf(box) };
+    clock.set(new Date(nextEventAt + 60_000));
+    expect(await simulator.subscriptions.deliver()).toBeGreaterThan(0);
+    // 3.0 is acknowledged as the redesign's POST /events answers: 200 with feedbackElements.
+    expect(simulator.subscriptions.pushes().at(-1)).toMatchObject({ scac: "HLCU", status: 200 });
+    expect(await versionsOf(box)).toBe(before.versions + 1);
+    expect(await carrierRequests("HLCU")).toBe(before.requests);
+  });
+
+  it("a push older than the freshness window is acknowledged and changes nothing", async () => {
+    const { box, nextEventAt } = boxUnderway("ONEY");
+    const shipmentId = await track(box, "ONEY");
+    await app.carrierPush.worker.runOnce();
+    expect(simulator.subscriptions.list("ONEY").map((s) => s.filters)).toContainEqual({
+      equipmentReference: box,
+    });
+    const shipmentBefore = await app.services.db.prisma.shipment.findUniqueOrThrow({
+      where: { id: shipmentId },
+    });
+    const before = { requests: await carrierRequests("ONEY"), versions: await versionsOf(box) };
+    // The carrier holds the event back for 25 hours: it arrives a day and an hour after it happened.
+    await fault("ONEY", { mode: "push-late", delayMs: 25 * HOUR });
+    try {
+      clock.set(new Date(nextEventAt + 25 * HOUR + 60_000));
+      expect(await simulator.subscriptions.deliver()).toBeGreaterThan(0);
+      const pushed = simulator.subscriptions.pushes().at(-1)!;
+      // Acknowledged, so the carrier does not push it again for ever; the poll reads it in time.
+      expect(pushed).toMatchObject({ scac: "ONEY", status: 204 });
+      expect(await simulator.subscriptions.deliver()).toBe(0);
+    } finally {
+      await fault("ONEY", null);
+    }
+    expect(await versionsOf(box)).toBe(before.versions);
+    const shipmentAfter = await app.services.db.prisma.shipment.findUniqueOrThrow({
+      where: { id: shipmentId },
+    });
+    expect(shipmentAfter.status).toBe(shipmentBefore.status);
+    const row = await app.services.db.prisma.carrierSubscription.findFirstOrThrow({
+      where: { carrierScac: "ONEY", referenceKey: box },
+    });
+    expect(row.lastPushAt).toBeNull();
+    expect(await carrierRequests("ONEY")).toBe(before.requests);
+  });
+
+  it("a subscription the carrier lost is registered again, the box polled at its normal cadence meanwhile", async () => {
+    // Its next milestone comes after the renewal, so the new subscription is the one that pushes it.
+    const { box, nextEventAt } = boxUnderway("ONEY", RENEW_AFTER_MS + 2 * HOUR);
+    const shipment = await trackNamed(box, "ONEY");
+    const shipmentId = shipment.id;
+    // Before any subscription: polled only, and no surface claims otherwise.
+    const polled = await pushShown(shipment);
+    expect(polled.graphql).toBeNull();
+    expect(polled.v1).not.toHaveProperty("carrier_push");
+    expect(polled.dashboard).toBeNull();
+    await app.carrierPush.worker.runOnce();
+    const first = simulator.subscriptions.list("ONEY").find((s) => s.filters.equipmentReference === box)!;
+    expect(first).toBeDefined();
+    const normalGap = 12 * HOUR;
+    expect(await nextPollGap(shipmentId)).toBeGreaterThanOrEqual(SAFETY_NET_STRETCH * 4 * HOUR);
+    const active = await pushShown(shipment);
+    expect(active.graphql).toEqual({
+      covered: true,
+      status: "ACTIVE",
+      lastPushAt: null,
+      pollStretch: SAFETY_NET_STRETCH,
+      pollEveryHours: 48,
+      nextPollAt: active.scheduledRefreshAt,
+    });
+    expect(active.v1.carrier_push).toEqual({
+      covered: true,
+      status: "active",
+      last_push_at: null,
+      confirmed_at: clock.now().toISOString(),
+      poll_stretch: SAFETY_NET_STRETCH,
+      next_poll_at: active.scheduledRefreshAt,
+    });
+    expect(active.dashboard).toContain("Updates pushed by the carrier, last at none yet");
+    expect(active.dashboard).toContain("asked every 48 hours as a safety net");
+
+    // The carrier forgets it, and for a while refuses to take new subscriptions.
+    const forgot = await fetch(`${simulator.url}/ONEY/v2/event-subscriptions/${first.subscriptionID}`, {
+      method: "DELETE",
+    });
+    expect(forgot.status).toBe(204);
+    await fault("ONEY", { mode: "subscriptions-refused" });
+    clock.set(new Date(clock.now().getTime() + RENEW_AFTER_MS + 60_000));
+    await app.carrierPush.worker.runOnce();
+    const lost = await app.services.db.prisma.carrierSubscription.findFirstOrThrow({
+      where: { carrierScac: "ONEY", referenceKey: box },
+    });
+    expect(lost.subscriptionId).toBeNull();
+    // Nothing is pushed for it now: its poll is back to the normal gap, not the stretched one.
+    expect(await nextPollGap(shipmentId)).toBeLessThanOrEqual(normalGap);
+    const lostShown = await pushShown(shipment);
+    expect(lostShown.graphql).toMatchObject({
+      covered: false,
+      status: "LOST",
+      pollStretch: 1,
+      pollEveryHours: 12,
+    });
+    expect(lostShown.v1.carrier_push).toMatchObject({ covered: false, status: "lost", poll_stretch: 1 });
+    expect(lostShown.dashboard).toContain("The carrier stopped pushing updates");
+    // A later pass while the carrier still refuses leaves it polled normally.
+    await app.carrierPush.worker.runOnce();
+    expect(await nextPollGap(shipmentId)).toBeLessThanOrEqual(normalGap);
+
+    await fault("ONEY", null);
+    await app.carrierPush.worker.runOnce();
+    const again = simulator.subscriptions.list("ONEY").find((s) => s.filters.equipmentReference === box);
+    expect(again).toBeDefined();
+    expect(again!.subscriptionID).not.toBe(first.subscriptionID);
+    const renewed = await app.services.db.prisma.carrierSubscription.findFirstOrThrow({
+      where: { carrierScac: "ONEY", referenceKey: box },
+    });
+    expect(renewed.subscriptionId).toBe(again!.subscriptionID);
+    expect(await nextPollGap(shipmentId)).toBeGreaterThanOrEqual(SAFETY_NET_STRETCH * 4 * HOUR);
+
+    // And the new subscription's pushes are applied.
+    const versions = await versionsOf(box);
+    expect(nextEventAt).toBeGreaterThan(clock.now().getTime());
+    clock.set(new Date(nextEventAt + 60_000));
+    await simulator.subscriptions.deliver();
+    expect(await versionsOf(box)).toBe(versions + 1);
+    const pushedShown = await pushShown(shipment);
+    expect(pushedShown.graphql).toMatchObject({
+      covered: true,
+      status: "ACTIVE",
+      lastPushAt: clock.now().toISOString(),
+    });
+    expect(pushedShown.v1.carrier_push).toMatchObject({
+      status: "active",
+      last_push_at: clock.now().toISOString(),
+    });
+    expect(pushedShown.dashboard).toContain(
+      `Updates pushed by the carrier, last at <time datetime="${clock.now().toISOString()}"`,
+    );
+  });
+});
