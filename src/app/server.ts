@@ -274,6 +274,7 @@ export async function startServer(
     workers.notifications.start();
     workers.terminals.start();
     workers.eta.start();
+    workers.dnd.start();
     if ([...registry.carriers.keys()].some((scac) => pushService.covers(scac))) pushWorker.start();
   }
   if (config.workers.enabled) {

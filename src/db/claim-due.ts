@@ -4,7 +4,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 export interface DueQueue {
   table: "shipments" | "terminal_records" | "port_congestion_schedule";
   key: "id" | "locode";
-  due: "eta_due_at" | "next_check_at" | "next_sample_at" | "next_score_at";
+  due: "eta_due_at" | "next_check_at" | "next_sample_at" | "next_score_at" | "dnd_valid_until";
 }
 
 /**

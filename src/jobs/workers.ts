@@ -11,6 +11,7 @@ const CONGESTION_BATCH = 10;
 const MAIL_BATCH = 25;
 const TERMINAL_BATCH = 25;
 const ETA_BATCH = 50;
+const DND_BATCH = 100;
 
 export interface Workers {
   refresh: PeriodicWorker;
@@ -29,6 +30,8 @@ export interface Workers {
    * snapshots of arrived ones, and deletes snapshots past their retention.
    */
   eta: PeriodicWorker;
+  /** Recomputes the D&D schedules kept on shipment rows once they pass their port's midnight. */
+  dnd: PeriodicWorker;
   stop(): Promise<void>;
 }
 
@@ -99,6 +102,12 @@ export function createWorkers(services: Services): Workers {
     },
     logger,
   );
+  const dndWorker = new PeriodicWorker(
+    "dnd",
+    config.workers.intervalMs,
+    async () => ({ full: (await services.freeTime.recomputeDue(DND_BATCH)) === DND_BATCH }),
+    logger,
+  );
   return {
     refresh,
     discovery,
@@ -108,8 +117,10 @@ export function createWorkers(services: Services): Workers {
     notifications: notificationWorker,
     terminals: terminalWorker,
     eta: etaWorker,
+    dnd: dndWorker,
     async stop() {
       await Promise.all([
+        dndWorker.stop(),
         etaWorker.stop(),
         terminalWorker.stop(),
         refresh.stop(),

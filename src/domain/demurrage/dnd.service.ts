@@ -339,6 +339,8 @@ export class DndService {
     factsConfirmedAt?: Date | null;
     /** The boxes' last free days from their terminal records (`terminalLastFreeDays`). */
     terminalLastFreeDays?: ReadonlyMap<string, { lastFreeDay: string; givenBy: "line" | "terminal" }>;
+    /** The instant assessed at; absent: the clock's now. */
+    now?: Date;
   }): ShipmentDnd {
     if (!input.doc) return { containers: [], risk: demurrageRiskOf([], null) };
     const containers = assessDocument({
@@ -346,7 +348,7 @@ export class DndService {
       doc: input.doc,
       tariffs: input.tariffs,
       port: this.portOf(input.doc, input.dwell),
-      now: this.deps.clock.now(),
+      now: input.now ?? this.deps.clock.now(),
       predictedArrival: input.predictedArrival ?? null,
       factsConfirmedAt: input.factsConfirmedAt?.toISOString() ?? null,
       terminalLastFreeDays: new Map(

@@ -123,6 +123,17 @@ function storedPrediction(value: unknown): StoredPrediction | null {
   return kind === "predicted" || kind === "none" ? (value as StoredPrediction) : null;
 }
 
+/**
+ * The p50 a read projects from for a row's stored prediction, as `forShipments` serves it (ISO): null
+ * when the row stores that there is none; undefined when nothing is stored, so a read would predict
+ * on the spot (kept D&D schedules are not kept from such a row, kept-dnd.ts).
+ */
+export function storedArrivalP50(value: unknown): string | null | undefined {
+  const stored = storedPrediction(value);
+  if (!stored) return undefined;
+  return stored.kind === "predicted" ? fromStored(stored).p50.toISOString() : null;
+}
+
 /** The document version a shipment row's prediction was computed from; null when it has none. */
 export function predictionVersionOf(value: unknown): string | null {
   return storedPrediction(value)?.versionId ?? null;

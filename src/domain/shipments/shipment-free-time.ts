@@ -1,11 +1,14 @@
 import type { Logger } from "pino";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { claimDue } from "../../db/claim-due";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { type AnswerChange, answersChanged, onAnswersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import { featureAccess } from "../accounts/principal";
 import { addDays } from "../demurrage/calendar";
 import type { DndService } from "../demurrage/dnd.service";
 import { currentClock } from "../demurrage/dnd-assessment";
+import { type KeptDnd, keptDndInputs, keptDndValidUntil } from "../demurrage/kept-dnd";
+import { storedArrivalP50 } from "../eta/eta.service";
 import { nextLocalMidnight } from "../ports/local-midnight";
 import { FACTS_MAX_AGE_MS, type HoldStatus, type HoldType } from "../terminals/terminal-facts";
 import type { TerminalRecords } from "../terminals/terminal-records.service";
@@ -43,6 +46,9 @@ export interface FreeTimeFacts {
   holds: BoxHold[];
 }
 
+/** A claimed row is left alone this long by other processes, so a crashed worker's claim lapses. */
+const DND_LEASE_MS = 5 * 60_000;
+
 /** The instant a port-local date starts (its midnight), from the day before's noon UTC. */
 function startOfLocalDate(date: string, zone: string | null): Date {
   return nextLocalMidnight(new Date(`${addDays(date, -1)}T12:00:00Z`), zone);
@@ -54,6 +60,7 @@ interface Row {
   documentId: string | null;
   organization: Parameters<typeof featureAccess>[0];
   document: { lastSyncedAt: Date | null } | null;
+  predictedEta: unknown;
 }
 
 /**
@@ -148,6 +155,25 @@ export class ShipmentFreeTime {
     }
   }
 
+  /**
+   * The D&D schedules kept on rows that have passed their boundary (the port's midnight, stale carrier
+   * facts, a terminal fact grown old), recomputed oldest first, each claimed so two processes never
+   * compute one twice; returns how many were claimed. Until a row is recomputed its reads assess on
+   * the spot, so this only decides how soon reads are served from the row again.
+   */
+  async recomputeDue(limit = 100): Promise<number> {
+    const now = this.deps.clock.now();
+    const claimed = await claimDue(
+      this.deps.prisma,
+      { table: "shipments", key: "id", due: "dnd_valid_until" },
+      now,
+      new Date(now.getTime() + DND_LEASE_MS),
+      limit,
+    );
+    await this.recompute(claimed);
+    return claimed.length;
+  }
+
   /** Computes and stores the free time and holds of these shipments, then says so to the caches. */
   async recompute(shipmentIds: readonly string[]): Promise<void> {
     if (shipmentIds.length === 0) return;
@@ -160,6 +186,7 @@ export class ShipmentFreeTime {
         documentId: true,
         organization: true,
         document: { select: { lastSyncedAt: true } },
+        predictedEta: true,
       },
     });
     const changed: { id: string; organizationId: string }[] = [];
@@ -177,6 +204,8 @@ export class ShipmentFreeTime {
           freeTimeEndsAt: ends,
           holdsUntil: facts?.holdsUntil ?? null,
           freeTimeAt: clock.now(),
+          dndSchedule: facts?.dnd ? (facts.dnd as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
+          dndValidUntil: facts?.dnd ? new Date(facts.dnd.validUntil) : null,
         },
       });
       changed.push({ id: row.id, organizationId: row.organizationId });
@@ -187,7 +216,9 @@ export class ShipmentFreeTime {
     await answersChanged(change);
   }
 
-  private async factsOf(row: Row): Promise<{ facts: FreeTimeFacts; holdsUntil: Date | null } | null> {
+  private async factsOf(
+    row: Row,
+  ): Promise<{ facts: FreeTimeFacts; holdsUntil: Date | null; dnd: KeptDnd | null } | null> {
     const { documents, dnd, terminals } = this.deps;
     if (!row.documentId) return null;
     const latest = (await documents.latestOfMany([row.documentId]))[0];
@@ -209,14 +240,57 @@ export class ShipmentFreeTime {
           dnd.dwellDaysAt(pod?.unLocode ? [pod.unLocode] : []),
         ])
       : [[], [], new Map<string, number>()];
+    const tariffs = [...contracts, ...published];
+    const now = this.deps.clock.now();
     const assessed = dnd.assess({
       organizationId: row.organizationId,
       doc,
-      tariffs: [...contracts, ...published],
+      tariffs,
       dwell,
       factsConfirmedAt: row.document?.lastSyncedAt ?? null,
       terminalLastFreeDays: given,
+      now,
     });
+    // The full schedule as a read assesses it (shipment-dnd.ts): with the predicted arrival the read
+    // projects discharge from, which free time leaves out (only a running clock is an exception). Kept
+    // only where D&D is on and the row stores its prediction: a read of a row without one predicts on
+    // the spot, from the clock.
+    const predictedArrival = storedArrivalP50(row.predictedEta);
+    let kept: KeptDnd | null = null;
+    if (latest && withTariff && predictedArrival !== undefined) {
+      const confirmedAt = latest.document.lastSyncedAt;
+      const full =
+        predictedArrival === null
+          ? assessed
+          : dnd.assess({
+              organizationId: row.organizationId,
+              doc,
+              tariffs,
+              dwell,
+              predictedArrival,
+              factsConfirmedAt: confirmedAt,
+              terminalLastFreeDays: given,
+              now,
+            });
+      const fetched = Date.parse(doc.fetchedAt);
+      kept = {
+        containers: full.containers,
+        assessedAt: now.toISOString(),
+        inputs: keptDndInputs({
+          versionId: latest.version.id,
+          factsConfirmedAt: confirmedAt,
+          predictedArrival,
+          dwellDays: (pod?.unLocode ? dwell.get(pod.unLocode) : undefined) ?? null,
+          contractTermIds: contracts.map((t) => t.id),
+        }),
+        validUntil: keptDndValidUntil({
+          now,
+          portMidnight: nextLocalMidnight(now, pod?.timeZone ?? null),
+          factsConfirmedAt: new Date(Math.max(fetched, confirmedAt?.getTime() ?? fetched)),
+          terminalFactsChangeAt: await terminals.factsChangeAt(boxes),
+        }).toISOString(),
+      };
+    }
     const containers = assessed.containers.map((box): BoxFreeTime => {
       const clock = currentClock(box);
       const terminalDay = given.get(box.container);
@@ -258,6 +332,7 @@ export class ShipmentFreeTime {
         holds,
       },
       holdsUntil: holds.length > 0 ? new Date(newest + FACTS_MAX_AGE_MS) : null,
+      dnd: kept,
     };
   }
 }

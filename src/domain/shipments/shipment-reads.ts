@@ -26,6 +26,7 @@ const COLUMNS = `s.id, s.number::text AS number, s.organization_id, s.added_by_u
        s.last_free_day_starts_at AT TIME ZONE 'UTC' AS last_free_day_starts_at,
        s.free_time_ends_at AT TIME ZONE 'UTC' AS free_time_ends_at,
        s.holds_until AT TIME ZONE 'UTC' AS holds_until, s.free_time_at AT TIME ZONE 'UTC' AS free_time_at,
+       s.dnd_schedule, s.dnd_valid_until AT TIME ZONE 'UTC' AS dnd_valid_until,
        c.name AS customer_name
   FROM shipments s LEFT JOIN customers c ON c.id = s.customer_id`;
 
@@ -112,6 +113,8 @@ interface RawShipment {
   free_time_ends_at: Date | null;
   holds_until: Date | null;
   free_time_at: Date | null;
+  dnd_schedule: Shipment["dndSchedule"];
+  dnd_valid_until: Date | null;
   customer_name: string | null;
 }
 
@@ -151,6 +154,8 @@ function toRow(r: RawShipment): ShipmentRow {
     freeTimeEndsAt: r.free_time_ends_at,
     holdsUntil: r.holds_until,
     freeTimeAt: r.free_time_at,
+    dndSchedule: r.dnd_schedule,
+    dndValidUntil: r.dnd_valid_until,
     customerName: r.customer_name,
   };
 }

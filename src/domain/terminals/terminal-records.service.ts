@@ -170,6 +170,20 @@ export class TerminalRecords {
     return best ? { containerNumber, terminal: best.terminal, facts: best.facts } : null;
   }
 
+  /**
+   * The first instant after now at which the current facts of any of these boxes change by age alone
+   * (an answer or carrier signal growing older than 24 hours); null when none will. A D&D schedule
+   * kept on a shipment row holds no longer than this (kept-dnd.ts).
+   */
+  async factsChangeAt(containerNumbers: readonly string[]): Promise<Date | null> {
+    if (containerNumbers.length === 0) return null;
+    const rows = await this.deps.prisma.terminalRecord.findMany({
+      where: { containerNumber: { in: [...containerNumbers] } },
+      select: { answer: true, carrierSignals: true },
+    });
+    return terminalFactsChangeAt(rows, this.deps.clock.now());
+  }
+
   /** Registers boxes to ask about (existing rows are left as they are). */
   async register(pairs: readonly BoxAtTerminal[], carrierScac: string | null): Promise<void> {
     if (pairs.length === 0) return;

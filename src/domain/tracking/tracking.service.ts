@@ -858,7 +858,7 @@ async function upsertLiveShipment(
   tx: Tx,
   principal: Actor,
   reference: ParsedReference,
-  facts: Partial<Omit<Shipment, "summary" | "predictedEta" | "freeTime">> & {
+  facts: Partial<Omit<Shipment, "summary" | "predictedEta" | "freeTime" | "dndSchedule">> & {
     summary?: SummaryFacts;
     predictedEta?: typeof Prisma.DbNull;
   },

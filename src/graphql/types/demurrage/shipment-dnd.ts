@@ -2,12 +2,13 @@ import DataLoader from "dataloader";
 import { minimumPlanFor } from "../../../domain/accounts/plans";
 import { featureAccess } from "../../../domain/accounts/principal";
 import type { ShipmentDnd } from "../../../domain/demurrage/dnd.service";
-import type { ContainerDnd } from "../../../domain/demurrage/dnd-assessment";
+import { type ContainerDnd, demurrageRiskOf } from "../../../domain/demurrage/dnd-assessment";
+import { keptDndInputs, keptDndOf } from "../../../domain/demurrage/kept-dnd";
 import type { PredictiveEta } from "../../../domain/eta/eta.service";
 import { nextLocalMidnight } from "../../../domain/ports/local-midnight";
 import { shipmentName } from "../../../domain/shipments/shipment-id";
 import type { TrackingDocument } from "../../../domain/tracking/model";
-import { answerValidUntil } from "../../../lib/answer-scope";
+import { answerReads, answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { etaLoader } from "../eta/predictive-eta";
@@ -84,25 +85,48 @@ interface Assessable {
   documentId: string | null;
   /** The row's current prediction (see EtaShipment). */
   predictedEta?: unknown;
+  /** The schedule kept on the row (kept-dnd.ts); absent or stale: assessed on read. */
+  dndSchedule?: unknown;
 }
 
 /**
  * Each assessment reads the clock once per shipment with a document and counts port-local days: a
  * kept answer holds them until the next midnight at the port of discharge (src/lib/answer-scope.ts).
+ * A schedule served from the row reads no clock of its own (`keptNow` covers them all), but holds
+ * only until that midnight too.
  */
 function keepUntilPortMidnight(
   ctx: GraphQLContext,
   docs: readonly (TrackingDocument | null | undefined)[],
+  served: readonly boolean[],
 ): void {
   const now = ctx.services.clock.now();
   // The read just above, and the per-process caches' own (dwell always, contract terms when kept):
   // they decide when to read again, not what the answer says.
   answerValidUntil(null, ctx.services.config.contractTermsCacheSeconds > 0 ? 3 : 2);
-  for (const doc of docs) {
-    if (!doc) continue;
+  docs.forEach((doc, i) => {
+    if (!doc) return;
     const pod = doc.locations.find((l) => l.key === doc.route.pod.locationKey);
-    answerValidUntil(nextLocalMidnight(now, pod?.timeZone ?? null));
-  }
+    answerValidUntil(nextLocalMidnight(now, pod?.timeZone ?? null), served[i] ? 0 : 1);
+  });
+}
+
+/**
+ * The kept schedules that still hold now: one clock read for the batch (none when no row has one),
+ * covered until the earliest of their boundaries.
+ */
+function keptNow<T extends { assessedAt: string; validUntil: string }>(
+  ctx: GraphQLContext,
+  candidates: readonly (T | null)[],
+): (T | null)[] {
+  if (candidates.every((k) => k === null)) return candidates.map(() => null);
+  const now = ctx.services.clock.now().getTime();
+  const served = candidates.map((k) =>
+    k && Date.parse(k.assessedAt) <= now && now < Date.parse(k.validUntil) ? k : null,
+  );
+  const until = Math.min(...served.map((k) => (k ? Date.parse(k.validUntil) : Number.POSITIVE_INFINITY)));
+  answerValidUntil(Number.isFinite(until) ? until : null);
+  return served;
 }
 
 const loaders = new WeakMap<GraphQLContext, DataLoader<Assessable, ShipmentDnd, string>>();
@@ -131,32 +155,63 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
         ]);
         const docById = new Map(ids.map((id, i) => [id, latest[i]?.content ?? null]));
         const confirmedById = new Map(ids.map((id, i) => [id, latest[i]?.document.lastSyncedAt ?? null]));
+        const versionById = new Map(ids.map((id, i) => [id, latest[i]?.version.id ?? null]));
+        const podOf = (doc: TrackingDocument | null | undefined) =>
+          doc?.locations.find((l) => l.key === doc.route.pod.locationKey)?.unLocode ?? null;
         const podLocodes = new Set<string>();
         for (const doc of docById.values()) {
-          const pod = doc?.locations.find((l) => l.key === doc.route.pod.locationKey)?.unLocode;
+          const pod = podOf(doc);
           if (pod) podLocodes.add(pod);
         }
+        const dwell = await dnd.dwellDaysAt([...podLocodes]);
+        const docs = shipments.map((s) => (s.documentId ? (docById.get(s.documentId) ?? null) : null));
+        const termsOf = (s: Assessable) => contracts.filter((c) => c.organizationId === s.organizationId);
+        // The schedule kept on the row when it was assessed from what this read loaded: the same
+        // version, confirmation, predicted arrival, dwell and contract terms (terminal facts and the
+        // clock are covered by its `validUntil`, kept-dnd.ts).
+        const candidates = shipments.map((s, i) => {
+          const kept = keptDndOf(s.dndSchedule);
+          const doc = docs[i];
+          if (!kept || !doc || !s.documentId) return null;
+          const pod = podOf(doc);
+          const inputs = keptDndInputs({
+            versionId: versionById.get(s.documentId) ?? "",
+            factsConfirmedAt: confirmedById.get(s.documentId) ?? null,
+            predictedArrival: arrivalOf(predictions[i]),
+            dwellDays: (pod ? dwell.get(pod) : undefined) ?? null,
+            contractTermIds: termsOf(s).map((t) => t.id),
+          });
+          return inputs === kept.inputs ? kept : null;
+        });
+        const served = keptNow(ctx, candidates);
         // One last free day per box: the terminal's when its record gives one (issue 43 item 4).
-        const boxes = [...docById.values()].flatMap((doc) => doc?.containers.map((c) => c.number) ?? []);
-        const [dwell, given] = await Promise.all([
-          dnd.dwellDaysAt([...podLocodes]),
-          dnd.terminalLastFreeDays(boxes),
-        ]);
+        const boxes = docs.flatMap((doc, i) =>
+          served[i] ? [] : (doc?.containers.map((c) => c.number) ?? []),
+        );
+        const given = await dnd.terminalLastFreeDays(boxes);
         keepUntilPortMidnight(
           ctx,
-          shipments.map((s) => (s.documentId ? docById.get(s.documentId) : null)),
+          docs,
+          served.map((k) => k !== null),
         );
-        return shipments.map((s, i) =>
-          dnd.assess({
+        return shipments.map((s, i) => {
+          const kept = served[i];
+          if (kept) {
+            // What assessing again would have read: the answer is dropped when any of it changes.
+            answerReads("Shipment", s.id);
+            for (const box of kept.containers) answerReads("TerminalBox", box.container);
+            return { containers: kept.containers, risk: demurrageRiskOf(kept.containers, null) };
+          }
+          return dnd.assess({
             organizationId: s.organizationId,
-            doc: s.documentId ? (docById.get(s.documentId) ?? null) : null,
-            tariffs: [...contracts.filter((c) => c.organizationId === s.organizationId), ...published],
+            doc: docs[i] ?? null,
+            tariffs: [...termsOf(s), ...published],
             dwell,
             predictedArrival: arrivalOf(predictions[i]),
             factsConfirmedAt: s.documentId ? (confirmedById.get(s.documentId) ?? null) : null,
             terminalLastFreeDays: given,
-          }),
-        );
+          });
+        });
       },
       { cacheKeyFn: (s) => s.id },
     );
