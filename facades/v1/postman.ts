@@ -309,6 +309,7 @@ const GATE_REFUSALS = [
   S.FeatureDisabledErrorBody.shape.data.shape.error.value,
 ];
 const RETRY_TOO_SOON = S.RetryTooSoonErrorBody.shape.data.shape.error.value;
+const REFRESH_TOO_SOON = S.RefreshTooSoonErrorBody.shape.data.shape.error.value;
 const DISRUPTION_NOT_FOUND = S.DisruptionNotFoundErrorBody.shape.data.shape.error.value;
 
 /**
@@ -324,6 +325,9 @@ function routeTests(
   const { sandbox } = context;
   const statuses = Object.keys(route.responses).map(Number);
   const retryTooSoon = !sandbox && name === "retryFailed";
+  // The run tracked the shipment moments before (the sandbox's world was synced at its frozen
+  // moment): a refresh is inside the refresh gap, and the refusal is what the request shows.
+  const refreshTooSoon = name === "refreshShipment";
   const gate = !sandbox && route.feature ? route.feature : undefined;
   const query = Object.fromEntries(
     (request.url.query ?? []).filter((q) => !q.disabled).map((q) => [q.key, q.value]),
@@ -367,6 +371,17 @@ function routeTests(
       "}",
     );
   }
+  if (refreshTooSoon) {
+    refusals.push(
+      "if (code === 429) {",
+      '  pm.test("a 429 is the refresh limit: the carrier answered less than one refresh gap ago", () => {',
+      `    pm.expect(answer.data.error).to.equal(${js(REFRESH_TOO_SOON)});`,
+      '    pm.response.to.have.header("Retry-After");',
+      "    pm.expect(Date.parse(answer.data.next_refresh_eligible_at)).to.be.above(0);",
+      "  });",
+      "}",
+    );
+  }
   const noneListed = !sandbox && name === "readDisruption";
   if (noneListed) {
     refusals.push(
@@ -381,7 +396,7 @@ function routeTests(
   const accepted = [
     ...statuses,
     ...(gate ? [403] : []),
-    ...(retryTooSoon ? [429] : []),
+    ...(retryTooSoon || refreshTooSoon ? [429] : []),
     ...(noneListed ? [404] : []),
   ];
   lines.push(

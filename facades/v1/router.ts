@@ -12,6 +12,7 @@ import { mountDisruptionRoutes } from "./routes/disruptions.route";
 import { mountLookupRoutes } from "./routes/lookups.route";
 import { mountPartnerRoutes } from "./routes/partners.route";
 import { mountPortRoutes } from "./routes/ports.route";
+import { mountRefreshRoutes } from "./routes/refresh.route";
 import { mountScheduleRoutes } from "./routes/schedules.route";
 import { mountShipmentRoutes } from "./routes/shipments.route";
 import { mountTrackingRoutes } from "./routes/tracking.route";
@@ -30,6 +31,7 @@ export function createV1Handlers(deps: FacadeDeps): V1Handlers {
   mountBulkRoutes(api, deps);
   mountAccountRoutes(api, deps);
   mountShipmentRoutes(api, deps);
+  mountRefreshRoutes(api, deps);
   mountDisruptionRoutes(api, deps);
   mountPartnerRoutes(api, deps);
   return api;

@@ -161,6 +161,31 @@ describe("the sandbox", () => {
     });
   });
 
+  it("answers a refresh as its frozen world stands: inside the refresh gap (429 with the wait), or not moving (400)", async () => {
+    const call = client();
+    const before = await call("GET", "/shipments/SHP-1000");
+    const refused = await call("POST", "/shipments/SHP-1000/refresh");
+    expect(refused.res.status).toBe(429);
+    // The world's clock stands still at the moment its shipments were last synced.
+    const wait = (Date.parse(before.body.data.next_refresh_eligible_at) - Date.parse(SANDBOX_NOW)) / 1000;
+    expect(refused.res.headers.get("retry-after")).toBe(String(wait));
+    expect(refused.body.data).toEqual({
+      error: "refresh_too_soon",
+      retryAfter: wait,
+      next_refresh_eligible_at: before.body.data.next_refresh_eligible_at,
+    });
+    const rows = (await call("GET", "/shipments")).body.data as { name: string; status: string }[];
+    const delivered = rows.find((r) => r.status === "DELIVERED");
+    expect(delivered).toBeDefined();
+    const over = await call("POST", `/shipments/${delivered!.name}/refresh`);
+    expect([over.res.status, over.body.data]).toEqual([
+      400,
+      { error: "invalid_parameter", reason: "not_moving" },
+    ]);
+    expect((await call("POST", "/shipments/SHP-42/refresh")).res.status).toBe(404);
+    expect((await call("GET", "/shipments/SHP-1000")).body).toEqual(before.body);
+  });
+
   it("answers writes with the real shape and persisted: false, and changes nothing", async () => {
     const call = client();
     const before = await call("GET", "/shipments/SHP-1001");

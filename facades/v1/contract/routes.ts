@@ -480,6 +480,28 @@ export const V1_ROUTES = {
     errors: { 404: [S.ErrorBody] },
     write: true,
   },
+  refreshShipment: {
+    method: "post",
+    path: "/shipments/{id}/refresh",
+    operationId: "refreshShipment",
+    tag: "Shipments",
+    summary: "Ask the carrier again now, within the refresh limits",
+    description:
+      "One of the organisation's shipments (a teammate's included), with the carrier and type it already has; no slot. Allowed once the refresh gap since the carrier's last answer has elapsed (12 hours; 4 from 48 hours before the ETA until 7 days after it: the shipment's `refresh_eligible_now`) and while it still moves. Too soon: 429 `refresh_too_soon` with `Retry-After` and `next_refresh_eligible_at`. Delivered, cancelled or never found: 400 with `reason`. Answers the tracking document, like GET /container/{number}.",
+    params: idParam,
+    responses: {
+      200: { description: "The carrier's new answer: the tracking document.", schema: S.TrackingAnswer },
+    },
+    errors: {
+      ...TRACK_ERRORS,
+      400: [S.RefreshNotAllowedErrorBody, ...TRACK_ERRORS[400]],
+      // The shipment is not the organisation's, or the carrier no longer knows the reference.
+      404: [S.ErrorBody, S.TrackingNotFoundErrorBody],
+      429: [S.RefreshTooSoonErrorBody],
+    },
+    refreshHint: true,
+    write: true,
+  },
   readShipment: {
     method: "get",
     path: "/shipments/{id}",

@@ -324,3 +324,34 @@ export const ProviderUnavailableErrorBody = errorBody(
     description: "The lookup's provider could not be reached; nothing was spent.",
   },
 );
+
+export const RefreshTooSoonErrorBody = errorBody(
+  429,
+  z.strictObject({
+    error: z.literal("refresh_too_soon"),
+    retryAfter: seconds("Seconds until a refresh is allowed (as `Retry-After`)."),
+    next_refresh_eligible_at: dateTime.meta({
+      description: "From when a refresh is allowed: the carrier's last answer plus the refresh gap.",
+    }),
+  }),
+  {
+    id: "RefreshTooSoonError",
+    description:
+      "Spec v1 section 8: the carrier answered for this shipment less than one refresh gap ago (12 hours; 4 from 48 hours before the ETA until 7 days after it).",
+  },
+);
+
+export const RefreshNotAllowedErrorBody = errorBody(
+  400,
+  z.strictObject({
+    error: z.literal("invalid_parameter"),
+    reason: z.enum(["not_moving", "never_found"]).meta({
+      description:
+        "not_moving: delivered or cancelled, the carrier has nothing more to say; never_found: no carrier has found the reference yet (carrier discovery or a corrected number is the way).",
+    }),
+  }),
+  {
+    id: "RefreshNotAllowedError",
+    description: "A refresh of a shipment that cannot be refreshed; nothing was asked.",
+  },
+);

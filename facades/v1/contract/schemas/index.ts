@@ -39,6 +39,8 @@ export {
   PortNotFoundErrorBody,
   ProviderUnavailableErrorBody,
   RateLimitErrorBody,
+  RefreshNotAllowedErrorBody,
+  RefreshTooSoonErrorBody,
   RetryTooSoonErrorBody,
   SandboxRateLimitErrorBody,
   ShipmentLimitErrorBody,
