@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/server";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/server";
 import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { registerPrompts } from "./prompts/prompts";
@@ -71,8 +71,21 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /**
+ * Each tool's output schema as JSON Schema, converted once per process. The SDK converts a registered
+ * tool's output schema on its first `tools/call` and memoises it on that registration only; with a
+ * server per request that was one zod-to-JSON-Schema conversion per call (12% of the busy time of
+ * `get_shipment_status`, bench/analysis.md). The SDK reads the converted schema and never changes it,
+ * so every server shares the first one's (`RegisteredTool.outputSchemaJson`, a public setter).
+ */
+const outputSchemaJson = new WeakMap<McpTool, RegisteredTool["outputSchemaJson"]>();
+
+/**
  * One server per request (stateless streamable HTTP), bound to the principal the key authenticated:
- * no tool takes an account, organisation or user id.
+ * no tool takes an account, organisation or user id. Not one per process: the SDK keeps each
+ * exchange's state on the instance (its transport, the negotiated revision, the client's identity)
+ * and refuses an instance that is still serving another request (`createMcpHandler`), so concurrent
+ * requests need an instance each; what a server per request used to repeat per call, the output
+ * schemas' conversion, is done once above (docs/decisions/read-path.md).
  */
 export function createMcpServer(
   deps: McpDeps,
@@ -100,7 +113,11 @@ export function createMcpServer(
         "MCP tool refused: database unavailable",
       );
   };
-  for (const tool of MCP_TOOLS) registerTool(server, tool, context, log);
+  for (const tool of MCP_TOOLS) {
+    const registered = registerTool(server, tool, context, log);
+    if (outputSchemaJson.has(tool)) registered.outputSchemaJson = outputSchemaJson.get(tool);
+    else outputSchemaJson.set(tool, registered.outputSchemaJson);
+  }
   registerResources(server, context);
   registerPrompts(server, context);
   // The tool list is fixed for the life of the process (a server is built per request from

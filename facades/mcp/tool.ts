@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult, McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { RunOperation, VariablesArgument } from "../../src/graphql/operation-runner";
 import type { Principal } from "../../src/http/gate";
@@ -105,8 +105,8 @@ export function registerTool(
   tool: McpTool,
   context: ToolContext,
   log: (error: unknown, tool: string, outcome: OutcomeCode) => void,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,
