@@ -14,8 +14,9 @@ import { SIMULATOR_PUBLISHERS } from "../../src/app/disruption-feeds";
 import { LOST_AFTER_MS, SAME_CALL_MS } from "../../src/domain/congestion/anchorage-sampler";
 import type { AreaVessel } from "../../src/domain/congestion/port-area-source";
 import {
+  backlogClearing,
   type ReportedDisruption,
-  type ReportedStoppage,
+  reportedEndAt,
   stoppageAt,
   stoppageMark,
 } from "../../src/domain/congestion/reported-stoppages";
@@ -160,7 +161,7 @@ function score(
   locode: string,
   log: PortLog,
   now: number,
-  stoppage: ReportedStoppage | null,
+  events: readonly ReportedDisruption[],
 ): StepItem | null {
   const today = dayOf(now);
   const yesterday = shiftDay(today, -1);
@@ -186,6 +187,10 @@ function score(
     },
     { name: "bunching", raw: todayRow.bunching, n: todayRow.arrivals, baseline: values((r) => r.bunching) },
   ];
+  // As the service's scoreDay does: a clearing backlog after a reported end is not read as congestion.
+  const endedAt = reportedEndAt(locode, events, now);
+  const clearingBacklog =
+    endedAt !== null && backlogClearing(log.signals(endedAt).vesselsWaiting, todayRow.vesselsWaiting);
   const scored = scorePort({
     components,
     medianWaitHours: todayRow.anchorageWaitH,
@@ -193,7 +198,8 @@ function score(
     baselineDaysWithData: baseline.filter((r) => r.anchorageWaitH !== null || r.bunching !== null).length,
     observations7d: Math.max(todayRow.arrivals, todayRow.anchorageN),
     newestInputAgeHours: todayRow.newestInputAt ? (now - todayRow.newestInputAt.getTime()) / HOUR : Infinity,
-    stoppage,
+    stoppage: stoppageAt(locode, events),
+    clearingBacklog,
   });
   if (!scored) return null;
   return {
@@ -244,7 +250,7 @@ export function replayWindow(input: {
     if (t < input.from && new Date(t).getUTCHours() !== 0) continue;
     for (const port of ports) {
       if (nextScore.get(port)! > t) continue;
-      const item = score(port, logs.get(port)!, t, stoppageAt(port, events));
+      const item = score(port, logs.get(port)!, t, events);
       if (item) latest.set(port, item);
       else latest.delete(port);
       nextScore.set(port, t + input.scoreEveryMs);

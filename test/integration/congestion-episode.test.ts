@@ -6,7 +6,7 @@
  * leave the ports without an episode below `high`. Around the typhoon the world's news is ingested as
  * `npm start` ingests it (the simulator's feeds through the disruption pipeline): Shanghai reads
  * critical from the first sampling after the report of its closure, hours before its queue shows it
- * (issue 36), and its own queue's reading once the report of the reopening is in.
+ * (issue 36), and its normal once the report of the reopening is in while the backlog clears.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
@@ -115,12 +115,14 @@ describe("the world's typhoon at Shanghai", () => {
     expect(afterClosureNews!.vesselsWaiting).toBeLessThan(10);
   });
 
-  it("reads its own queue once the report of the reopening is in: the backlog, while ships still wait", () => {
+  it("reads the backlog as clearing once the report of the reopening is in: normal, while ships still wait", () => {
     expect(afterReopeningNews).toBeTruthy();
     expect(afterReopeningNews!.vesselsWaiting).toBeGreaterThan(20);
+    // The wait is on the wire as measured, far above the port's normal; the score says the closure is
+    // over and its queue is being worked off (docs/decisions/congestion.md, "After the reported end").
     const wait = afterReopeningNews!.components.find((c) => c.name === "anchorage_wait")!;
     expect(wait.z).toBe(5);
-    expect(["high", "critical"]).toContain(afterReopeningNews!.bucket);
+    expect(afterReopeningNews!).toMatchObject({ score: 40, bucket: "normal", raisedBy: [] });
   });
 
   it("is back to normal or below within a week of the end", () => {

@@ -24,8 +24,11 @@ import type { TrackingDocument } from "../tracking/model";
 import { type AnchorageMove, recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
 import {
+  backlogClearing,
+  CLEARING_WINDOW_MS,
   isStoppage,
   type ReportedDisruption,
+  reportedEndAt,
   STOPPAGE_CATEGORIES,
   type StoppageRaise,
   signalCountsOf,
@@ -412,14 +415,7 @@ export class CongestionService {
     const { prisma } = this.deps;
     const since = new Date(end - 14 * DAY_MS);
     const [waits, arrivals, first] = await Promise.all([
-      prisma.portAnchorageWait.findMany({
-        where: {
-          locode,
-          anchoredAt: { lt: new Date(end) },
-          OR: [{ berthedAt: null }, { berthedAt: { gte: new Date(end - 7 * DAY_MS) } }],
-        },
-        select: { anchoredAt: true, lastSeenAt: true, berthedAt: true },
-      }),
+      this.waitsBefore(locode, end),
       prisma.portArrival.findMany({
         where: { locode, arrivedAt: { gte: since, lt: new Date(end) } },
         select: { arrivedAt: true },
@@ -446,6 +442,40 @@ export class CongestionService {
     });
   }
 
+  /** The port's anchorage waits that began before `end` and were running within the week before it. */
+  private waitsBefore(locode: string, end: number) {
+    return this.deps.prisma.portAnchorageWait.findMany({
+      where: {
+        locode,
+        anchoredAt: { lt: new Date(end) },
+        OR: [{ berthedAt: null }, { berthedAt: { gte: new Date(end - 7 * DAY_MS) } }],
+      },
+      select: { anchoredAt: true, lastSeenAt: true, berthedAt: true },
+    });
+  }
+
+  /**
+   * Whether the port's queue is the clearing backlog of a stoppage whose end the news reported within
+   * CLEARING_WINDOW_MS (reported-stoppages.ts): no more ships wait now than at that end.
+   */
+  private async clearingBacklog(
+    locode: string,
+    events: readonly ReportedDisruption[],
+    now: number,
+    waitingNow: number,
+  ): Promise<boolean> {
+    const endedAt = reportedEndAt(locode, events, now);
+    if (endedAt === null) return false;
+    const atEnd = daySignals({
+      end: endedAt,
+      waits: await this.waitsBefore(locode, endedAt),
+      arrivals: [],
+      shipments: undefined,
+      stillOpenAfter: endedAt - 6 * HOUR_MS,
+    });
+    return backlogClearing(atEnd.vesselsWaiting, waitingNow);
+  }
+
   /** Scores one stored day against the 90 days before the last 7 and writes the reading. */
   async scoreDay(locode: string, day: string, now: number): Promise<BoardItem | null> {
     const { prisma } = this.deps;
@@ -459,8 +489,10 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const stoppages = stoppagesAt(locode, await this.stoppageEvents(new Date(now), 0, locode));
-    const scored = scoreDaySignals(todayRow, baseline, now, stoppages[0] ?? null);
+    const events = await this.stoppageEvents(new Date(now), CLEARING_WINDOW_MS, locode);
+    const stoppages = stoppagesAt(locode, events);
+    const clearing = await this.clearingBacklog(locode, events, now, todayRow.vesselsWaiting);
+    const scored = scoreDaySignals(todayRow, baseline, now, stoppages[0] ?? null, clearing);
     if (!scored) return this.unscore(locode);
     const earlier = await prisma.portCongestionReading.findMany({
       where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },

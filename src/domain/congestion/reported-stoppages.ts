@@ -65,6 +65,44 @@ export interface StoppageRaise {
   severity: number;
 }
 
+/**
+ * How long after the reported end of a stoppage its port's queue is read as the backlog it left while
+ * that backlog clears: the world berths a closed port's queue over the 48 hours after it reopens
+ * (simulator/world/anchorage.ts), as ports do after a typhoon or a strike.
+ */
+export const CLEARING_WINDOW_MS = 48 * 3_600_000;
+
+/**
+ * The latest reported end of a stoppage at the port within CLEARING_WINDOW_MS before `now` (its
+ * resolution: a report of the end, or the pipeline's silence rule), while no stoppage is active there;
+ * null otherwise.
+ */
+export function reportedEndAt(
+  locode: string,
+  events: readonly ReportedDisruption[],
+  now: number,
+): number | null {
+  if (stoppagesAt(locode, events).length > 0) return null;
+  let latest: number | null = null;
+  for (const event of events) {
+    if (event.status !== "resolved" || !event.resolvedAt || !event.ports.includes(locode)) continue;
+    if (!isStoppage(event) || STOPPAGE_FLOOR[event.severity] === undefined) continue;
+    const end = event.resolvedAt.getTime();
+    if (end > now || end < now - CLEARING_WINDOW_MS) continue;
+    if (latest === null || end > latest) latest = end;
+  }
+  return latest;
+}
+
+/**
+ * Whether the queue a stoppage left is clearing: no more ships wait now than when its end was
+ * reported. Then the queue's length is the backlog being worked off, not congestion of its own; once
+ * it grows past that again the port is congested anew and its queue is read as usual.
+ */
+export function backlogClearing(waitingAtEnd: number, waitingNow: number): boolean {
+  return waitingNow <= waitingAtEnd;
+}
+
 /** Whether an event is a stoppage report of a port at all (its status aside). */
 export function isStoppage(event: ReportedDisruption): boolean {
   return (

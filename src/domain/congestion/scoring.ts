@@ -108,7 +108,19 @@ export interface ScoreInput {
   newestInputAgeHours: number;
   /** A closure or strike the news reports at the port now (reported-stoppages.ts); none by default. */
   stoppage?: ReportedStoppage | null;
+  /**
+   * The queue at the port is the backlog of a stoppage whose end was reported, and it is clearing
+   * (reported-stoppages.ts `backlogClearing`): the queue's components are left out of the composite.
+   */
+  clearingBacklog?: boolean;
 }
+
+/**
+ * The components a closed port's queue drives (its waits, and the bunched berthing of the ships it
+ * held): while that queue clears after the reported end, they say how big the backlog was, not whether
+ * the port is congested now.
+ */
+export const QUEUE_COMPONENTS: readonly ComponentName[] = ["anchorage_wait", "bunching"];
 
 export interface Score {
   score: number;
@@ -216,7 +228,13 @@ export function shrink(score: number, observations7d: number): number {
 /** The day's score, or null when no component can be read (the port is not scored). */
 export function scorePort(input: ScoreInput): Score | null {
   const components = input.components.map(readComponent).filter((c): c is ComponentReading => c !== null);
-  const z = compositeZ(components);
+  if (components.length === 0) return null;
+  // A clearing backlog reads as the port's normal (Z 0) unless another signal says otherwise; its
+  // components stay on the wire as measured.
+  const judged = input.clearingBacklog
+    ? components.filter((c) => !QUEUE_COMPONENTS.includes(c.name))
+    : components;
+  const z = judged.length === 0 ? 0 : compositeZ(judged);
   if (z === null) return null;
   const tier = tierOf(input, components);
   let score = rawScore(z);
@@ -279,6 +297,7 @@ export function scoreDaySignals(
   baseline: readonly ScoredDaySignals[],
   nowMs: number,
   stoppage: ReportedStoppage | null = null,
+  clearingBacklog = false,
 ): Score | null {
   const values = (pick: (r: ScoredDaySignals) => number | null) =>
     baseline.map(pick).filter((v): v is number => v !== null);
@@ -309,5 +328,6 @@ export function scoreDaySignals(
     observations7d: Math.max(today.arrivals, today.anchorageN),
     newestInputAgeHours: today.newestInputAt ? (nowMs - today.newestInputAt.getTime()) / 3_600_000 : Infinity,
     stoppage,
+    clearingBacklog,
   });
 }

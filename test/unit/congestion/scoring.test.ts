@@ -5,7 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  backlogClearing,
+  CLEARING_WINDOW_MS,
   type ReportedDisruption,
+  reportedEndAt,
   stoppageAt,
   stoppagesAt,
   stoppagesRaising,
@@ -216,6 +219,8 @@ describe("monotonicity", () => {
   });
 });
 
+const HOUR = 3_600_000;
+
 describe("a closure or strike the news reports (issue 36)", () => {
   const event = (overrides: Partial<ReportedDisruption>): ReportedDisruption => ({
     id: "typhoon",
@@ -290,6 +295,38 @@ describe("a closure or strike the news reports (issue 36)", () => {
     expect(stoppagesRaising(stoppages, 100, 100)).toEqual([]);
     // No stoppage: nothing named.
     expect(stoppagesRaising([], 40, 40)).toEqual([]);
+  });
+
+  it("reads the backlog a reported end left as the port's normal while it clears, its queue again once it grows", () => {
+    const end = Date.parse("2026-10-17T06:00:00Z");
+    const reopened = event({ status: "resolved", resolvedAt: new Date(end) });
+    // Sixty ships the closure held: the wait far above the port's normal, arrivals bunched.
+    const backlog: ComponentInput[] = [
+      { name: "anchorage_wait", raw: 60, n: 60, baseline: flat(10) },
+      { name: "bunching", raw: 4, n: 40, baseline: flat(1) },
+    ];
+    const own = scorePort(input(backlog, { medianWaitHours: 60 }))!;
+    expect(own.bucket).toBe("critical");
+    expect(reportedEndAt("CNSHA", [reopened], end + 3 * HOUR)).toBe(end);
+    // Fewer ships wait than at the end: the backlog is clearing, the score is the port's normal; the
+    // components on the wire are what was measured.
+    expect(backlogClearing(60, 52)).toBe(true);
+    const clearing = scorePort(input(backlog, { medianWaitHours: 60, clearingBacklog: true }))!;
+    expect(clearing).toMatchObject({ score: 40, bucket: "normal" });
+    expect(clearing.components.map((c) => c.z)).toEqual(own.components.map((c) => c.z));
+    // Another signal still counts (a dwell far above its normal is no backlog of the anchorage).
+    const withDwell = [...backlog, { name: "dwell" as const, raw: 10, n: 30, baseline: flat(4) }];
+    expect(
+      scorePort(input(withDwell, { medianWaitHours: 60, clearingBacklog: true }))!.score,
+    ).toBeGreaterThan(40);
+    // The queue grows past its size at the end: congested anew, read as usual.
+    expect(backlogClearing(60, 61)).toBe(false);
+    // Only within the window after the end, only while no stoppage is active there, only at its ports.
+    expect(reportedEndAt("CNSHA", [reopened], end + CLEARING_WINDOW_MS + HOUR)).toBeNull();
+    expect(reportedEndAt("CNSHA", [reopened, event({ id: "again" })], end + HOUR)).toBeNull();
+    expect(reportedEndAt("SGSIN", [reopened], end + HOUR)).toBeNull();
+    // A storm warning that ended closed nothing: no backlog of its own.
+    expect(reportedEndAt("CNSHA", [{ ...reopened, signalCounts: { storm: 1 } }], end + HOUR)).toBeNull();
   });
 
   it("ends with the report of the end: the score is the queue's own again", () => {
