@@ -45,7 +45,8 @@ const DAY = 24 * HOUR;
  * run for months with reports weeks apart. `followMs`: how long after its last report an event can
  * still be followed by a report that keeps its category and names its port or chokepoint (a lockdown
  * reported again after ten quiet days is the same lockdown); an event the silence rule closed is
- * reopened by such a report, one closed by a report of its end is not.
+ * reopened by such a report, one closed by a report of its end is not. Both windows grow with a long
+ * event's reported span (`silenceWindowMs`, `followHorizonMs` in events.ts).
  */
 export const CATEGORY_WINDOWS: Readonly<
   Record<DisruptionCategory, { joinMs: number; silenceMs: number; followMs: number }>
