@@ -1,4 +1,5 @@
 import express, { Router } from "express";
+import { closeIfBodyUnread } from "../../src/http/connections";
 import { outcomeOf } from "../../src/http/outcomes";
 import { type FacadeDeps, handler } from "../facade";
 import { ReceivePartnerWebhookDocument } from "../generated/operations";
@@ -19,6 +20,16 @@ export function createPartnerInboundRouter(deps: FacadeDeps): Router {
   const router = Router();
   router.post(
     PARTNER_INBOUND_PATH,
+    // The source's window before the body is read: a refused request costs a counter, not 256 kB.
+    (req, res, next) => {
+      deps.admission.spendPartnerInboundWindow(res, String(req.params.sourceId)).then((rate) => {
+        if (rate.allowed) return next();
+        closeIfBodyUnread(req, res);
+        sendV1Error(res, "partner_inbound_rate_limited", {
+          data: { limit: rate.limit, retryAfter: rate.retryAfterSeconds },
+        });
+      }, next);
+    },
     express.text({ type: () => true, limit: INBOUND_BODY_LIMIT }),
     handler(async (req, res) => {
       const result = await deps.run(req, ReceivePartnerWebhookDocument, {

@@ -67,6 +67,12 @@ export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
+/**
+ * Requests a minute to one partner source's inbound webhook: a batch holds up to 100 events, so this
+ * is up to 12,000 events a minute per source, the requests of the largest plan's key window.
+ */
+export const PARTNER_INBOUND_PER_MINUTE = 120;
+
 const failuresSubject = (req: Request) => `auth-failures:${clientAddress(req)}`;
 const keylessSubject = (req: Request) => `keyless:${clientAddress(req)}`;
 
@@ -166,6 +172,19 @@ export class AdmissionGate {
    */
   async spendAddressWindow(req: Request, res: Response, window: AddressWindow): Promise<WindowDecision> {
     const rate = await this.deps.limiter.consume(`${window.name}:${clientAddress(req)}`, window.perMinute);
+    setRateHeaders(res, rate);
+    if (!rate.allowed) res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+    return rate;
+  }
+
+  /**
+   * Spends one request from a partner source's inbound webhook window (issue 41): per source, whoever
+   * sends, before the signature is checked, so a flood of requests (forged or a partner's runaway
+   * retry loop) costs one counter each, never an HMAC and a database read. Sets the rate headers, and
+   * `Retry-After` when the window is spent.
+   */
+  async spendPartnerInboundWindow(res: Response, sourceId: string): Promise<WindowDecision> {
+    const rate = await this.deps.limiter.consume(`partner-inbound:${sourceId}`, PARTNER_INBOUND_PER_MINUTE);
     setRateHeaders(res, rate);
     if (!rate.allowed) res.setHeader("Retry-After", String(rate.retryAfterSeconds));
     return rate;

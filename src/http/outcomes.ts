@@ -61,6 +61,7 @@ export type OutcomeCode =
   | "malformed_http"
   | "metrics_token_required"
   | "invalid_signature"
+  | "partner_inbound_rate_limited"
   | "metrics_address_not_allowed"
   | "database_unavailable"
   | "service_stopping"
@@ -512,6 +513,16 @@ export const OUTCOMES: Readonly<Record<OutcomeCode, OutcomeWire>> = {
     mcp: { isError: true, jsonRpcCode: -32001 },
     sentence:
       "The request's signature is missing, more than 5 minutes old or does not match its body: nothing changed.",
+  },
+  // A partner source's inbound webhook past its own window (issue 41; docs/decisions/partner-events.md).
+  partner_inbound_rate_limited: {
+    v1: { status: 429, error: "rate_limit_exceeded" },
+    compat: { message: "API_KEY_RATE_LIMIT" },
+    graphql: { status: 429, code: "RATE_LIMITED" },
+    mcp: { isError: true, jsonRpcCode: -32029 },
+    sentence:
+      "Too many requests to this partner source's inbound webhook in the current minute: nothing of this request was applied. Wait for the window to reset and send it again.",
+    retryAfterFrom: "answer",
   },
   metrics_token_required: {
     v1: { status: 401, error: "metrics_token_required" },

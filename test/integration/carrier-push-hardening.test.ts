@@ -1,9 +1,10 @@
 /**
- * Carrier push (issue 41), the cases the first tests left out, through the simulator's real HTTP pushes
+ * The inbound side of issue 41 hardened. Carrier push, the cases the first tests left out, through the simulator's real HTTP pushes
  * on one manual clock: a DCSA 3.0 carrier's push is applied as a new version like a 2.2 one; a push
  * that arrives after the freshness window is acknowledged and changes nothing; a subscription the
  * carrier lost is noticed at renewal, its box polled at the normal cadence while the carrier refuses
- * to take it again, and registered again once it does.
+ * to take it again, and registered again once it does; each state shown on GraphQL, v1 and the
+ * dashboard. A partner source's signed inbound webhook has its own rate window.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { eventsFor, shipmentFor } from "../../simulator/world/world";
+import { partnerSignature } from "../../src/domain/partners/partner-signature";
+import { PARTNER_INBOUND_PER_MINUTE } from "../../src/http/gate";
 import { ManualClock } from "../../src/lib/clock";
 import { RENEW_AFTER_MS, SAFETY_NET_STRETCH } from "../../src/upstream/carriers/carrier-push";
 import { containersOf } from "../simulator/support";
@@ -341,5 +344,64 @@ describe("carrier push, hardened", () => {
     expect(pushedShown.dashboard).toContain(
       `Updates pushed by the carrier, last at <time datetime="${clock.now().toISOString()}"`,
     );
+  });
+});
+
+describe("a partner source's inbound webhook", () => {
+  const CREATE = `mutation ($name: String!) { createPartnerSource(name: $name) { source { id } signingSecret } }`;
+  const createSource = async (name: string) => {
+    const created = await graphql(app, org.key, CREATE, { name });
+    expect(created.body.errors).toBeUndefined();
+    return (created.body.data as { createPartnerSource: { source: { id: string }; signingSecret: string } })
+      .createPartnerSource;
+  };
+  const body = JSON.stringify({ events: [] });
+  const send = (
+    sourceId: string,
+    signature: string,
+    now = String(Math.floor(clock.now().getTime() / 1000)),
+  ) => {
+    return fetch(`${app.url}/api/inbound/partners/${sourceId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-quayside-timestamp": now,
+        "x-quayside-signature": signature,
+      },
+      body,
+    });
+  };
+
+  it("has a rate window per source: past it, 429 with Retry-After in the v1 format, other sources unaffected", async () => {
+    const busy = await createSource("Runaway TMS");
+    const quiet = await createSource("Quiet haulier");
+    // Start of a fresh minute, so the whole window is this test's.
+    clock.set(new Date(Math.ceil((clock.now().getTime() + 1) / 60_000) * 60_000));
+    for (let i = 0; i < PARTNER_INBOUND_PER_MINUTE; i++) {
+      const res = await send(busy.source.id, "v1=0");
+      expect(res.status).toBe(401);
+      await res.arrayBuffer();
+    }
+    const now = String(Math.floor(clock.now().getTime() / 1000));
+    const refused = await send(busy.source.id, partnerSignature(busy.signingSecret, now, body), now);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      statusCode: 429,
+      data: { error: "rate_limit_exceeded", limit: PARTNER_INBOUND_PER_MINUTE, retryAfter: 60 },
+    });
+    // Another source of the same organisation has its own window.
+    const other = await send(quiet.source.id, "v1=0");
+    expect(other.status).toBe(401);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe(String(PARTNER_INBOUND_PER_MINUTE - 1));
+    await other.arrayBuffer();
+    // The next minute the partner's signed request is read again (an empty batch is a clear 400).
+    clock.set(new Date(clock.now().getTime() + 60_000));
+    const later = String(Math.floor(clock.now().getTime() / 1000));
+    const again = await send(busy.source.id, partnerSignature(busy.signingSecret, later, body), later);
+    expect(again.status).toBe(400);
+    await again.arrayBuffer();
   });
 });
