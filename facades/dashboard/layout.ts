@@ -21,6 +21,8 @@ const NAV: { group: string; operator?: boolean; links: { path: string; label: st
       { path: "/dashboard/track", label: "Track" },
       { path: "/dashboard/customers", label: "Customers" },
       { path: "/dashboard/quotes", label: "Quotes" },
+      // The organisation's demurrage and detention contracts: what its last free days are counted from.
+      { path: "/dashboard/dnd-terms", label: "D&D terms" },
       { path: "/dashboard/documents", label: "Documents" },
       { path: "/dashboard/reports", label: "Reports" },
     ],

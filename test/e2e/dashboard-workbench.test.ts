@@ -67,7 +67,10 @@ describe.skipIf(!hasChromium)("the dashboard's workbench", { timeout: 240_000 },
     await page.waitForURL(`${app.url}/dashboard`);
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     for (const [group, links] of [
-      ["Shipments", ["Overview", "Shipments", "Track", "Customers", "Quotes", "Documents", "Reports"]],
+      [
+        "Shipments",
+        ["Overview", "Shipments", "Track", "Customers", "Quotes", "D&D terms", "Documents", "Reports"],
+      ],
       ["Developers", ["API keys", "Webhooks", "Partner sources", "Usage"]],
       ["Account", ["Team", "Notifications", "Support", "Account"]],
     ] as const) {
@@ -76,6 +79,13 @@ describe.skipIf(!hasChromium)("the dashboard's workbench", { timeout: 240_000 },
     }
     // Not the deployment's operator: no Operations group.
     expect(await nav.getByRole("list", { name: "Operations" }).count()).toBe(0);
+    // The contract terms page is reached from the navigation, and marked there as the current page.
+    await nav.getByRole("link", { name: "D&D terms" }).click();
+    await page.waitForURL(`${app.url}/dashboard/dnd-terms`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+      "Demurrage and detention contract terms",
+    );
+    expect(await nav.getByRole("link", { name: "D&D terms" }).getAttribute("aria-current")).toBe("page");
   });
 
   it("shows a failing delivery in words with its request, then resends a delivered one and deletes the endpoint after asking", async () => {
