@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
-import type { V1RouteName } from "./contract/routes";
+import { V1_ROUTES, type V1RouteName } from "./contract/routes";
+import { type CheckedHandler, checked } from "./input";
 
 export type RouteHandler = (req: Request, res: Response) => Promise<void>;
 
@@ -7,9 +8,10 @@ export type RouteHandler = (req: Request, res: Response) => Promise<void>;
 export class V1Handlers {
   private readonly byName = new Map<V1RouteName, RouteHandler>();
 
-  on(name: V1RouteName, fn: RouteHandler): void {
+  /** `fn` runs only on input the route's contract accepts (facades/v1/input.ts refuses the rest). */
+  on<N extends V1RouteName>(name: N, fn: CheckedHandler<(typeof V1_ROUTES)[N]>): void {
     if (this.byName.has(name)) throw new Error(`v1 route ${name} has two handlers`);
-    this.byName.set(name, fn);
+    this.byName.set(name, checked(V1_ROUTES[name], fn));
   }
 
   get(name: V1RouteName): RouteHandler {

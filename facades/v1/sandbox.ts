@@ -4,8 +4,15 @@ import { closeIfBodyUnread } from "../../src/http/connections";
 import type { Principal } from "../../src/http/gate";
 import { type FacadeDeps, handler } from "../facade";
 import { SendSampleWebhookDocument } from "../generated/operations";
-import { expressPath, type RouteContract, V1_ROUTES, type V1RouteName } from "./contract/routes";
-import { WebhookFireBody, webhookEventNamed } from "./contract/schemas";
+import {
+  expressPath,
+  type RouteContract,
+  SANDBOX_ONLY_ROUTES,
+  V1_ROUTES,
+  type V1RouteName,
+} from "./contract/routes";
+import { webhookEventNamed } from "./contract/schemas";
+import { checked } from "./input";
 import { sendV1Error, sendV1Refusal } from "./respond";
 import { createV1Handlers } from "./router";
 
@@ -91,59 +98,45 @@ export function createSandboxRouter(
   router.post(
     "/webhooks/fire",
     perAddress("sandbox-fire", SANDBOX_FIRES_PER_MINUTE, "sample webhooks"),
-    handler(async (req, res) => {
-      const body = WebhookFireBody.strict().safeParse(req.body ?? {});
-      if (!body.success) {
-        const issue = body.error.issues[0]!;
-        const param = String(issue.path[0] ?? "body");
-        return sendV1Error(res, "bad_request", {
-          message:
-            param === "event"
-              ? `event must be one of: ${WebhookFireBody.shape.event.options.join(", ")}.`
-              : param === "url"
-                ? "url must be a public https URL."
-                : issue.code === "unrecognized_keys"
-                  ? `Unknown field: ${issue.keys.join(", ")}`
-                  : issue.message,
-          data: { param },
-        });
-      }
-      const built = await ready();
-      if (!built) return building(req, res);
-      const { world: w } = built;
-      // Not alone against the world: the delivery is sent over the network, and only the world's
-      // data it carries is read inside the world's queue (by the core).
-      const result = await w.run(
-        { requestId: req.requestId, principal: w.principal },
-        SendSampleWebhookDocument,
-        {
-          url: body.data.url,
-          event: webhookEventNamed(body.data.event),
-        },
-      );
-      if (!result.ok) {
-        if (result.extensions.reason === "invalid_target") {
-          return sendV1Error(res, "bad_request", {
-            message: `url is not accepted: ${result.message}.`,
-            data: { param: "url" },
-          });
+    handler(
+      checked(SANDBOX_ONLY_ROUTES.fireWebhook, async (req, res, { body }) => {
+        const built = await ready();
+        if (!built) return building(req, res);
+        const { world: w } = built;
+        // Not alone against the world: the delivery is sent over the network, and only the world's
+        // data it carries is read inside the world's queue (by the core).
+        const result = await w.run(
+          { requestId: req.requestId, principal: w.principal },
+          SendSampleWebhookDocument,
+          {
+            url: body.url,
+            event: webhookEventNamed(body.event),
+          },
+        );
+        if (!result.ok) {
+          if (result.extensions.reason === "invalid_target") {
+            return sendV1Error(res, "bad_request", {
+              message: `url is not accepted: ${result.message}.`,
+              data: { param: "url" },
+            });
+          }
+          return sendV1Error(res, result.outcome, { message: result.message });
         }
-        return sendV1Error(res, result.outcome, { message: result.message });
-      }
-      const sent = result.data.sendSampleWebhook!;
-      res.json({
-        success: true,
-        mode: "sandbox",
-        persisted: false,
-        delivery_id: sent.deliveryId,
-        event: body.data.event,
-        signing_secret: sent.signingSecret,
-        response_status: sent.responseStatus,
-        error: sent.error,
-        delivered: sent.delivered,
-        body: sent.body,
-      });
-    }),
+        const sent = result.data.sendSampleWebhook!;
+        res.json({
+          success: true,
+          mode: "sandbox",
+          persisted: false,
+          delivery_id: sent.deliveryId,
+          event: body.event,
+          signing_secret: sent.signingSecret,
+          response_status: sent.responseStatus,
+          error: sent.error,
+          delivered: sent.delivered,
+          body: sent.body,
+        });
+      }),
+    ),
   );
 
   // A request no sandbox route takes is answered here, in the sandbox's window, rather than falling

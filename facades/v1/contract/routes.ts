@@ -17,7 +17,17 @@ export interface RouteContract {
   description?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: { schema: z.ZodType; required: boolean };
+  /**
+   * `schema` is the documented body. `check`, where given, is what the router checks instead: a
+   * stricter form (unknown fields refused) or a looser frame whose items the core answers one by one.
+   * An absent body is checked as `{}`.
+   */
+  body?: { schema: z.ZodType; required: boolean; check?: z.ZodType };
+  /**
+   * How a refusal of the route's input (path, query, body: checked by the router before the handler
+   * runs, facades/v1/input.ts) is worded; its status and code are always `bad_request`'s.
+   */
+  inputRefusal?: InputRefusal;
   /** Success statuses and their bodies. */
   responses: Partial<Record<200 | 201 | 202, { description: string; schema: z.ZodType }>>;
   /**
@@ -45,7 +55,22 @@ export interface RouteContract {
   feature?: Feature;
 }
 
-/** Query and body schemas the handlers validate with (their messages are what a client reads). */
+/**
+ * The wording of an input refusal. By default the message is the schema's own for the first issue
+ * (an unknown field is named) and `data.param` is the issue's first field, else `param`.
+ */
+export interface InputRefusal {
+  /** `data.param` when the issue names no field (a body that is not an object, an unknown field). Default `body`. */
+  param?: string;
+  /** One sentence for every issue, where the schema's own would not help the client. */
+  message?: string;
+  /** The whole path names the field (`shipments.0.number`), in `data.param` and before the message. */
+  nested?: boolean;
+  /** `data.error: malformed_body`: the body's frame is wrong, not one value in it. */
+  malformedBody?: boolean;
+}
+
+/** Query and body schemas the router validates with (their messages are what a client reads). */
 export const sealineParam = z
   .string()
   .regex(/^[A-Za-z0-9]{4}$/, "sealine must be exactly 4 letters or digits (a SCAC, e.g. MAEU)")
@@ -91,14 +116,15 @@ export const listShipmentsQuery = z.object({
 
 export const readShipmentQuery = z.object({
   include: z
-    .enum(["full"])
+    .enum(["full"], { error: "include accepts only 'full'." })
     .optional()
     .meta({ description: "`full` adds the stored document.", example: "full" }),
 });
 
 export const carriersQuery = z.object({
   search: z
-    .string()
+    // A repeated parameter arrives as a list.
+    .string({ error: "search must be a single string." })
     .optional()
     .meta({ description: "At least 2 characters: SCAC, name or slug.", example: "maersk" }),
 });
@@ -271,6 +297,7 @@ export const V1_ROUTES = {
     summary: "Which carrier a reference belongs to",
     description: "Creates no shipment and uses no slot; draws on the daily carrier-lookup allowance.",
     query: carrierLookupQuery,
+    inputRefusal: { param: "number" },
     responses: {
       200: { description: "The likeliest carrier and every candidate.", schema: S.CarrierLookupAnswer },
     },
@@ -389,6 +416,7 @@ export const V1_ROUTES = {
     summary: "Track 1 to 50 references",
     description: "Answers 200 even when items fail: branch on each `results[].ok`.",
     body: { schema: S.BulkTrackBody, required: true },
+    inputRefusal: { param: "shipments", nested: true, malformedBody: true },
     responses: { 200: { description: "One result per item.", schema: S.BulkAnswer } },
     errors: { 400: [S.ErrorBody], 402: [S.PaymentOverdueErrorBody] },
     reservedReferences: true,
@@ -419,7 +447,8 @@ export const V1_ROUTES = {
     tag: "Shipments",
     summary: "Retry shipments that failed in the last 7 days",
     description: "At most 200 references per call; one call per organisation per 15 minutes.",
-    body: { schema: S.RetryFailedBody, required: false },
+    body: { schema: S.RetryFailedBody, required: false, check: S.RetryFailedBody.strict() },
+    inputRefusal: { param: "shipment_ids", message: "shipment_ids must be an array of strings." },
     responses: { 202: { description: "Jobs started.", schema: S.RetryFailedAnswer } },
     errors: { 400: [S.ErrorBody], 429: [S.RetryTooSoonErrorBody] },
     write: true,
@@ -432,7 +461,12 @@ export const V1_ROUTES = {
     tag: "Shipments",
     summary: "Change a shipment's carrier, type or customer",
     params: idParam,
-    body: { schema: S.ShipmentPatchBody, required: true },
+    // `reference_number` is taken so that it can be refused with a clear message.
+    body: {
+      schema: S.ShipmentPatchBody,
+      required: true,
+      check: S.ShipmentPatchBody.extend({ reference_number: z.unknown().optional() }).strict(),
+    },
     responses: { 200: { description: "The updated shipment.", schema: S.ShipmentUpdatedAnswer } },
     errors: {
       ...TRACK_ERRORS,
@@ -573,6 +607,7 @@ export const V1_ROUTES = {
     summary: "Add a partner source (its signing secret is shown this once)",
     description: "At most 50 per organisation. A key that may write, developer mode.",
     body: { schema: S.PartnerSourceBody, required: true },
+    inputRefusal: { param: "name" },
     responses: {
       201: { description: "The source and its secret.", schema: S.PartnerSourceWithSecretAnswer },
     },
@@ -601,7 +636,8 @@ export const V1_ROUTES = {
     description:
       "Milestones (EQUIPMENT, TRANSPORT) and position fixes (POSITION) close to DCSA Track & Trace events. Each event is checked alone and answered in `results` (200 even when some are refused); a replayed `event_id` of the source changes nothing; a carrier's actual event is never overridden (docs/decisions/partner-events.md).",
     params: partnerSourceParam,
-    body: { schema: S.PartnerEventsBody, required: true },
+    body: { schema: S.PartnerEventsBody, required: true, check: S.PartnerEventsFrame },
+    inputRefusal: { param: "events", malformedBody: true },
     responses: { 200: { description: "One result per event, in order.", schema: S.PartnerEventsAnswer } },
     errors: PARTNER_WRITE_ERRORS,
     write: true,
@@ -632,7 +668,7 @@ export const SANDBOX_ONLY_ROUTES = {
     summary: "Send one signed sample delivery to a URL",
     description:
       "No key. 5 a minute per address. The target must be a public https URL. Nothing is saved; the answer carries the one-time signing secret.",
-    body: { schema: S.WebhookFireBody, required: true },
+    body: { schema: S.WebhookFireBody, required: true, check: S.WebhookFireBody.strict() },
     responses: { 200: { description: "The delivery and its outcome.", schema: S.WebhookFireAnswer } },
     errors: { 400: [S.ErrorBody] },
   },

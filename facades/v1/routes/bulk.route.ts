@@ -1,7 +1,6 @@
 import { OUTCOMES } from "../../../src/http/outcomes";
 import type { FacadeDeps } from "../../facade";
 import { TrackBatchDocument } from "../../generated/operations";
-import { BulkTrackBody as trackBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { SHIPMENT_TYPE } from "../render/tracking-document";
 import { sendV1Error } from "../respond";
@@ -9,16 +8,8 @@ import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route
 
 /** POST /track: 1 to 50 items; only auth, rate limit, a malformed body or billing past grace refuse it whole. */
 export function mountBulkRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("trackBulk", async (req, res) => {
-    const body = trackBody.safeParse(req.body);
-    if (!body.success) {
-      const issue = body.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: `${issue.path.join(".") || "body"}: ${issue.message}`,
-        data: { error: "malformed_body", param: issue.path.join(".") || "shipments" },
-      });
-    }
-    const items = body.data.shipments;
+  api.on("trackBulk", async (req, res, { body }) => {
+    const items = body.shipments;
     const result = await deps.run(req, TrackBatchDocument, {
       items: items.map((i) => ({ type: i.type, number: i.number, sealine: i.sealine })),
     });

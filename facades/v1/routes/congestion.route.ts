@@ -4,7 +4,6 @@ import {
   PortCongestionDocument,
   type PortCongestionFieldsFragment,
 } from "../../generated/operations";
-import { locodeParam } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendFeatureGate, sendV1Error } from "../respond";
 
@@ -49,15 +48,8 @@ export function mountCongestionRoutes(api: V1Handlers, deps: FacadeDeps): void {
     }
   });
 
-  api.on("portCongestion", async (req, res) => {
-    const params = locodeParam.safeParse(req.params);
-    if (!params.success) {
-      return sendV1Error(res, "bad_request", {
-        message: params.error.issues[0]!.message,
-        data: { param: "locode" },
-      });
-    }
-    const result = await deps.run(req, PortCongestionDocument, { locode: params.data.locode });
+  api.on("portCongestion", async (req, res, { params }) => {
+    const result = await deps.run(req, PortCongestionDocument, { locode: params.locode });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.portCongestion!;
     switch (outcome.__typename) {

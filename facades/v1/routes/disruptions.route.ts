@@ -5,7 +5,6 @@ import {
   DisruptionsDocument,
   ShipmentDisruptionsDocument,
 } from "../../generated/operations";
-import { disruptionsQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendFeatureGate, sendV1Error } from "../respond";
 
@@ -40,16 +39,7 @@ const planRequired = (minPlan: string) => `Disruptions start with the ${minPlan}
 
 /** GET /disruptions, /disruptions/{id}, /shipments/{id}/disruptions (spec v1 section 4.1 rule 10). */
 export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("listDisruptions", async (req, res) => {
-    const query = disruptionsQuery.safeParse(req.query);
-    if (!query.success) {
-      const issue = query.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: issue.message,
-        data: { param: String(issue.path[0]) },
-      });
-    }
-    const q = query.data;
+  api.on("listDisruptions", async (req, res, { query: q }) => {
     const result = await deps.run(req, DisruptionsDocument, {
       severity: q.severity === undefined ? undefined : Number(q.severity),
       category: q.category,
@@ -79,8 +69,8 @@ export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
     }
   });
 
-  api.on("readDisruption", async (req, res) => {
-    const result = await deps.run(req, DisruptionReadDocument, { id: String(req.params.id) });
+  api.on("readDisruption", async (req, res, { params }) => {
+    const result = await deps.run(req, DisruptionReadDocument, { id: params.id });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.disruption;
     switch (answer.__typename) {
@@ -93,8 +83,8 @@ export function mountDisruptionRoutes(api: V1Handlers, deps: FacadeDeps): void {
     }
   });
 
-  api.on("shipmentDisruptions", async (req, res) => {
-    const result = await deps.run(req, ShipmentDisruptionsDocument, { id: String(req.params.id) });
+  api.on("shipmentDisruptions", async (req, res, { params }) => {
+    const result = await deps.run(req, ShipmentDisruptionsDocument, { id: params.id });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.shipmentDisruptions;
     switch (answer.__typename) {

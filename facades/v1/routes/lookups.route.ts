@@ -8,7 +8,6 @@ import {
   type SailingSchedulesQuery,
   type VesselTrackQuery,
 } from "../../generated/operations";
-import { carrierLookupQuery as lookupQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
@@ -87,16 +86,8 @@ export const renderCandidate = (c: CandidateView) => ({
 
 /** GET /carriers/lookup (spec v1 section 2.11, rule 11). */
 export function mountLookupRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("carrierLookup", async (req, res) => {
-    const query = lookupQuery.safeParse(req.query);
-    if (!query.success) {
-      const issue = query.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: issue.message,
-        data: { param: String(issue.path[0] ?? "number") },
-      });
-    }
-    const result = await deps.run(req, CarrierLookupDocument, query.data);
+  api.on("carrierLookup", async (req, res, { query }) => {
+    const result = await deps.run(req, CarrierLookupDocument, query);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.carrierLookup!;
     switch (answer.__typename) {

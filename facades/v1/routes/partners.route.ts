@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { FacadeDeps } from "../../facade";
 import {
   CreatePartnerSourceDocument,
@@ -13,20 +12,6 @@ import type { V1Handlers } from "../handlers";
 import { PARTNER_INBOUND_PATH } from "../partner-inbound";
 import { partnerEventResults } from "../render/partner-events";
 import { sendV1Error, sendV1List } from "../respond";
-
-/**
- * The batch's frame only: each event is taken as it comes and checked by the core on its own, so one
- * bad event is answered `invalid` naming its field while the rest of the batch counts.
- */
-const eventsBody = z.object({
-  events: z
-    .array(z.unknown(), { error: 'events is required: {"events": [...]} with 1 to 100 events.' })
-    .min(1, "events needs 1 to 100 events.")
-    .max(100, "events needs 1 to 100 events."),
-});
-const nameBody = z.object({
-  name: z.string({ error: 'name is required: the partner\'s name, e.g. "Rotterdam Drayage BV".' }),
-});
 
 type Row = Record<string, unknown>;
 const asRow = (v: unknown): Row =>
@@ -86,15 +71,8 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
     sendV1List(res, (result.data.partnerSources ?? []).map(render));
   });
 
-  api.on("createPartnerSource", async (req, res) => {
-    const body = nameBody.safeParse(req.body ?? {});
-    if (!body.success) {
-      return sendV1Error(res, "bad_request", {
-        message: body.error.issues[0]!.message,
-        data: { param: "name" },
-      });
-    }
-    const result = await deps.run(req, CreatePartnerSourceDocument, { name: body.data.name });
+  api.on("createPartnerSource", async (req, res, { body }) => {
+    const result = await deps.run(req, CreatePartnerSourceDocument, { name: body.name });
     if (!result.ok) {
       return sendV1Error(res, result.outcome, {
         message: result.message,
@@ -108,8 +86,8 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
     });
   });
 
-  api.on("rotatePartnerSourceSecret", async (req, res) => {
-    const result = await deps.run(req, RotatePartnerSourceSecretDocument, { id: String(req.params.id) });
+  api.on("rotatePartnerSourceSecret", async (req, res, { params }) => {
+    const result = await deps.run(req, RotatePartnerSourceSecretDocument, { id: params.id });
     if (!result.ok) {
       return sendV1Error(res, result.outcome, {
         message: result.outcome === "not_found" ? notFound : result.message,
@@ -119,8 +97,8 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({ success: true, data: { ...render(rotated.source), signing_secret: rotated.signingSecret } });
   });
 
-  api.on("removePartnerSource", async (req, res) => {
-    const result = await deps.run(req, RemovePartnerSourceDocument, { id: String(req.params.id) });
+  api.on("removePartnerSource", async (req, res, { params }) => {
+    const result = await deps.run(req, RemovePartnerSourceDocument, { id: params.id });
     if (!result.ok) {
       return sendV1Error(res, result.outcome, {
         message: result.outcome === "not_found" ? notFound : result.message,
@@ -129,15 +107,8 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({ success: true, removed: true, id: result.data.removePartnerSource!.id });
   });
 
-  api.on("postPartnerEvents", async (req, res) => {
-    const body = eventsBody.safeParse(req.body ?? {});
-    if (!body.success) {
-      return sendV1Error(res, "bad_request", {
-        message: body.error.issues[0]!.message,
-        data: { error: "malformed_body", param: "events" },
-      });
-    }
-    const converted = body.data.events.map(toInput);
+  api.on("postPartnerEvents", async (req, res, { params, body }) => {
+    const converted = body.events.map(toInput);
     // The core sees the events it can read, and answers them by their index in what it saw.
     const forwarded = converted.flatMap((c, index) => ("input" in c ? [{ index, input: c.input }] : []));
     const answered = new Map<number, ReturnType<typeof partnerEventResults>[number]>();
@@ -145,12 +116,12 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
       // Nothing for the core to take: the source must still be this organisation's.
       const sources = await deps.run(req, PartnerSourcesDocument, {});
       if (!sources.ok) return sendV1Error(res, sources.outcome, { message: sources.message });
-      if (!sources.data.partnerSources?.some((s) => s.id === String(req.params.id))) {
+      if (!sources.data.partnerSources?.some((s) => s.id === params.id)) {
         return sendV1Error(res, "not_found", { message: notFound });
       }
     } else {
       const result = await deps.run(req, PostPartnerEventsDocument, {
-        sourceId: String(req.params.id),
+        sourceId: params.id,
         events: forwarded.map((f) => f.input),
       });
       if (!result.ok) {
@@ -161,14 +132,14 @@ export function mountPartnerRoutes(api: V1Handlers, deps: FacadeDeps): void {
       for (const r of partnerEventResults(result.data.postPartnerEvents!.results)) {
         const index = forwarded[r.index]!.index;
         // The sender's id as sent: an event without one says null, not the empty text the core was given.
-        answered.set(index, { ...r, index, event_id: text(asRow(body.data.events[index]).event_id) });
+        answered.set(index, { ...r, index, event_id: text(asRow(body.events[index]).event_id) });
       }
     }
     const results = converted.map((c, index) =>
       "refused" in c
         ? {
             index,
-            event_id: text(asRow(body.data.events[index]).event_id),
+            event_id: text(asRow(body.events[index]).event_id),
             outcome: "invalid",
             shipment_id: null,
             message: c.refused,

@@ -1,6 +1,5 @@
 import type { FacadeDeps } from "../../facade";
 import { PortSearchDocument, type PortSearchQuery } from "../../generated/operations";
-import { portsQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 
@@ -21,15 +20,8 @@ export const renderPort = (p: PortView) => ({
 
 /** GET /ports?search= (spec v1 section 4, rule 8). */
 export function mountPortRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("ports", async (req, res) => {
-    const query = portsQuery.safeParse(req.query);
-    if (!query.success) {
-      return sendV1Error(res, "bad_request", {
-        message: query.error.issues[0]!.message,
-        data: { param: "search" },
-      });
-    }
-    const result = await deps.run(req, PortSearchDocument, { search: query.data.search });
+  api.on("ports", async (req, res, { query }) => {
+    const result = await deps.run(req, PortSearchDocument, { search: query.search });
     if (!result.ok)
       return sendV1Error(res, result.outcome, { message: result.message, data: { param: "search" } });
     const ports = result.data.ports!;

@@ -1,6 +1,5 @@
 import type { FacadeDeps, Member } from "../../facade";
 import { SailingSchedulesDocument, type SailingSchedulesQuery } from "../../generated/operations";
-import { schedulesQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 import { sendLookupRefusal, setLookupHeaders } from "./lookups.route";
@@ -35,16 +34,7 @@ export const renderScheduleItem = (s: ItemView) => ({
 
 /** GET /voyage/schedules (spec v1 section 4, rule 12). */
 export function mountScheduleRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("schedules", async (req, res) => {
-    const query = schedulesQuery.safeParse(req.query);
-    if (!query.success) {
-      const issue = query.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: issue.message,
-        data: { param: String(issue.path[0]) },
-      });
-    }
-    const q = query.data;
+  api.on("schedules", async (req, res, { query: q }) => {
     const result = await deps.run(req, SailingSchedulesDocument, {
       origin: q.origin,
       destination: q.destination,

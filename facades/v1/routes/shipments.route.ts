@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { FacadeDeps } from "../../facade";
 import {
   RetryFailedDocument,
@@ -11,8 +10,6 @@ import {
   UntrackShipmentDocument,
   UpdateShipmentDocument,
 } from "../../generated/operations";
-import { listShipmentsQuery as listQuery, readShipmentQuery as readQuery } from "../contract/routes";
-import { RetryFailedBody, ShipmentPatchBody } from "../contract/schemas";
 import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary, shipmentSummariesJson } from "../render/shipment-summary";
 import { renderTerminalRecord } from "../render/terminal-record";
@@ -20,23 +17,10 @@ import { renderTables, routeJson } from "../render/tracking-document";
 import { sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
-const retryBody = RetryFailedBody.strict();
-
-/** The documented body, plus `reference_number` so that it can be refused with a clear message. */
-const patchBody = ShipmentPatchBody.extend({ reference_number: z.unknown().optional() }).strict();
-
 /** GET /shipments/{id}: stored data only, no carrier call, no slot (spec v1 section 4.1 rule 4). */
 export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("listShipments", async (req, res) => {
-    const query = listQuery.safeParse(req.query);
-    if (!query.success) {
-      const issue = query.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: issue.message,
-        data: { param: String(issue.path[0]) },
-      });
-    }
-    const { page, pageSize, updated_since, cursor } = query.data;
+  api.on("listShipments", async (req, res, { query }) => {
+    const { page, pageSize, updated_since, cursor } = query;
     if (cursor !== undefined && updated_since === undefined) {
       return sendV1Error(res, "bad_request", {
         message: "cursor continues a delta page: send it with updated_since (the page's next_updated_since).",
@@ -79,18 +63,11 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     );
   });
 
-  api.on("retryFailed", async (req, res) => {
-    const body = retryBody.safeParse(req.body ?? {});
-    if (!body.success) {
-      return sendV1Error(res, "bad_request", {
-        message: "shipment_ids must be an array of strings.",
-        data: { param: "shipment_ids" },
-      });
-    }
+  api.on("retryFailed", async (req, res, { body }) => {
     const result = await deps.run(
       req,
       RetryFailedDocument,
-      body.data.shipment_ids ? { shipmentIds: body.data.shipment_ids } : {},
+      body.shipment_ids ? { shipmentIds: body.shipment_ids } : {},
     );
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const run = result.data.retryFailedShipments!;
@@ -109,23 +86,14 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     });
   });
 
-  api.on("updateShipment", async (req, res) => {
-    const body = patchBody.safeParse(req.body ?? {});
-    if (!body.success) {
-      const issue = body.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message:
-          issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}` : issue.message,
-        data: { param: String(issue.path[0] ?? "body") },
-      });
-    }
-    if (body.data.reference_number !== undefined) {
+  api.on("updateShipment", async (req, res, { params, body }) => {
+    if (body.reference_number !== undefined) {
       return sendV1Error(res, "bad_request", {
         message: "reference_number cannot be changed; untrack the shipment and track the right number.",
         data: { param: "reference_number" },
       });
     }
-    const { carrier, type, customer } = body.data;
+    const { carrier, type, customer } = body;
     if (carrier === undefined && type === undefined && customer === undefined) {
       return sendV1Error(res, "bad_request", {
         message: "Send at least one of carrier, type, customer.",
@@ -133,7 +101,7 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
       });
     }
     const result = await deps.run(req, UpdateShipmentDocument, {
-      id: String(req.params.id),
+      id: params.id,
       ...(carrier !== undefined ? { carrier } : {}),
       ...(type !== undefined ? { type } : {}),
       ...(customer !== undefined ? { customer } : {}),
@@ -169,8 +137,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     }
   });
 
-  api.on("untrackShipment", async (req, res) => {
-    const result = await deps.run(req, UntrackShipmentDocument, { id: String(req.params.id) });
+  api.on("untrackShipment", async (req, res, { params }) => {
+    const result = await deps.run(req, UntrackShipmentDocument, { id: params.id });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.untrackShipment!;
     if (outcome.__typename !== "ShipmentUntracked") {
@@ -181,8 +149,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({ success: true, deleted: true, shipment_id: outcome.shipmentId });
   });
 
-  api.on("shareShipment", async (req, res) => {
-    const result = await deps.run(req, ShareShipmentDocument, { id: String(req.params.id) });
+  api.on("shareShipment", async (req, res, { params }) => {
+    const result = await deps.run(req, ShareShipmentDocument, { id: params.id });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shared = result.data.shareShipment!;
     if (shared.__typename === "ShipmentNotShareable")
@@ -204,8 +172,8 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     });
   });
 
-  api.on("unshareShipment", async (req, res) => {
-    const result = await deps.run(req, UnshareShipmentDocument, { id: String(req.params.id) });
+  api.on("unshareShipment", async (req, res, { params }) => {
+    const result = await deps.run(req, UnshareShipmentDocument, { id: params.id });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const outcome = result.data.unshareShipment!;
     if (outcome.__typename !== "ShareRevoked") {
@@ -216,16 +184,9 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
     res.json({ success: true, revoked: (outcome.revoked ?? 0) > 0, shipment_id: outcome.shipmentId });
   });
 
-  api.on("readShipment", async (req, res) => {
-    const query = readQuery.safeParse(req.query);
-    if (!query.success) {
-      return sendV1Error(res, "bad_request", {
-        message: "include accepts only 'full'.",
-        data: { param: "include" },
-      });
-    }
-    const full = query.data.include === "full";
-    const result = await deps.run(req, ShipmentReadDocument, { id: String(req.params.id), full });
+  api.on("readShipment", async (req, res, { params, query }) => {
+    const full = query.include === "full";
+    const result = await deps.run(req, ShipmentReadDocument, { id: params.id, full });
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const shipment = result.data.shipment;
     if (!shipment) {

@@ -2,10 +2,8 @@ import type { Request, Response } from "express";
 import { answerFor, HTTP_STATUS_TEXT, OUTCOMES, retryAfterFor } from "../../../src/http/outcomes";
 import type { FacadeDeps } from "../../facade";
 import { type TrackOutcomeFieldsFragment, TrackReferenceDocument } from "../../generated/operations";
-import { V1_ROUTES } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { renderTrackingDocument } from "../render/tracking-document";
-import { sendV1Error } from "../respond";
 
 /** One way a track ended, as the core's TrackOutcomeFields fragment selects it. */
 export type TrackResult = TrackOutcomeFieldsFragment;
@@ -199,19 +197,8 @@ export function mountTrackingRoutes(api: V1Handlers, deps: FacadeDeps): void {
     ["trackContainer", "container"],
     ["trackBillOfLading", "bl"],
   ] as const) {
-    api.on(name, async (req, res) => {
-      const query = V1_ROUTES[name].query.safeParse(req.query);
-      if (!query.success) {
-        return sendV1Error(res, "bad_request", {
-          message: query.error.issues[0]!.message,
-          data: { param: "sealine" },
-        });
-      }
-      const outcome = await trackForV1(deps, req, {
-        reference: String(req.params.number),
-        type,
-        carrier: query.data.sealine,
-      });
+    api.on(name, async (req, res, { params, query }) => {
+      const outcome = await trackForV1(deps, req, { reference: params.number, type, carrier: query.sealine });
       if (!outcome.ok) return sendTrackFailure(res, outcome);
       res.setHeader("X-Service-Refresh-Hint", outcome.refreshHint);
       res.json({ success: true, data: outcome.data });

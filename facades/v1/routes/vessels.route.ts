@@ -1,7 +1,6 @@
 import { outcomeOf } from "../../../src/http/outcomes";
 import type { FacadeDeps, Member } from "../../facade";
 import { VesselTrackDocument, type VesselTrackQuery } from "../../generated/operations";
-import { vesselQuery } from "../contract/routes";
 import type { V1Handlers } from "../handlers";
 import { sendV1Error } from "../respond";
 import { sendLookupRefusal, setLookupHeaders } from "./lookups.route";
@@ -35,16 +34,8 @@ export const renderPosition = (p: PositionView, cached: boolean) => ({
 
 /** GET /vessel/track?imo=&mmsi= (spec v1 section 4, rule 12). */
 export function mountVesselRoutes(api: V1Handlers, deps: FacadeDeps): void {
-  api.on("vesselTrack", async (req, res) => {
-    const query = vesselQuery.safeParse(req.query);
-    if (!query.success) {
-      const issue = query.error.issues[0]!;
-      return sendV1Error(res, "bad_request", {
-        message: issue.message,
-        data: { param: String(issue.path[0]) },
-      });
-    }
-    const result = await deps.run(req, VesselTrackDocument, query.data);
+  api.on("vesselTrack", async (req, res, { query }) => {
+    const result = await deps.run(req, VesselTrackDocument, query);
     if (!result.ok) return sendV1Error(res, result.outcome, { message: result.message });
     const answer = result.data.vesselPosition!;
     if (sendLookupRefusal(res, "VesselTrackOutcome", answer)) return;

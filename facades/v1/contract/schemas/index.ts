@@ -64,6 +64,7 @@ export {
   PartnerEventResult,
   PartnerEventsAnswer,
   PartnerEventsBody,
+  PartnerEventsFrame,
   PartnerSource,
   PartnerSourceBody,
   PartnerSourceRemovedAnswer,

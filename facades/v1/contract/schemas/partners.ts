@@ -36,7 +36,7 @@ export const PartnerSourcesAnswer = z
 export const PartnerSourceBody = z
   .object({
     name: z
-      .string({ error: "name is required: the partner's name, shown on its events." })
+      .string({ error: 'name is required: the partner\'s name, e.g. "Rotterdam Drayage BV".' })
       .meta({ description: "1 to 80 characters, shown on its events.", example: "Rotterdam Drayage BV" }),
   })
   .meta({ id: "PartnerSourceRequest", example: { name: "Rotterdam Drayage BV" } });
@@ -107,6 +107,17 @@ export const PartnerEvent = z
     }),
   })
   .meta({ id: "PartnerEvent" });
+
+/**
+ * What the router checks of a batch: its frame only. Each event is taken as it comes and checked by
+ * the core on its own, so one bad event is answered `invalid` naming its field while the rest count.
+ */
+export const PartnerEventsFrame = z.object({
+  events: z
+    .array(z.unknown(), { error: 'events is required: {"events": [...]} with 1 to 100 events.' })
+    .min(1, "events needs 1 to 100 events.")
+    .max(100, "events needs 1 to 100 events."),
+});
 
 export const PartnerEventsBody = z.object({ events: z.array(PartnerEvent).min(1).max(100) }).meta({
   id: "PartnerEventsRequest",

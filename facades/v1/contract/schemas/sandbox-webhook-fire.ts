@@ -22,9 +22,13 @@ export const webhookEventNamed = (name: (typeof WEBHOOK_EVENT_NAMES)[WebhookEven
 export const WebhookFireBody = z
   .object({
     url: z
-      .string()
+      .string({ error: "url must be a public https URL." })
       .meta({ description: "A public https URL.", example: "https://example.com/hooks/quayside" }),
-    event: z.enum(WEBHOOK_EVENT_NAMES).meta({ example: "shipment.updated" }),
+    event: z
+      .enum(WEBHOOK_EVENT_NAMES, {
+        error: `event must be one of: ${Object.values(WEBHOOK_EVENT_NAMES).join(", ")}.`,
+      })
+      .meta({ example: "shipment.updated" }),
   })
   .meta({
     id: "WebhookFireRequest",
