@@ -149,3 +149,17 @@ describe("what the team page may offer (User.removableByViewer, User.roleChangea
     );
   });
 });
+
+describe("User.isViewer", () => {
+  it("is true on the asking user's own row only, for a member as for an owner", async () => {
+    const team = await app.fixtures.organization({ plan: "professional" });
+    const mate = await app.fixtures.teammate(team.organizationId);
+    const QUERY = `{ viewer { organization { users { id isViewer } } } }`;
+    for (const asker of [team, mate]) {
+      const res = await graphql(app, asker.key, QUERY);
+      const users = (res.body.data as any).viewer.organization.users as { id: string; isViewer: boolean }[];
+      expect(users.filter((u) => u.isViewer).map((u) => u.id)).toEqual([asker.userId]);
+      expect(users).toHaveLength(2);
+    }
+  });
+});

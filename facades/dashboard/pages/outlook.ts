@@ -133,8 +133,9 @@ function dndSection(answer: DndAnswer | null): string {
   return `<section class="card" aria-labelledby="dnd"><h2 id="dnd">Demurrage and detention</h2>${body}<p><a href="/dashboard/dnd-terms">Your contract terms for demurrage and detention</a></p></section>`;
 }
 
-function followSection(s: Signed, id: string, followers: { id: string; email: string }[] | null): string {
-  const following = followers?.some((f) => f.email === s.person.email) ?? false;
+function followSection(s: Signed, id: string, followers: { id: string; isViewer: boolean }[] | null): string {
+  // Whether the reader is among them is the core's to say (User.isViewer), not an e-mail comparison.
+  const following = followers?.some((f) => f.isViewer) ?? false;
   const count = followers?.length ?? 0;
   return `<section class="card" aria-labelledby="follow"><h2 id="follow">E-mail about this shipment</h2>
 <p>${following ? "✓ You follow this shipment: you get its e-mail as your notification preferences say." : "You do not follow this shipment."} ${count} ${count === 1 ? "person follows" : "people follow"} it. <a href="/dashboard/notifications">Notification preferences</a></p>

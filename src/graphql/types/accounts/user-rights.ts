@@ -6,6 +6,12 @@ import { builder } from "../../builder";
  * people itself.
  */
 builder.prismaObjectFields("User", (t) => ({
+  isViewer: t.boolean({
+    description:
+      "True when this user is the one asking (in a shipment's followers: whether the asker follows it).",
+    select: { id: true },
+    resolve: (user, _a, ctx) => ctx.principal !== null && user.id === ctx.principal.user.id,
+  }),
   removableByViewer: t.boolean({
     description:
       "True when the asking user may remove this teammate now: an owner of the same organisation, and not themselves (another owner removes them).",
