@@ -14,6 +14,7 @@ import { SIMULATOR_PUBLISHERS } from "../../src/app/disruption-feeds";
 import { LOST_AFTER_MS, SAME_CALL_MS } from "../../src/domain/congestion/anchorage-sampler";
 import type { AreaVessel } from "../../src/domain/congestion/port-area-source";
 import {
+  BUNCHING_AFTER_END_MS,
   backlogClearing,
   type ReportedDisruption,
   reportedEndAt,
@@ -200,6 +201,7 @@ function score(
     newestInputAgeHours: todayRow.newestInputAt ? (now - todayRow.newestInputAt.getTime()) / HOUR : Infinity,
     stoppage: stoppageAt(locode, events),
     clearingBacklog,
+    bunchingHoldsBacklog: reportedEndAt(locode, events, now, BUNCHING_AFTER_END_MS) !== null,
   });
   if (!scored) return null;
   return {

@@ -24,8 +24,8 @@ import type { TrackingDocument } from "../tracking/model";
 import { type AnchorageMove, recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
 import {
+  BUNCHING_AFTER_END_MS,
   backlogClearing,
-  CLEARING_WINDOW_MS,
   isStoppage,
   type ReportedDisruption,
   reportedEndAt,
@@ -456,7 +456,7 @@ export class CongestionService {
 
   /**
    * Whether the port's queue is the clearing backlog of a stoppage whose end the news reported within
-   * CLEARING_WINDOW_MS (reported-stoppages.ts): no more ships wait now than at that end.
+   * CLEARING_WINDOW_MS (reported-stoppages.ts): its queue has not grown anew past its size at that end.
    */
   private async clearingBacklog(
     locode: string,
@@ -489,10 +489,18 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const events = await this.stoppageEvents(new Date(now), CLEARING_WINDOW_MS, locode);
+    const events = await this.stoppageEvents(new Date(now), BUNCHING_AFTER_END_MS, locode);
     const stoppages = stoppagesAt(locode, events);
     const clearing = await this.clearingBacklog(locode, events, now, todayRow.vesselsWaiting);
-    const scored = scoreDaySignals(todayRow, baseline, now, stoppages[0] ?? null, clearing);
+    const bunchingHoldsBacklog = reportedEndAt(locode, events, now, BUNCHING_AFTER_END_MS) !== null;
+    const scored = scoreDaySignals(
+      todayRow,
+      baseline,
+      now,
+      stoppages[0] ?? null,
+      clearing,
+      bunchingHoldsBacklog,
+    );
     if (!scored) return this.unscore(locode);
     const earlier = await prisma.portCongestionReading.findMany({
       where: { locode, day: { gte: new Date(dayStart(shiftDay(day, -7))), lt: new Date(dayStart(day)) } },

@@ -7,8 +7,9 @@
  * queue that fills by well under a ship an hour (the world's typhoon at Shanghai: 1 ship waiting at the
  * closure, 7 eighteen hours later), so no signal of the five tells its first hours from noise, while
  * the first report of it comes within hours. The floor lasts while the event is active; once a report
- * of its end resolves it (or the pipeline's silence rule does), the score is the queue's own again, so
- * the backlog the closure left reads for as long as ships still wait in it.
+ * of its end resolves it (or the pipeline's silence rule does), the floor goes, and for 48 hours the
+ * queue the closure left is judged by whether it clears, not by its length (`backlogClearing`): a
+ * reopened port working off its backlog is not congested of its own, and one whose queue grows again is.
  *
  * Pure functions; congestion.service.ts loads the events and bench/congestion/replay.ts feeds the
  * simulator's news through the same pipeline in memory.
@@ -71,6 +72,14 @@ export interface StoppageRaise {
  * (simulator/world/anchorage.ts), as ports do after a typhoon or a strike.
  */
 export const CLEARING_WINDOW_MS = 48 * 3_600_000;
+/**
+ * How long after a reported end the arrival bunching still holds the backlog's berthing: its window
+ * (14 days of daily arrivals), during which the surge of the held ships berthing reads as bunching.
+ */
+export const BUNCHING_AFTER_END_MS = 14 * 24 * 3_600_000;
+/** A queue grows anew past its size at the end by this many ships and this share of it (as a moved anchorage). */
+const GROWTH_SHIPS = 3;
+const GROWTH_SHARE = 0.25;
 
 /**
  * The latest reported end of a stoppage at the port within CLEARING_WINDOW_MS before `now` (its
@@ -81,6 +90,7 @@ export function reportedEndAt(
   locode: string,
   events: readonly ReportedDisruption[],
   now: number,
+  withinMs: number = CLEARING_WINDOW_MS,
 ): number | null {
   if (stoppagesAt(locode, events).length > 0) return null;
   let latest: number | null = null;
@@ -88,19 +98,22 @@ export function reportedEndAt(
     if (event.status !== "resolved" || !event.resolvedAt || !event.ports.includes(locode)) continue;
     if (!isStoppage(event) || STOPPAGE_FLOOR[event.severity] === undefined) continue;
     const end = event.resolvedAt.getTime();
-    if (end > now || end < now - CLEARING_WINDOW_MS) continue;
+    if (end > now || end < now - withinMs) continue;
     if (latest === null || end > latest) latest = end;
   }
   return latest;
 }
 
 /**
- * Whether the queue a stoppage left is clearing: no more ships wait now than when its end was
- * reported. Then the queue's length is the backlog being worked off, not congestion of its own; once
- * it grows past that again the port is congested anew and its queue is read as usual.
+ * Whether the queue a stoppage left is clearing: it has not grown past its size when the end was
+ * reported by GROWTH_SHIPS ships and GROWTH_SHARE of it (the same measure as a moved anchorage: a few
+ * ships joining a queue of fifty while it is worked off are no new congestion). Then the queue's length
+ * is the backlog being worked off; once it has grown past that, the port is congested anew and its
+ * queue is read as usual.
  */
 export function backlogClearing(waitingAtEnd: number, waitingNow: number): boolean {
-  return waitingNow <= waitingAtEnd;
+  const growth = waitingNow - waitingAtEnd;
+  return growth < GROWTH_SHIPS || growth < GROWTH_SHARE * Math.max(waitingAtEnd, waitingNow);
 }
 
 /** Whether an event is a stoppage report of a port at all (its status aside). */

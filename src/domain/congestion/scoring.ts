@@ -113,6 +113,11 @@ export interface ScoreInput {
    * (reported-stoppages.ts `backlogClearing`): the queue's components are left out of the composite.
    */
   clearingBacklog?: boolean;
+  /**
+   * A stoppage's end was reported within the bunching's window (reported-stoppages.ts
+   * BUNCHING_AFTER_END_MS): the held ships' berthing is in its arrivals, so bunching is left out.
+   */
+  bunchingHoldsBacklog?: boolean;
 }
 
 /**
@@ -231,9 +236,11 @@ export function scorePort(input: ScoreInput): Score | null {
   if (components.length === 0) return null;
   // A clearing backlog reads as the port's normal (Z 0) unless another signal says otherwise; its
   // components stay on the wire as measured.
-  const judged = input.clearingBacklog
-    ? components.filter((c) => !QUEUE_COMPONENTS.includes(c.name))
-    : components;
+  const judged = components.filter(
+    (c) =>
+      !(input.clearingBacklog && QUEUE_COMPONENTS.includes(c.name)) &&
+      !(input.bunchingHoldsBacklog && c.name === "bunching"),
+  );
   const z = judged.length === 0 ? 0 : compositeZ(judged);
   if (z === null) return null;
   const tier = tierOf(input, components);
@@ -298,6 +305,7 @@ export function scoreDaySignals(
   nowMs: number,
   stoppage: ReportedStoppage | null = null,
   clearingBacklog = false,
+  bunchingHoldsBacklog = false,
 ): Score | null {
   const values = (pick: (r: ScoredDaySignals) => number | null) =>
     baseline.map(pick).filter((v): v is number => v !== null);
@@ -329,5 +337,6 @@ export function scoreDaySignals(
     newestInputAgeHours: today.newestInputAt ? (nowMs - today.newestInputAt.getTime()) / 3_600_000 : Infinity,
     stoppage,
     clearingBacklog,
+    bunchingHoldsBacklog,
   });
 }

@@ -319,8 +319,18 @@ describe("a closure or strike the news reports (issue 36)", () => {
     expect(
       scorePort(input(withDwell, { medianWaitHours: 60, clearingBacklog: true }))!.score,
     ).toBeGreaterThan(40);
-    // The queue grows past its size at the end: congested anew, read as usual.
-    expect(backlogClearing(60, 61)).toBe(false);
+    // A few ships joining while it is worked off are no new congestion; a queue grown by a quarter and
+    // 3 ships or more past its size at the end is congested anew, read as usual.
+    expect(backlogClearing(60, 63)).toBe(true);
+    expect(backlogClearing(60, 80)).toBe(false);
+    expect(backlogClearing(4, 7)).toBe(false);
+    // For the bunching's 14 days after the end, the held ships' berthing surge is not read as bunching.
+    const berthing: ComponentInput[] = [
+      { name: "anchorage_wait", raw: 10, n: 20, baseline: flat(10) },
+      { name: "bunching", raw: 4, n: 40, baseline: flat(1) },
+    ];
+    expect(scorePort(input(berthing, { medianWaitHours: 10 }))!.score).toBeGreaterThan(40);
+    expect(scorePort(input(berthing, { medianWaitHours: 10, bunchingHoldsBacklog: true }))!.score).toBe(40);
     // Only within the window after the end, only while no stoppage is active there, only at its ports.
     expect(reportedEndAt("CNSHA", [reopened], end + CLEARING_WINDOW_MS + HOUR)).toBeNull();
     expect(reportedEndAt("CNSHA", [reopened, event({ id: "again" })], end + HOUR)).toBeNull();
