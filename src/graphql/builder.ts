@@ -5,7 +5,7 @@ import ScopeAuthPlugin, { type AuthFailure } from "@pothos/plugin-scope-auth";
 import ValidationPlugin from "@pothos/plugin-validation";
 import type PrismaTypes from "../generated/pothos-prisma-types";
 import { getDatamodel } from "../generated/pothos-prisma-types";
-import type { GraphQLContext } from "./context";
+import type { AuthedContext, GraphQLContext } from "./context";
 import { publicError } from "./errors";
 
 /** Configures Pothos and defines nothing: every type lives in its own file under ./types. */
@@ -21,6 +21,16 @@ export const builder = new SchemaBuilder<{
     owner: boolean;
     /** The key's organisation runs this deployment (set by the CLI): operational state such as feed health. */
     operator: boolean;
+  };
+  /**
+   * Every scope is granted only to a caller with a principal, so a field declared with
+   * `t.withAuth(scopes)` resolves with `ctx.principal` typed as present (no `ctx.principal!`).
+   */
+  AuthContexts: {
+    developerMode: AuthedContext;
+    writableKey: AuthedContext;
+    owner: AuthedContext;
+    operator: AuthedContext;
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date };

@@ -14,6 +14,9 @@ export interface GraphQLContext {
   surface: Surface;
 }
 
+/** The context of a field behind an auth scope (`t.withAuth`): every scope needs a principal. */
+export type AuthedContext = GraphQLContext & { principal: Principal };
+
 export function createContext(input: {
   requestId: string;
   principal: Principal | null;

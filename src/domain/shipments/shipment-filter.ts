@@ -126,11 +126,9 @@ const ORDER: Record<ShipmentSort, Prisma.ShipmentOrderByWithRelationInput[]> = {
 export async function searchShipments(
   prisma: PrismaClient,
   principal: Principal,
-  filter: ShipmentFilter,
-  page: number,
-  pageSize: number,
-  sort: ShipmentSort = "newest",
+  search: { filter: ShipmentFilter; page: number; pageSize: number; sort?: ShipmentSort },
 ): Promise<{ total: number; ids: string[] }> {
+  const { filter, page, pageSize, sort = "newest" } = search;
   const where = shipmentFilterWhere(principal.organization.id, filter);
   const [total, rows] = await Promise.all([
     // Counted on each call, unlike the unfiltered list's maintained total (ShipmentsService.page):

@@ -21,13 +21,12 @@ builder.prismaObject("ApiKey", {
 });
 
 builder.mutationFields((t) => ({
-  revokeApiKey: t.prismaField({
+  revokeApiKey: t.withAuth({ writableKey: true }).prismaField({
     type: "ApiKey",
     description: "Revokes a key at once. Members revoke their own keys; owners any key of the organisation.",
-    authScopes: { writableKey: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
-      const p = ctx.principal!;
+      const p = ctx.principal;
       const key = await ctx.services.db.prisma.apiKey.findFirst({
         where: {
           id: String(id),

@@ -20,18 +20,17 @@ const CreateApiKeyPayloadRef = builder
   });
 
 builder.mutationFields((t) => ({
-  createApiKey: t.field({
+  createApiKey: t.withAuth({ writableKey: true }).field({
     type: CreateApiKeyPayloadRef,
     // Nullable so that a refused alias does not null its siblings: their raw keys exist only in this answer.
     nullable: true,
     description:
       "Creates a key for the calling key's user. A user holds at most 25 live keys (neither revoked nor expired) and an organisation 100; one more is refused with API_KEY_LIMIT_REACHED (extensions `scope`: user or organization, and `limit`). Two live keys of an organisation never share a name (case ignored): a taken name is refused with BAD_USER_INPUT.",
-    authScopes: { writableKey: true },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
       mapAccountErrors(() =>
         ctx.services.accounts.createApiKey({
-          userId: ctx.principal!.user.id,
+          userId: ctx.principal.user.id,
           name: input.name,
           viewOnly: input.viewOnly ?? false,
           expiresAt:

@@ -48,13 +48,12 @@ builder.prismaObject("Organization", {
 });
 
 builder.mutationFields((t) => ({
-  setDeveloperMode: t.prismaField({
+  setDeveloperMode: t.withAuth({ $all: { writableKey: true, owner: true } }).prismaField({
     type: "Organization",
     description: "Switches developer mode; with it off, every API surface refuses the organisation's keys.",
-    authScopes: { $all: { writableKey: true, owner: true } },
     args: { enabled: t.arg.boolean({ required: true }) },
     resolve: async (query, _root, { enabled }, ctx) => {
-      const orgId = ctx.principal!.organization.id;
+      const orgId = ctx.principal.organization.id;
       await ctx.services.accounts.setDeveloperMode(orgId, enabled);
       return ctx.services.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: orgId } });
     },

@@ -1,6 +1,7 @@
 import { peekRateWindows } from "../../../domain/limits/rate-windows";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
+import { principalOf } from "../../principal";
 import { RateWindowRef } from "./rate-window";
 
 const ViewerRef = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement({
@@ -11,20 +12,20 @@ const ViewerRef = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement
       resolve: (query, { ctx }) =>
         ctx.services.db.prisma.organization.findUniqueOrThrow({
           ...query,
-          where: { id: ctx.principal!.organization.id },
+          where: { id: principalOf(ctx).organization.id },
         }),
     }),
     user: t.prismaField({
       type: "User",
       resolve: (query, { ctx }) =>
-        ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: ctx.principal!.user.id } }),
+        ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: principalOf(ctx).user.id } }),
     }),
     apiKey: t.prismaField({
       type: "ApiKey",
       nullable: true,
       description: "The key making this request; null for a person signed in to the dashboard.",
       resolve: (query, { ctx }) => {
-        const key = ctx.principal!.apiKey;
+        const key = principalOf(ctx).apiKey;
         return key
           ? ctx.services.db.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: key.id } })
           : null;
@@ -33,7 +34,7 @@ const ViewerRef = builder.objectRef<{ ctx: GraphQLContext }>("Viewer").implement
     rateLimit: t.field({
       type: RateWindowRef,
       resolve: async ({ ctx }) => {
-        return peekRateWindows(ctx.services.limiter, ctx.principal!);
+        return peekRateWindows(ctx.services.limiter, principalOf(ctx));
       },
     }),
   }),

@@ -34,14 +34,13 @@ const PortCongestionBoardOutcomeRef = builder.unionType("PortCongestionBoardOutc
 });
 
 builder.queryFields((t) => ({
-  portCongestionBoard: t.field({
+  portCongestionBoard: t.withAuth({ developerMode: true }).field({
     type: PortCongestionBoardOutcomeRef,
     nullable: true,
     description:
       "The congestion board: every scored port's newest reading. Needs the port_congestion feature (plan, then switch). No upstream call.",
-    authScopes: { developerMode: true },
     resolve: async (_root, _args, ctx): Promise<BoardOutcome> => {
-      const access = congestionAccess(ctx.principal!);
+      const access = congestionAccess(ctx.principal);
       if (access.kind !== "on") return access;
       return { kind: "board", items: await ctx.services.congestion.board() };
     },

@@ -22,15 +22,14 @@ const PortCongestionOutcomeRef = builder.unionType("PortCongestionOutcome", {
 });
 
 builder.queryFields((t) => ({
-  portCongestion: t.field({
+  portCongestion: t.withAuth({ developerMode: true }).field({
     type: PortCongestionOutcomeRef,
     nullable: true,
     description:
       "One port's newest congestion reading with its 90-day history and components, by UN/LOCODE or carrier alias. A known port without signal is PortNotScored. Needs the port_congestion feature (plan, then switch). No upstream call.",
-    authScopes: { developerMode: true },
     args: { locode: t.arg.string({ required: true }) },
     resolve: async (_root, { locode }, ctx) => {
-      const access = congestionAccess(ctx.principal!);
+      const access = congestionAccess(ctx.principal);
       if (access.kind !== "on") return access;
       const outcome = await ctx.services.congestion.reading(locode.trim().toUpperCase());
       if (outcome.kind === "unknown-port") return { kind: "not-found" as const, locode };

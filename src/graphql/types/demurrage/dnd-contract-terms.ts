@@ -91,12 +91,11 @@ function withoutNulls(input: Record<string, unknown>): Record<string, unknown> {
 }
 
 builder.queryFields((t) => ({
-  dndContractTerms: t.field({
+  dndContractTerms: t.withAuth({ developerMode: true }).field({
     type: [DndTermsRef],
     description: "The organisation's own demurrage and detention contract terms, oldest first.",
-    authScopes: { developerMode: true },
     extensions: { listSize: 50 },
-    resolve: (_r, _a, ctx) => ctx.services.dnd.contractTermsOf([ctx.principal!.organization.id]),
+    resolve: (_r, _a, ctx) => ctx.services.dnd.contractTermsOf([ctx.principal.organization.id]),
   }),
   dndPublishedTariffs: t.field({
     type: [DndTermsRef],
@@ -109,24 +108,22 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  addDndContractTerms: t.field({
+  addDndContractTerms: t.withAuth(WRITE_SCOPES).field({
     type: DndTermsRef,
     description:
       "Stores contract terms for the organisation; they win over every published tariff for the boxes they cover (the most specific contract first: port, then country, then everywhere; a carrier's over every carrier's).",
-    authScopes: WRITE_SCOPES,
     args: { input: t.arg({ type: ContractTermsInputRef, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parsed = ContractTermsInput.safeParse(withoutNulls(input as Record<string, unknown>));
       if (!parsed.success) throw publicError("BAD_USER_INPUT", describeIssues(parsed.error));
-      return ctx.services.dnd.addContractTerms(ctx.principal!.organization.id, parsed.data);
+      return ctx.services.dnd.addContractTerms(ctx.principal.organization.id, parsed.data);
     },
   }),
-  removeDndContractTerms: t.boolean({
+  removeDndContractTerms: t.withAuth(WRITE_SCOPES).boolean({
     description: "Removes one of the organisation's contract terms; NOT_FOUND when it has none with that id.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const removed = await ctx.services.dnd.removeContractTerms(ctx.principal!.organization.id, String(id));
+      const removed = await ctx.services.dnd.removeContractTerms(ctx.principal.organization.id, String(id));
       if (!removed) throw publicError("NOT_FOUND", "No such contract terms.");
       return true;
     },

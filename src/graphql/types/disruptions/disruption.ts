@@ -2,6 +2,7 @@ import { disruptionAccess } from "../../../domain/disruptions/access";
 import type { DisruptionRecord } from "../../../domain/disruptions/disruptions.service";
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
+import { principalOf } from "../../principal";
 import { DisruptionAffectedRef } from "./disruption-affected";
 import { DisruptionCategoryEnum } from "./disruption-category";
 import { DisruptionEntitiesRef } from "./disruption-entities";
@@ -36,9 +37,9 @@ export const DisruptionRef = builder.objectRef<DisruptionRecord>("Disruption").i
       nullable: true,
       description: "The caller's shipments it touches; null on a plan that does not include it.",
       resolve: async (d, _args, ctx) => {
-        const access = disruptionAccess(ctx.principal!);
+        const access = disruptionAccess(principalOf(ctx));
         if (access.kind !== "on" || !access.includesAffected) return null;
-        return ctx.services.disruptions.affected(ctx.principal!.organization.id, d.id);
+        return ctx.services.disruptions.affected(principalOf(ctx).organization.id, d.id);
       },
     }),
   }),

@@ -6,6 +6,7 @@ import { predictArrival } from "../../../domain/routes/predictive-eta";
 import { utcOffsetOf } from "../../../domain/tracking/utc-offset";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
+import { principalOf } from "../../principal";
 import { ShipmentRef } from "../shipments/shipment";
 import type { StoredDocumentView } from "../tracking/in-document";
 import { placedOf } from "../tracking/journey-facts";
@@ -114,9 +115,9 @@ builder.objectFields(ShipmentRef, (t) => ({
 
 /** The prediction of the organisation's shipment that serves a document; null without one. */
 async function documentPrediction(d: StoredDocumentView, ctx: GraphQLContext): Promise<PredictiveEta | null> {
-  if (!enabled(ctx) || d.document.organizationId !== ctx.principal!.organization.id) return null;
+  if (!enabled(ctx) || d.document.organizationId !== principalOf(ctx).organization.id) return null;
   const shipment = await ctx.services.db.prisma.shipment.findFirst({
-    where: { documentId: d.document.id, organizationId: ctx.principal!.organization.id, deletedAt: null },
+    where: { documentId: d.document.id, organizationId: principalOf(ctx).organization.id, deletedAt: null },
     select: { id: true, documentId: true, predictedEta: true },
   });
   return shipment ? etaLoader(ctx).load(shipment) : null;

@@ -34,19 +34,18 @@ const TrackingHistoryRef = builder
   });
 
 builder.queryFields((t) => ({
-  trackingHistory: t.field({
+  trackingHistory: t.withAuth({ developerMode: true }).field({
     type: TrackingHistoryRef,
     nullable: true,
     description:
       "The organisation's tracks of a reference that were answered with a document, on every surface (compat `/history`). An invalid reference is BAD_USER_INPUT with `field: reference`.",
-    authScopes: { developerMode: true },
     args: {
       reference: t.arg.string({ required: true, validate: z.string().trim().min(1).max(100) }),
       type: t.arg({ type: ReferenceTypeEnum, required: false, description: "Detected when absent." }),
       carrier: t.arg.string({ required: false, description: "Only calls answered by this SCAC." }),
     },
     resolve: async (_root, args, ctx) => {
-      const list = await ctx.services.history.list(ctx.principal!.organization.id, {
+      const list = await ctx.services.history.list(ctx.principal.organization.id, {
         reference: args.reference,
         type: args.type ?? undefined,
         carrier: args.carrier ?? undefined,

@@ -41,19 +41,18 @@ export const TrackingLookupRef = builder.objectRef<TrackingLookup>("TrackingLook
 });
 
 builder.queryFields((t) => ({
-  trackingLookup: t.field({
+  trackingLookup: t.withAuth({ developerMode: true }).field({
     type: TrackingLookupRef,
     nullable: true,
     description:
       "One logged call by its history id; null when it is not the organisation's, or not a call about `reference` (of `type`) when those are given.",
-    authScopes: { developerMode: true },
     args: {
       id: t.arg.int({ required: true }),
       reference: t.arg.string({ required: false }),
       type: t.arg({ type: ReferenceTypeEnum, required: false }),
     },
     resolve: (_root, { id, reference, type }, ctx) =>
-      ctx.services.history.lookup(ctx.principal!.organization.id, id, {
+      ctx.services.history.lookup(ctx.principal.organization.id, id, {
         reference: reference ?? undefined,
         type: type ?? undefined,
       }),

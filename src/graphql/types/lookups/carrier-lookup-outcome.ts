@@ -23,13 +23,12 @@ const CarrierLookupOutcomeRef = builder.unionType("CarrierLookupOutcome", {
 });
 
 builder.queryFields((t) => ({
-  carrierLookup: t.field({
+  carrierLookup: t.withAuth({ developerMode: true }).field({
     extensions: UPSTREAM_CALL,
     type: CarrierLookupOutcomeRef,
     nullable: true,
     description:
       "Resolves the carrier of a container or bill-of-lading number with the evidence for each candidate. A repeat within the hour is served from the cache and costs nothing; otherwise one carrier lookup of the key's daily allowance.",
-    authScopes: { developerMode: true },
     args: {
       number: t.arg.string({ required: true }),
       type: t.arg({
@@ -39,7 +38,7 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: async (_root, args, ctx): Promise<CarrierLookupValue> => {
-      const outcome = await ctx.services.lookups.carrierLookups.lookup(ctx.principal!, {
+      const outcome = await ctx.services.lookups.carrierLookups.lookup(ctx.principal, {
         number: args.number,
         type: args.type ?? undefined,
       });

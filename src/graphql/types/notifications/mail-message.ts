@@ -33,19 +33,18 @@ builder.prismaObject("MailMessage", {
 });
 
 builder.queryFields((t) => ({
-  mailOutbox: t.prismaField({
+  mailOutbox: t.withAuth({ developerMode: true }).prismaField({
     type: ["MailMessage"],
     nullable: true,
     description:
       "The organisation's e-mail, newest first: what was sent, what waits, and (without SMTP) the outbox itself.",
-    authScopes: { developerMode: true },
     args: {
       first: t.arg.int({ required: false, defaultValue: 20, validate: z.number().int().min(1).max(100) }),
     },
     resolve: (query, _root, { first }, ctx) =>
       ctx.services.db.prisma.mailMessage.findMany({
         ...query,
-        where: { organizationId: ctx.principal!.organization.id },
+        where: { organizationId: ctx.principal.organization.id },
         orderBy: { createdAt: "desc" },
         take: first ?? 20,
       }),

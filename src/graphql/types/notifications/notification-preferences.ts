@@ -8,6 +8,7 @@ import {
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { publicError } from "../../errors";
+import { principalOf } from "../../principal";
 import { WRITE_SCOPES } from "../../scopes";
 
 interface DeliveryStop {
@@ -168,7 +169,7 @@ const PLAIN_WORDS: Record<string, string> = {
 };
 
 async function view(ctx: GraphQLContext): Promise<PrefsView> {
-  const user = ctx.principal!.user;
+  const user = principalOf(ctx).user;
   const [prefs, followedShipments, deliveryStop] = await Promise.all([
     ctx.services.notifications.preferences(user.id),
     ctx.services.notifications.followedCount(user.id),
@@ -228,28 +229,26 @@ builder.mutationFields((t) => ({
       return ctx.services.notifications.recordFeedback(report);
     },
   }),
-  resumeMail: t.field({
+  resumeMail: t.withAuth(WRITE_SCOPES).field({
     type: NotificationPreferencesRef,
     nullable: true,
     description:
       "The asking user's mailbox works again (or the spam report was a mistake): mail to their address resumes.",
-    authScopes: WRITE_SCOPES,
     resolve: async (_root, _args, ctx) => {
-      await ctx.services.notifications.resumeMail(ctx.principal!.user.email);
+      await ctx.services.notifications.resumeMail(ctx.principal.user.email);
       return view(ctx);
     },
   }),
-  updateNotificationPreferences: t.field({
+  updateNotificationPreferences: t.withAuth(WRITE_SCOPES).field({
     type: NotificationPreferencesRef,
     nullable: true,
     description: "Changes the asking user's preferences; every value is checked before anything is saved.",
-    authScopes: WRITE_SCOPES,
     args: {
       input: t.arg({ type: NotificationPreferencesInput, required: true }),
     },
     resolve: async (_root, { input }, ctx) => {
       const update = checkedUpdate(input as Record<string, unknown>);
-      await ctx.services.notifications.updatePreferences(ctx.principal!.user, update);
+      await ctx.services.notifications.updatePreferences(ctx.principal.user, update);
       return view(ctx);
     },
   }),

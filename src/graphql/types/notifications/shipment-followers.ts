@@ -29,15 +29,14 @@ const SHIPMENT_ARG = {
 const notFound = () => publicError("NOT_FOUND", "No such shipment or user in your organisation.");
 
 builder.queryFields((t) => ({
-  shipmentFollowers: t.prismaField({
+  shipmentFollowers: t.withAuth({ developerMode: true }).prismaField({
     type: ["User"],
     nullable: true,
     description:
       "Users of the organisation who receive e-mail about a shipment, earliest follower first; null when the organisation does not track it.",
-    authScopes: { developerMode: true },
     args: { shipment: t.arg.string(SHIPMENT_ARG) },
     resolve: async (query, _root, { shipment: id }, ctx) => {
-      const shipment = await ctx.services.shipments.read(ctx.principal!, id);
+      const shipment = await ctx.services.shipments.read(ctx.principal, id);
       return shipment ? followersOf(ctx.services.db.prisma, query, shipment) : null;
     },
   }),
@@ -52,15 +51,14 @@ builder.mutationFields((t) => {
     }),
   };
   return {
-    followShipment: t.prismaField({
+    followShipment: t.withAuth(WRITE_SCOPES).prismaField({
       type: ["User"],
       nullable: true,
       description:
         "Makes a user (the asking one by default) a follower of a shipment: they receive its e-mail as their preferences say. Answers the shipment's followers.",
-      authScopes: WRITE_SCOPES,
       args,
       resolve: async (query, _root, { shipment: id, userId }, ctx) => {
-        const principal = ctx.principal!;
+        const principal = ctx.principal;
         const shipment = await ctx.services.shipments.read(principal, id);
         if (!shipment) throw notFound();
         const user = userId ? String(userId) : principal.user.id;
@@ -70,15 +68,14 @@ builder.mutationFields((t) => {
         return followersOf(ctx.services.db.prisma, query, shipment);
       },
     }),
-    unfollowShipment: t.prismaField({
+    unfollowShipment: t.withAuth(WRITE_SCOPES).prismaField({
       type: ["User"],
       nullable: true,
       description:
         "Stops a user's (the asking one's by default) e-mail about a shipment. Answers its followers.",
-      authScopes: WRITE_SCOPES,
       args,
       resolve: async (query, _root, { shipment: id, userId }, ctx) => {
-        const principal = ctx.principal!;
+        const principal = ctx.principal;
         const shipment = await ctx.services.shipments.read(principal, id);
         if (!shipment) throw notFound();
         const user = userId ? String(userId) : principal.user.id;

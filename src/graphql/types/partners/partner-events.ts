@@ -90,10 +90,9 @@ const PartnerWebhookResultRef = builder.unionType("PartnerWebhookResult", {
 });
 
 builder.mutationFields((t) => ({
-  postPartnerEvents: t.field({
+  postPartnerEvents: t.withAuth(WRITE_SCOPES).field({
     type: PartnerEventBatchRef,
     nullable: true,
-    authScopes: WRITE_SCOPES,
     description:
       "Posts a partner source's events (1 to 100). Each joins its shipment's timeline marked with the source, and changes its facts (delivery, detention, webhooks) as a carrier's answer would; a carrier's actual event is never overridden.",
     args: {
@@ -106,7 +105,7 @@ builder.mutationFields((t) => ({
           reason: "batch_size",
         });
       const results = await ctx.services.partners.ingest(
-        ctx.principal!.organization.id,
+        ctx.principal.organization.id,
         String(sourceId),
         events,
       );

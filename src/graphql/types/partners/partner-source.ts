@@ -39,26 +39,24 @@ export const partnerSourceNotFound = () =>
   publicError("NOT_FOUND", "Your organisation has no partner source with this id.");
 
 builder.queryFields((t) => ({
-  partnerSources: t.prismaField({
+  partnerSources: t.withAuth({ developerMode: true }).prismaField({
     type: ["PartnerSource"],
     nullable: true,
-    authScopes: { developerMode: true },
     extensions: { listSize: 50 },
     description: "The organisation's partner sources, oldest first.",
     resolve: (q, _r, _a, ctx) =>
       ctx.services.db.prisma.partnerSource.findMany({
         ...q,
-        where: { organizationId: ctx.principal!.organization.id, removedAt: null },
+        where: { organizationId: ctx.principal.organization.id, removedAt: null },
         orderBy: { createdAt: "asc" },
       }),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createPartnerSource: t.field({
+  createPartnerSource: t.withAuth(WRITE_SCOPES).field({
     type: PartnerSourceWithSecretRef,
     nullable: true,
-    authScopes: WRITE_SCOPES,
     description: "Adds a partner source; its signing secret is in the answer, this once.",
     args: {
       name: t.arg.string({
@@ -67,32 +65,30 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_r, { name }, ctx) => {
-      const created = await ctx.services.partners.create(ctx.principal!.organization.id, name);
+      const created = await ctx.services.partners.create(ctx.principal.organization.id, name);
       if ("kind" in created)
         throw publicError("BAD_USER_INPUT", created.reason, { reason: "invalid_partner_source" });
       return created;
     },
   }),
-  rotatePartnerSourceSecret: t.field({
+  rotatePartnerSourceSecret: t.withAuth(WRITE_SCOPES).field({
     type: PartnerSourceWithSecretRef,
     nullable: true,
-    authScopes: WRITE_SCOPES,
     description: "A new signing secret; the old one stops working at once.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const rotated = await ctx.services.partners.rotateSecret(ctx.principal!.organization.id, String(id));
+      const rotated = await ctx.services.partners.rotateSecret(ctx.principal.organization.id, String(id));
       if (!rotated) throw partnerSourceNotFound();
       return rotated;
     },
   }),
-  removePartnerSource: t.prismaField({
+  removePartnerSource: t.withAuth(WRITE_SCOPES).prismaField({
     type: "PartnerSource",
     nullable: true,
-    authScopes: WRITE_SCOPES,
     description: "The source can post no more; the events it sent stay on the timelines.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_q, _r, { id }, ctx) => {
-      const removed = await ctx.services.partners.remove(ctx.principal!.organization.id, String(id));
+      const removed = await ctx.services.partners.remove(ctx.principal.organization.id, String(id));
       if (!removed) throw partnerSourceNotFound();
       return removed;
     },

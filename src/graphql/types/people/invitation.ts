@@ -34,15 +34,14 @@ const InvitationWithLinkRef = builder
   });
 
 builder.queryFields((t) => ({
-  invitations: t.prismaField({
+  invitations: t.withAuth({ owner: true }).prismaField({
     type: ["Invitation"],
     description: "Open invitations of the organisation, newest first. Owners only.",
-    authScopes: { owner: true },
     resolve: (query, _root, _args, ctx) =>
       ctx.services.db.prisma.invitation.findMany({
         ...query,
         where: {
-          organizationId: ctx.principal!.organization.id,
+          organizationId: ctx.principal.organization.id,
           acceptedAt: null,
           revokedAt: null,
           expiresAt: { gt: ctx.services.clock.now() },
@@ -53,11 +52,10 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  inviteTeammate: t.field({
+  inviteTeammate: t.withAuth({ $all: { writableKey: true, owner: true } }).field({
     type: InvitationWithLinkRef,
     description:
       "Invites a person to the organisation as owner or member; the answer carries the link to accept it (valid 7 days). Owners only.",
-    authScopes: { $all: { writableKey: true, owner: true } },
     args: {
       email: t.arg.string({ required: true }),
       role: t.arg({ type: UserRoleEnum, required: false }),
@@ -65,23 +63,22 @@ builder.mutationFields((t) => ({
     resolve: (_root, { email, role }, ctx) =>
       mapPeopleErrors(() =>
         ctx.services.people.invite({
-          organization: ctx.principal!.organization,
-          invitedBy: ctx.principal!.user,
+          organization: ctx.principal.organization,
+          invitedBy: ctx.principal.user,
           email,
           role: role ?? "member",
         }),
       ),
   }),
-  changeTeammateRole: t.prismaField({
+  changeTeammateRole: t.withAuth({ $all: { writableKey: true, owner: true } }).prismaField({
     type: "User",
     description:
       "Gives a teammate the owner or member role. The organisation keeps at least one owner. Owners only.",
-    authScopes: { $all: { writableKey: true, owner: true } },
     args: { userId: t.arg.id({ required: true }), role: t.arg({ type: UserRoleEnum, required: true }) },
     resolve: async (query, _root, { userId, role }, ctx) => {
       const user = await mapPeopleErrors(() =>
         ctx.services.people.changeRole({
-          organizationId: ctx.principal!.organization.id,
+          organizationId: ctx.principal.organization.id,
           userId: String(userId),
           role,
         }),
@@ -89,31 +86,29 @@ builder.mutationFields((t) => ({
       return ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),
-  removeTeammate: t.prismaField({
+  removeTeammate: t.withAuth({ $all: { writableKey: true, owner: true } }).prismaField({
     type: "User",
     description:
       "Removes a teammate: their API keys are revoked, their sessions end and they get no more mail; the shipments they added stay. Not yourself, not the last owner. Owners only.",
-    authScopes: { $all: { writableKey: true, owner: true } },
     args: { userId: t.arg.id({ required: true }) },
     resolve: async (query, _root, { userId }, ctx) => {
       const user = await mapPeopleErrors(() =>
         ctx.services.people.removeTeammate({
-          organizationId: ctx.principal!.organization.id,
-          actingUserId: ctx.principal!.user.id,
+          organizationId: ctx.principal.organization.id,
+          actingUserId: ctx.principal.user.id,
           userId: String(userId),
         }),
       );
       return ctx.services.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),
-  revokeInvitation: t.prismaField({
+  revokeInvitation: t.withAuth({ $all: { writableKey: true, owner: true } }).prismaField({
     type: "Invitation",
     description: "Withdraws an open invitation: its link stops working. Owners only.",
-    authScopes: { $all: { writableKey: true, owner: true } },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
       const revoked = await mapPeopleErrors(() =>
-        ctx.services.people.revokeInvitation(ctx.principal!.organization.id, String(id)),
+        ctx.services.people.revokeInvitation(ctx.principal.organization.id, String(id)),
       );
       const found = await ctx.services.db.prisma.invitation.findUnique({
         ...query,

@@ -1,5 +1,6 @@
 import { builder } from "../../builder";
 import { publicError } from "../../errors";
+import { principalOf } from "../../principal";
 import { INTERNAL } from "../../schema-visibility";
 
 /** Most saved filters one person keeps. */
@@ -26,17 +27,16 @@ builder.queryFields((t) => ({
     resolve: (query, _root, _args, ctx) =>
       ctx.services.db.prisma.savedShipmentFilter.findMany({
         ...query,
-        where: { userId: ctx.principal!.user.id },
+        where: { userId: principalOf(ctx).user.id },
         orderBy: { name: "asc" },
       }),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  saveShipmentFilter: t.prismaField({
+  saveShipmentFilter: t.withAuth({ writableKey: true }).prismaField({
     type: "SavedShipmentFilter",
     extensions: INTERNAL,
-    authScopes: { writableKey: true },
     args: {
       name: t.arg.string({ required: true }),
       query: t.arg.string({ required: true }),
@@ -47,14 +47,14 @@ builder.mutationFields((t) => ({
         throw publicError("BAD_USER_INPUT", "A filter's name has 1 to 60 characters.");
       if (args.query.length > 500) throw publicError("BAD_USER_INPUT", "That filter is too long to save.");
       const { prisma } = ctx.services.db;
-      const userId = ctx.principal!.user.id;
+      const userId = ctx.principal.user.id;
       if ((await prisma.savedShipmentFilter.count({ where: { userId } })) >= MAX_SAVED_FILTERS) {
         throw publicError("BAD_USER_INPUT", `At most ${MAX_SAVED_FILTERS} saved filters; delete one first.`);
       }
       return prisma.savedShipmentFilter.create({
         ...query,
         data: {
-          organizationId: ctx.principal!.organization.id,
+          organizationId: ctx.principal.organization.id,
           userId,
           name,
           query: args.query,
@@ -63,13 +63,12 @@ builder.mutationFields((t) => ({
       });
     },
   }),
-  deleteSavedShipmentFilter: t.boolean({
+  deleteSavedShipmentFilter: t.withAuth({ writableKey: true }).boolean({
     extensions: INTERNAL,
-    authScopes: { writableKey: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const deleted = await ctx.services.db.prisma.savedShipmentFilter.deleteMany({
-        where: { id: String(id), userId: ctx.principal!.user.id },
+        where: { id: String(id), userId: ctx.principal.user.id },
       });
       if (deleted.count === 0) throw publicError("NOT_FOUND", "No such saved filter.");
       return true;

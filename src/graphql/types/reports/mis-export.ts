@@ -28,12 +28,11 @@ const MisExportFileRef = builder.objectRef<MisExportFile>("MisExportFile").imple
 });
 
 builder.queryFields((t) => ({
-  misReportExport: t.field({
+  misReportExport: t.withAuth({ developerMode: true }).field({
     type: MisExportFileRef,
     nullable: true,
     description:
       "The MIS report as a CSV (rows) or XLSX (totals, per carrier and rows) file, base64-encoded, with the same filters as misReport. Stored data only.",
-    authScopes: { developerMode: true },
     args: {
       format: t.arg({ type: MisExportFormatEnum, required: true }),
       filter: t.arg({ type: MisFilterInput, required: false }),
@@ -49,7 +48,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_r, { format, filter, limit }, ctx) => {
       const service = new MisReportService(ctx.services.db.prisma, ctx.services.clock);
-      const report = await service.report(ctx.principal!.organization.id, misFilterOf(filter));
+      const report = await service.report(ctx.principal.organization.id, misFilterOf(filter));
       return misExport(report, format, limit ?? MIS_EXPORT_MAX_ROWS);
     },
   }),

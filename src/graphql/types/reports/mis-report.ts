@@ -38,12 +38,11 @@ const MisReportRef = builder.objectRef<MisReportShape>("MisReport").implement({
 });
 
 builder.queryFields((t) => ({
-  misReport: t.field({
+  misReport: t.withAuth({ developerMode: true }).field({
     type: MisReportRef,
     nullable: true,
     description:
       "The organisation's MIS report: shipments, active, delivered, delayed and on time (with its share), average and 90th-percentile delay against the first ETA seen, per carrier, and rows. Stored data only: no carrier call.",
-    authScopes: { developerMode: true },
     args: {
       filter: t.arg({ type: MisFilterInput, required: false }),
       limit: t.arg.int({
@@ -60,7 +59,7 @@ builder.queryFields((t) => ({
     resolve: async (_r, { filter, limit }, ctx) => {
       const f = misFilterOf(filter);
       const service = new MisReportService(ctx.services.db.prisma, ctx.services.clock);
-      const report = await service.report(ctx.principal!.organization.id, f);
+      const report = await service.report(ctx.principal.organization.id, f);
       return { ...report, filter: f, limit: limit ?? MIS_DEFAULT_ROWS };
     },
   }),

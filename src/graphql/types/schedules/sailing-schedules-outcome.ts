@@ -25,13 +25,12 @@ const SailingSchedulesOutcomeRef = builder.unionType("SailingSchedulesOutcome", 
 });
 
 builder.queryFields((t) => ({
-  sailingSchedules: t.field({
+  sailingSchedules: t.withAuth({ developerMode: true }).field({
     extensions: UPSTREAM_CALL,
     type: SailingSchedulesOutcomeRef,
     nullable: true,
     description:
       "Carriers' point-to-point sailings between two ports (DCSA Commercial Schedules), departing (or arriving) from `date` over `weekRange` weeks. Served from a 30-minute cache (free) or spends one lookup of the key's daily vessel-and-schedule allowance.",
-    authScopes: { developerMode: true },
     args: {
       origin: t.arg.string({ required: true, description: "UN/LOCODE, e.g. CNSHA." }),
       destination: t.arg.string({ required: true, description: "UN/LOCODE, e.g. NLRTM." }),
@@ -45,7 +44,7 @@ builder.queryFields((t) => ({
       dateType: t.arg({ type: ScheduleDateTypeEnum, required: false, defaultValue: DEFAULT_DATE_TYPE }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.lookups.schedules.search(ctx.principal!, {
+      ctx.services.lookups.schedules.search(ctx.principal, {
         origin: args.origin,
         destination: args.destination,
         date: args.date,

@@ -16,15 +16,14 @@ const ShareShipmentResultRef = builder.unionType("ShareShipmentResult", {
 });
 
 builder.mutationFields((t) => ({
-  shareShipment: t.field({
+  shareShipment: t.withAuth(WRITE_SCOPES).field({
     type: ShareShipmentResultRef,
     nullable: true,
     description:
       "Creates (or returns) the public page of a shipment of the organisation; refused (ShipmentNotShareable) while no carrier has found it, since the page would answer 404.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const shared = await ctx.services.shipments.share(ctx.principal!, id);
+      const shared = await ctx.services.shipments.share(ctx.principal, id);
       if (!shared) return { id };
       if ("notShareable" in shared) {
         return {

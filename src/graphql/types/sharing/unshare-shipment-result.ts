@@ -10,14 +10,13 @@ const UnshareShipmentResultRef = builder.unionType("UnshareShipmentResult", {
 });
 
 builder.mutationFields((t) => ({
-  unshareShipment: t.field({
+  unshareShipment: t.withAuth(WRITE_SCOPES).field({
     type: UnshareShipmentResultRef,
     nullable: true,
     description: "Revokes the public page: the link stops resolving at once.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const result = await ctx.services.shipments.revokeShare(ctx.principal!, id);
+      const result = await ctx.services.shipments.revokeShare(ctx.principal, id);
       return result
         ? { revoked: result.revoked, shipmentName: shipmentName(result.shipment.number) }
         : { id };

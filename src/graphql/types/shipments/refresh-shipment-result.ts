@@ -57,18 +57,17 @@ const RefreshShipmentResultRef = builder.unionType("RefreshShipmentResult", {
 });
 
 builder.mutationFields((t) => ({
-  refreshShipment: t.field({
+  refreshShipment: t.withAuth(WRITE_SCOPES).field({
     type: RefreshShipmentResultRef,
     nullable: true,
     description:
       "Asks the carrier again now for one of the organisation's shipments (a teammate's included), within the refresh limits: once the refresh gap since the last answer has elapsed (the shipment's refreshEligibleNow) and while it still moves. Uses no slot.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.string({ required: true, description: "SHP id or the shipment's reference." }) },
     resolve: async (_r, { id }, ctx) => {
       const { clock, tracking, shipments } = ctx.services;
       const result = await refreshShipmentNow(
         { clock, tracking, find: (principal, key) => shipments.find(principal, key) },
-        ctx.principal!,
+        ctx.principal,
         id,
         ctx.surface === "job" ? "graphql" : ctx.surface,
       );

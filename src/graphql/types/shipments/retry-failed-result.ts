@@ -33,17 +33,16 @@ const RetryFailedResultRef = builder
   });
 
 builder.mutationFields((t) => ({
-  retryFailedShipments: t.field({
+  retryFailedShipments: t.withAuth(WRITE_SCOPES).field({
     type: RetryFailedResultRef,
     nullable: true,
     description:
       "Retries carrier discovery for shipments that failed in the last 7 days (at most 200; once per 15 minutes).",
-    authScopes: WRITE_SCOPES,
     args: {
       shipmentIds: t.arg.stringList({ required: false, validate: z.array(z.string().max(100)).max(1000) }),
     },
     resolve: async (_r, { shipmentIds }, ctx) => {
-      const result = await ctx.services.background.queueRetryFailed(ctx.principal!, shipmentIds ?? undefined);
+      const result = await ctx.services.background.queueRetryFailed(ctx.principal, shipmentIds ?? undefined);
       if (result.kind === "too_soon") {
         return {
           examined: 0,

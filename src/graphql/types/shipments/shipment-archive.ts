@@ -39,15 +39,14 @@ const ArchiveShipmentResultRef = builder.unionType("ArchiveShipmentResult", {
 });
 
 builder.mutationFields((t) => ({
-  archiveShipment: t.field({
+  archiveShipment: t.withAuth(WRITE_SCOPES).field({
     type: ArchiveShipmentResultRef,
     nullable: true,
     description:
       "Archives a shipment of the organisation (archived: true) or brings it back (false). Any teammate who may write: it changes which list shows it, not its tracking, slot or share link.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.string({ required: true }), archived: t.arg.boolean({ required: true }) },
     resolve: async (_r, { id, archived }, ctx) => {
-      const changed = await ctx.services.shipments.setArchived(ctx.principal!, id, archived);
+      const changed = await ctx.services.shipments.setArchived(ctx.principal, id, archived);
       return changed ? { name: shipmentName(changed.number), archived: changed.archivedAt !== null } : { id };
     },
   }),

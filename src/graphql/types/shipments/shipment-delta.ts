@@ -36,11 +36,10 @@ const ShipmentDeltaRef = builder.objectRef<DeltaPage & { since: Date }>("Shipmen
 });
 
 builder.queryFields((t) => ({
-  shipmentsUpdatedSince: t.field({
+  shipmentsUpdatedSince: t.withAuth({ developerMode: true }).field({
     type: ShipmentDeltaRef,
     nullable: true,
     description: `Delta sync: shipments whose last_synced_at is at or after \`since\`, oldest first (then by number), at most ${DELTA_CAP} a page; \`hasMore\` says another page follows.`,
-    authScopes: { developerMode: true },
     args: {
       since: t.arg({ type: "DateTime", required: true }),
       after: t.arg.string({
@@ -56,7 +55,7 @@ builder.queryFields((t) => ({
       return {
         since,
         ...(await ctx.services.shipments.updatedSince(
-          ctx.principal!,
+          ctx.principal,
           since,
           position?.ok ? position.position : undefined,
         )),

@@ -21,11 +21,10 @@ const ShipmentPageRef = builder
   });
 
 builder.queryFields((t) => ({
-  shipments: t.field({
+  shipments: t.withAuth({ developerMode: true }).field({
     type: ShipmentPageRef,
     nullable: true,
     description: "The organisation's tracked shipments (teammates' included), newest first.",
-    authScopes: { developerMode: true },
     args: {
       page: t.arg.int({
         required: false,
@@ -41,7 +40,7 @@ builder.queryFields((t) => ({
     resolve: async (_r, { page, pageSize }, ctx) => {
       const p = page ?? 1;
       const size = pageSize ?? DEFAULT_PAGE_SIZE;
-      const { total, items } = await ctx.services.shipments.page(ctx.principal!, p, size);
+      const { total, items } = await ctx.services.shipments.page(ctx.principal, p, size);
       return { total, page: p, pageSize: size, items };
     },
   }),

@@ -38,12 +38,11 @@ const ShipmentSortEnum = builder.enumType("ShipmentSort", {
 });
 
 builder.queryFields((t) => ({
-  shipmentSearch: t.field({
+  shipmentSearch: t.withAuth({ developerMode: true }).field({
     type: ShipmentSearchPageRef,
     nullable: true,
     description:
       "The organisation's tracked shipments (teammates' included) that match a filter, in the order asked (newest first by default). Stored data only: no carrier call.",
-    authScopes: { developerMode: true },
     args: {
       filter: t.arg({ type: ShipmentFilterInput, required: false }),
       sort: t.arg({
@@ -88,14 +87,12 @@ builder.queryFields((t) => ({
         // The core's clock, never the caller's: the kept instants are compared with it in the query.
         asOf: now,
       };
-      const { total, ids } = await searchShipments(
-        ctx.services.db.prisma,
-        ctx.principal!,
+      const { total, ids } = await searchShipments(ctx.services.db.prisma, ctx.principal, {
         filter,
         page,
         pageSize,
-        args.sort ?? "newest",
-      );
+        sort: args.sort ?? "newest",
+      });
       return { total, page, pageSize, ids };
     },
   }),

@@ -165,13 +165,12 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
 });
 
 builder.queryFields((t) => ({
-  shipment: t.field({
+  shipment: t.withAuth({ developerMode: true }).field({
     type: ShipmentRef,
     nullable: true,
     description:
       "A shipment of the organisation (teammates' included) by container number, bill-of-lading number, booking or shipment id (SHP-<digits>); case, spaces and hyphens ignored. Stored data only: no carrier call, no slot. Null when the organisation does not track it.",
-    authScopes: { developerMode: true },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.shipments.read(ctx.principal!, id),
+    resolve: (_root, { id }, ctx) => ctx.services.shipments.read(ctx.principal, id),
   }),
 }));

@@ -11,12 +11,11 @@ const TrackBatchResultRef = builder.unionType("TrackBatchResult", {
 });
 
 builder.mutationFields((t) => ({
-  trackBatch: t.field({
+  trackBatch: t.withAuth({ $all: { developerMode: true, writableKey: true } }).field({
     extensions: UPSTREAM_CALL_PER_ITEM("items"),
     type: TrackBatchResultRef,
     nullable: true,
     description: "Tracks 1 to 50 references in parallel; each item has its own outcome.",
-    authScopes: { $all: { developerMode: true, writableKey: true } },
     args: {
       items: t.arg({
         type: [TrackItemInput],
@@ -25,7 +24,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_r, { items }, ctx) => {
-      const p = ctx.principal!;
+      const p = ctx.principal;
       const result = await ctx.services.tracking.trackBatch(
         p,
         items.map((i) => ({ reference: i.number, type: i.type, carrier: i.sealine ?? undefined })),

@@ -10,14 +10,13 @@ const UntrackShipmentResultRef = builder.unionType("UntrackShipmentResult", {
 });
 
 builder.mutationFields((t) => ({
-  untrackShipment: t.field({
+  untrackShipment: t.withAuth(WRITE_SCOPES).field({
     type: UntrackShipmentResultRef,
     nullable: true,
     description: "Stops tracking a shipment the key's own user added (soft delete; the slot is freed).",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const deleted = await ctx.services.shipments.untrack(ctx.principal!, id);
+      const deleted = await ctx.services.shipments.untrack(ctx.principal, id);
       return deleted ? { id: deleted.id, name: shipmentName(deleted.number) } : { id };
     },
   }),

@@ -44,12 +44,11 @@ const UpdateShipmentResultRef = builder.unionType("UpdateShipmentResult", {
 const tag = <T extends object>(kind: string, value: T) => Object.assign(value, { __kind: kind });
 
 builder.mutationFields((t) => ({
-  updateShipment: t.field({
+  updateShipment: t.withAuth(WRITE_SCOPES).field({
     type: UpdateShipmentResultRef,
     nullable: true,
     description:
       "Corrects a shipment the key's own user added: carrier or type re-track it; customer replaces the customer (null or empty clears).",
-    authScopes: WRITE_SCOPES,
     args: {
       id: t.arg.string({ required: true }),
       carrier: t.arg.string({
@@ -64,7 +63,7 @@ builder.mutationFields((t) => ({
         throw publicError("BAD_USER_INPUT", "Send at least one of carrier, type, customer.");
       }
       if (args.type === "booking") throw publicError("BAD_USER_INPUT", "type is container or bl.");
-      const change = await ctx.services.shipments.update(ctx.principal!, args.id, {
+      const change = await ctx.services.shipments.update(ctx.principal, args.id, {
         carrier: args.carrier ?? undefined,
         type: args.type ?? undefined,
         customer: args.customer,

@@ -32,12 +32,11 @@ export const TrackResultRef = builder.unionType("TrackResult", {
 });
 
 builder.mutationFields((t) => ({
-  track: t.field({
+  track: t.withAuth({ $all: { developerMode: true, writableKey: true } }).field({
     type: TrackResultRef,
     nullable: true,
     description:
       "Tracks a reference for the organisation: resolves the carrier, accounts for the slot, stores the answer.",
-    authScopes: { $all: { developerMode: true, writableKey: true } },
     args: {
       reference: t.arg.string({
         required: true,
@@ -56,7 +55,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.tracking.track(ctx.principal!, {
+      ctx.services.tracking.track(ctx.principal, {
         reference: args.reference,
         type: args.type ?? undefined,
         carrier: args.carrier ?? undefined,

@@ -30,12 +30,11 @@ const AccountUsageRef = builder
   });
 
 builder.queryFields((t) => ({
-  accountUsage: t.field({
+  accountUsage: t.withAuth({ developerMode: true }).field({
     type: AccountUsageRef,
     nullable: true,
-    authScopes: { developerMode: true },
     resolve: async (_r, _a, ctx) => {
-      const p = ctx.principal!;
+      const p = ctx.principal;
       return {
         slots: await ctx.services.slots.usage(p.organization),
         organization: p.organization,

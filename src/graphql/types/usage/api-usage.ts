@@ -49,14 +49,13 @@ function slotsOf(ctx: GraphQLContext, organization: Organization) {
 }
 
 builder.queryFields((t) => ({
-  apiUsage: t.field({
+  apiUsage: t.withAuth({ developerMode: true }).field({
     type: ApiUsageRef,
     nullable: true,
     description: "Calls this month on a surface, and shipment slots, of the calling organisation.",
-    authScopes: { developerMode: true },
     args: { surface: t.arg({ type: ApiSurfaceEnum, required: true }) },
     resolve: async (_root, { surface }, ctx) => {
-      const organization = ctx.principal!.organization;
+      const organization = ctx.principal.organization;
       return {
         organization,
         calls: await ctx.services.apiCalls.count(organization.id, surface as ApiSurface),
@@ -66,17 +65,16 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  recordApiCall: t.field({
+  recordApiCall: t.withAuth({ developerMode: true }).field({
     type: ApiUsageRef,
     nullable: true,
     description:
       "Counts one call on a surface for the calling organisation and returns the month's usage, this call included. The compat facade calls it once for every request it admits (compat `api_calls.used`).",
     // A counter of the facades, not a client's operation: absent from the schema `/graphql` serves.
     extensions: INTERNAL,
-    authScopes: { developerMode: true },
     args: { surface: t.arg({ type: ApiSurfaceEnum, required: true }) },
     resolve: async (_root, { surface }, ctx) => {
-      const organization = ctx.principal!.organization;
+      const organization = ctx.principal.organization;
       return {
         organization,
         calls: await ctx.services.apiCalls.record(organization.id, surface as ApiSurface),

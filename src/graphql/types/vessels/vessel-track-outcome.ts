@@ -23,13 +23,12 @@ const VesselTrackOutcomeRef = builder.unionType("VesselTrackOutcome", {
 });
 
 builder.queryFields((t) => ({
-  vesselPosition: t.field({
+  vesselPosition: t.withAuth({ developerMode: true }).field({
     extensions: UPSTREAM_CALL,
     type: VesselTrackOutcomeRef,
     nullable: true,
     description:
       "Where a vessel is now, by IMO number (7 digits; the MMSI, 9 digits, is optional and helps an AIS source), by name alone, or by `vessel` as a person writes it. A name is matched whole, ignoring case, accents, punctuation and spacing; when several vessels bear it the answer is VesselAmbiguous listing them. Served from a 5-minute cache (free) or spends one lookup of the key's daily vessel-and-schedule allowance.",
-    authScopes: { developerMode: true },
     args: {
       imo: t.arg.string({ description: "IMO number, 7 digits, e.g. 9811000." }),
       mmsi: t.arg.string({ description: "MMSI, 9 digits; only with imo." }),
@@ -40,7 +39,7 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.lookups.vesselPositions.track(ctx.principal!, {
+      ctx.services.lookups.vesselPositions.track(ctx.principal, {
         imo: args.imo,
         mmsi: args.mmsi,
         name: args.name,

@@ -43,11 +43,10 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
 });
 
 builder.queryFields((t) => ({
-  webhookDeliveries: t.prismaField({
+  webhookDeliveries: t.withAuth({ developerMode: true }).prismaField({
     type: ["WebhookDelivery"],
     nullable: true,
     description: "Recent deliveries, newest first, with their attempts.",
-    authScopes: { developerMode: true },
     args: {
       endpointId: t.arg.id({ required: false }),
       first: t.arg.int({ required: false, defaultValue: 20, validate: z.number().int().min(1).max(100) }),
@@ -56,7 +55,7 @@ builder.queryFields((t) => ({
       ctx.services.db.prisma.webhookDelivery.findMany({
         ...q,
         where: {
-          organizationId: ctx.principal!.organization.id,
+          organizationId: ctx.principal.organization.id,
           ...(endpointId ? { endpointId: String(endpointId) } : {}),
         },
         // Newest first; a resend made in the same millisecond as its original still comes after it.
@@ -64,42 +63,39 @@ builder.queryFields((t) => ({
         take: first ?? 20,
       }),
   }),
-  webhookDelivery: t.prismaField({
+  webhookDelivery: t.withAuth({ developerMode: true }).prismaField({
     type: "WebhookDelivery",
     nullable: true,
     description: "One delivery of the organisation, with its request and every attempt's answer.",
-    authScopes: { developerMode: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: (q, _r, { id }, ctx) =>
       ctx.services.db.prisma.webhookDelivery.findFirst({
         ...q,
-        where: { id: String(id), organizationId: ctx.principal!.organization.id },
+        where: { id: String(id), organizationId: ctx.principal.organization.id },
       }),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  sendTestWebhook: t.prismaField({
+  sendTestWebhook: t.withAuth(WRITE_SCOPES).prismaField({
     type: "WebhookDelivery",
     nullable: true,
     description: "Queues one webhook.test delivery to the endpoint (the only way webhook.test is sent).",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (q, _r, { id }, ctx) => {
-      const delivery = await ctx.services.webhooks.sendTest(ctx.principal!.organization.id, String(id));
+      const delivery = await ctx.services.webhooks.sendTest(ctx.principal.organization.id, String(id));
       if (!delivery) throw webhookEndpointNotFound();
       return ctx.services.db.prisma.webhookDelivery.findUniqueOrThrow({ ...q, where: { id: delivery.id } });
     },
   }),
-  resendWebhookDelivery: t.prismaField({
+  resendWebhookDelivery: t.withAuth(WRITE_SCOPES).prismaField({
     type: "WebhookDelivery",
     nullable: true,
     description:
       "Sends a delivered or failed delivery again: a new delivery of the same event with the same body, due now, with its own id. A delivery still being tried is refused.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (q, _r, { id }, ctx) => {
-      const resent = await ctx.services.webhooks.resend(ctx.principal!.organization.id, String(id));
+      const resent = await ctx.services.webhooks.resend(ctx.principal.organization.id, String(id));
       if (resent.kind === "not_found") throw publicError("NOT_FOUND", "No such webhook delivery.");
       if (resent.kind === "still_pending") {
         throw publicError(

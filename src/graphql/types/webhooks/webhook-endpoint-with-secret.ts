@@ -3,6 +3,7 @@ import { featureAccess } from "../../../domain/accounts/principal";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { publicError } from "../../errors";
+import { principalOf } from "../../principal";
 import { WRITE_SCOPES } from "../../scopes";
 import { CreateWebhookEndpointInput } from "./create-webhook-endpoint-input";
 import { webhookEndpointNotFound } from "./webhook-endpoint";
@@ -23,7 +24,7 @@ const WebhookEndpointWithSecretRef = builder
   });
 
 function requireWebhooks(ctx: GraphQLContext) {
-  const access = featureAccess(ctx.principal!.organization, "webhooks");
+  const access = featureAccess(principalOf(ctx).organization, "webhooks");
   if (access === "plan_required") {
     throw publicError("FORBIDDEN", `Webhooks start with the ${minimumPlanFor("webhooks").code} plan.`, {
       reason: "plan_required",
@@ -36,15 +37,14 @@ function requireWebhooks(ctx: GraphQLContext) {
 }
 
 builder.mutationFields((t) => ({
-  createWebhookEndpoint: t.field({
+  createWebhookEndpoint: t.withAuth(WRITE_SCOPES).field({
     type: WebhookEndpointWithSecretRef,
     nullable: true,
-    authScopes: WRITE_SCOPES,
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       requireWebhooks(ctx);
       const created = await ctx.services.webhooks.create(
-        ctx.principal!.organization.id,
+        ctx.principal.organization.id,
         input.url,
         input.events,
       );
@@ -52,13 +52,12 @@ builder.mutationFields((t) => ({
       return created;
     },
   }),
-  rotateWebhookSecret: t.field({
+  rotateWebhookSecret: t.withAuth(WRITE_SCOPES).field({
     type: WebhookEndpointWithSecretRef,
     nullable: true,
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const rotated = await ctx.services.webhooks.rotateSecret(ctx.principal!.organization.id, String(id));
+      const rotated = await ctx.services.webhooks.rotateSecret(ctx.principal.organization.id, String(id));
       if (!rotated) throw webhookEndpointNotFound();
       return rotated;
     },

@@ -31,30 +31,28 @@ export const WebhookEndpointRef = builder.prismaObject("WebhookEndpoint", {
 export const webhookEndpointNotFound = () => publicError("NOT_FOUND", "No such webhook endpoint.");
 
 builder.queryFields((t) => ({
-  webhookEndpoints: t.prismaField({
+  webhookEndpoints: t.withAuth({ developerMode: true }).prismaField({
     type: ["WebhookEndpoint"],
     nullable: true,
-    authScopes: { developerMode: true },
     extensions: { listSize: 20 },
     resolve: (q, _r, _a, ctx) =>
       ctx.services.db.prisma.webhookEndpoint.findMany({
         ...q,
-        where: { organizationId: ctx.principal!.organization.id },
+        where: { organizationId: ctx.principal.organization.id },
         orderBy: { createdAt: "asc" },
       }),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  setWebhookEndpointEnabled: t.prismaField({
+  setWebhookEndpointEnabled: t.withAuth(WRITE_SCOPES).prismaField({
     type: "WebhookEndpoint",
     nullable: true,
     description: "Disables, or re-enables (clearing the failure count so pending deliveries go out again).",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }), enabled: t.arg.boolean({ required: true }) },
     resolve: async (q, _r, { id, enabled }, ctx) => {
       const updated = await ctx.services.webhooks.setEnabled(
-        ctx.principal!.organization.id,
+        ctx.principal.organization.id,
         String(id),
         enabled,
       );
@@ -62,14 +60,13 @@ builder.mutationFields((t) => ({
       return ctx.services.db.prisma.webhookEndpoint.findUniqueOrThrow({ ...q, where: { id: updated.id } });
     },
   }),
-  deleteWebhookEndpoint: t.id({
+  deleteWebhookEndpoint: t.withAuth(WRITE_SCOPES).id({
     nullable: true,
     description:
       "Deletes an endpoint with its deliveries and their attempts: nothing more is sent to it. Answers its id.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const deleted = await ctx.services.webhooks.deleteEndpoint(ctx.principal!.organization.id, String(id));
+      const deleted = await ctx.services.webhooks.deleteEndpoint(ctx.principal.organization.id, String(id));
       if (!deleted) throw webhookEndpointNotFound();
       return deleted.id;
     },

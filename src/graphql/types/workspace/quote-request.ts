@@ -109,29 +109,26 @@ const OPERATOR_SCOPES = { $all: { developerMode: true, writableKey: true, operat
 const requestNumber = z.string().trim().min(1).max(40);
 
 builder.queryFields((t) => ({
-  quoteRequests: t.field({
+  quoteRequests: t.withAuth({ developerMode: true }).field({
     type: [QuoteRequestRef],
     description: "The organisation's quote requests, newest first (at most 100).",
-    authScopes: { developerMode: true },
     extensions: { listSize: 100 },
     args: { limit: t.arg.int({ required: false, validate: z.number().int().min(1).max(100) }) },
     resolve: async (_r, { limit }, ctx) =>
-      (await ctx.services.quoteRequests.list(ctx.principal!.organization.id, limit ?? 50)).requests,
+      (await ctx.services.quoteRequests.list(ctx.principal.organization.id, limit ?? 50)).requests,
   }),
-  quoteRequestCount: t.int({
+  quoteRequestCount: t.withAuth({ developerMode: true }).int({
     description: "How many quote requests the organisation has made in all.",
-    authScopes: { developerMode: true },
     resolve: async (_r, _a, ctx) =>
-      (await ctx.services.quoteRequests.list(ctx.principal!.organization.id, 0)).total,
+      (await ctx.services.quoteRequests.list(ctx.principal.organization.id, 0)).total,
   }),
-  quoteRequest: t.field({
+  quoteRequest: t.withAuth({ developerMode: true }).field({
     type: QuoteRequestRef,
     nullable: true,
     description: "One of the organisation's requests by number (RFQ-<digits>); null when it has none.",
-    authScopes: { developerMode: true },
     args: { requestNumber: t.arg.string({ required: true, validate: requestNumber }) },
     resolve: (_r, { requestNumber }, ctx) =>
-      ctx.services.quoteRequests.findByNumber(ctx.principal!.organization.id, requestNumber),
+      ctx.services.quoteRequests.findByNumber(ctx.principal.organization.id, requestNumber),
   }),
   operatorQuoteRequests: t.field({
     type: [QuoteRequestRef],
@@ -149,11 +146,10 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  requestQuote: t.field({
+  requestQuote: t.withAuth(WRITE_SCOPES).field({
     type: QuoteRequestPayload,
     description:
       "Asks for a freight quote. An identical request (same ports, container type, quantity, ready date and commodity) made in the last 30 days is answered instead, with duplicate: true.",
-    authScopes: WRITE_SCOPES,
     args: {
       origin: t.arg.string({
         required: true,
@@ -182,20 +178,19 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: async (_r, args, ctx) => {
-      const outcome = await ctx.services.quoteRequests.request(ctx.principal!, args);
+      const outcome = await ctx.services.quoteRequests.request(ctx.principal, args);
       if (outcome.kind === "invalid") {
         throw publicError("BAD_USER_INPUT", outcome.reason, { field: outcome.field });
       }
       return { request: outcome.request, duplicate: outcome.kind === "duplicate" };
     },
   }),
-  requestBooking: t.field({
+  requestBooking: t.withAuth(WRITE_SCOPES).field({
     type: QuoteRequestRef,
     description: "Accepts a quote that is still valid: the request becomes BOOKING_REQUESTED.",
-    authScopes: WRITE_SCOPES,
     args: { requestNumber: t.arg.string({ required: true, validate: requestNumber }) },
     resolve: async (_r, { requestNumber }, ctx) =>
-      requestOf(await ctx.services.quoteRequests.requestBooking(ctx.principal!, requestNumber)),
+      requestOf(await ctx.services.quoteRequests.requestBooking(ctx.principal, requestNumber)),
   }),
   quoteFreight: t.field({
     type: QuoteRequestRef,

@@ -82,26 +82,24 @@ const body = z.string().trim().min(1, "the body is empty").max(20_000);
 const OPERATOR_SCOPES = { $all: { developerMode: true, writableKey: true, operator: true } } as const;
 
 builder.queryFields((t) => ({
-  tickets: t.field({
+  tickets: t.withAuth({ developerMode: true }).field({
     type: [SupportTicketRef],
     description: "The organisation's support tickets, most recently changed first (at most 100).",
-    authScopes: { developerMode: true },
     extensions: { listSize: 100 },
     args: {
       status: t.arg({ type: TicketStatusEnum, required: false }),
       limit: t.arg.int({ required: false, validate: z.number().int().min(1).max(100) }),
     },
     resolve: (_r, { status, limit }, ctx) =>
-      ctx.services.tickets.list(ctx.principal!.organization.id, { status, limit: limit ?? 50 }),
+      ctx.services.tickets.list(ctx.principal.organization.id, { status, limit: limit ?? 50 }),
   }),
-  ticket: t.field({
+  ticket: t.withAuth({ developerMode: true }).field({
     type: SupportTicketRef,
     nullable: true,
     description: "One of the organisation's tickets by number (TCK-<digits>); null when it has none.",
-    authScopes: { developerMode: true },
     args: { ticketNumber: t.arg.string({ required: true, validate: z.string().trim().min(1).max(40) }) },
     resolve: (_r, { ticketNumber }, ctx) =>
-      ctx.services.tickets.findByNumber(ctx.principal!.organization.id, ticketNumber),
+      ctx.services.tickets.findByNumber(ctx.principal.organization.id, ticketNumber),
   }),
   operatorTickets: t.field({
     type: [SupportTicketRef],
@@ -118,10 +116,9 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  openTicket: t.field({
+  openTicket: t.withAuth(WRITE_SCOPES).field({
     type: SupportTicketRef,
     description: "Opens a support ticket (status NEW), optionally about one of the organisation's shipments.",
-    authScopes: WRITE_SCOPES,
     args: {
       subject: t.arg.string({
         required: true,
@@ -132,19 +129,18 @@ builder.mutationFields((t) => ({
       priority: t.arg({ type: TicketPriorityEnum, required: false, description: "NORMAL when not given." }),
       shipmentReference: t.arg.string({ required: false, validate: z.string().trim().max(100) }),
     },
-    resolve: async (_r, args, ctx) => ticketOf(await ctx.services.tickets.open(ctx.principal!, args)),
+    resolve: async (_r, args, ctx) => ticketOf(await ctx.services.tickets.open(ctx.principal, args)),
   }),
-  replyToTicket: t.field({
+  replyToTicket: t.withAuth(WRITE_SCOPES).field({
     type: SupportTicketRef,
     description:
       "Adds the organisation's reply: a pending, on-hold or solved ticket opens again; a closed one takes no replies.",
-    authScopes: WRITE_SCOPES,
     args: {
       ticketNumber: t.arg.string({ required: true, validate: z.string().trim().min(1).max(40) }),
       body: t.arg.string({ required: true, validate: body }),
     },
     resolve: async (_r, { ticketNumber, body }, ctx) =>
-      ticketOf(await ctx.services.tickets.replyAsCustomer(ctx.principal!, ticketNumber, body)),
+      ticketOf(await ctx.services.tickets.replyAsCustomer(ctx.principal, ticketNumber, body)),
   }),
   answerTicket: t.field({
     type: SupportTicketRef,

@@ -7,6 +7,7 @@ import {
 } from "../../../domain/workspace/documents.service";
 import { builder } from "../../builder";
 import { publicError } from "../../errors";
+import { principalOf } from "../../principal";
 import { WRITE_SCOPES } from "../../scopes";
 import { ShipmentRef } from "../shipments/shipment";
 
@@ -70,39 +71,36 @@ builder.objectField(ShipmentRef, "documents", (t) =>
     type: [WorkspaceDocumentRef],
     description: "Workspace documents attached to this shipment, newest first.",
     resolve: (s, _a, ctx) =>
-      ctx.services.workspaceDocuments.list(ctx.principal!.organization.id, { shipmentId: s.id }),
+      ctx.services.workspaceDocuments.list(principalOf(ctx).organization.id, { shipmentId: s.id }),
   }),
 );
 
 builder.queryFields((t) => ({
-  workspaceDocuments: t.field({
+  workspaceDocuments: t.withAuth({ developerMode: true }).field({
     type: [WorkspaceDocumentRef],
     description: "The organisation's documents, newest first (at most 100).",
-    authScopes: { developerMode: true },
     extensions: { listSize: 100 },
     args: {
       limit: t.arg.int({ required: false, validate: z.number().int().min(1).max(100) }),
     },
     resolve: (_r, { limit }, ctx) =>
-      ctx.services.workspaceDocuments.list(ctx.principal!.organization.id, { limit: limit ?? 100 }),
+      ctx.services.workspaceDocuments.list(ctx.principal.organization.id, { limit: limit ?? 100 }),
   }),
-  workspaceDocument: t.field({
+  workspaceDocument: t.withAuth({ developerMode: true }).field({
     type: WorkspaceDocumentRef,
     nullable: true,
     description: "One of the organisation's documents by id; null when it has none with that id.",
-    authScopes: { developerMode: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) =>
-      ctx.services.workspaceDocuments.find(ctx.principal!.organization.id, String(id)),
+      ctx.services.workspaceDocuments.find(ctx.principal.organization.id, String(id)),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  uploadDocument: t.field({
+  uploadDocument: t.withAuth(WRITE_SCOPES).field({
     type: WorkspaceDocumentRef,
     description:
       "Uploads a document (multipart/form-data, GraphQL multipart request specification) and attaches it to one or more of the organisation's shipments. The type is sniffed from the bytes: PDF, PNG, JPEG, TIFF, XLSX or CSV; anything else is refused whatever it is called or declared. QUAYSIDE_DOCUMENTS_MAX_BYTES caps the size (20 MiB by default).",
-    authScopes: WRITE_SCOPES,
     args: {
       file: t.arg({ type: "File", required: true }),
       documentType: t.arg({ type: WorkspaceDocumentTypeEnum, required: true }),
@@ -121,7 +119,7 @@ builder.mutationFields((t) => ({
           reason: "file_too_large",
         });
       }
-      const outcome = await ctx.services.workspaceDocuments.upload(ctx.principal!, {
+      const outcome = await ctx.services.workspaceDocuments.upload(ctx.principal, {
         bytes: new Uint8Array(await file.arrayBuffer()),
         fileName: file.name,
         documentType: args.documentType,
@@ -148,17 +146,16 @@ builder.mutationFields((t) => ({
       }
     },
   }),
-  attachDocument: t.field({
+  attachDocument: t.withAuth(WRITE_SCOPES).field({
     type: WorkspaceDocumentRef,
     description: "Attaches a document to more of the organisation's shipments (already attached: no change).",
-    authScopes: WRITE_SCOPES,
     args: {
       id: t.arg.id({ required: true }),
       shipments: t.arg.stringList({ required: true, validate: references.min(1) }),
     },
     resolve: async (_r, { id, shipments }, ctx) => {
       const outcome = await ctx.services.workspaceDocuments.attach(
-        ctx.principal!.organization.id,
+        ctx.principal.organization.id,
         String(id),
         shipments,
         true,
@@ -168,17 +165,16 @@ builder.mutationFields((t) => ({
       return outcome.document;
     },
   }),
-  detachDocument: t.field({
+  detachDocument: t.withAuth(WRITE_SCOPES).field({
     type: WorkspaceDocumentRef,
     description: "Detaches a document from shipments; the document itself stays (deleteDocument removes it).",
-    authScopes: WRITE_SCOPES,
     args: {
       id: t.arg.id({ required: true }),
       shipments: t.arg.stringList({ required: true, validate: references.min(1) }),
     },
     resolve: async (_r, { id, shipments }, ctx) => {
       const outcome = await ctx.services.workspaceDocuments.attach(
-        ctx.principal!.organization.id,
+        ctx.principal.organization.id,
         String(id),
         shipments,
         false,
@@ -188,15 +184,11 @@ builder.mutationFields((t) => ({
       return outcome.document;
     },
   }),
-  deleteDocument: t.boolean({
+  deleteDocument: t.withAuth(WRITE_SCOPES).boolean({
     description: "Deletes a document and its stored bytes. Another organisation's id is not found.",
-    authScopes: WRITE_SCOPES,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const deleted = await ctx.services.workspaceDocuments.delete(
-        ctx.principal!.organization.id,
-        String(id),
-      );
+      const deleted = await ctx.services.workspaceDocuments.delete(ctx.principal.organization.id, String(id));
       if (!deleted) throw documentNotFound();
       return true;
     },
