@@ -83,16 +83,34 @@ export interface SandboxShipment {
 export class SandboxWorld {
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(
-    readonly services: Services,
-    readonly principal: Principal,
-    readonly shipments: readonly SandboxShipment[],
-    private readonly db: Database,
-    private readonly simulator: RunningSimulator,
-    private readonly snapshot: Snapshot,
-    private readonly sampleSender: Pick<WebhooksService, "sendSample">,
-    private readonly documentsDir: string,
-  ) {}
+  readonly services: Services;
+  readonly principal: Principal;
+  readonly shipments: readonly SandboxShipment[];
+  private readonly db: Database;
+  private readonly simulator: RunningSimulator;
+  private readonly snapshot: Snapshot;
+  private readonly sampleSender: Pick<WebhooksService, "sendSample">;
+  private readonly documentsDir: string;
+
+  private constructor(parts: {
+    services: Services;
+    principal: Principal;
+    shipments: readonly SandboxShipment[];
+    db: Database;
+    simulator: RunningSimulator;
+    snapshot: Snapshot;
+    sampleSender: Pick<WebhooksService, "sendSample">;
+    documentsDir: string;
+  }) {
+    this.services = parts.services;
+    this.principal = parts.principal;
+    this.shipments = parts.shipments;
+    this.db = parts.db;
+    this.simulator = parts.simulator;
+    this.snapshot = parts.snapshot;
+    this.sampleSender = parts.sampleSender;
+    this.documentsDir = parts.documentsDir;
+  }
 
   /**
    * Runs one request against the world, alone, and puts back every table it wrote to (and the
@@ -308,16 +326,16 @@ export class SandboxWorld {
     const snapshot = await Snapshot.take(db);
     phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
-    const sandbox = new SandboxWorld(
+    const sandbox = new SandboxWorld({
       services,
       principal,
       shipments,
       db,
       simulator,
       snapshot,
-      input.sampleSender,
+      sampleSender: input.sampleSender,
       documentsDir,
-    );
+    });
     return sandbox;
   }
 }

@@ -187,7 +187,7 @@ export class DocumentStore {
            AND reference_key = ${referenceKey}
          FOR UPDATE`;
       const head = await tx.carrierDocument.findUniqueOrThrow({ where: { id: locked!.id } });
-      return this.writeVersion(tx, head, content, now, true);
+      return this.writeVersion(tx, head, { carrier: content, now, fromCarrier: true });
     });
     // Remembered once committed: a rolled-back version must never be served.
     if (result.changed) this.remember(result.version);
@@ -216,7 +216,7 @@ export class DocumentStore {
           });
       // Without a stored carrier answer no partner event was merged yet: the latest version is the carrier's.
       const carrier = (base?.content ?? latest!.content) as unknown as TrackingDocument;
-      return this.writeVersion(tx, head, carrier, now, false);
+      return this.writeVersion(tx, head, { carrier, now, fromCarrier: false });
     });
     if (!result) return null;
     if (result.changed) this.remember(result.version);
@@ -228,10 +228,10 @@ export class DocumentStore {
   private async writeVersion(
     tx: Prisma.TransactionClient,
     head: CarrierDocument,
-    carrier: TrackingDocument,
-    now: Date,
-    fromCarrier: boolean,
+    /** `fromCarrier`: a carrier's answer (it marks the sync); false: the same answer with new partner events. */
+    answer: { carrier: TrackingDocument; now: Date; fromCarrier: boolean },
   ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
+    const { carrier, now, fromCarrier } = answer;
     const synced = fromCarrier ? { lastSyncedAt: now, lastAttemptAt: now, lastFailureReason: null } : {};
     const partnerEvents = head.organizationId
       ? await tx.partnerEvent.findMany({

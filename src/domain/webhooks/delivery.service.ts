@@ -192,7 +192,7 @@ export class WebhookDeliveryService {
             logger.warn({ deliveryId: delivery.id, reason: target.reason }, "webhook target blocked");
             answer = { status: null, error: `blocked: ${target.reason}` };
           }
-          const result = outcomeOf(delivery, claim.endpointId, answer, started, clock.now());
+          const result = outcomeOf(delivery, claim.endpointId, { answer, started, finished: clock.now() });
           if (answer.status !== null) span?.setAttribute("http.response.status_code", answer.status);
           span?.setAttribute("quayside.webhook.outcome", attemptOutcome(result));
           if (!result.ok) markFailed(span);
@@ -221,10 +221,9 @@ export class WebhookDeliveryService {
 function outcomeOf(
   delivery: EndpointClaim["deliveries"][number],
   endpointId: string,
-  answer: WebhookAnswer,
-  started: Date,
-  finished: Date,
+  attempt: { answer: WebhookAnswer; started: Date; finished: Date },
 ): AttemptOutcome {
+  const { answer, started, finished } = attempt;
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const attempts = delivery.attempts + 1;
   const deliveryStatus = ok ? "delivered" : attempts >= MAX_ATTEMPTS ? "failed" : "pending";
