@@ -81,16 +81,29 @@ afterAll(() => app?.stop());
 interface Sample {
   path: string;
   body?: unknown;
-  /** Arranges what the request needs first. */
-  before?: () => Promise<void>;
+  /** Arranges what the request needs first; a path it answers replaces `path`. */
+  before?: () => Promise<string | undefined>;
 }
 
-/** The carrier last answered for the shipment 13 hours ago: past the 12-hour refresh gap. */
-const answeredLongAgo = (reference: string) => async () => {
-  await app.services.db.prisma.shipment.updateMany({
-    where: { reference, deletedAt: null },
+/**
+ * One of the organisation's shipments that still moves, whose carrier last answered 13 hours ago
+ * (past the 12-hour refresh gap), so a refresh asks the carrier again.
+ */
+const answeredLongAgo = async () => {
+  const prisma = app.services.db.prisma;
+  const moving = await prisma.shipment.findFirstOrThrow({
+    where: {
+      organizationId: org.organizationId,
+      deletedAt: null,
+      failedAt: null,
+      status: { notIn: ["DELIVERED", "CANCELLED"] },
+    },
+  });
+  await prisma.shipment.update({
+    where: { id: moving.id },
     data: { lastSyncedAt: new Date(Date.now() - 13 * 3_600_000) },
   });
+  return `/shipments/${moving.reference}/refresh`;
 };
 
 /**
@@ -115,7 +128,7 @@ const live = (): Record<V1RouteName, Sample> => ({
   updateShipment: { path: `/shipments/${known[0]}`, body: { customer: "ACME Imports" } },
   shareShipment: { path: `/shipments/${known[0]}/share` },
   unshareShipment: { path: `/shipments/${known[0]}/share` },
-  refreshShipment: { path: `/shipments/${known[0]}/refresh`, before: answeredLongAgo(known[0]!) },
+  refreshShipment: { path: "/shipments/{moving}/refresh", before: answeredLongAgo },
   listDisruptions: { path: "/disruptions?severity=1&page_size=5" },
   readDisruption: { path: `/disruptions/${disruptionId}` },
   shipmentDisruptions: { path: `/shipments/${known[0]}/disruptions` },
@@ -189,8 +202,8 @@ async function exercise(
   sample: Sample,
   key?: string,
 ) {
-  await sample.before?.();
-  const res = await fetch(`${app.url}/api/v1${prefix}${sample.path}`, {
+  const path = (await sample.before?.()) ?? sample.path;
+  const res = await fetch(`${app.url}/api/v1${prefix}${path}`, {
     method: route.method.toUpperCase(),
     headers: {
       ...(key ? { authorization: `Bearer ${key}` } : {}),
@@ -324,6 +337,15 @@ describe("the OpenAPI 3.1 document", () => {
     await app.services.limiter.consume(`lookups:vessel_schedule:${lookupsSpent.keyId}`, 100, DAY_MS, 100);
     const carrierLookupsSpent = await plan("business");
     await app.services.limiter.consume(`lookups:carrier:${carrierLookupsSpent.keyId}`, 1000, DAY_MS, 1000);
+    // A shipment of the organisation that still moves, synced within the refresh gap.
+    const moving = await prisma.shipment.findFirstOrThrow({
+      where: {
+        organizationId: org.organizationId,
+        deletedAt: null,
+        failedAt: null,
+        status: { notIn: ["DELIVERED", "CANCELLED"] },
+      },
+    });
     // A retry-failed run, so the next one within 15 minutes is too soon.
     const retried = await plan("business");
     expect((await request("POST", "/shipments/retry-failed", retried.key, {})).status).toBe(202);
@@ -410,6 +432,21 @@ describe("the OpenAPI 3.1 document", () => {
         congestionOff.key,
       ],
       ["TrackingNotFoundError", "GET", "/container/{number}", `/container/${unknown[0]}`, free.key],
+      // Tracked (or refreshed) moments ago: inside the refresh gap; and a delivered box, not moving.
+      [
+        "RefreshTooSoonError",
+        "POST",
+        "/shipments/{id}/refresh",
+        `/shipments/${moving.reference}/refresh`,
+        org.key,
+      ],
+      [
+        "RefreshNotAllowedError",
+        "POST",
+        "/shipments/{id}/refresh",
+        `/shipments/${known[2]}/refresh`,
+        free.key,
+      ],
       [
         "PlanRequiredError",
         "PATCH",
