@@ -48,7 +48,7 @@ fieldset{border:1px solid var(--line);border-radius:4px;margin:12px 0}
 .late{color:var(--bad);font-weight:600}
 .estimated{font-style:italic;color:var(--muted)}
 .route-map{width:100%;height:auto;border:1px solid var(--line);border-radius:6px}.sea{fill:#dbe8f3}.land{fill:#eef0e8;stroke:#9aa392;stroke-width:.5}
-.route{fill:none;stroke:#0b57a4;stroke-width:2.5}.stop circle{fill:#fff;stroke:#0b57a4;stroke-width:2}
+.route{fill:none;stroke:#0b57a4;stroke-width:2.5}.inland{fill:none;stroke:#8a4b00;stroke-width:3;stroke-dasharray:7 4}.stop circle{fill:#fff;stroke:#0b57a4;stroke-width:2}
 .stop.destination circle{fill:#0b57a4}.stop text{font-size:11px;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .pin circle{fill:#f2a900;stroke:#1b2430;stroke-width:2}.pin text{font-size:12px;font-weight:700;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .glance{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px;margin:0}.glance dt{font-size:14px;color:var(--muted)}.glance dd{margin:0;font-weight:600}

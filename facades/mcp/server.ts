@@ -30,7 +30,7 @@ import { trackVessel } from "./tools/track-vessel.tool";
  * The version in the server info. Tool output changes are listed against it in
  * docs/mcp-changelog.md (spec v1 section 9); output only grows, so a change is a minor version.
  */
-export const MCP_SERVER_VERSION = "1.9.0";
+export const MCP_SERVER_VERSION = "1.10.0";
 
 /** The tools served, in the order `tools/list` answers them. A tool is listed only once it works. */
 export const MCP_TOOLS: readonly McpTool[] = [

@@ -29,6 +29,13 @@ export interface RouteLeg {
   path: readonly { lat: number; lng: number }[];
 }
 
+/** A road, rail or barge leg drawn from a partner's positions (`InlandLeg`), in its own stroke. */
+export interface InlandRouteLeg extends RouteLeg {
+  mode: "TRUCK" | "RAIL" | "BARGE";
+}
+
+const INLAND_WORDS = { TRUCK: "Truck", RAIL: "Rail", BARGE: "Barge" } as const;
+
 /** A marked point on the map (the vessel now), with its label. */
 export interface MapPin {
   lat: number;
@@ -40,6 +47,7 @@ export function routeMapSvg(
   stops: { lat: number; lng: number; name: string }[],
   legs: RouteLeg[] = [],
   pin?: MapPin,
+  inland: InlandRouteLeg[] = [],
 ): string {
   // Legs as drawn by the core (sea lanes), else straight lines between the stops.
   const coordinates =
@@ -51,6 +59,13 @@ export function routeMapSvg(
     properties: {},
     geometry: { type: "LineString", coordinates },
   };
+  const inlandLines = inland.map(
+    (leg): Feature<LineString> => ({
+      type: "Feature",
+      properties: {},
+      geometry: { type: "LineString", coordinates: leg.path.map(({ lat, lng }) => [lng, lat]) },
+    }),
+  );
   // Centre the map on the journey (circular mean of longitudes), so a trans-Pacific route is not cut.
   const sin = coordinates.reduce((a, [lng]) => a + Math.sin(((lng ?? 0) * Math.PI) / 180), 0);
   const cos = coordinates.reduce((a, [lng]) => a + Math.cos(((lng ?? 0) * Math.PI) / 180), 0);
@@ -62,7 +77,8 @@ export function routeMapSvg(
         [40, 30],
         [WIDTH - 40, HEIGHT - 30],
       ],
-      line,
+      // The inland legs may reach past the carrier's last call (a truck beyond the port): keep them in view.
+      inlandLines.length > 0 ? { type: "FeatureCollection", features: [line, ...inlandLines] } : line,
     );
   else projection.fitSize([WIDTH, HEIGHT], { type: "Sphere" });
   // A single stop or a short hop would zoom in absurdly: keep at least a regional view.
@@ -86,6 +102,12 @@ export function routeMapSvg(
 <rect width="${WIDTH}" height="${HEIGHT}" class="sea"/>
 <path d="${path(loadLand()) ?? ""}" class="land"/>
 ${coordinates.length > 1 ? `<path d="${path(line) ?? ""}" class="route"/>` : ""}
+${inland
+  .map(
+    (leg, i) =>
+      `<path d="${path(inlandLines[i]!) ?? ""}" class="inland ${leg.mode.toLowerCase()}"><title>${INLAND_WORDS[leg.mode]} leg from the partner's positions</title></path>`,
+  )
+  .join("")}
 ${markers}${pinMark}
 </svg>`;
 }

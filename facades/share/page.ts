@@ -25,7 +25,7 @@ section{background:#fff;border-radius:8px;padding:16px;margin:16px 0;box-shadow:
 table{width:100%;border-collapse:collapse}td,th{padding:6px 4px;border-bottom:1px solid #e6eaee;text-align:left}
 tr.estimated td{color:#5b6b7c;font-style:italic}
 .route-map{width:100%;height:auto;border-radius:6px}.sea{fill:#dbe8f3}.land{fill:#eef0e8;stroke:#b8c0b0;stroke-width:.5}
-.route{fill:none;stroke:#1b5fa8;stroke-width:2.5}.stop circle{fill:#fff;stroke:#1b5fa8;stroke-width:2}
+.route{fill:none;stroke:#1b5fa8;stroke-width:2.5}.inland{fill:none;stroke:#8a4b00;stroke-width:3;stroke-dasharray:7 4}.stop circle{fill:#fff;stroke:#1b5fa8;stroke-width:2}
 .stop.destination circle{fill:#1b5fa8}.stop text{font-size:11px;fill:#1d2733;paint-order:stroke;stroke:#fff;stroke-width:3px}
 footer{font-size:12px;color:#5b6b7c;text-align:center}`;
 
@@ -56,11 +56,20 @@ export function renderSharePage(s: SharedShipmentData): string {
 <div><span>${s.etaActual ? "Arrived" : "Estimated arrival"}</span><strong data-testid="eta">${escapeHtml(s.eta ?? "not known yet")}</strong></div>
 <div><span>From</span>${escapeHtml(s.origin)}</div><div><span>To</span>${escapeHtml(s.destination)}</div>
 </section>
-<section><h2>Route</h2>${routeMapSvg(s.route, s.paths)}</section>
+<section><h2>Route</h2>${routeMapSvg(s.route, s.paths, undefined, s.inlandLegs)}${inlandNote(s.inlandLegs)}</section>
 <section><h2>Milestones</h2><table><thead><tr><th>Date (local)</th><th>Event</th><th>Place</th></tr></thead><tbody>${milestones}</tbody></table></section>
 <section><h2>Containers</h2><table><thead><tr><th>Container</th><th>Type</th><th>Status</th></tr></thead><tbody>${containers}</tbody></table></section>
 <footer>Updated ${escapeHtml(s.updatedAt.replace("T", " ").slice(0, 16))} UTC · Tracked with Quayside</footer>
 </main></body></html>`;
+}
+
+const INLAND_WORDS: Record<string, string> = { TRUCK: "Truck", RAIL: "Rail", BARGE: "Barge" };
+
+/** Says in words what the dashed inland legs are (the map is an image). */
+function inlandNote(legs: SharedShipmentData["inlandLegs"]): string {
+  if (legs.length === 0) return "";
+  const modes = [...new Set(legs.map((l) => INLAND_WORDS[l.mode] ?? l.mode))].join(", ");
+  return `<p class="muted" data-testid="inland-legs">Dashed: ${escapeHtml(modes)} after the port, drawn from the positions the haulier reported (last ${escapeHtml(legs.at(-1)!.to.replace("T", " ").slice(0, 16))} UTC).</p>`;
 }
 
 export function renderGonePage(): string {

@@ -535,6 +535,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
     .filter((l) => l.lat !== null && l.lng !== null)
     .map((l) => ({ lat: l.lat!, lng: l.lng!, name: l.name }));
   const legs = (doc?.routeSegments ?? []).map((r) => ({ path: r.path }));
+  const inland = doc?.inlandLegs ?? [];
   const vessel = doc?.vesselNow ?? null;
   const next = doc?.nextMilestone ?? null;
   const refresh = refreshControl(s, shipment);
@@ -543,6 +544,7 @@ ${shipment.confirmedCarrier ? `<div><dt>Carrier you named</dt><dd>${esc(shipment
 <dl class="glance">
 <div><dt>Next milestone</dt><dd>${next ? `${esc(next.description)}${next.location ? `, ${esc(next.location.name)}` : ""}<br>${portTime({ local: next.localDateTime, utcOffset: next.utcOffset, instant: next.instant }, "date not given")}` : "None expected"}</dd></div>
 <div><dt>${shipment.ata ? "Arrived" : "Estimated arrival"}</dt><dd>${arrivalTime(shipment, "Not known yet")}</dd></div>
+${finalDestinationLine(shipment.finalDestinationEta)}
 <div><dt>Vessel</dt><dd>${vessel ? `${esc(vessel.name)}${vessel.voyage ? ` / ${esc(vessel.voyage)}` : ""}<br><span class="muted">${vessel.source === "AIS" ? `AIS position ${time(vessel.observedAt)}` : "Position estimated along the route"}</span>` : "Not at sea"}</dd></div>
 <div><dt>Route</dt><dd>${esc(shipment.summary ? `${shipment.summary.origin} → ${shipment.summary.destination}` : "—")}</dd></div>
 <div><dt>Carrier</dt><dd>${esc(shipment.confirmedCarrier?.name ?? shipment.carrierScac ?? "—")}</dd></div>
@@ -559,7 +561,7 @@ ${shipment.customers.length > 0 ? `<div><dt>Customer</dt><dd>${esc(shipment.cust
   const map = `<section class="card" aria-labelledby="route"><h2 id="route">Route</h2>
 ${
   stops.length > 0
-    ? `<figure>${routeMapSvg(stops, legs, pin)}<figcaption class="muted">Map drawn from Natural Earth data on this server.${vessel ? ` The marked point is ${esc(vessel.name)}${vessel.source === "AIS" ? ", at its last AIS report" : ", estimated along the route"} (${vessel.lat.toFixed(2)}, ${vessel.lng.toFixed(2)}).` : ""} <a href="#places">The places as a table</a>.</figcaption></figure>`
+    ? `<figure>${routeMapSvg(stops, legs, pin, inland)}<figcaption class="muted">Map drawn from Natural Earth data on this server.${inland.length > 0 ? ` The dashed line is the ${[...new Set(inland.map((l) => INLAND_MODE_TEXT[l.mode]))].join(" and ")} leg drawn from your partners' positions.` : ""}${vessel ? ` The marked point is ${esc(vessel.name)}${vessel.source === "AIS" ? ", at its last AIS report" : ", estimated along the route"} (${vessel.lat.toFixed(2)}, ${vessel.lng.toFixed(2)}).` : ""} <a href="#places">The places as a table</a>.</figcaption></figure>`
     : "<p>No places with coordinates yet.</p>"
 }</section>`;
   const places =
@@ -646,4 +648,29 @@ function pushLine(shipment: {
     return `<p class="muted" data-carrier-push="lost">The carrier stopped pushing updates; it is asked every ${push.pollEveryHours} hours until they are registered again.</p>`;
   }
   return `<p class="muted" data-carrier-push="pending">Pushed updates asked of the carrier; it is asked every ${push.pollEveryHours} hours meanwhile.</p>`;
+}
+
+const INLAND_MODE_TEXT: Record<string, string> = { TRUCK: "truck", RAIL: "rail", BARGE: "barge" };
+const FINAL_BASIS: Record<string, (km: number | null, mode: string) => string> = {
+  partner_position: (km, mode) => `from the ${mode}'s position${km === null ? "" : `, ${km} km to go`}`,
+  partner_estimate: () => "the partner's own estimate",
+  inland_default: () => "estimated by default: the port's arrival, 3 days at the port and the inland transit",
+};
+
+/** The predicted arrival at the final destination beyond the port (Shipment.finalDestinationEta), when there is one. */
+function finalDestinationLine(
+  eta: {
+    p50: string;
+    p80: string;
+    source: string;
+    confidence: string;
+    place: string;
+    remainingKm: number | null;
+    mode: string;
+  } | null,
+): string {
+  if (!eta) return "";
+  const basis =
+    FINAL_BASIS[eta.source]?.(eta.remainingKm, INLAND_MODE_TEXT[eta.mode] ?? eta.mode) ?? eta.source;
+  return `<div><dt>At ${esc(eta.place || "the final destination")}</dt><dd data-testid="final-destination-eta">${time(eta.p50)}<br><span class="muted">by ${time(eta.p80)} at the latest (4 in 5); ${esc(basis)}; confidence ${esc(eta.confidence)}</span></dd></div>`;
 }

@@ -154,6 +154,25 @@ const output = shipmentSummaryShape.extend({
     .describe(
       "Our predicted arrival window at the port of discharge; null once the vessel has arrived, with nothing to predict from, or when the plan does not include predictive ETA",
     ),
+  finalDestinationEta: z
+    .object({
+      p50: z.string().describe("Median predicted arrival at the final destination beyond the port (UTC)"),
+      p80: z.string().describe("The box arrives before this with 80% probability (UTC)"),
+      source: z
+        .string()
+        .describe(
+          "partner_position (a partner's newest position: the distance left times 1.3 at 55 km/h by truck, 40 by rail, 12 by barge), partner_estimate (the partner's own estimate), or inland_default (the port's arrival plus 72 hours at the port and the transit)",
+        ),
+      confidence: z.string().describe("high (a position at most 2 hours old), medium or low"),
+      computedAt: z.string().describe("When the prediction was computed"),
+      place: z.string().describe("The final destination (the place of delivery)"),
+      remainingKm: z.number().nullable().describe("Straight-line km still to go; null without coordinates"),
+      mode: z.string().describe("truck, rail or barge: the inland leg the speed is taken for"),
+    })
+    .nullable()
+    .describe(
+      "Our predicted arrival at the final destination beyond the port of discharge; null when the journey ends at the port, the box has arrived there, nothing dates it, or the plan does not include predictive ETA",
+    ),
 });
 
 const portCallOf = (p: RoutePointFragment) =>
@@ -204,7 +223,7 @@ export const getShipmentStatus = defineTool({
   name: "get_shipment_status",
   title: "Shipment status",
   description:
-    "The current status of one of your organisation's shipments: status, ETA and arrival, our predicted arrival window (p50/p80), ports of loading and discharge, delay, position, containers, the last milestone and the next one expected, and the terminal record (availability for pickup, holds, last free day). Stored data only: no carrier is called and no shipment slot is used.",
+    "The current status of one of your organisation's shipments: status, ETA and arrival, our predicted arrival window (p50/p80) at the port and at the final destination beyond it, ports of loading and discharge, delay, position, containers, the last milestone and the next one expected, and the terminal record (availability for pickup, holds, last free day). Stored data only: no carrier is called and no shipment slot is used.",
   input: z.object({ reference: referenceArgument }),
   output,
   async call({ reference }, context) {
@@ -247,6 +266,9 @@ export const getShipmentStatus = defineTool({
       lastEvent: milestoneOf(doc?.lastMilestone),
       nextEvent: milestoneOf(doc?.nextMilestone),
       predictiveEta: s.predictiveEta,
+      finalDestinationEta: s.finalDestinationEta
+        ? { ...s.finalDestinationEta, mode: s.finalDestinationEta.mode.toLowerCase() }
+        : null,
     });
   },
 });

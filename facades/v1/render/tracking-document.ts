@@ -7,7 +7,7 @@ import type {
   VoyageLegFieldsFragment,
   VoyageLegStatus,
 } from "../../generated/operations";
-import { renderPredictiveEta } from "./predictive-eta";
+import { renderFinalDestinationEta, renderPredictiveEta } from "./predictive-eta";
 
 /**
  * The v1 tracking document (spec v1 section 2.2) rendered from the core's typed facts. Pure: every
@@ -213,6 +213,7 @@ export function renderTrackingDocument(input: {
     shipment_uid: shipment.id,
     container_summary: view.containerSummary,
     ...renderPredictiveEta(view),
+    ...renderFinalDestinationEta(view),
     ...(input.staleReason ? { stale_reason: input.staleReason } : {}),
     ...renderTables(view),
   };

@@ -1,4 +1,5 @@
 import type { ShipmentStatus } from "../../generated/prisma/enums";
+import type { InlandLeg } from "../eta/final-destination";
 import { placeLocations } from "../routes/placed-locations";
 import { routeSegments } from "../routes/route-segments";
 import { type TrackingDocument, visibleEvents } from "../tracking/model";
@@ -22,10 +23,17 @@ export interface SharedShipmentView {
   route: { lat: number; lng: number; name: string }[];
   /** The journey's legs as drawn: sea legs along real sea lanes, land legs straight. */
   paths: { kind: "SEA" | "LAND"; path: [number, number][] }[];
+  /** Road, rail and barge legs drawn from the organisation's partner positions (issue 41); empty without them. */
+  inlandLegs: InlandLeg[];
   updatedAt: string;
 }
 
-export function sharedView(doc: TrackingDocument, carrierName: string, updatedAt: Date): SharedShipmentView {
+export function sharedView(
+  doc: TrackingDocument,
+  carrierName: string,
+  updatedAt: Date,
+  inland: InlandLeg[] = [],
+): SharedShipmentView {
   const { origin, destination } = originAndDestination(doc);
   const place = (key: string) => doc.locations.find((l) => l.key === key)?.name ?? "";
   // Milestones of the journey (transport moves and gate moves), once each, in time order.
@@ -73,6 +81,7 @@ export function sharedView(doc: TrackingDocument, carrierName: string, updatedAt
     milestones,
     route: route.length > 0 ? route : routePoints(doc).map(({ lat, lng }) => ({ lat, lng, name: "" })),
     paths: routeSegments(doc, placeLocations(doc)).map((s) => ({ kind: s.kind, path: s.path })),
+    inlandLegs: inland,
     updatedAt: updatedAt.toISOString(),
   };
 }

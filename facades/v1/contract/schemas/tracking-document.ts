@@ -13,7 +13,7 @@ import {
   status,
   utcCompanion,
 } from "./common";
-import { predictiveEtaField } from "./predictive-eta";
+import { finalDestinationEtaField, predictiveEtaField } from "./predictive-eta";
 
 const voyagePlanRow = z.object({
   leg: z.number().int(),
@@ -166,6 +166,7 @@ export const TrackingDocument = z
     shipment_uid: z.string(),
     container_summary: z.string(),
     predictive_eta: predictiveEtaField,
+    final_destination_eta: finalDestinationEtaField,
     stale_reason: z.string().optional().meta({
       description: "Only when the carrier could not be reached and the stored document was served.",
     }),

@@ -1,6 +1,8 @@
 import { findCarrierByScac } from "../../../domain/carriers/carrier-directory";
+import { inlandLegs } from "../../../domain/eta/final-destination";
 import { type SharedShipmentView, sharedView } from "../../../domain/sharing/share-view";
 import { builder } from "../../builder";
+import { InlandLegRef, partnerFactsOf } from "../eta/final-destination-eta";
 import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { SharedContainerRef } from "./shared-container";
@@ -37,6 +39,13 @@ const SharedShipmentRef = builder.objectRef<SharedShipmentView>("SharedShipment"
       description: "The journey's legs as drawn: sea legs along real sea lanes (MARNET), land legs straight.",
       resolve: (v) => v.paths,
     }),
+    inlandLegs: t.field({
+      type: [InlandLegRef],
+      extensions: { listSize: 6 },
+      description:
+        "Road, rail and barge legs drawn from the shipment's partner positions (its organisation's partner sources); empty without them.",
+      resolve: (v) => v.inlandLegs,
+    }),
   }),
 });
 
@@ -60,6 +69,7 @@ builder.queryFields((t) => ({
         stored.content,
         carrier?.name ?? stored.document.carrierScac,
         stored.document.lastSyncedAt ?? stored.version.fetchedAt,
+        inlandLegs(stored.content, await partnerFactsOf(ctx, shipment)),
       );
     },
   }),
