@@ -46,6 +46,11 @@ const environmentSchema = z.object({
     .transform((v) => (v === "" ? undefined : v)),
   QUAYSIDE_MIN_INSTANCES: z.coerce.number().int().min(1).max(1_000).default(1),
   QUAYSIDE_PUBLIC_URL: z.string().url().optional(),
+  /** AES-256-GCM key for shared secrets at rest (docs/decisions/secrets-at-rest.md): base64 of 32 bytes. */
+  QUAYSIDE_SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be base64 of 32 bytes")
+    .optional(),
   QUAYSIDE_DEMO_KEY: z
     .string()
     .min(16, "QUAYSIDE_DEMO_KEY must be at least 16 characters")
@@ -272,6 +277,11 @@ export interface AppConfig {
    */
   minInstances: number;
   publicUrl: string | undefined;
+  /**
+   * The key that seals shared secrets at rest: QUAYSIDE_SECRETS_KEY, else `keyFile` (created at first
+   * start in the data folder); neither (an in-memory data folder): a key for this process only.
+   */
+  secrets: { key: Buffer | undefined; keyFile: string | undefined };
   demo: { enabled: boolean; key: string | undefined };
   compatPrefix: string;
   mcpEnabled: boolean;
@@ -451,6 +461,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     redisUrl: e.REDIS_URL,
     minInstances: e.QUAYSIDE_MIN_INSTANCES,
     publicUrl: e.QUAYSIDE_PUBLIC_URL,
+    secrets: {
+      key: e.QUAYSIDE_SECRETS_KEY ? Buffer.from(e.QUAYSIDE_SECRETS_KEY, "base64") : undefined,
+      keyFile:
+        e.QUAYSIDE_DATA_DIR === "memory://"
+          ? undefined
+          : path.join(path.resolve(e.QUAYSIDE_DATA_DIR), "secrets.key"),
+    },
     demo: { enabled: e.QUAYSIDE_DEMO, key: e.QUAYSIDE_DEMO_KEY },
     compatPrefix: e.QUAYSIDE_COMPAT_PREFIX,
     mcpEnabled: e.QUAYSIDE_MCP_ENABLED,

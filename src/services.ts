@@ -30,6 +30,7 @@ import type { WorkspaceDocumentsService } from "./domain/workspace/documents.ser
 import type { QuoteRequestsService } from "./domain/workspace/quote-requests.service";
 import type { TicketsService } from "./domain/workspace/tickets.service";
 import type { Clock } from "./lib/clock";
+import type { SecretBox } from "./lib/secret-box";
 import type { Logger } from "./observability/logger";
 import type { Metrics } from "./observability/metrics";
 
@@ -45,6 +46,8 @@ export interface Services {
   clock: Clock;
   logger: Logger;
   metrics: Metrics;
+  /** Seals shared secrets at rest (docs/decisions/secrets-at-rest.md). */
+  secrets: SecretBox;
   accounts: AccountsService;
   /** Free time and holds kept on the shipment rows (issue 38). */
   freeTime: ShipmentFreeTime;

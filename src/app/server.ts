@@ -31,6 +31,7 @@ import { type DayOneReport, startDayOne } from "./day-one";
 import { disruptionFeedSources } from "./disruption-feeds";
 import { buildApp } from "./http-app";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
+import { sealStoredSecrets } from "./seal-secrets";
 import { createCounterStore, createServices, type Services } from "./services";
 import { terminalSourceFor } from "./terminals-wiring";
 
@@ -174,6 +175,11 @@ export async function startServer(
     lookupUpstreams,
   });
   startup.mark("services");
+  // Secrets written before they were sealed at rest are sealed now (docs/decisions/secrets-at-rest.md).
+  const sealed = await sealStoredSecrets(db.prisma, services.secrets);
+  if (sealed.partnerSources + sealed.carrierSubscriptions > 0) {
+    logger.info(sealed, "Shared secrets stored in clear sealed at rest");
+  }
   // Its own gateway for the baseline a new subscription starts from, on the same counters (budgets).
   let publicUrl = config.publicUrl ?? "";
   carrierPush = new CarrierPush({
@@ -190,6 +196,7 @@ export async function startServer(
       retry: { maxAttempts: config.carrierCalls.attempts },
     }),
     publicUrl: () => publicUrl,
+    secrets: services.secrets,
   });
   const pushService = carrierPush;
   const pushWorker = new PeriodicWorker(

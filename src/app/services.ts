@@ -48,6 +48,7 @@ import { QuoteRequestsService } from "../domain/workspace/quote-requests.service
 import { TicketsService } from "../domain/workspace/tickets.service";
 import { watchedClock } from "../lib/answer-scope";
 import type { Clock } from "../lib/clock";
+import { secretBoxFor } from "../lib/secret-box";
 import type { Logger } from "../observability/logger";
 import { Metrics } from "../observability/metrics";
 import type { Services } from "../services";
@@ -144,6 +145,8 @@ export function createServices(input: {
     withCarrierStatus(config.carrierStatus),
     input.connectedCarriers ?? (() => true),
   );
+  // Shared secrets at rest (partner sources, carrier subscriptions): sealed under the configured key.
+  const secrets = secretBoxFor(config.secrets);
   const documents = new DocumentStore(db.prisma, clock, db.prepared, {
     cacheLookups: metrics.cache("document_version"),
   });
@@ -280,6 +283,7 @@ export function createServices(input: {
     clock,
     logger,
     metrics,
+    secrets,
     accounts,
     freeTime,
     people: new PeopleService(db.prisma, clock, limiter, new AccountSignInLock(counters, clock), {
@@ -320,7 +324,7 @@ export function createServices(input: {
       log: lookupLog,
     }),
     webhooks,
-    partners: new PartnersService({ prisma: db.prisma, clock, documents, webhooks }),
+    partners: new PartnersService({ prisma: db.prisma, clock, documents, webhooks, secrets }),
     sampleDeliveries: input.sampleDeliveries,
     background,
     lookups,

@@ -4,14 +4,17 @@
  * that arrives after the freshness window is acknowledged and changes nothing; a subscription the
  * carrier lost is noticed at renewal, its box polled at the normal cadence while the carrier refuses
  * to take it again, and registered again once it does; each state shown on GraphQL, v1 and the
- * dashboard. A partner source's signed inbound webhook has its own rate window.
+ * dashboard. A partner source's signed inbound webhook has its own rate window. Shared secrets are
+ * sealed at rest, rows from before sealed at start, and every signature still verifies.
  */
+import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { eventsFor, shipmentFor } from "../../simulator/world/world";
+import { sealStoredSecrets } from "../../src/app/seal-secrets";
 import { partnerSignature } from "../../src/domain/partners/partner-signature";
 import { PARTNER_INBOUND_PER_MINUTE } from "../../src/http/gate";
 import { ManualClock } from "../../src/lib/clock";
@@ -208,6 +211,14 @@ describe("carrier push, hardened", () => {
     const held = simulator.subscriptions.list("HLCU");
     expect(held.map((s) => [s.version, s.filters])).toEqual([["v3", { equipmentReference: box }]]);
 
+    // The shared secret is sealed at rest: the row does not hold what the carrier signs with.
+    const row = await app.services.db.prisma.carrierSubscription.findFirstOrThrow({
+      where: { carrierScac: "HLCU", referenceKey: box },
+    });
+    const carrierSecret = held[0]!.secret.toString("base64");
+    expect(row.secret).toMatch(/^enc:v1:/);
+    expect(row.secret).not.toContain(carrierSecret);
+    expect(app.services.secrets.open(row.secret)).toBe(carrierSecret);
     const before = { requests: await carrierRequests("HLCU"), versions: await versionsOf(box) };
     clock.set(new Date(nextEventAt + 60_000));
     expect(await simulator.subscriptions.deliver()).toBeGreaterThan(0);
@@ -403,5 +414,98 @@ describe("a partner source's inbound webhook", () => {
     const again = await send(busy.source.id, partnerSignature(busy.signingSecret, later, body), later);
     expect(again.status).toBe(400);
     await again.arrayBuffer();
+  });
+
+  it("keeps the signing secret sealed at rest, and signatures still verify", async () => {
+    const source = await createSource("Sealed haulier");
+    const row = await app.services.db.prisma.partnerSource.findUniqueOrThrow({
+      where: { id: source.source.id },
+    });
+    expect(row.signingSecret).toMatch(/^enc:v1:/);
+    expect(row.signingSecret).not.toContain(source.signingSecret);
+    expect(row.signingSecret).not.toContain(source.signingSecret.replace(/^psec_/, ""));
+    const batch = JSON.stringify({ events: [{ event_id: "sealed-1", event_type: "POSITION" }] });
+    const now = String(Math.floor(clock.now().getTime() / 1000));
+    const signed = await fetch(`${app.url}/api/inbound/partners/${source.source.id}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-quayside-timestamp": now,
+        "x-quayside-signature": partnerSignature(source.signingSecret, now, batch),
+      },
+      body: batch,
+    });
+    // Verified: the batch is read, and its one event refused on its own (no shipment named).
+    expect(signed.status).toBe(200);
+    expect(
+      ((await signed.json()) as { data: { results: { outcome: string }[] } }).data.results,
+    ).toMatchObject([{ outcome: "invalid" }]);
+  });
+});
+
+describe("secrets stored in clear before sealing", () => {
+  it("are sealed by the start-up pass, and what they sign still verifies", async () => {
+    const CREATE = `mutation ($name: String!) { createPartnerSource(name: $name) { source { id } signingSecret } }`;
+    const created = await graphql(app, org.key, CREATE, { name: "Legacy feed" });
+    const source = (
+      created.body.data as { createPartnerSource: { source: { id: string }; signingSecret: string } }
+    ).createPartnerSource;
+    const prisma = app.services.db.prisma;
+    // As a row written before this change held it: the secret in clear.
+    await prisma.partnerSource.update({
+      where: { id: source.source.id },
+      data: { signingSecret: source.signingSecret },
+    });
+    const subscription = await prisma.carrierSubscription.findFirstOrThrow({
+      where: { carrierScac: "HLCU", subscriptionId: { not: null } },
+    });
+    const carrierSecret = app.services.secrets.open(subscription.secret);
+    await prisma.carrierSubscription.update({
+      where: { id: subscription.id },
+      data: { secret: carrierSecret },
+    });
+
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toEqual({
+      partnerSources: 1,
+      carrierSubscriptions: 1,
+    });
+    const sourceRow = await prisma.partnerSource.findUniqueOrThrow({ where: { id: source.source.id } });
+    expect(sourceRow.signingSecret).toMatch(/^enc:v1:/);
+    expect(sourceRow.signingSecret).not.toContain(source.signingSecret);
+    const subscriptionRow = await prisma.carrierSubscription.findUniqueOrThrow({
+      where: { id: subscription.id },
+    });
+    expect(subscriptionRow.secret).toMatch(/^enc:v1:/);
+    expect(subscriptionRow.secret).not.toContain(carrierSecret);
+    // A second pass finds nothing left in clear.
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toEqual({
+      partnerSources: 0,
+      carrierSubscriptions: 0,
+    });
+
+    const batch = JSON.stringify({ events: [{ event_id: "legacy-1", event_type: "POSITION" }] });
+    const now = String(Math.floor(clock.now().getTime() / 1000));
+    const partnerPost = await fetch(`${app.url}/api/inbound/partners/${source.source.id}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-quayside-timestamp": now,
+        "x-quayside-signature": partnerSignature(source.signingSecret, now, batch),
+      },
+      body: batch,
+    });
+    expect(partnerPost.status).toBe(200);
+    // The carrier signs with the secret it was given: its push still verifies (3.0: 200, nothing new).
+    const push = JSON.stringify({ events: [] });
+    const pushed = await fetch(`${app.url}/carrier-push/${subscription.callbackToken}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "subscription-id": subscription.subscriptionId!,
+        "notification-signature": `sha256=${createHmac("sha256", Buffer.from(carrierSecret, "base64")).update(push).digest("hex")}`,
+      },
+      body: push,
+    });
+    expect(pushed.status).toBe(200);
   });
 });

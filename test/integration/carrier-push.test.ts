@@ -151,7 +151,9 @@ describe("carrier push", () => {
         body,
       });
     const sign = (body: string) =>
-      `sha256=${createHmac("sha256", Buffer.from(row.secret, "base64")).update(body).digest("hex")}`;
+      `sha256=${createHmac("sha256", Buffer.from(app.services.secrets.open(row.secret), "base64"))
+        .update(body)
+        .digest("hex")}`;
 
     const replay = JSON.stringify(pushed);
     expect((await post(replay, sign(replay))).status).toBe(204);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type PartnerSource, Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import { featureAccess } from "../accounts/principal";
 import { predictionVersionOf } from "../eta/eta.service";
 import { shipmentIdWhere, shipmentName } from "../shipments/shipment-id";
@@ -52,6 +53,8 @@ export interface PartnersDeps {
   clock: Clock;
   documents: DocumentStore;
   webhooks: WebhooksService;
+  /** Seals the signing secrets at rest (docs/decisions/secrets-at-rest.md). */
+  secrets: SecretBox;
 }
 
 /**
@@ -95,7 +98,7 @@ export class PartnersService {
         id: randomUUID(),
         organizationId,
         name: trimmed,
-        signingSecret,
+        signingSecret: this.deps.secrets.seal(signingSecret),
         createdAt: this.deps.clock.now(),
       },
     });
@@ -107,7 +110,10 @@ export class PartnersService {
     const source = await this.find(organizationId, id);
     if (!source) return null;
     const signingSecret = generatePartnerSecret();
-    const updated = await this.deps.prisma.partnerSource.update({ where: { id }, data: { signingSecret } });
+    const updated = await this.deps.prisma.partnerSource.update({
+      where: { id },
+      data: { signingSecret: this.deps.secrets.seal(signingSecret) },
+    });
     await answersChanged({ organizations: [organizationId] });
     return { source: updated, signingSecret };
   }
@@ -144,7 +150,13 @@ export class PartnersService {
         message: "There is no partner source with this id.",
       };
     const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const check = checkPartnerSignature(source.signingSecret, timestamp, signature, body, nowSeconds);
+    const check = checkPartnerSignature(
+      this.deps.secrets.open(source.signingSecret),
+      timestamp,
+      signature,
+      body,
+      nowSeconds,
+    );
     if (!check.ok) {
       const message = {
         malformed:

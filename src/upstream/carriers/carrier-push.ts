@@ -23,6 +23,7 @@ import type { TrackingService } from "../../domain/tracking/tracking.service";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import type { Logger } from "../../observability/logger";
 import { createSemaphore } from "../http/concurrency";
 import { realSleep } from "../http/request";
@@ -53,6 +54,8 @@ export interface CarrierPushDeps {
   carriers: CarrierAdapter;
   /** This instance's public base URL (the callback URL is `${base}/carrier-push/<token>`). */
   publicUrl: () => string;
+  /** Seals the subscriptions' secrets at rest (docs/decisions/secrets-at-rest.md). */
+  secrets: SecretBox;
   fetch?: typeof fetch;
 }
 
@@ -279,7 +282,7 @@ export class CarrierPush {
     if (!row?.subscriptionId || header("subscription-id") !== row.subscriptionId) {
       return { status: 404, outcome: "unknown-subscription" };
     }
-    if (!signatureValid(row.secret, body, header("notification-signature"))) {
+    if (!signatureValid(this.deps.secrets.open(row.secret), body, header("notification-signature"))) {
       logger.warn(
         { scac: row.carrierScac, subscription: row.subscriptionId },
         "Carrier push refused: bad signature",
@@ -489,7 +492,7 @@ export class CarrierPush {
         reference,
         version: entry.tntVersion,
         callbackToken: token,
-        secret,
+        secret: this.deps.secrets.seal(secret),
         events: (baseline.kind === "found" ? asEvents(baseline.events) : []) as object[],
         createdAt: clock.now(),
       },
@@ -501,7 +504,7 @@ export class CarrierPush {
   private async register(row: SubscriptionRow): Promise<boolean> {
     const answer = await this.call(row.carrierScac, "POST", "", {
       callbackUrl: `${this.deps.publicUrl().replace(/\/$/, "")}/carrier-push/${row.callbackToken}`,
-      secret: row.secret,
+      secret: this.deps.secrets.open(row.secret),
       [FILTER_OF[row.referenceType]]: row.reference,
     });
     const id = (answer?.body as { subscriptionID?: unknown } | undefined)?.subscriptionID;
