@@ -161,7 +161,10 @@ describe("the sandbox", () => {
     });
   });
 
-  it("answers a refresh as its frozen world stands: inside the refresh gap (429 with the wait), or not moving (400)", async () => {
+  // The longer timeout: run alone, this test's first request waits for the world to be built.
+  it("answers a refresh as its frozen world stands: inside the refresh gap (429 with the wait), or not moving (400)", {
+    timeout: 120_000,
+  }, async () => {
     const call = client();
     const before = await call("GET", "/shipments/SHP-1000");
     const refused = await call("POST", "/shipments/SHP-1000/refresh");
