@@ -410,7 +410,9 @@ export function carrierRoutes(ctx: SimulatorContext) {
       case "push-late":
       case "push-duplicate":
       case "push-bad-signature":
-        // Habits, applied to the events answer itself (answerEvents), and push faults, applied to pushes.
+      case "subscriptions-refused":
+        // Habits, applied to the events answer itself (answerEvents), and push and subscription faults,
+        // applied to pushes and to the subscriptions route.
         return false;
     }
   }
