@@ -7,10 +7,9 @@
  * day turns at 23:00 UTC.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { normalizeIdentifier } from "../../src/domain/references/reference";
-import type { TrackedContainer, TrackedEvent, TrackingDocument } from "../../src/domain/tracking/model";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { rotterdamArrivals } from "../support/rotterdam-arrival";
 
 const START = "2026-12-01T12:00:00.000Z";
 /** The first instant of Dec 2 at Rotterdam. */
@@ -20,133 +19,7 @@ let app: TestApp;
 let clock: ManualClock;
 let org: OrgWithKey;
 
-const ROTTERDAM = {
-  key: "NLRTM",
-  unLocode: "NLRTM",
-  name: "Rotterdam",
-  state: null,
-  country: "Netherlands",
-  countryCode: "NL",
-  lat: null,
-  lng: null,
-  timeZone: "Europe/Amsterdam",
-};
-const SHANGHAI = {
-  ...ROTTERDAM,
-  key: "CNSHA",
-  unLocode: "CNSHA",
-  name: "Shanghai",
-  country: "China",
-  countryCode: "CN",
-  timeZone: "Asia/Shanghai",
-};
-
-function event(code: "DISC" | "GTOT", instant: string, facilityKey: string | null): TrackedEvent {
-  return {
-    kind: "equipment",
-    eventCode: code,
-    emitted: true,
-    statusCode: null,
-    description: code,
-    localDateTime: null,
-    utcOffset: null,
-    instant,
-    actual: true,
-    modeOfTransport: null,
-    legType: "main",
-    vesselKey: null,
-    voyage: null,
-    locationKey: "NLRTM",
-    facilityKey,
-    emptyIndicator: "LADEN",
-    offRoute: false,
-  } as unknown as TrackedEvent;
-}
-
-/** A one-box MSC document arriving at Rotterdam, discharged at the ECT terminal when `discharged`. */
-function documentOf(box: string, discharged: string | null): TrackingDocument {
-  const container: TrackedContainer = {
-    number: box,
-    isoCode: "42G1",
-    sizeType: null,
-    description: null,
-    status: "IN_TRANSIT",
-    statusFromCarrier: true,
-    eventsMirrored: false,
-    deliveredAt: null,
-    events: discharged ? [event("DISC", discharged, "ECT")] : [],
-  };
-  return {
-    referenceType: "container",
-    reference: box,
-    carrierScac: "MSCU",
-    status: "IN_TRANSIT",
-    statusFromCarrier: true,
-    locations: [SHANGHAI, ROTTERDAM],
-    facilities: [
-      {
-        key: "ECT",
-        name: "ECT Delta",
-        locode: "NLRTM",
-        countryCode: "NL",
-        smdgCode: "ECTDELTA",
-        bicCode: null,
-        lat: null,
-        lng: null,
-      },
-    ],
-    vessels: [],
-    containers: [container],
-    route: {
-      prepol: { locationKey: null, localDateTime: null, instant: null, actual: null },
-      pol: { locationKey: "CNSHA", localDateTime: null, instant: "2026-10-20T00:00:00.000Z", actual: true },
-      pod: {
-        locationKey: "NLRTM",
-        localDateTime: null,
-        instant: discharged ?? "2026-12-20T08:00:00.000Z",
-        actual: discharged !== null,
-      },
-      postpod: { locationKey: null, localDateTime: null, instant: null, actual: null },
-    },
-    etaHistory: [],
-    transshipmentLocationKeys: [],
-    ata: discharged,
-    deliveredAt: null,
-    currentPosition: null,
-    fetchedAt: clock.now().toISOString(),
-  } as unknown as TrackingDocument;
-}
-
-/** Stores the carrier's answer through the real document store; the first one also adds the row. */
-async function carrierAnswers(box: string, discharged: string | null): Promise<void> {
-  const { documents, db } = app.services;
-  const stored = await documents.record(
-    org.organizationId,
-    "MSCU",
-    "container",
-    box,
-    documentOf(box, discharged),
-  );
-  const referenceKey = normalizeIdentifier(box);
-  const existing = await db.prisma.shipment.findFirst({
-    where: { organizationId: org.organizationId, referenceKey },
-  });
-  if (existing) return;
-  await db.prisma.shipment.create({
-    data: {
-      organizationId: org.organizationId,
-      addedByUserId: org.userId,
-      referenceType: "container",
-      reference: box,
-      referenceKey,
-      carrierScac: "MSCU",
-      documentId: stored.document.id,
-      status: "IN_TRANSIT",
-      lastSyncedAt: clock.now(),
-      summary: stored.version.summary as never,
-    },
-  });
-}
+const { carrierAnswers } = rotterdamArrivals(() => ({ app, org, clock }));
 
 const BOX = "MSCU2000002";
 
