@@ -54,6 +54,11 @@ export interface FinalDestinationEta {
   remainingKm: number | null;
   /** The inland leg's mode the speed was taken for. */
   mode: InlandMode;
+  /**
+   * The first instant at which the same inputs give another answer by the clock alone (p50 reaches
+   * now and is held there, or a fix's age crosses a confidence boundary): how long a kept answer holds.
+   */
+  changesAt: Date;
 }
 
 /** The prediction at the port of discharge the inland leg is added to (PredictiveEta's p50 and p80). */
@@ -211,6 +216,7 @@ export function finalDestinationEta(input: {
     source: FinalDestinationEtaSource,
     confidence: FinalDestinationEta["confidence"],
     remainingKm: number | null,
+    boundaries: readonly number[] = [],
   ): FinalDestinationEta => ({
     p50: new Date(clamp(p50)),
     p80: new Date(clamp(p50) + spreadMs),
@@ -220,6 +226,8 @@ export function finalDestinationEta(input: {
     place: place?.name ?? "",
     remainingKm: remainingKm === null ? null : Math.round(remainingKm),
     mode,
+    // A p50 already held at now moves with every read; otherwise it holds until it is reached.
+    changesAt: new Date(Math.min(clamp(p50), ...boundaries.filter((b) => b > now.getTime()))),
   });
 
   const estimate = partnerEstimate(events, place?.unLocode ?? null);
@@ -238,7 +246,10 @@ export function finalDestinationEta(input: {
     const age = now.getTime() - fix.at;
     const confidence =
       age <= FRESH_FIX_HOURS * HOUR ? "high" : age <= STALE_FIX_HOURS * HOUR ? "medium" : "low";
-    return result(fix.at + travel, Math.max(HOUR, 0.3 * travel), "partner_position", confidence, km);
+    return result(fix.at + travel, Math.max(HOUR, 0.3 * travel), "partner_position", confidence, km, [
+      fix.at + FRESH_FIX_HOURS * HOUR + 1,
+      fix.at + STALE_FIX_HOURS * HOUR + 1,
+    ]);
   }
 
   const km = port && destination ? haversineKm(port, destination) : null;

@@ -8,6 +8,7 @@ import {
 } from "../../../domain/eta/final-destination";
 import type { PartnerEventFacts } from "../../../domain/partners/partner-event";
 import type { TrackingDocument } from "../../../domain/tracking/model";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { ShipmentRef } from "../shipments/shipment";
@@ -123,12 +124,16 @@ async function predict(
         predictedEta: shipment.predictedEta,
       })
     : null;
-  return finalDestinationEta({
+  const eta = finalDestinationEta({
     doc,
     events: await partnerFactsOf(ctx, shipment),
     podPrediction,
     now: ctx.services.clock.now(),
   });
+  // The clock read above: a kept answer (MCP status, the v1 document) holds until the prediction
+  // would change by time alone; a partner's event or a new version drops it as any write does.
+  answerValidUntil(eta ? eta.changesAt : null);
+  return eta;
 }
 
 const ETA_DESCRIPTION =
