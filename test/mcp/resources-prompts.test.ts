@@ -81,10 +81,18 @@ const shipmentUri = (reference: string) => `quayside://shipments/${reference}`;
 /** A resource's JSON (the first content's text). */
 const jsonOf = (contents: readonly object[]) =>
   JSON.parse(String((contents[0] as { text?: unknown } | undefined)?.text)) as Record<string, any>;
-/** The shipment without the predicted arrival's `computedAt`: the prediction is made at each read. */
+/**
+ * The shipment without the predicted arrival's `computedAt`, and its p80 to the second: the prediction
+ * is made at each read, and its spread follows the horizon from that instant (two reads a few
+ * milliseconds apart once gave p80s 1 ms apart).
+ */
 const settled = (shipment: unknown) => {
   const copy = structuredClone((shipment ?? {}) as Record<string, any>);
-  if (copy.predictiveEta) delete copy.predictiveEta.computedAt;
+  if (copy.predictiveEta) {
+    delete copy.predictiveEta.computedAt;
+    if (typeof copy.predictiveEta.p80 === "string")
+      copy.predictiveEta.p80 = copy.predictiveEta.p80.slice(0, 19);
+  }
   return copy;
 };
 
