@@ -15,7 +15,7 @@ let app: TestApp;
 let clock: ManualClock;
 let org: OrgWithKey;
 
-const { documentOf, carrierAnswers } = rotterdamArrivals(() => ({ app, org, clock }));
+const { documentOf, carrierAnswers, agreeRotterdamTerms } = rotterdamArrivals(() => ({ app, org, clock }));
 
 const ON_WATER = "MSCU1000006";
 const DUE_SOON = "MSCU2000002";
@@ -61,20 +61,7 @@ beforeAll(async () => {
   clock = new ManualClock(START);
   app = await startTestApp({ env: { QUAYSIDE_WORKERS: "off" }, clock });
   org = await app.fixtures.organization({ plan: "professional" });
-  // Four free calendar days from the day after discharge: Nov 29 (local) discharge -> last free day Dec 3.
-  const { body } = await graphql(app, org.key, ADD_TERMS, {
-    input: {
-      carrierScac: "MSCU",
-      portLocode: "NLRTM",
-      chargeType: "demurrage",
-      freeDays: 4,
-      freeDayBasis: "calendar",
-      slabs: [{ fromDay: 1, toDay: null, rate: 100 }],
-      currency: "EUR",
-      effectiveFrom: "2026-01-01",
-    },
-  });
-  expect(body.errors).toBeUndefined();
+  await agreeRotterdamTerms();
   await carrierAnswers(ON_WATER, null);
   await carrierAnswers(DUE_SOON, "2026-11-29T10:00:00.000Z");
   await carrierAnswers(OVERDUE, "2026-11-20T10:00:00.000Z");

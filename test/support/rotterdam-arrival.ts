@@ -6,7 +6,7 @@
 import { normalizeIdentifier } from "../../src/domain/references/reference";
 import type { TrackedContainer, TrackedEvent, TrackingDocument } from "../../src/domain/tracking/model";
 import type { ManualClock } from "../../src/lib/clock";
-import type { OrgWithKey, TestApp } from "./app";
+import { graphql, type OrgWithKey, type TestApp } from "./app";
 
 export const ROTTERDAM = {
   key: "NLRTM",
@@ -139,5 +139,28 @@ export function rotterdamArrivals(world: () => { app: TestApp; org: OrgWithKey; 
     });
   }
 
-  return { documentOf, carrierAnswers };
+  /** The organisation's contract: four free calendar days of demurrage at Rotterdam from the day after discharge. */
+  async function agreeRotterdamTerms(): Promise<void> {
+    const { app, org } = world();
+    const { body } = await graphql(
+      app,
+      org.key,
+      `mutation ($input: DndContractTermsInput!) { addDndContractTerms(input: $input) { id } }`,
+      {
+        input: {
+          carrierScac: "MSCU",
+          portLocode: "NLRTM",
+          chargeType: "demurrage",
+          freeDays: 4,
+          freeDayBasis: "calendar",
+          slabs: [{ fromDay: 1, toDay: null, rate: 100 }],
+          currency: "EUR",
+          effectiveFrom: "2026-01-01",
+        },
+      },
+    );
+    if (body.errors) throw new Error(`contract terms refused: ${JSON.stringify(body.errors)}`);
+  }
+
+  return { documentOf, carrierAnswers, agreeRotterdamTerms };
 }
