@@ -1,3 +1,4 @@
+import DataLoader from "dataloader";
 import { featureAccess } from "../../../domain/accounts/principal";
 import {
   type FinalDestinationEta,
@@ -94,22 +95,57 @@ interface OwnShipment {
   predictedEta: unknown;
 }
 
+interface PartnerReads {
+  facts: DataLoader<{ id: string; organizationId: string }, StoredPartnerFacts[], string>;
+  own: DataLoader<string, OwnShipment | null, string>;
+}
+/** Per request: a tracking document's ETA and legs read its shipment and partner events once. */
+const reads = new WeakMap<GraphQLContext, PartnerReads>();
+
+function readsOf(ctx: GraphQLContext): PartnerReads {
+  let found = reads.get(ctx);
+  if (!found) {
+    found = {
+      facts: new DataLoader(
+        (shipments) =>
+          Promise.all(
+            shipments.map(async (s) =>
+              (await ctx.services.partners.eventsOf(s.organizationId, s.id)).map((r) => ({
+                facts: r.facts as unknown as PartnerEventFacts,
+                receivedAt: r.receivedAt,
+              })),
+            ),
+          ),
+        { cacheKeyFn: (s) => s.id },
+      ),
+      own: new DataLoader((documentIds) =>
+        Promise.all(
+          documentIds.map((documentId) =>
+            ctx.services.db.prisma.shipment.findFirst({
+              where: { documentId, organizationId: ctx.principal?.organization.id ?? "", deletedAt: null },
+              select: { id: true, organizationId: true, documentId: true, predictedEta: true },
+            }),
+          ),
+        ),
+      ),
+    };
+    reads.set(ctx, found);
+  }
+  return found;
+}
+
 /** A shipment's partner events as the domain reads them. */
-export async function partnerFactsOf(
+export function partnerFactsOf(
   ctx: GraphQLContext,
   shipment: { id: string; organizationId: string },
 ): Promise<StoredPartnerFacts[]> {
-  const rows = await ctx.services.partners.eventsOf(shipment.organizationId, shipment.id);
-  return rows.map((r) => ({ facts: r.facts as unknown as PartnerEventFacts, receivedAt: r.receivedAt }));
+  return readsOf(ctx).facts.load({ id: shipment.id, organizationId: shipment.organizationId });
 }
 
 /** The organisation's live shipment that a document serves; null for another organisation's. */
 async function ownShipment(d: StoredDocumentView, ctx: GraphQLContext): Promise<OwnShipment | null> {
   if (!ctx.principal || d.document.organizationId !== ctx.principal.organization.id) return null;
-  return ctx.services.db.prisma.shipment.findFirst({
-    where: { documentId: d.document.id, organizationId: ctx.principal.organization.id, deletedAt: null },
-    select: { id: true, organizationId: true, documentId: true, predictedEta: true },
-  });
+  return readsOf(ctx).own.load(d.document.id);
 }
 
 async function predict(
