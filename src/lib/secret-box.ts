@@ -12,14 +12,25 @@ import { dirname } from "node:path";
 const PREFIX = "enc:v1:";
 
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error("The secrets key must be 32 bytes.");
+  private resolved: Buffer | undefined;
+
+  /**
+   * `key` may be a function: it runs at the first seal or open, so a process that never handles a
+   * secret (the CLI revoking a key on PostgreSQL) never creates a data folder for the key file.
+   */
+  constructor(private readonly key: Buffer | (() => Buffer)) {
+    if (Buffer.isBuffer(key)) this.resolved = checked(key);
+  }
+
+  private get material(): Buffer {
+    if (!this.resolved) this.resolved = checked(typeof this.key === "function" ? this.key() : this.key);
+    return this.resolved;
   }
 
   /** `enc:v1:<iv>:<tag>:<ciphertext>`, each base64; a fresh 12-byte IV per seal. */
   seal(plain: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const cipher = createCipheriv("aes-256-gcm", this.material, iv);
     const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
     return `${PREFIX}${iv.toString("base64")}:${cipher.getAuthTag().toString("base64")}:${data.toString("base64")}`;
   }
@@ -31,12 +42,17 @@ export class SecretBox {
   open(stored: string): string {
     if (!isSealed(stored)) return stored;
     const [iv, tag, data] = stored.slice(PREFIX.length).split(":");
-    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv ?? "", "base64"));
+    const decipher = createDecipheriv("aes-256-gcm", this.material, Buffer.from(iv ?? "", "base64"));
     decipher.setAuthTag(Buffer.from(tag ?? "", "base64"));
     return Buffer.concat([decipher.update(Buffer.from(data ?? "", "base64")), decipher.final()]).toString(
       "utf8",
     );
   }
+}
+
+function checked(key: Buffer): Buffer {
+  if (key.length !== 32) throw new Error("The secrets key must be 32 bytes.");
+  return key;
 }
 
 export function isSealed(stored: string): boolean {
@@ -46,24 +62,30 @@ export function isSealed(stored: string): boolean {
 /**
  * The configured key, else the data folder's key file (written at first start, owner-only), else a key
  * for this process alone (an in-memory data folder, whose rows do not outlive the process either).
+ * The key file is read, or written, at the first secret handled.
  */
 export function secretBoxFor(config: { key: Buffer | undefined; keyFile: string | undefined }): SecretBox {
   if (config.key) return new SecretBox(config.key);
-  if (!config.keyFile) return new SecretBox(randomBytes(32));
-  if (existsSync(config.keyFile)) {
-    const key = Buffer.from(readFileSync(config.keyFile, "utf8").trim(), "base64");
-    if (key.length !== 32) throw new Error(`${config.keyFile} does not hold base64 of 32 bytes.`);
-    return new SecretBox(key);
+  const keyFile = config.keyFile;
+  if (!keyFile) return new SecretBox(randomBytes(32));
+  return new SecretBox(() => keyFromFile(keyFile));
+}
+
+function keyFromFile(keyFile: string): Buffer {
+  if (existsSync(keyFile)) {
+    const key = Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64");
+    if (key.length !== 32) throw new Error(`${keyFile} does not hold base64 of 32 bytes.`);
+    return key;
   }
   const key = randomBytes(32);
-  mkdirSync(dirname(config.keyFile), { recursive: true });
+  mkdirSync(dirname(keyFile), { recursive: true });
   // flag "wx": two processes starting together do not both write; the loser reads the winner's key.
   try {
-    writeFileSync(config.keyFile, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
-    chmodSync(config.keyFile, 0o600);
-    return new SecretBox(key);
+    writeFileSync(keyFile, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    chmodSync(keyFile, 0o600);
+    return key;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return secretBoxFor(config);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return keyFromFile(keyFile);
     throw error;
   }
 }
