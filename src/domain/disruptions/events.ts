@@ -245,6 +245,14 @@ function sharesStorm(event: DisruptionEvent, facts: ItemFacts): boolean {
 const SHIP_CUE =
   /(?<![\p{L}])(?:[Ss]hip|[Vv]essel|[Bb]oxship|[Cc]ontainership|[Cc]ontainer ship|[Ff]eeder|[Tt]anker|[Bb]ulk carrier|[Bb]ulker|[Cc]ar carrier|[Ff]reighter|[Tt]he grounded|[Tt]he stranded|[Tt]he seized|[Tt]he hijacked|[Tt]he abandoned|[Tt]he stricken|[Tt]he burning|[Tt]he sunken|[Tt]he detained)\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
 
+/**
+ * An attack or seizure said of a ship by name: "missile hits the True Confidence", "Houthis seize the
+ * Galaxy Leader". The article and the capital letters tell a ship from a place ("hits the Red Sea" is
+ * a chokepoint and is left out below).
+ */
+const SHIP_OBJECT =
+  /(?<![\p{L}])(?:hits|hit|strikes|struck|attacks|attacked|targets|targeted|seizes|seize|seized|boards|boarded|hijacks|hijacked|sinks|sank)\s+the\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
+
 /** Capitalised words that are places, bodies or headline words, never a ship's name on their own. */
 const NOT_SHIP_WORDS = new Set(
   `port ports of the a an and in at on to for by from with as after canal sea bay strait gulf coast guard
@@ -258,17 +266,17 @@ const NOT_SHIP_WORDS = new Set(
  * three capitalised words opening a headline in sentence case ("Ever Given runs aground"), none of
  * them a place, body or headline word. A Title Case headline names nothing this way.
  */
-export function shipNames(title: string): string[] {
+export function shipNames(title: string, cuedOnly = false): string[] {
   const names = new Set<string>();
   const plain = (name: string) =>
     name.split(/\s+/).every((w) => !NOT_SHIP_WORDS.has(w.toLowerCase())) && name.length >= 3;
-  for (const m of title.matchAll(SHIP_CUE)) {
+  for (const m of [...title.matchAll(SHIP_CUE), ...title.matchAll(SHIP_OBJECT)]) {
     const name = m[1]!.replace(/['\u2019]s$/u, "");
     if (plain(name)) names.add(name);
   }
   const words = title.split(/\s+/);
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
-  if (capitalised / Math.max(1, words.length) < 0.6) {
+  if (!cuedOnly && capitalised / Math.max(1, words.length) < 0.6) {
     const opening = /^(\p{Lu}[\p{Ll}\p{N}-]+(?:\s+\p{Lu}[\p{L}\p{N}-]+){1,2})(?=\s+\p{Ll})/u.exec(title);
     // "Abandoned Rubymar drifts", "Hijacked Ruen heads": the participle describes the ship.
     const full = opening?.[1];
@@ -308,6 +316,32 @@ export function namesEventShip(event: DisruptionEvent, title: string): boolean {
     const word = new RegExp(`(?<![\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
     return word.test(title) && eventTitles.some((t) => word.test(t));
   });
+}
+
+/**
+ * The ship an event is about: the ship its first report names (a seizure, an attack, a grounding).
+ * A campaign or a closure whose later reports name ships it met is about no ship of its own.
+ */
+function anchorShips(event: DisruptionEvent): string[] {
+  const reports = [...event.sources, ...event.candidateSources];
+  if (reports.length === 0) return [];
+  const first = reports.reduce((a, b) => (b.publishedAt < a.publishedAt ? b : a));
+  return shipNames(first.title, true);
+}
+
+/**
+ * Two ships are two incidents: an item naming a ship, none of which the event's reports name, is not a
+ * report of an event about another ship (Rubymar sinking, then the True Confidence hit in the same
+ * waters a few days later). An event about no ship (a chokepoint's campaign) is not kept apart so.
+ */
+export function shipsDisagree(event: DisruptionEvent, title: string): boolean {
+  // Only names a vessel word or an attack introduces ("the bulk carrier Rubymar", "hits the True
+  // Confidence"): a headline's opening words may be a bridge or a storm ("Key Bridge collapses").
+  const itemShips = shipNames(title, true);
+  if (itemShips.length === 0) return false;
+  const anchors = anchorShips(event);
+  if (anchors.length === 0) return false;
+  return !namesEventShip(event, title);
 }
 
 /**
@@ -401,6 +435,7 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
 export function bestEvent(events: readonly DisruptionEvent[], facts: ItemFacts): DisruptionEvent | null {
   let best: { event: DisruptionEvent; score: number } | null = null;
   for (const event of events) {
+    if (shipsDisagree(event, facts.source.title)) continue;
     let joinable = false;
     let score = 0;
     if (withinWindow(event, facts.source.publishedAt)) ({ score, joinable } = similarity(event, facts));
@@ -542,6 +577,7 @@ const FRAGMENT_TEXT = 0.2;
  */
 export function isFragmentOf(event: DisruptionEvent, other: DisruptionEvent, facts: ItemFacts): boolean {
   if (other.id === event.id || other.resolvedBy === "report") return false;
+  if (shipsDisagree(other, facts.source.title)) return false;
   if (other.category !== event.category || other.category !== facts.category) return false;
   const at = facts.source.publishedAt.getTime();
   const followMs = followHorizonMs(other);
