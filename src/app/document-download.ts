@@ -24,10 +24,16 @@ export function attachmentDisposition(fileName: string): string {
 export function mountDocumentDownload(
   app: Express,
   services: Services,
-  admission: AdmissionGate,
-  refuse: (res: Response, outcome: OutcomeCode, message?: string) => void,
-  /** A dashboard session (the browser's download link) stands in for a key. */
-  sessionRead: RequestHandler = (_req, _res, next) => next(),
+  {
+    admission,
+    refuse,
+    sessionRead = (_req, _res, next) => next(),
+  }: {
+    admission: AdmissionGate;
+    refuse: (res: Response, outcome: OutcomeCode, message?: string) => void;
+    /** A dashboard session (the browser's download link) stands in for a key. */
+    sessionRead?: RequestHandler;
+  },
 ): void {
   app.get(
     DOCUMENT_DOWNLOAD_PATH,
@@ -39,8 +45,11 @@ export function mountDocumentDownload(
     guard(admission, { allowQueryKey: false }, (res, refusal) => refuse(res, refusal.outcome)),
     async (req, res, next) => {
       try {
+        // The guard admits only a caller with a principal; refused as a missing key should that change.
+        const principal = req.principal;
+        if (!principal) return refuse(res, "missing_key");
         const id = String(req.params.id);
-        const opened = await services.workspaceDocuments.open(req.principal!.organization.id, id);
+        const opened = await services.workspaceDocuments.open(principal.organization.id, id);
         if (!opened) return refuse(res, "not_found", "Your organisation has no document with this id.");
         const { document, bytes } = opened;
         res.setHeader("Content-Type", document.contentType);

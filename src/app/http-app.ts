@@ -206,13 +206,11 @@ export async function buildApp(
     toYoga,
   );
 
-  mountDocumentDownload(
-    app,
-    services,
+  mountDocumentDownload(app, services, {
     admission,
-    (res, outcome, message) => refuse("other", res, outcome, message),
-    sessions.readSessions(admission, (res, outcome) => refuse("other", res, outcome)),
-  );
+    refuse: (res, outcome, message) => refuse("other", res, outcome, message),
+    sessionRead: sessions.readSessions(admission, (res, outcome) => refuse("other", res, outcome)),
+  });
   app.use(onlyUnder("/share", createShareRouter(v1)));
   // One-click unsubscribe from mail (RFC 8058): public, the signed token is the capability.
   app.use(onlyUnder("/unsubscribe", createUnsubscribeRouter(v1)));

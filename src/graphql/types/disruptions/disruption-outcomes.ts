@@ -52,11 +52,10 @@ const ShipmentDisruptionsOutcomeRef = builder.unionType("ShipmentDisruptionsOutc
 });
 
 builder.queryFields((t) => ({
-  disruptions: t.field({
+  disruptions: t.withAuth({ developerMode: true }).field({
     type: DisruptionsOutcomeRef,
     description:
       "Published disruptions, most severe first; filters combine with AND. A bad filter value is answered before the plan is checked; a plan without disruptions gets PlanRequired, never a partial list.",
-    authScopes: { developerMode: true },
     args: {
       severity: t.arg.int({ required: false, description: "Minimum severity, 1 to 4 (default 1)." }),
       category: t.arg.string({ required: false, description: "One of the nine DisruptionCategory values." }),
@@ -75,37 +74,35 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const checked = checkDisruptionFilter(args);
       if (!checked.ok) return tag("invalid", { param: checked.param, message: checked.message });
-      const access = disruptionAccess(ctx.principal!);
+      const access = disruptionAccess(ctx.principal);
       if (access.kind !== "on") return tag(access.kind, access);
       const filter = {
         ...checked.filter,
-        touchingOrganizationId: args.touchingMyShipments ? ctx.principal!.organization.id : null,
+        touchingOrganizationId: args.touchingMyShipments ? ctx.principal.organization.id : null,
       };
       const { total, items } = await ctx.services.disruptions.list(filter);
       return tag("page", { filter, total, items });
     },
   }),
-  disruption: t.field({
+  disruption: t.withAuth({ developerMode: true }).field({
     type: DisruptionOutcomeRef,
     description:
       "One disruption by id (the same shape as a list item). The id of a disruption later merged into another (two first reports of one event) answers that other one, under its own id.",
-    authScopes: { developerMode: true },
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      const access = disruptionAccess(ctx.principal!);
+      const access = disruptionAccess(ctx.principal);
       if (access.kind !== "on") return tag(access.kind, access);
       const found = await ctx.services.disruptions.get(id);
       return found ? tag("found", found) : tag("not_found", { id });
     },
   }),
-  shipmentDisruptions: t.field({
+  shipmentDisruptions: t.withAuth({ developerMode: true }).field({
     type: ShipmentDisruptionsOutcomeRef,
     description:
       "The active disruptions touching one shipment of the organisation (at most ten, most severe first), each with how it touches it. Another organisation's shipment is not found.",
-    authScopes: { developerMode: true },
     args: { id: t.arg.string({ required: true, description: "Container or B/L number, or SHP-<digits>." }) },
     resolve: async (_root, { id }, ctx) => {
-      const organizationId = ctx.principal!.organization.id;
+      const organizationId = ctx.principal.organization.id;
       const shipment = await ctx.services.db.prisma.shipment.findFirst({
         where: shipmentIdWhere(organizationId, id),
         orderBy: { createdAt: "desc" },
@@ -113,7 +110,7 @@ builder.queryFields((t) => ({
       });
       // Visibility before the plan: whether a number is tracked is not the plan's to reveal.
       if (!shipment) return tag("not_found", { id });
-      const access = disruptionAccess(ctx.principal!);
+      const access = disruptionAccess(ctx.principal);
       if (access.kind !== "on") return tag(access.kind, access);
       const items = await ctx.services.disruptions.forShipment(shipment.id);
       return tag("found", {
