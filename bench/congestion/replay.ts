@@ -14,12 +14,15 @@ import { SIMULATOR_PUBLISHERS } from "../../src/app/disruption-feeds";
 import { LOST_AFTER_MS, SAME_CALL_MS } from "../../src/domain/congestion/anchorage-sampler";
 import type { AreaVessel } from "../../src/domain/congestion/port-area-source";
 import {
+  type Berthing,
   BUNCHING_AFTER_END_MS,
   backlogClearing,
+  isClosure,
   type ReportedDisruption,
   reportedEndAt,
   stoppageAt,
   stoppageMark,
+  withReopenings,
 } from "../../src/domain/congestion/reported-stoppages";
 import {
   BASELINE_DAYS,
@@ -44,6 +47,8 @@ interface Wait {
   anchoredAt: number;
   lastSeenAt: number;
   berthedAt: number | null;
+  /** Ended with the vessel seen alongside (recordSighting's `berthSeen`), not lost from view. */
+  berthSeen: boolean;
 }
 
 /** One port's waits, arrivals and daily signals, kept as the service keeps them in its tables. */
@@ -73,12 +78,20 @@ class PortLog {
       if (v.status !== "at-anchor") continue;
       const wait = openByVessel.get(v.key);
       if (wait) wait.lastSeenAt = at;
-      else this.waits.push({ vesselKey: v.key, anchoredAt: at, lastSeenAt: at, berthedAt: null });
+      else
+        this.waits.push({
+          vesselKey: v.key,
+          anchoredAt: at,
+          lastSeenAt: at,
+          berthedAt: null,
+          berthSeen: false,
+        });
     }
     for (const w of running) {
       if (moored.has(w.vesselKey)) {
         w.berthedAt = at;
         w.lastSeenAt = at;
+        w.berthSeen = true;
       }
     }
     const sameCall = new Set([...recent, ...openByVessel.keys()]);
@@ -87,6 +100,22 @@ class PortLog {
     const keepAfter = at - 15 * DAY;
     this.waits = this.waits.filter((w) => w.berthedAt === null || w.berthedAt >= keepAfter);
     this.arrivals = this.arrivals.filter((a) => a.at >= keepAfter || a === this.arrivals[0]);
+  }
+
+  /** The service's closureBerthings: berthings seen since the earliest closure naming the port was reported. */
+  closureBerthings(locode: string, events: readonly ReportedDisruption[], now: number): Berthing[] {
+    const closures = events.filter((e) => e.ports.includes(locode) && isClosure(e));
+    if (closures.length === 0) return [];
+    const since = Math.min(...closures.map((e) => e.firstSeen.getTime()));
+    return this.waits.flatMap((w) =>
+      w.berthSeen &&
+      w.berthedAt !== null &&
+      w.anchoredAt >= since &&
+      w.berthedAt >= since &&
+      w.berthedAt <= now
+        ? [{ anchoredAt: w.anchoredAt, berthedAt: w.berthedAt }]
+        : [],
+    );
   }
 
   /** storeSignals's selection and daySignals, for the day ending (or now) at `end`. */
@@ -151,6 +180,7 @@ class NewsLog {
       status: e.status,
       ports: e.entities.ports,
       signalCounts: e.signalCounts,
+      firstSeen: e.firstSeen,
       lastUpdated: e.lastUpdated,
       resolvedAt: e.resolvedAt,
     }));
@@ -162,8 +192,10 @@ function score(
   locode: string,
   log: PortLog,
   now: number,
-  events: readonly ReportedDisruption[],
+  reported: readonly ReportedDisruption[],
 ): StepItem | null {
+  // As the service's scoreDay does: a closure the port's AIS shows over reads as ended there.
+  const events = withReopenings(locode, reported, log.closureBerthings(locode, reported, now), now);
   const today = dayOf(now);
   const yesterday = shiftDay(today, -1);
   const stored = log.days.get(yesterday);

@@ -18,6 +18,8 @@ export const SAME_CALL_MS = 48 * HOUR_MS;
 export interface AnchorageMove {
   waitingBefore: number;
   waitingNow: number;
+  /** Ships that left the anchorage for a berth with this sighting (seen alongside). */
+  berthed: number;
 }
 
 export async function recordSighting(
@@ -77,7 +79,8 @@ export async function recordSighting(
       ? [
           prisma.portAnchorageWait.updateMany({
             where: { id: { in: berthed } },
-            data: { berthedAt: at, lastSeenAt: at },
+            // Seen alongside: a berthing (a reopened closure is read from these, reported-stoppages.ts).
+            data: { berthedAt: at, lastSeenAt: at, berthSeen: true },
           }),
         ]
       : []),
@@ -100,5 +103,5 @@ export async function recordSighting(
   // A vessel neither at anchor nor alongside (out of range for a moment) keeps its open wait until
   // LOST_AFTER_MS passes without a sighting: one missed AIS message ends nothing.
   if (writes.length > 0) await prisma.$transaction(writes);
-  return { waitingBefore: running.length, waitingNow: anchored.length };
+  return { waitingBefore: running.length, waitingNow: anchored.length, berthed: berthed.length };
 }

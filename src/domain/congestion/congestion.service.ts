@@ -24,8 +24,10 @@ import type { TrackingDocument } from "../tracking/model";
 import { type AnchorageMove, recordSighting } from "./anchorage-sampler";
 import type { PortAreaSource } from "./port-area-source";
 import {
+  type Berthing,
   BUNCHING_AFTER_END_MS,
   backlogClearing,
+  isClosure,
   isStoppage,
   type ReportedDisruption,
   reportedEndAt,
@@ -35,6 +37,7 @@ import {
   stoppageMark,
   stoppagesAt,
   stoppagesRaising,
+  withReopenings,
 } from "./reported-stoppages";
 import {
   BASELINE_DAYS,
@@ -219,7 +222,9 @@ export class CongestionService {
         where: { locode },
         data: { nextSampleAt: new Date(now.getTime() + this.deps.sampleEveryMs) },
       });
-      if (move && anchorageMoved(move)) {
+      // A ship berthing at a port under a reported closure may be its reopening (reported-stoppages.ts
+      // `berthingResumedAt`): scored now, so the floor lifts within a sampling, not at the interval.
+      if (move && (anchorageMoved(move) || (move.berthed > 0 && (await this.underClosure(locode, now))))) {
         // Scored at the next scoring pass rather than at its interval. A row under a scorer's lease is
         // left alone (it is being scored now), so no second process can claim it meanwhile.
         await prisma.portCongestionSchedule.updateMany({
@@ -311,6 +316,36 @@ export class CongestionService {
     });
   }
 
+  /** Whether an active reported closure names the port. */
+  private async underClosure(locode: string, now: Date): Promise<boolean> {
+    return (await this.stoppageEvents(now, 0, locode)).some((e) => e.status === "active" && isClosure(e));
+  }
+
+  /**
+   * The port's berthings (waits ended alongside) since the first report of the earliest closure among
+   * the events naming it, of ships that anchored after that report: what `withReopenings` reads. None
+   * is read when no closure names the port.
+   */
+  private async closureBerthings(
+    locode: string,
+    events: readonly ReportedDisruption[],
+    now: number,
+  ): Promise<Berthing[]> {
+    const closures = events.filter((e) => e.ports.includes(locode) && isClosure(e));
+    if (closures.length === 0) return [];
+    const since = new Date(Math.min(...closures.map((e) => e.firstSeen.getTime())));
+    const rows = await this.deps.prisma.portAnchorageWait.findMany({
+      where: {
+        locode,
+        berthSeen: true,
+        anchoredAt: { gte: since },
+        berthedAt: { gte: since, lte: new Date(now) },
+      },
+      select: { anchoredAt: true, berthedAt: true },
+    });
+    return rows.map((r) => ({ anchoredAt: r.anchoredAt.getTime(), berthedAt: r.berthedAt!.getTime() }));
+  }
+
   /**
    * The published disruption events that can be stoppages: active ones naming a port, and (with a
    * lookback) those resolved within it, whose end is a change to follow.
@@ -339,6 +374,7 @@ export class CongestionService {
         status: true,
         ports: true,
         state: true,
+        firstSeen: true,
         lastUpdated: true,
         resolvedAt: true,
       },
@@ -489,7 +525,9 @@ export class CongestionService {
     const todayRow = rows.find((r) => dayOf(r.day.getTime()) === day);
     const baseline = rows.filter((r) => dayOf(r.day.getTime()) < baselineEnd);
     if (!todayRow || !port || port.lat === null || port.lng === null) return this.unscore(locode);
-    const events = await this.stoppageEvents(new Date(now), BUNCHING_AFTER_END_MS, locode);
+    const reported = await this.stoppageEvents(new Date(now), BUNCHING_AFTER_END_MS, locode);
+    // A closure the port's AIS shows over (berthing resumed) reads as ended there, news or not.
+    const events = withReopenings(locode, reported, await this.closureBerthings(locode, reported, now), now);
     const stoppages = stoppagesAt(locode, events);
     const clearing = await this.clearingBacklog(locode, events, now, todayRow.vesselsWaiting);
     const bunchingHoldsBacklog = reportedEndAt(locode, events, now, BUNCHING_AFTER_END_MS) !== null;

@@ -42,6 +42,8 @@ export interface ReportedDisruption {
   ports: readonly string[];
   /** The event's signal families and how many reports carried each (its `state.signalCounts`). */
   signalCounts: Readonly<Record<string, number>>;
+  /** When the event's first report was read (disruptions.first_seen). */
+  firstSeen: Date;
   lastUpdated: Date;
   resolvedAt: Date | null;
 }
@@ -114,6 +116,75 @@ export function reportedEndAt(
 export function backlogClearing(waitingAtEnd: number, waitingNow: number): boolean {
   const growth = waitingNow - waitingAtEnd;
   return growth < GROWTH_SHIPS || growth < GROWTH_SHARE * Math.max(waitingAtEnd, waitingNow);
+}
+
+/**
+ * A berthing the port's AIS showed: a wait at anchor that ended with its vessel seen alongside (the
+ * sampler's `berthSeen`; a wait ended because its vessel was lost from view is no berthing).
+ */
+export interface Berthing {
+  anchoredAt: number;
+  berthedAt: number;
+}
+
+/**
+ * Whether an event reports a closure: a closure or halt among its reports and no strike. A closed port
+ * berths nobody, so its berthing resuming is its reopening; a strike works its berths at a fraction of
+ * their capacity (the world's at a third), so ships still berth during it and berthing tells nothing of
+ * its end: a strike's end is the news's alone.
+ */
+export function isClosure(event: ReportedDisruption): boolean {
+  return isStoppage(event) && (event.signalCounts.closure ?? 0) > 0 && (event.signalCounts.strike ?? 0) === 0;
+}
+
+/**
+ * When the port's own AIS showed a reported closure over (issue 36): the first berthing, after the
+ * closure was first reported and before the news reported its end, of a ship that anchored after that
+ * first report. Null when there is none, or the event is no closure naming the port.
+ *
+ * Why that ship: during a closure nobody who joined the queue after it began berths (the world holds
+ * them to the reopening, as terminals that suspend berthing do), while ships that anchored before it
+ * may still be worked in its first hours (the world's typhoons: one or two of them up to 19 hours in);
+ * so one ship of the closure's queue moving alongside is the port berthing again. The news of the
+ * reopening comes hours later (the world's: 3 hours after the end) and is read between readings, so
+ * waiting for it kept a reopened port on the board up to a sampling interval past its end.
+ */
+export function berthingResumedAt(
+  locode: string,
+  event: ReportedDisruption,
+  berthings: readonly Berthing[],
+  now: number,
+): number | null {
+  if (!event.ports.includes(locode) || !isClosure(event)) return null;
+  const reported = event.firstSeen.getTime();
+  const until = Math.min(now, event.resolvedAt?.getTime() ?? now);
+  let first: number | null = null;
+  for (const b of berthings) {
+    if (b.anchoredAt < reported || b.berthedAt < reported || b.berthedAt > until) continue;
+    if (first === null || b.berthedAt < first) first = b.berthedAt;
+  }
+  return first;
+}
+
+/**
+ * The events as the port's reading sees them once its AIS has shown a closure over: a closure naming
+ * the port whose berthing resumed (`berthingResumedAt`) reads as resolved at that berthing, so its floor
+ * lifts and its backlog is judged by whether it clears from then (`reportedEndAt`, `backlogClearing`),
+ * as after a reported end; a news end reported later does not move that instant. Other events, and
+ * every event as other ports read it, are unchanged: one port reopening says nothing of another the
+ * same closure named.
+ */
+export function withReopenings(
+  locode: string,
+  events: readonly ReportedDisruption[],
+  berthings: readonly Berthing[],
+  now: number,
+): ReportedDisruption[] {
+  return events.map((event) => {
+    const resumed = berthingResumedAt(locode, event, berthings, now);
+    if (resumed === null) return event;
+    return { ...event, status: "resolved", resolvedAt: new Date(resumed) };
+  });
 }
 
 /** Whether an event is a stoppage report of a port at all (its status aside). */

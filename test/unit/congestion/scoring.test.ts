@@ -230,6 +230,7 @@ describe("a closure or strike the news reports (issue 36)", () => {
     status: "active",
     ports: ["CNSHA", "CNNGB"],
     signalCounts: { storm: 2, closure: 1 },
+    firstSeen: new Date("2026-10-14T05:00:00Z"),
     lastUpdated: new Date("2026-10-14T05:00:00Z"),
     resolvedAt: null,
     ...overrides,
