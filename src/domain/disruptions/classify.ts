@@ -559,3 +559,64 @@ const ACTION_AT_ENDS =
 /** "Strike over as unions accept", "strike over, ships worked": an end; "strike over wages" is not. */
 const STRIKE_OVER =
   /(?<![\p{L}])(?:strike|strikes|walkout|lockout|stoppage) (?:is )?over(?:$|[,;:.!]| as | after | with | but )/u;
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  another: 1,
+  "a further": 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fourteen: 14,
+};
+const UNIT_MS: Readonly<Record<string, number>> = {
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+};
+const AMOUNT = `(\\d{1,3}|${Object.keys(NUMBER_WORDS).join("|")})`;
+const UNIT = "(hour|day|week|month)s?";
+/**
+ * How long a report says the disruption lasts from now: "closed for two weeks", "expected to last ten
+ * days", "a further 48 hours", "a 14-day strike". A duration after "after" or "since" is the past.
+ */
+const STATED_DURATION = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(?:for|last|lasting|another|a further)(?: (?:at least|up to|another|a further|the next|next)){0,2} ${AMOUNT}[ -]${UNIT}|${AMOUNT}-${UNIT} (?:strike|strikes|walkout|stoppage|lockout|closure|shutdown|suspension|ban|halt|blockade))(?![\\p{L}])`,
+  "gu",
+);
+/** The past is no promise of the future: "after a 10-day strike", "since", "in the past two weeks". */
+const PAST_DURATION =
+  /(?<![\p{L}])(?:after|since|following|ended|ending|past|last|previous|first|earlier)(?: [\p{L}-]+){0,2} $/u;
+/** An end nobody can date: "until further notice", "indefinitely", "no date set to reopen". */
+const OPEN_ENDED =
+  /(?<![\p{L}])(?:until further notice|indefinite|indefinitely|open-ended|no end in sight|no date (?:has been |was )?(?:set|given|fixed)|no timeline|no timetable|no timeframe)(?![\p{L}])/u;
+
+/**
+ * What a report says of how long the disruption lasts: a duration from its time, "open" when it says
+ * the end cannot be dated, or null. Silence before that is not the end: the report said it goes on.
+ */
+export function statedDuration(item: NormalisedItem): number | "open" | null {
+  if (isResolution(item)) return null;
+  const text = `${item.foldedTitle} . ${item.foldedSummary}`.replace(QUOTED, " ");
+  let longest = 0;
+  for (const m of text.matchAll(STATED_DURATION)) {
+    if (PAST_DURATION.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+    const amount = m[1] ?? m[3]!;
+    const unit = m[2] ?? m[4]!;
+    const n = NUMBER_WORDS[amount] ?? Number(amount);
+    longest = Math.max(longest, n * UNIT_MS[unit]!);
+  }
+  if (longest > 0) return longest;
+  return OPEN_ENDED.test(text) ? "open" : null;
+}

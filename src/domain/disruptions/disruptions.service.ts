@@ -107,8 +107,9 @@ function resolvedByOf(row: DisruptionRow): "report" | "silence" {
 
 /** The event's clustering state back from JSON (dates revived). */
 function eventOf(row: DisruptionRow): DisruptionEvent {
-  const state = (row.state ?? {}) as unknown as Partial<DisruptionEvent> & {
+  const state = (row.state ?? {}) as unknown as Partial<Omit<DisruptionEvent, "expectedUntil">> & {
     candidateSources?: (EventSource & { publishedAt: string })[];
+    expectedUntil?: string | null;
   };
   const record = recordOf(row);
   return {
@@ -122,6 +123,7 @@ function eventOf(row: DisruptionRow): DisruptionEvent {
     lastUpdated: row.lastUpdated,
     resolvedAt: row.resolvedAt,
     resolvedBy: row.status !== "resolved" ? null : (state.resolvedBy ?? resolvedByOf(row)),
+    expectedUntil: state.expectedUntil ? new Date(state.expectedUntil) : null,
     headline: row.headline,
     summary: row.summary,
     sources: record.sources,
@@ -149,6 +151,7 @@ function columnsOf(event: DisruptionEvent) {
     candidateSources,
     itemSeverity,
     resolvedBy,
+    expectedUntil,
   } = event;
   return {
     category: event.category,
@@ -174,6 +177,7 @@ function columnsOf(event: DisruptionEvent) {
       candidateSources,
       itemSeverity,
       resolvedBy,
+      expectedUntil: expectedUntil ?? null,
     } as unknown as Prisma.InputJsonValue,
   };
 }

@@ -37,6 +37,8 @@ export interface ItemFacts {
   signals: string[];
   foldedTitle: string;
   source: EventSource;
+  /** How long the report says the disruption lasts from its time ("closed for two weeks"), "open" when it cannot be dated. */
+  lasts?: number | "open" | null;
 }
 
 export interface DisruptionEvent {
@@ -56,6 +58,11 @@ export interface DisruptionEvent {
    * guess is not, and a later report that keeps its category and places reopens it.
    */
   resolvedBy: "report" | "silence" | null;
+  /**
+   * Until when its own reports said it goes on ("closed for two weeks", "until further notice"):
+   * silence before then is not its end.
+   */
+  expectedUntil?: Date | null;
   headline: string;
   summary: string;
   /** Up to four, distinct publishers first, then authority, then the earliest. */
@@ -487,6 +494,22 @@ function majorityCategory(
   return best;
 }
 
+/**
+ * Until when an event's reports say it goes on, with one more report: the latest such date. A stated
+ * duration counts from the report; an end nobody can date ("until further notice") lasts the category's
+ * follow horizon; never past the longest horizon. A report of the end says nothing of this.
+ */
+function expectedUntilWith(current: Date | null | undefined, facts: ItemFacts): Date | null {
+  const known = current ?? null;
+  if (facts.resolution || facts.lasts === null || facts.lasts === undefined) return known;
+  const ms =
+    facts.lasts === "open"
+      ? CATEGORY_WINDOWS[facts.category].followMs
+      : Math.min(facts.lasts, LONGEST_FOLLOW_MS);
+  const until = new Date(facts.source.publishedAt.getTime() + ms);
+  return known && known > until ? known : until;
+}
+
 /** A new event from its first item. */
 export function startEvent(id: string, facts: ItemFacts): DisruptionEvent {
   const at = facts.source.publishedAt;
@@ -501,6 +524,7 @@ export function startEvent(id: string, facts: ItemFacts): DisruptionEvent {
     lastUpdated: at,
     resolvedAt: facts.resolution ? at : null,
     resolvedBy: facts.resolution ? "report" : null,
+    expectedUntil: expectedUntilWith(null, facts),
     headline: "",
     summary: "",
     sources: [facts.source],
@@ -551,6 +575,7 @@ export function joinEvent(joined: DisruptionEvent, facts: ItemFacts): Disruption
     status: resolvedNow ? "resolved" : event.status,
     resolvedAt: resolvedNow ? at : event.resolvedAt,
     resolvedBy: resolvedNow ? "report" : event.resolvedBy,
+    expectedUntil: expectedUntilWith(event.expectedUntil, facts),
     entities: mergeEntities(event.entities, facts.entities),
     lastUpdated,
     publishers,
@@ -613,6 +638,10 @@ export function mergeFragments(into: DisruptionEvent, from: DisruptionEvent): Di
     entities: mergeEntities(into.entities, from.entities),
     firstSeen: from.firstSeen < into.firstSeen ? from.firstSeen : into.firstSeen,
     lastUpdated: from.lastUpdated > into.lastUpdated ? from.lastUpdated : into.lastUpdated,
+    expectedUntil:
+      (from.expectedUntil ?? 0) > (into.expectedUntil ?? 0)
+        ? (from.expectedUntil ?? null)
+        : (into.expectedUntil ?? null),
     publishers,
     itemCount: into.itemCount + from.itemCount,
     categoryCounts,
@@ -627,7 +656,11 @@ export function mergeFragments(into: DisruptionEvent, from: DisruptionEvent): Di
 /** Resolved by silence: no report for the category's window (3 days for a storm, 21 for a chokepoint). */
 export function resolveIfSilent(event: DisruptionEvent, now: Date): DisruptionEvent {
   if (event.status !== "active") return event;
-  const due = event.lastUpdated.getTime() + silenceWindowMs(event);
+  // Never on silence while its own reports said it goes on ("closed for two weeks").
+  const due = Math.max(
+    event.lastUpdated.getTime() + silenceWindowMs(event),
+    event.expectedUntil?.getTime() ?? 0,
+  );
   if (now.getTime() < due) return event;
   return written({ ...event, status: "resolved", resolvedAt: new Date(due), resolvedBy: "silence" });
 }

@@ -5,7 +5,7 @@
  */
 
 import type { DisruptionCategory } from "./categories";
-import { categoryScores, classify, isResolution, itemSeverity } from "./classify";
+import { categoryScores, classify, isResolution, itemSeverity, statedDuration } from "./classify";
 import { extractEntities } from "./entities";
 import {
   bestEvent,
@@ -93,6 +93,7 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
   return {
     category: classify(item, mentions),
     resolution: isResolution(item),
+    lasts: statedDuration(item),
     entities,
     terms: withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), `${item.title} ${item.summary}`),
     signals: signalsOf(item),

@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { shipNames } from "../../../src/domain/disruptions/events";
-import { eventOf, type NewsRow, replayItems } from "./replay-items";
+import { sweepSilentEvents } from "../../../src/domain/disruptions/pipeline";
+import { DAY, eventOf, type NewsRow, replayItems } from "./replay-items";
 
 const START = Date.parse("2025-03-03T08:00:00Z");
 const run = (rows: readonly NewsRow[]) => replayItems(rows, START);
+const at = (day: number) => new Date(START + day * DAY);
 
 describe("a ship is its own incident", () => {
   const attacks: NewsRow[] = [
@@ -78,5 +80,75 @@ describe("a ship is its own incident", () => {
     ];
     const ids = run(campaign).outcomes.map(eventOf);
     expect(ids).toEqual(["event-1", "event-1", "event-1"]);
+  });
+});
+
+describe("no close on silence while the event's own reports say it goes on", () => {
+  const closure: NewsRow[] = [
+    {
+      day: 0,
+      publisher: "Harbour Wire",
+      title: "Crane collapse closes the container terminal at the Port of Gdansk",
+      summary:
+        "Port of Gdansk officials said the terminal would stay closed for three weeks while the quay is inspected.",
+    },
+    {
+      day: 2,
+      publisher: "Quay Ledger",
+      title: "Carriers divert Gdansk calls as the terminal stays shut",
+      summary: "Lines are skipping the Port of Gdansk while the container terminal is closed.",
+    },
+  ];
+
+  it("a closure said to last three weeks is still active after a week of silence, and ends when it said", () => {
+    const { state, outcomes } = run(closure);
+    expect(new Set(outcomes.map(eventOf))).toEqual(new Set(["event-1"]));
+    // The port category's silence window (7 days) alone would have closed it on day 9.
+    expect(sweepSilentEvents(state.events, at(12))[0]!.status).toBe("active");
+    const later = sweepSilentEvents(state.events, at(22))[0]!;
+    expect(later.status).toBe("resolved");
+    expect(later.resolvedBy).toBe("silence");
+    expect(later.resolvedAt).toEqual(at(21));
+  });
+
+  it("its report of the end still closes it at the end's own time", () => {
+    const { state } = run([
+      ...closure,
+      {
+        day: 10,
+        publisher: "Box Trade Daily",
+        title: "Gdansk container terminal reopens after quay inspection",
+        summary: "Vessel operations restarted at the Port of Gdansk on Monday.",
+      },
+    ]);
+    expect(state.events[0]!.status).toBe("resolved");
+    expect(state.events[0]!.resolvedBy).toBe("report");
+    expect(state.events[0]!.resolvedAt).toEqual(at(10));
+  });
+
+  it("a terminal shut until further notice waits its category's follow horizon (30 days for a port)", () => {
+    const { state } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "Fire shuts the container terminal at the Port of Gdansk until further notice",
+        summary: "Port of Gdansk officials halted all vessel operations at the terminal.",
+      },
+    ]);
+    expect(sweepSilentEvents(state.events, at(20))[0]!.status).toBe("active");
+    expect(sweepSilentEvents(state.events, at(31))[0]!.resolvedAt).toEqual(at(30));
+  });
+
+  it("a duration in the past promises nothing: 'after a 48-hour strike' keeps the category's window", () => {
+    const { state } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "Dockworkers strike at the Port of Gdansk over pay",
+        summary:
+          "Container handling at the Port of Gdansk halted again after a 48-hour strike last month failed to end the dispute.",
+      },
+    ]);
+    expect(state.events[0]!.expectedUntil).toBeNull();
   });
 });
