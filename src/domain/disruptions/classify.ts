@@ -341,6 +341,20 @@ const PRICED_RISK = new RegExp(
   "gu",
 );
 
+const HALT_VERBS =
+  "stop|stops|stopped|suspend|suspends|suspended|halt|halts|halted|pause|pauses|paused|close|closes|closed|shut|shuts";
+const FLOW =
+  "(?:(?:new|all|laden|empty|reefer|export|import|dangerous|hazardous|cargo|container|box|truck|rail)[ -])*(?:bookings|booking|containers|boxes|gate-in|gate-ins|gates? for [\\p{L}-]+|reefers|acceptance|receiving|deliveries|pick-ups|pickups)";
+/**
+ * One flow stopped, not the port: "stops taking export containers", "suspends export bookings",
+ * "gate-in of laden boxes is suspended". A restriction of what a port or a line takes in, moderate
+ * on its own; a closure said beside it ("its berths remain closed") still reads as one.
+ */
+const STOPPED_FLOW = new RegExp(
+  `(?<![\\p{L}])(?:(?:${HALT_VERBS})(?: (?:taking|accepting|receiving|handling))? ${FLOW}|${FLOW}(?: of (?:[\\p{L}-]+ ){1,3}?)? (?:is |are |was |were |has been |have been )?(?:${HALT_VERBS}))(?![\\p{L}])`,
+  "gu",
+);
+
 /**
  * The cause of what an item reports, or what is still to come: "after the 48-hour strike", "ahead of
  * the walkout". A closure or strike named there is not what the item reports happening now, so the
@@ -464,13 +478,16 @@ export function itemSeverity(
 ): SeverityFacts {
   const text = `${item.foldedTitle} . ${item.foldedSummary}`;
   const hedged = hits(HEDGES, text.replace(PROHIBITION, " ")) > 0 || TO_COME.test(text);
-  const now = text.replace(CAUSE_OR_COMING, " ").replace(PRICED_RISK, " ");
+  const now = text
+    .replace(CAUSE_OR_COMING, " ")
+    .replace(PRICED_RISK, " ")
+    .replace(STOPPED_FLOW, " restrictions ");
   if (item.alertLevel) return { severity: ALERT_SEVERITY[item.alertLevel], hedged: false };
   const major = entities.chokepoints.length > 0 || entities.ports.some(isMajorPort);
   let severity: Severity;
   if (hits(CRITICAL_VERBS, now) > 0 && !isResolution(item)) {
     severity = major ? 4 : 3;
-  } else if (hits(MODERATE_WORDS, text) > 0 || isResolution(item)) {
+  } else if (hits(MODERATE_WORDS, now) > 0 || hits(MODERATE_WORDS, text) > 0 || isResolution(item)) {
     severity = 2;
   } else {
     severity = 1;

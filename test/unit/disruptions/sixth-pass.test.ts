@@ -3,7 +3,10 @@
  * written for these tests in the development corpus's style (invented ships and publishers).
  */
 import { describe, expect, it } from "vitest";
+import { itemSeverity } from "../../../src/domain/disruptions/classify";
+import { extractEntities } from "../../../src/domain/disruptions/entities";
 import { shipNames } from "../../../src/domain/disruptions/events";
+import { normaliseItem } from "../../../src/domain/disruptions/normalise";
 import { sweepSilentEvents } from "../../../src/domain/disruptions/pipeline";
 import { DAY, eventOf, type NewsRow, replayItems } from "./replay-items";
 
@@ -150,5 +153,42 @@ describe("no close on silence while the event's own reports say it goes on", () 
       },
     ]);
     expect(state.events[0]!.expectedUntil).toBeNull();
+  });
+});
+
+describe("severity from what stopped: one flow is a restriction, the port a closure", () => {
+  const severityOf = (title: string, summary: string) => {
+    const item = normaliseItem({
+      sourceId: "test",
+      publisher: "Harbour Wire",
+      guid: title,
+      link: null,
+      title,
+      summary,
+      publishedAt: new Date(START),
+    });
+    return itemSeverity(item, "weather", extractEntities(title, summary).entities).severity;
+  };
+
+  it("a large port that stops taking export containers before a storm is moderate (2), not critical", () => {
+    expect(
+      severityOf(
+        "Ningbo stops accepting reefer containers as the typhoon nears",
+        "Gate-in of empty boxes is suspended from noon; lines expect schedules to slip.",
+      ),
+    ).toBe(2);
+  });
+
+  it("the same port closing, or a stopped flow beside a closure, is critical (4)", () => {
+    expect(
+      severityOf("Typhoon shuts Ningbo's container terminals", "All vessel operations have stopped."),
+    ).toBe(4);
+    expect(
+      severityOf(
+        "Ningbo terminals suspend export bookings",
+        "The Beilun berths remain closed after the outbreak.",
+      ),
+    ).toBe(4);
+    expect(severityOf("Typhoon halts cargo at Ningbo", "All cargo handling stopped at the port.")).toBe(4);
   });
 });
