@@ -100,6 +100,18 @@ export function classify(
   item: NormalisedItem,
   mentions: readonly EntityMention[],
 ): DisruptionCategory | null {
+  return rankedCategories(item, mentions)[0] ?? null;
+}
+
+/**
+ * The categories an item's words support most, tied at the top score, in order of precedence: the
+ * first is its category; the others are what a report could equally be (blank sailings to prop up
+ * rates are the carriers' and the market's), which the event it belongs to decides.
+ */
+export function rankedCategories(
+  item: NormalisedItem,
+  mentions: readonly EntityMention[],
+): DisruptionCategory[] {
   const named = mentionedIn(mentions);
   const scores = categoryScores(
     item.foldedTitle,
@@ -117,11 +129,8 @@ export function classify(
     else scores.carrier_ops += scores.chokepoint;
     scores.chokepoint = 0;
   }
-  let best: DisruptionCategory | null = null;
-  for (const category of CATEGORY_PRECEDENCE) {
-    if (scores[category] > 0 && (best === null || scores[category] > scores[best])) best = category;
-  }
-  return best;
+  const top = Math.max(...CATEGORY_PRECEDENCE.map((c) => scores[c]));
+  return top > 0 ? CATEGORY_PRECEDENCE.filter((c) => scores[c] === top) : [];
 }
 
 const CRITICAL_WORDS = [

@@ -5,7 +5,7 @@
  */
 
 import type { DisruptionCategory } from "./categories";
-import { categoryScores, classify, isResolution, itemSeverity, statedDuration } from "./classify";
+import { categoryScores, isResolution, itemSeverity, rankedCategories, statedDuration } from "./classify";
 import { extractEntities } from "./entities";
 import {
   bestEvent,
@@ -88,10 +88,14 @@ function signalsOf(item: NormalisedItem): string[] {
 /** What an item says, its category null when no word of any category is in it. */
 export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "severity" | "hedged"> & {
   category: ItemFacts["category"] | null;
+  /** Categories the item's words support as much as its own (see `rankedCategories`). */
+  tiedWith: DisruptionCategory[];
 } {
   const { entities, mentions } = extractEntities(item.title, item.summary);
+  const ranked = rankedCategories(item, mentions);
   return {
-    category: classify(item, mentions),
+    category: ranked[0] ?? null,
+    tiedWith: ranked.slice(1),
     resolution: isResolution(item),
     lasts: statedDuration(item),
     entities,
@@ -235,8 +239,8 @@ export function ingestItem(
   const refused = refusal(read.foldedTitle, read.foldedSummary, named, draft.entities.countries.length > 0);
   if (refused && refused !== "no_effect")
     return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
-  const own = draft.category ? graded(read, draft, draft.category) : null;
   if (refused) {
+    const own = draft.category ? graded(read, draft, draft.category) : null;
     // A later report of an open event may say what happened in words the gate does not hold ("Cyclone
     // Biparjoy makes landfall near Jakhau", "the abandoned Rubymar drifts"): it is that event's report
     // when it joins it and reads like it or names its place or storm. It never starts an event.
@@ -255,7 +259,20 @@ export function ingestItem(
       outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed },
     };
   }
-  const ownTarget = own ? bestEvent(open, own) : null;
+  let own = draft.category ? graded(read, draft, draft.category) : null;
+  let ownTarget = own ? bestEvent(open, own) : null;
+  // Words that support two categories equally: the open event the item joins under one of them
+  // decides, rather than the order of precedence ("Carriers blank sailings to prop up collapsing
+  // rates" follows the market's slide).
+  for (const category of ownTarget ? [] : draft.tiedWith) {
+    const tied = graded(read, draft, category);
+    const target = bestEvent(open, tied);
+    if (target) {
+      own = tied;
+      ownTarget = target;
+      break;
+    }
+  }
   // An item that joins no event under its own category, and whose own category rests on one title
   // word or two summary words, is read in the context of an event it reads like ("CMA CGM restores
   // its booking systems a week after the attack" is the end of the carrier's outage, not a security

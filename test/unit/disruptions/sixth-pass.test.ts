@@ -192,3 +192,31 @@ describe("severity from what stopped: one flow is a restriction, the port a clos
     expect(severityOf("Typhoon halts cargo at Ningbo", "All cargo handling stopped at the port.")).toBe(4);
   });
 });
+
+describe("words that support two categories equally: the open event decides", () => {
+  const slide: NewsRow = {
+    day: 0,
+    publisher: "Freight Index Weekly",
+    title: "Transpacific spot rates keep sliding as demand weakens",
+    summary: "The composite index fell another 6% this week and is down 60% from its peak.",
+  };
+  const blanks: NewsRow = {
+    day: 6,
+    publisher: "Channel Freight News",
+    title: "Carriers blank sailings to prop up collapsing transpacific rates",
+    summary: "Alliances cancelled sailings for the holiday period as spot prices fell again.",
+  };
+
+  it("blank sailings to prop up falling rates follow the market's slide, as market news", () => {
+    const { outcomes } = run([slide, blanks]);
+    expect(outcomes.map(eventOf)).toEqual(["event-1", "event-1"]);
+    const joined = outcomes[1]!;
+    expect("facts" in joined && joined.facts.category).toBe("container_market");
+  });
+
+  it("with no market event open, the same report is the carriers' (precedence decides)", () => {
+    const { outcomes } = run([blanks]);
+    expect(outcomes[0]!.kind).toBe("created");
+    expect("facts" in outcomes[0]! && outcomes[0]!.facts.category).toBe("carrier_ops");
+  });
+});
