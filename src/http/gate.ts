@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { AccountsService, KeyRefusal } from "../domain/accounts/accounts.service";
+import type { AccountsService, Authentication, KeyRefusal } from "../domain/accounts/accounts.service";
 import type { Principal } from "../domain/accounts/principal";
 import { type FixedWindowLimiter, MINUTE_MS, type WindowDecision } from "../domain/limits/fixed-window";
 import {
@@ -76,6 +76,9 @@ export const PARTNER_INBOUND_PER_MINUTE = 120;
 const failuresSubject = (req: Request) => `auth-failures:${clientAddress(req)}`;
 const keylessSubject = (req: Request) => `keyless:${clientAddress(req)}`;
 
+/** What spending a request from the key's and the organisation's windows came to. */
+type SpentWindows = { rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" };
+
 /** What the gate reads and spends from, handed over by the composition root. */
 export interface GateDeps {
   accounts: AccountsService;
@@ -109,8 +112,32 @@ export class AdmissionGate {
   }
 
   async admit(req: Request, res: Response, options: GateOptions): Promise<Admission> {
+    return this.admitNow(req, res, options);
+  }
+
+  /**
+   * `admit`, decided in the same tick when nothing it needs is a round trip: the key in the key cache
+   * and the windows in this process's memory (the hot path of every request: no promise per layer).
+   * Otherwise a promise of the same decision. Same checks, spending, headers and order either way.
+   */
+  admitNow(req: Request, res: Response, options: GateOptions): Admission | Promise<Admission> {
     const rawKey = extractKey(req, options.allowQueryKey);
-    const authentication = await this.deps.accounts.authenticate(rawKey);
+    const { accounts } = this.deps;
+    const known = accounts.authenticateKnown(rawKey);
+    if (known === undefined) {
+      return accounts
+        .authenticateLookedUp(rawKey!)
+        .then((authentication) => this.admitAuthenticated(req, res, options, authentication));
+    }
+    return this.admitAuthenticated(req, res, options, known);
+  }
+
+  private admitAuthenticated(
+    req: Request,
+    res: Response,
+    options: GateOptions,
+    authentication: Authentication,
+  ): Admission | Promise<Admission> {
     if (!authentication.ok && authentication.refusal !== "developer_mode_off") {
       return this.refuseUnauthenticated(req, res, authentication.refusal, options);
     }
@@ -119,16 +146,19 @@ export class AdmissionGate {
     const refusedForDeveloperMode = !authentication.ok && !options.allowDeveloperModeOff;
     // A refusal spends one request, not a batch's size: the batch will not run.
     const cost = refusedForDeveloperMode ? 1 : (options.cost ?? 1);
-    const spent = await this.spendWindows(principal, cost);
-    setRateHeaders(res, spent.rate);
-    if (spent.outcome) {
-      res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
-      return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
-    }
-    if (refusedForDeveloperMode) {
-      return { ok: false, outcome: "developer_mode_off", principal, rate: spent.rate };
-    }
-    return { ok: true, principal, rate: spent.rate };
+    const settle = (spent: SpentWindows): Admission => {
+      setRateHeaders(res, spent.rate);
+      if (spent.outcome) {
+        res.setHeader("Retry-After", String(spent.rate.retryAfterSeconds));
+        return { ok: false, outcome: spent.outcome, principal, rate: spent.rate };
+      }
+      if (refusedForDeveloperMode) {
+        return { ok: false, outcome: "developer_mode_off", principal, rate: spent.rate };
+      }
+      return { ok: true, principal, rate: spent.rate };
+    };
+    const spent = this.spendWindowsNow(principal, cost) ?? this.spendWindows(principal, cost);
+    return spent instanceof Promise ? spent.then(settle) : settle(spent);
   }
 
   /**
@@ -217,11 +247,7 @@ export class AdmissionGate {
    * spent, like every refused answer, and gets the rest of a batch's cost back at once. The window
    * reported is the tighter of the two: the key's, unless the organisation has less left.
    */
-  private async spendWindows(
-    principal: Principal,
-    cost: number,
-    keptOnRefusal = 1,
-  ): Promise<{ rate: WindowDecision; outcome?: "rate_limited" | "organization_rate_limited" }> {
+  private async spendWindows(principal: Principal, cost: number, keptOnRefusal = 1): Promise<SpentWindows> {
     const { limiter } = this.deps;
     const keyWindow = keyRateWindow(principal);
     const orgWindow = organizationRateWindow(principal);
@@ -237,6 +263,35 @@ export class AdmissionGate {
     if (!organization.allowed) {
       const rate =
         cost > keptOnRefusal ? (await Promise.all([refund(orgWindow), refund(keyWindow)]))[0]! : organization;
+      return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
+    }
+    return { rate: tighterWindow(key, organization) };
+  }
+
+  /**
+   * `spendWindows` in the same tick when the windows are counted in this process's memory (undefined
+   * when they are shared: the caller awaits `spendWindows`). The same steps in the same order.
+   */
+  private spendWindowsNow(principal: Principal, cost: number, keptOnRefusal = 1): SpentWindows | undefined {
+    const { limiter } = this.deps;
+    const keyWindow = keyRateWindow(principal);
+    const key = limiter.consumeNow(keyWindow.subject, keyWindow.limit, MINUTE_MS, cost);
+    if (key === undefined) return undefined;
+    // The same store as the key's window: counted in memory too, so every call below answers now.
+    const now = (window: RateWindow, amount: number) =>
+      limiter.consumeNow(window.subject, window.limit, MINUTE_MS, amount)!;
+    if (!key.allowed) {
+      const rate = cost > keptOnRefusal ? now(keyWindow, -(cost - keptOnRefusal)) : key;
+      return { rate: { ...rate, allowed: false }, outcome: "rate_limited" };
+    }
+    const orgWindow = organizationRateWindow(principal);
+    const organization = now(orgWindow, cost);
+    if (!organization.allowed) {
+      let rate = organization;
+      if (cost > keptOnRefusal) {
+        rate = now(orgWindow, -(cost - keptOnRefusal));
+        now(keyWindow, -(cost - keptOnRefusal));
+      }
       return { rate: { ...rate, allowed: false }, outcome: "organization_rate_limited" };
     }
     return { rate: tighterWindow(key, organization) };
@@ -301,13 +356,17 @@ export function guard(
   return (req, res, next) => {
     // Already admitted as a person (a dashboard session on /graphql).
     if (req.principal) return next();
-    admission.admit(req, res, options).then((decision) => {
+    const proceed = (decision: Admission) => {
       if (!decision.ok) {
         closeIfBodyUnread(req, res);
         return refuse(res, decision);
       }
       req.principal = decision.principal;
       next();
-    }, next);
+    };
+    // Decided in this tick on the hot path (a cached key, windows in memory): no promise to wait on.
+    const decision = admission.admitNow(req, res, options);
+    if (decision instanceof Promise) decision.then(proceed, next);
+    else proceed(decision);
   };
 }

@@ -325,22 +325,46 @@ export class AccountsService {
    * key learns the one thing they can fix.
    */
   async authenticate(rawKey: string | undefined): Promise<Authentication> {
+    return this.authenticateKnown(rawKey) ?? (await this.authenticateLookedUp(rawKey!));
+  }
+
+  /** The rest of `authenticate` for a key `authenticateKnown` could not answer: read from the database. */
+  async authenticateLookedUp(rawKey: string): Promise<Authentication> {
+    return this.decide(await this.findKey(hashKey(rawKey)));
+  }
+
+  /**
+   * `authenticate` without a promise when it needs no database: a key absent or malformed, or found in
+   * the key cache (the hot path of every request: the gate answers it in the same tick). Undefined when
+   * the key has to be looked up. The same checks, in the same order, as `authenticate`.
+   */
+  authenticateKnown(rawKey: string | undefined): Authentication | undefined {
     if (rawKey === undefined || rawKey === "") return { ok: false, refusal: "missing_key" };
     if (!looksLikeKey(rawKey)) return { ok: false, refusal: "invalid_key" };
-    const keyHash = hashKey(rawKey);
-    const cached = this.keyCache?.get(keyHash);
-    if (this.keyCache) {
-      if (cached) this.cacheLookups?.hit();
-      else this.cacheLookups?.miss();
+    if (!this.keyCache) return undefined;
+    const cached = this.keyCache.get(hashKey(rawKey));
+    if (!cached) {
+      this.cacheLookups?.miss();
+      return undefined;
     }
-    const found = cached ?? (await this.findKey(keyHash));
+    this.cacheLookups?.hit();
+    return this.decide(cached);
+  }
+
+  private decide(found: KeyRow | null): Authentication {
     if (!found) return { ok: false, refusal: "invalid_key" };
     // Checks that depend on time run on every request, on a cached row too.
     if (found.revokedAt) return { ok: false, refusal: "revoked_key" };
     const now = this.clock.now();
     if (found.expiresAt && found.expiresAt.getTime() <= now.getTime())
       return { ok: false, refusal: "expired_key" };
-    const principal = principalOf(found);
+    // The principal of a cached row is built once (it copies the key and works out the plan), until
+    // the row changes: `touch` writes on it and forgets it, and a row read again is a new object.
+    let principal = principals.get(found);
+    if (principal === undefined) {
+      principal = principalOf(found);
+      principals.set(found, principal);
+    }
     this.touch(found, now);
     if (!principal.organization.developerMode) return { ok: false, refusal: "developer_mode_off", principal };
     return { ok: true, principal };
@@ -362,10 +386,14 @@ export class AccountsService {
     if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
     // The row may be cached: record the write on it so the next request does not repeat it.
     key.lastUsedAt = now;
+    principals.delete(key);
     // Fire and forget: a failed bookkeeping write must never fail the request.
     this.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
 }
+
+/** Principals of key rows (a cached row is the same object for the key cache's seconds). */
+const principals = new WeakMap<object, Principal>();
 
 /** Only a custom plan is negotiated; the other plans' windows are the published ones. */
 function negotiatedRate(plan: PlanCode, ratePerMinute: number | null): number | null {

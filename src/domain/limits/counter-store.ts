@@ -10,6 +10,11 @@ export interface CounterStore {
   readonly kind: "memory" | "redis";
   /** Adds `amount` to `key` (created with `ttlMs` to live) and returns the new total. */
   increment(key: string, amount: number, ttlMs: number): Promise<number>;
+  /**
+   * `increment` in the same tick, where the count is this process's (memory): the rate windows of
+   * every request are spent without a promise. Absent where a count is a round trip (Redis).
+   */
+  incrementNow?(key: string, amount: number, ttlMs: number): number;
   /** Current total, 0 when absent. */
   peek(key: string): Promise<number>;
   /**
@@ -47,6 +52,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async increment(key: string, amount: number, ttlMs: number): Promise<number> {
+    return this.incrementNow(key, amount, ttlMs);
+  }
+
+  incrementNow(key: string, amount: number, ttlMs: number): number {
     const now = this.clock.now().getTime();
     const current = this.counters.get(key);
     if (!current || current.expiresAt <= now) {

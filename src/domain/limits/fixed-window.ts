@@ -36,6 +36,23 @@ export class FixedWindowLimiter {
     return decision(total, limit, now, windowEnd, total <= limit);
   }
 
+  /**
+   * `consume` in the same tick when the store counts in this process's memory (every request spends
+   * two windows: no promise for either); undefined when the store is shared and the caller awaits
+   * `consume`.
+   */
+  consumeNow(
+    subject: string,
+    limit: number,
+    windowMs: number = MINUTE_MS,
+    cost = 1,
+  ): WindowDecision | undefined {
+    if (!this.store.incrementNow) return undefined;
+    const { key, now, windowEnd } = this.window(subject, windowMs);
+    const total = this.store.incrementNow(key, cost, windowEnd - now + 5_000);
+    return decision(total, limit, now, windowEnd, total <= limit);
+  }
+
   /** The state of a window without spending from it (for headers on answers that cost nothing). */
   async peek(subject: string, limit: number, windowMs: number = MINUTE_MS): Promise<WindowDecision> {
     const { key, now, windowEnd } = this.window(subject, windowMs);
