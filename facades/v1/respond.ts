@@ -106,6 +106,28 @@ function jsonOfShared(value: object): string {
   return text;
 }
 
+/**
+ * The JSON text of what `render` makes of `source`, a value the answer cache shares: rendered and
+ * serialised on the first answer that holds it, then only framed (the stored read of a kept shipment
+ * builds no object and serialises nothing but its envelope on a hit). `variant` tells apart the
+ * renderings of one value; `render` must read nothing but `source` (no request, no clock).
+ */
+const renderedVariants = new WeakMap<object, Map<string, string>>();
+
+export function renderedJsonOf(source: object, variant: string, render: () => unknown): string {
+  let variants = renderedVariants.get(source);
+  if (variants === undefined) {
+    variants = new Map();
+    renderedVariants.set(source, variants);
+  }
+  let text = variants.get(variant);
+  if (text === undefined) {
+    text = JSON.stringify(render());
+    variants.set(variant, text);
+  }
+  return text;
+}
+
 /** Writes a JSON body as `res.json` would (same bytes and headers), without its per-call work. */
 function sendJsonText(res: Response, text: string): void {
   res.setHeader("Content-Type", "application/json; charset=utf-8");

@@ -14,7 +14,7 @@ import type { V1Handlers } from "../handlers";
 import { renderShipmentSummary, shipmentSummariesJson } from "../render/shipment-summary";
 import { renderTerminalRecord } from "../render/terminal-record";
 import { renderTables, routeJson } from "../render/tracking-document";
-import { sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
+import { renderedJsonOf, sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
 /** GET /shipments/{id}: stored data only, no carrier call, no slot (spec v1 section 4.1 rule 4). */
@@ -194,15 +194,14 @@ export function mountShipmentRoutes(api: V1Handlers, deps: FacadeDeps): void {
         message: "This organisation does not track that shipment.",
       });
     }
-    res.json({
-      success: true,
-      data: {
-        ...renderShipmentSummary(shipment),
-        terminal: renderTerminalRecord(shipment.terminal),
-        discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
-        ...(full ? renderFull(shipment) : {}),
-      },
-    });
+    // A kept answer's shipment is the same object on every hit: rendered and serialised once.
+    const data = renderedJsonOf(shipment, full ? "full" : "summary", () => ({
+      ...renderShipmentSummary(shipment),
+      terminal: renderTerminalRecord(shipment.terminal),
+      discovery: shipment.discoveryStatus ? { status: shipment.discoveryStatus } : null,
+      ...(full ? renderFull(shipment) : {}),
+    }));
+    sendV1Data(res, {}, data);
   });
 }
 
