@@ -258,7 +258,7 @@ export async function sampleRecentPast(input: {
       signalRows.push({ locode, day, signals, computedAt: end });
       if (day < shiftDay(today, -(HISTORY_DAYS - 1))) continue;
       const history = readingsByPort.get(locode) ?? [];
-      const reading = readingOf(locode, day, end, byDay, history);
+      const reading = readingOf({ locode, day, end, byDay, history });
       if (reading) {
         history.push({ day, score: reading.score });
         readingsByPort.set(locode, history);
@@ -528,13 +528,19 @@ export class AreaLog {
  * One closed day's reading, by the rules of the service's `scoreDay`: each component against the
  * 90 days before the last 7, scored with `scorePort`, the trend against the readings before it.
  */
-function readingOf(
-  locode: string,
-  day: string,
-  end: number,
-  byDay: ReadonlyMap<string, DaySignals>,
-  history: readonly { day: string; score: number }[],
-): ReadingRow | null {
+function readingOf({
+  locode,
+  day,
+  end,
+  byDay,
+  history,
+}: {
+  locode: string;
+  day: string;
+  end: number;
+  byDay: ReadonlyMap<string, DaySignals>;
+  history: readonly { day: string; score: number }[];
+}): ReadingRow | null {
   const port = findPort(locode);
   const todayRow = byDay.get(day);
   if (!todayRow || !port || port.lat === null || port.lng === null) return null;

@@ -299,10 +299,12 @@ export function changeLine(event: string, data: ChangeData, shipment: MailShipme
 
 export function changeMail(
   kind: MailKind,
-  data: ChangeData,
-  shipment: MailShipment,
-  zone: string,
-  links: MailLinks,
+  {
+    data,
+    shipment,
+    zone,
+    links,
+  }: { data: ChangeData; shipment: MailShipment; zone: string; links: MailLinks },
 ): ComposedMail {
   const ref = data.reference_number;
   const facts = shipmentFacts(shipment);
@@ -473,10 +475,17 @@ export function momentMail(
 
 export function lastFreeDayMail(
   hours: 72 | 24,
-  shipment: MailShipment,
-  due: { container: string | null; lastFreeDay: string; source: string; endsAt: Date; now: Date },
-  zone: string,
-  links: MailLinks,
+  {
+    shipment,
+    due,
+    zone,
+    links,
+  }: {
+    shipment: MailShipment;
+    due: { container: string | null; lastFreeDay: string; source: string; endsAt: Date; now: Date };
+    zone: string;
+    links: MailLinks;
+  },
 ): ComposedMail {
   const left = due.endsAt.getTime() - due.now.getTime();
   const box = due.container ? `container ${due.container}` : shipment.reference;
@@ -521,15 +530,22 @@ export const MATCH_WORDS: Record<string, string> = {
 /** One mail per person and disruption, listing every followed shipment it touches. */
 export function disruptionMail(
   disruption: DisruptionFacts,
-  touched: { shipment: MailShipment; matchTypes: string[] }[],
-  link: string,
-  links: MailLinks,
-  options: { followUp?: boolean } = {},
+  {
+    touched,
+    link,
+    links,
+    followUp = false,
+  }: {
+    touched: { shipment: MailShipment; matchTypes: string[] }[];
+    link: string;
+    links: MailLinks;
+    followUp?: boolean;
+  },
 ): ComposedMail {
   const count = touched.length;
   // A follow-up names only the shipments reached since the first mail, and says so.
-  const more = options.followUp ? " more" : "";
-  const also = options.followUp ? " now also" : "";
+  const more = followUp ? " more" : "";
+  const also = followUp ? " now also" : "";
   const items = touched.map(({ shipment, matchTypes }) => {
     const how = [...new Set(matchTypes.map((m) => MATCH_WORDS[m] ?? "its route"))].join(" and ");
     return `${shipment.reference} (${shipment.name}${shipment.customer ? `, ${shipment.customer}` : ""}), ${routeWords(shipment)}: through ${how}. ${shipment.link}`;
@@ -557,10 +573,17 @@ export function disruptionMail(
 
 export function digestMail(
   day: string,
-  changes: { event: string; data: ChangeData; at: Date; shipment: MailShipment }[],
-  zone: string,
-  link: string,
-  links: MailLinks,
+  {
+    changes,
+    zone,
+    link,
+    links,
+  }: {
+    changes: { event: string; data: ChangeData; at: Date; shipment: MailShipment }[];
+    zone: string;
+    link: string;
+    links: MailLinks;
+  },
 ): ComposedMail {
   const count = `${changes.length} change${changes.length === 1 ? "" : "s"}`;
   return render(

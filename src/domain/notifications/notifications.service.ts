@@ -269,13 +269,12 @@ export class NotificationsService {
           contexts.set(shipment.id, await shipmentForMail(tx, this.base, shipment.id));
         const context = contexts.get(shipment.id);
         if (!context) continue;
-        const mail = changeMail(
-          kind,
+        const mail = changeMail(kind, {
           data,
-          context.shipment,
-          pref.timeZone,
-          await linksFor(urls, userId, kind),
-        );
+          shipment: context.shipment,
+          zone: pref.timeZone,
+          links: await linksFor(urls, userId, kind),
+        });
         await this.enqueueIn(
           tx,
           {
@@ -361,19 +360,18 @@ export class NotificationsService {
       const context = await shipmentForMail(prisma, this.base, follow.shipment.id);
       if (!context) continue;
       const { box } = deadline;
-      const mail = lastFreeDayMail(
-        due,
-        context.shipment,
-        {
+      const mail = lastFreeDayMail(due, {
+        shipment: context.shipment,
+        due: {
           container: box.container,
           lastFreeDay: box.lastFreeDay,
           source: box.source,
           endsAt: deadline.endsAt,
           now,
         },
-        pref.timeZone,
-        await linksFor(urls, user.id, kind),
-      );
+        zone: pref.timeZone,
+        links: await linksFor(urls, user.id, kind),
+      });
       const windowEnd = new Date(
         deadline.endsAt.getTime() - due * 3_600_000 + LFD_REMINDER_WINDOW_HOURS[due] * 3_600_000,
       );
@@ -638,10 +636,12 @@ export class NotificationsService {
           severity: first.severity,
           category: first.category,
         },
-        touched,
-        touched.length === 1 ? touched[0]!.shipment.link : `${this.base}/dashboard/shipments`,
-        await linksFor(urls, pair.user_id, "disruption"),
-        { followUp: told > 0 },
+        {
+          touched,
+          link: touched.length === 1 ? touched[0]!.shipment.link : `${this.base}/dashboard/shipments`,
+          links: await linksFor(urls, pair.user_id, "disruption"),
+          followUp: told > 0,
+        },
       );
       await this.enqueueIn(
         prisma,
@@ -719,13 +719,12 @@ export class NotificationsService {
             shipment: context.shipment,
           });
       }
-      const mail = digestMail(
-        day,
-        lines,
-        pref.timeZone,
-        `${this.base}/dashboard/shipments`,
-        await linksFor(this.urls(prisma), user.id, "digest"),
-      );
+      const mail = digestMail(day, {
+        changes: lines,
+        zone: pref.timeZone,
+        link: `${this.base}/dashboard/shipments`,
+        links: await linksFor(this.urls(prisma), user.id, "digest"),
+      });
       if (
         await this.enqueueIn(
           prisma,

@@ -73,7 +73,7 @@ export function mergePartnerEvents(
         (c) => c.actual && c.eventCode === "DISC" && c.locationKey === doc.route.pod.locationKey,
       );
       const dischargedAt = discharge?.instant ? Date.parse(discharge.instant) : null;
-      const same = (c: TrackedEvent) => sameMilestone(doc, c, e, location, dischargedAt);
+      const same = (c: TrackedEvent) => sameMilestone(c, e, { doc, location, dischargedAt });
       const carrierSays = box.events.filter((c) => c.source === undefined && same(c));
       if (carrierSays.some((c) => c.actual) || (!e.actual && carrierSays.length > 0)) continue;
       if (e.actual) box.events = box.events.filter((c) => !(c.source === undefined && !c.actual && same(c)));
@@ -133,11 +133,13 @@ function placeOf(doc: TrackingDocument, e: PartnerEventFacts): TrackedLocation {
 }
 
 function sameMilestone(
-  doc: TrackingDocument,
   c: TrackedEvent,
   e: PartnerEventFacts,
-  location: TrackedLocation,
-  dischargedAt: number | null,
+  {
+    doc,
+    location,
+    dischargedAt,
+  }: { doc: TrackingDocument; location: TrackedLocation; dischargedAt: number | null },
 ): boolean {
   if (c.eventCode !== e.eventCode) return false;
   // The export and the import side each have their own gate-out, rail departure ...: a milestone after

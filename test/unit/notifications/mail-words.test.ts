@@ -86,15 +86,21 @@ const change = (over: Partial<ChangeData> = {}): ChangeData => ({
 function everyMail(): [string, ComposedMail][] {
   const now = new Date("2026-12-01T08:00:00Z");
   return [
-    ["status_changed", changeMail("status_changed", change(), shipment, ZONE, links)],
+    ["status_changed", changeMail("status_changed", { data: change(), shipment, zone: ZONE, links })],
     [
       "status cancelled",
-      changeMail("status_changed", change({ status: "CANCELLED" }), shipment, ZONE, links),
+      changeMail("status_changed", { data: change({ status: "CANCELLED" }), shipment, zone: ZONE, links }),
     ],
-    ["status unknown", changeMail("status_changed", change({ status: "UNKNOWN" }), shipment, ZONE, links)],
-    ["delivered", changeMail("delivered", change({ status: "DELIVERED" }), shipment, ZONE, links)],
-    ["eta_changed", changeMail("eta_changed", change(), shipment, ZONE, links)],
-    ["vessel_arrived", changeMail("vessel_arrived", change(), shipment, ZONE, links)],
+    [
+      "status unknown",
+      changeMail("status_changed", { data: change({ status: "UNKNOWN" }), shipment, zone: ZONE, links }),
+    ],
+    [
+      "delivered",
+      changeMail("delivered", { data: change({ status: "DELIVERED" }), shipment, zone: ZONE, links }),
+    ],
+    ["eta_changed", changeMail("eta_changed", { data: change(), shipment, zone: ZONE, links })],
+    ["vessel_arrived", changeMail("vessel_arrived", { data: change(), shipment, zone: ZONE, links })],
     ...(
       ["vessel_departed", "transshipment", "available_for_pickup", "hold_placed", "hold_released"] as const
     ).map((kind): [string, ComposedMail] => [
@@ -117,49 +123,49 @@ function everyMail(): [string, ComposedMail][] {
     ]),
     ...([72, 24] as const).map((hours): [string, ComposedMail] => [
       `lfd_${hours}h`,
-      lastFreeDayMail(
-        hours,
+      lastFreeDayMail(hours, {
         shipment,
-        {
+        due: {
           container: "MSCU7100008",
           lastFreeDay: "2026-12-03",
           source: "given by the terminal",
           endsAt: new Date(now.getTime() + hours * 3_600_000),
           now,
         },
-        ZONE,
+        zone: ZONE,
         links,
-      ),
+      }),
     ]),
     [
       "disruption",
       disruptionMail(
         { headline: "Suez Canal closed", summary: "Traffic halted.", severity: 4, category: "canal_closure" },
-        [
-          { shipment, matchTypes: ["lane_interest"] },
-          {
-            shipment: { ...shipment, name: "SHP-13", reference: "MSCU7100013" },
-            matchTypes: ["pod", "vessel"],
-          },
-        ],
-        `${BASE}/dashboard/shipments`,
-        links,
+        {
+          touched: [
+            { shipment, matchTypes: ["lane_interest"] },
+            {
+              shipment: { ...shipment, name: "SHP-13", reference: "MSCU7100013" },
+              matchTypes: ["pod", "vessel"],
+            },
+          ],
+          link: `${BASE}/dashboard/shipments`,
+          links,
+        },
       ),
     ],
     [
       "digest",
-      digestMail(
-        "2026-12-01",
-        [
+      digestMail("2026-12-01", {
+        changes: [
           { event: "eta.changed", data: change(), at: now, shipment },
           { event: "shipment.updated", data: change(), at: now, shipment },
           { event: "shipment.vessel_arrived", data: change(), at: now, shipment },
           { event: "shipment.arrived", data: change({ status: "DELIVERED" }), at: now, shipment },
         ],
-        ZONE,
-        `${BASE}/dashboard/shipments`,
+        zone: ZONE,
+        link: `${BASE}/dashboard/shipments`,
         links,
-      ),
+      }),
     ],
     [
       "workspace",
@@ -228,7 +234,7 @@ describe("every mail in plain words", () => {
   });
 
   it("tells an ETA change as the new estimate against the previous one, in words", () => {
-    const mail = changeMail("eta_changed", change(), shipment, ZONE, links);
+    const mail = changeMail("eta_changed", { data: change(), shipment, zone: ZONE, links });
     expect(mail.text).toContain("New estimate:");
     expect(mail.text).toContain("Friday, 4 December 2026, 06:02 (Los Angeles time)");
     expect(mail.text).toContain("Previous estimate:");
@@ -243,9 +249,14 @@ describe("every mail in plain words", () => {
   });
 
   it("shows a delivered shipment's arrival, never a past estimate, and arrival names the port", () => {
-    const delivered = changeMail("delivered", change({ status: "DELIVERED" }), shipment, ZONE, links);
+    const delivered = changeMail("delivered", {
+      data: change({ status: "DELIVERED" }),
+      shipment,
+      zone: ZONE,
+      links,
+    });
     expect(delivered.text.split("\n--\n")[0]).not.toMatch(/estimate|expected arrival/i);
-    const arrived = changeMail("vessel_arrived", change(), shipment, ZONE, links);
+    const arrived = changeMail("vessel_arrived", { data: change(), shipment, zone: ZONE, links });
     expect(arrived.subject).toBe("Arrived at Los Angeles, United States: MSCU7100008");
   });
 
