@@ -142,7 +142,9 @@ export const routeSchema = z.strictObject({
   prepol: z.strictObject(routePoint),
   pol: z.strictObject(routePoint),
   pod: z.strictObject({ ...routePoint, predictive_eta: dateTime.nullable() }),
-  postpod: z.strictObject(routePoint),
+  // Beyond the contract: our predicted arrival at a place of delivery beyond the port, only when there
+  // is one (docs/decisions/final-destination-eta.md).
+  postpod: z.strictObject({ ...routePoint, predictive_eta: dateTime.optional() }),
 });
 
 // 2.6 vessels

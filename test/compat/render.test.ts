@@ -189,6 +189,7 @@ function view(): DocumentView {
       placed("DEDUI", 51.43, 6.76, "Europe/Berlin"),
     ],
     podPredictedArrival: { localDateTime: "2026-02-11 04:00:00" },
+    finalDestinationEta: null,
     facilities: [
       {
         key: "DEDUI/name:depot",

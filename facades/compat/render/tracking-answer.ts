@@ -165,7 +165,13 @@ export function renderRoute(view: DocumentView) {
     prepol: point(route.origin),
     pol: point(route.portOfLoading),
     pod: { ...point(route.portOfDischarge), predictive_eta: view.podPredictedArrival?.localDateTime ?? null },
-    postpod: point(route.destination),
+    // Our predicted arrival at the place of delivery beyond the port, shaped like pod's. The contract
+    // puts predictive_eta on pod only, so it is here only when there is one: every other answer is the
+    // contract's to the byte (docs/decisions/final-destination-eta.md).
+    postpod: {
+      ...point(route.destination),
+      ...(view.finalDestinationEta ? { predictive_eta: view.finalDestinationEta.localDateTime } : {}),
+    },
   };
 }
 

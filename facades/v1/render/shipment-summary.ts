@@ -1,6 +1,6 @@
 import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
 import { renderDemurrageRisk } from "./demurrage-risk";
-import { renderPredictiveEta } from "./predictive-eta";
+import { renderFinalDestinationEta, renderPredictiveEta } from "./predictive-eta";
 import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
@@ -31,6 +31,8 @@ export function renderShipmentSummary(s: ShipmentSummaryFieldsFragment) {
     next_refresh_eligible_at: s.nextRefreshEligibleAt,
     refresh_eligible_now: s.refreshEligibleNow,
     ...renderPredictiveEta(s),
+    // Absent unless there is one, as on the tracking document (docs/decisions/final-destination-eta.md).
+    ...renderFinalDestinationEta(s),
     // Absent, not null, unless the plan has predictive ETA (spec v1 section 2.3).
     ...(s.demurrageRisk ? { demurrage_risk: renderDemurrageRisk(s.demurrageRisk) } : {}),
     // Absent while the carrier is polled only (docs/decisions/carrier-push.md "Shown to users").

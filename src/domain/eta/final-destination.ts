@@ -50,6 +50,8 @@ export interface FinalDestinationEta {
   computedAt: Date;
   /** The final destination's name. */
   place: string;
+  /** The final destination's time zone (placeLocations), for its wall-clock arrival (compat `postpod`). */
+  timeZone: string;
   /** Straight-line kilometres still to go from the position (or the port) to the destination; null without coordinates. */
   remainingKm: number | null;
   /** The inland leg's mode the speed was taken for. */
@@ -180,6 +182,16 @@ function leftPort(doc: TrackingDocument, discharged: number | null): TrackedEven
 }
 
 /**
+ * The journey goes on beyond the port of discharge to a place of delivery the box has not reached:
+ * only then is there an arrival at the final destination to predict (a list's other rows read nothing for it).
+ */
+export function aheadBeyondPort(doc: TrackingDocument): boolean {
+  const { pod, postpod } = doc.route;
+  if (postpod.locationKey === null || postpod.locationKey === pod.locationKey) return false;
+  return postpod.actual !== true && doc.status !== "DELIVERED" && doc.status !== "CANCELLED";
+}
+
+/**
  * The predicted arrival at the final destination, when the journey has one beyond the port of discharge
  * and the box has not reached it. In order:
  * 1. a partner's position after the discharge (the newest): its straight-line distance to the
@@ -200,9 +212,8 @@ export function finalDestinationEta(input: {
 }): FinalDestinationEta | null {
   const { doc, events, podPrediction, now } = input;
   const { pod, postpod } = doc.route;
-  if (postpod.locationKey === null || postpod.locationKey === pod.locationKey) return null;
-  if (postpod.actual === true || doc.status === "DELIVERED" || doc.status === "CANCELLED") return null;
-  const place = doc.locations.find((l) => l.key === postpod.locationKey);
+  if (!aheadBeyondPort(doc)) return null;
+  const place = placeLocations(doc).find((l) => l.key === postpod.locationKey);
   const destination = pointOf(doc, postpod.locationKey);
   const port = pointOf(doc, pod.locationKey);
   const discharged = dischargedAt(doc);
@@ -224,6 +235,7 @@ export function finalDestinationEta(input: {
     confidence,
     computedAt: now,
     place: place?.name ?? "",
+    timeZone: place?.timeZone ?? "Etc/UTC",
     remainingKm: remainingKm === null ? null : Math.round(remainingKm),
     mode,
     // A p50 already held at now moves with every read; otherwise it holds until it is reached.

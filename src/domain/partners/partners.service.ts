@@ -339,12 +339,25 @@ export class PartnersService {
     await answersChanged({ shipments: [shipment] });
   }
 
-  /** The partner events of a shipment, newest first (what the dashboard and GraphQL list). */
-  eventsOf(organizationId: string, shipmentId: string) {
-    return this.deps.prisma.partnerEvent.findMany({
-      where: { organizationId, shipmentId },
+  /**
+   * The partner events of shipments in one statement (a list's rows read them once, not per row),
+   * each shipment's newest first.
+   */
+  async eventsOfMany(shipments: readonly { id: string; organizationId: string }[]) {
+    if (shipments.length === 0) return [];
+    const rows = await this.deps.prisma.partnerEvent.findMany({
+      where: {
+        organizationId: { in: [...new Set(shipments.map((s) => s.organizationId))] },
+        shipmentId: { in: shipments.map((s) => s.id) },
+      },
       orderBy: { receivedAt: "desc" },
     });
+    const byShipment = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const key = `${row.organizationId}:${row.shipmentId}`;
+      byShipment.set(key, [...(byShipment.get(key) ?? []), row]);
+    }
+    return shipments.map((s) => byShipment.get(`${s.organizationId}:${s.id}`) ?? []);
   }
 }
 

@@ -14,7 +14,7 @@ import {
   utcCompanion,
 } from "./common";
 import { DemurrageRisk } from "./demurrage";
-import { predictiveEtaField } from "./predictive-eta";
+import { finalDestinationEtaField, predictiveEtaField } from "./predictive-eta";
 import { TerminalRecord } from "./terminal-record";
 import { documentTables } from "./tracking-document";
 
@@ -67,6 +67,7 @@ export const ShipmentSummary = z
     next_refresh_eligible_at: nullable(dateTime),
     refresh_eligible_now: z.boolean(),
     predictive_eta: predictiveEtaField,
+    final_destination_eta: finalDestinationEtaField,
     demurrage_risk: DemurrageRisk.optional().meta({
       description: "Only when predictive ETA is enabled for the plan (spec v1 section 2.3).",
     }),

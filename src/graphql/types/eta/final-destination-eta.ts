@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import { featureAccess } from "../../../domain/accounts/principal";
 import {
+  aheadBeyondPort,
   type FinalDestinationEta,
   finalDestinationEta,
   type InlandLeg,
@@ -8,6 +9,8 @@ import {
   type StoredPartnerFacts,
 } from "../../../domain/eta/final-destination";
 import type { PartnerEventFacts } from "../../../domain/partners/partner-event";
+import { wallClock } from "../../../domain/routes/placed-locations";
+import type { LatestDocument } from "../../../domain/tracking/document-store";
 import type { TrackingDocument } from "../../../domain/tracking/model";
 import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
@@ -60,6 +63,11 @@ const FinalDestinationEtaRef = builder.objectRef<FinalDestinationEta>("FinalDest
     }),
     computedAt: t.expose("computedAt", { type: "DateTime", description: "When it was computed." }),
     place: t.exposeString("place", { description: "The final destination's name." }),
+    localDateTime: t.string({
+      description:
+        "p50 as the wall-clock time at the final destination, YYYY-MM-DD HH:MM:SS (compat route.postpod.predictive_eta).",
+      resolve: (p) => wallClock(p.p50, p.timeZone),
+    }),
     remainingKm: t.exposeInt("remainingKm", {
       nullable: true,
       description:
@@ -98,8 +106,12 @@ interface OwnShipment {
 interface PartnerReads {
   facts: DataLoader<{ id: string; organizationId: string }, StoredPartnerFacts[], string>;
   own: DataLoader<string, OwnShipment | null, string>;
+  latest: DataLoader<string, LatestDocument | null, string>;
 }
-/** Per request: a tracking document's ETA and legs read its shipment and partner events once. */
+/**
+ * Per request: a tracking document's ETA and legs read its shipment and partner events once, and a
+ * list's rows read their documents and partner events in one statement each (not one per row).
+ */
 const reads = new WeakMap<GraphQLContext, PartnerReads>();
 
 function readsOf(ctx: GraphQLContext): PartnerReads {
@@ -107,17 +119,13 @@ function readsOf(ctx: GraphQLContext): PartnerReads {
   if (!found) {
     found = {
       facts: new DataLoader(
-        (shipments) =>
-          Promise.all(
-            shipments.map(async (s) =>
-              (await ctx.services.partners.eventsOf(s.organizationId, s.id)).map((r) => ({
-                facts: r.facts as unknown as PartnerEventFacts,
-                receivedAt: r.receivedAt,
-              })),
-            ),
+        async (shipments) =>
+          (await ctx.services.partners.eventsOfMany(shipments)).map((rows) =>
+            rows.map((r) => ({ facts: r.facts as unknown as PartnerEventFacts, receivedAt: r.receivedAt })),
           ),
         { cacheKeyFn: (s) => s.id },
       ),
+      latest: new DataLoader((documentIds) => ctx.services.documents.latestOfMany(documentIds)),
       own: new DataLoader((documentIds) =>
         Promise.all(
           documentIds.map((documentId) =>
@@ -153,6 +161,7 @@ async function predict(
   shipment: OwnShipment,
   doc: TrackingDocument,
 ): Promise<FinalDestinationEta | null> {
+  if (!aheadBeyondPort(doc)) return null;
   const podPrediction = shipment.documentId
     ? await etaLoader(ctx).load({
         id: shipment.id,
@@ -206,7 +215,7 @@ builder.objectFields(ShipmentRef, (t) => ({
     description: ETA_DESCRIPTION,
     resolve: async (s, _a, ctx) => {
       if (!enabled(ctx) || s.deletedAt !== null || !s.documentId) return null;
-      const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
+      const latest = await readsOf(ctx).latest.load(s.documentId);
       return latest ? predict(ctx, s, latest.content) : null;
     },
   }),
