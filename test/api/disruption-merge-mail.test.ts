@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedItem } from "../../src/domain/disruptions/normalise";
 import { findPort } from "../../src/domain/ports/port-directory";
 import { ManualClock } from "../../src/lib/clock";
-import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, type TestApp } from "../support/app";
 import { trackActiveShipment } from "../support/disruptions";
-import { type SmtpReceiver, startSmtpServer } from "../support/smtp";
+import { drain, startMailTestApp } from "../support/mail";
+import type { SmtpReceiver } from "../support/smtp";
 
 const HOUR = 3_600_000;
 const clock = new ManualClock("2026-11-22T10:00:00Z");
@@ -41,24 +42,12 @@ async function report(publisher: string, title: string, summary: string): Promis
   return ingested.events;
 }
 
-async function drain() {
-  for (let i = 0; i < 20 && (await app.workers.notifications.runOnce()).full; i++);
-}
-
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  app = await startTestApp({
+  ({ app, smtp, org } = await startMailTestApp({
     clock,
-    env: {
-      QUAYSIDE_WORKERS: "off",
-      QUAYSIDE_SIMULATOR: "embedded",
-      QUAYSIDE_SIMULATOR_PORT: "0",
-      QUAYSIDE_CARRIER_ATTEMPTS: "1",
-      SMTP_URL: smtp.url,
-      QUAYSIDE_PUBLIC_URL: "https://track.example.com",
-    },
-  });
-  org = await app.fixtures.organization({ plan: "business" });
+    env: { QUAYSIDE_PUBLIC_URL: "https://track.example.com" },
+    plan: "business",
+  }));
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
@@ -91,7 +80,7 @@ describe("a strike reported apart at two ports, then as one", () => {
       `Dockworkers strike at the Port of ${pod} over pay`,
       `A walkout halted container handling at the Port of ${pod}.`,
     );
-    await drain();
+    await drain(app.workers.notifications);
     // Mails about these disruptions open with a headline the service wrote for one of them.
     const headlines = new Set<string>();
     const noteHeadlines = async () => {
@@ -111,7 +100,7 @@ describe("a strike reported apart at two ports, then as one", () => {
     );
     expect(second).not.toBe(first);
     await noteHeadlines();
-    await drain();
+    await drain(app.workers.notifications);
     expect(strikeMails()).toHaveLength(1);
 
     // A report in the second fragment's words that also names the first port ties the two.
@@ -145,8 +134,8 @@ describe("a strike reported apart at two ports, then as one", () => {
     expect(touching.map((t) => t.disruption.id)).toEqual([survivor]);
     await noteHeadlines();
     clock.advance(12 * HOUR);
-    await drain();
-    await drain();
+    await drain(app.workers.notifications);
+    await drain(app.workers.notifications);
     expect(strikeMails()).toHaveLength(1);
   }, 300_000);
 });

@@ -11,8 +11,9 @@ import { sailingMoments } from "../../src/domain/notifications/moments";
 import type { TrackingDocument } from "../../src/domain/tracking/model";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { drain, startMailTestApp } from "../support/mail";
 import { simulatedContainers } from "../support/references";
-import { type ReceivedMail, type SmtpReceiver, startSmtpServer } from "../support/smtp";
+import type { ReceivedMail, SmtpReceiver } from "../support/smtp";
 
 const HOUR = 3_600_000;
 const PUBLIC_URL = "https://track.example.com";
@@ -35,10 +36,6 @@ async function boxes(app: TestApp, wanted: { known: number; start: number }): Pr
       if (attempt >= 4) throw error;
     }
   }
-}
-
-async function drain(worker: { runOnce(): Promise<{ full: boolean }> }) {
-  for (let i = 0; i < 50 && (await worker.runOnce()).full; i++);
 }
 
 /** What a reader must never see (the unit test scans the templates; this scans what was delivered). */
@@ -103,19 +100,7 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
   const clock = new ManualClock(start);
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    app = await startTestApp({
-      clock,
-      env: {
-        QUAYSIDE_WORKERS: "off",
-        QUAYSIDE_SIMULATOR: "embedded",
-        QUAYSIDE_SIMULATOR_PORT: "0",
-        QUAYSIDE_CARRIER_ATTEMPTS: "1",
-        SMTP_URL: smtp.url,
-        QUAYSIDE_PUBLIC_URL: PUBLIC_URL,
-      },
-    });
-    org = await app.fixtures.organization();
+    ({ app, smtp, org } = await startMailTestApp({ clock, env: { QUAYSIDE_PUBLIC_URL: PUBLIC_URL } }));
   }, 120_000);
   afterAll(async () => {
     await app?.stop();
@@ -269,19 +254,7 @@ describe("last free day reminders: each on time or not at all", () => {
   let podLocode: string | null;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    app = await startTestApp({
-      clock,
-      env: {
-        QUAYSIDE_WORKERS: "off",
-        QUAYSIDE_SIMULATOR: "embedded",
-        QUAYSIDE_SIMULATOR_PORT: "0",
-        QUAYSIDE_CARRIER_ATTEMPTS: "1",
-        SMTP_URL: smtp.url,
-        QUAYSIDE_PUBLIC_URL: PUBLIC_URL,
-      },
-    });
-    org = await app.fixtures.organization();
+    ({ app, smtp, org } = await startMailTestApp({ clock, env: { QUAYSIDE_PUBLIC_URL: PUBLIC_URL } }));
     const known = await boxes(app, {
       known: 12,
       start: 720_000,
@@ -493,18 +466,7 @@ describe("one disruption touching 50 followed shipments", () => {
   const clock = new ManualClock("2026-11-22T10:00:00Z");
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    app = await startTestApp({
-      clock,
-      env: {
-        QUAYSIDE_WORKERS: "off",
-        QUAYSIDE_SIMULATOR: "embedded",
-        QUAYSIDE_SIMULATOR_PORT: "0",
-        QUAYSIDE_CARRIER_ATTEMPTS: "1",
-        SMTP_URL: smtp.url,
-        QUAYSIDE_PUBLIC_URL: PUBLIC_URL,
-      },
-    });
+    ({ app, smtp } = await startMailTestApp({ clock, env: { QUAYSIDE_PUBLIC_URL: PUBLIC_URL } }));
   }, 120_000);
   afterAll(async () => {
     await app?.stop();

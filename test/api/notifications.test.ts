@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { when } from "../../src/domain/notifications/messages";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { drain, startMailTestApp } from "../support/mail";
 import { simulatedContainers } from "../support/references";
-import { type SmtpReceiver, startSmtpServer } from "../support/smtp";
+import type { SmtpReceiver } from "../support/smtp";
 
 const DAY = 86_400_000;
 const ZONE = "America/Los_Angeles";
@@ -36,10 +37,6 @@ interface OutboxMail {
   sentAt: string | null;
 }
 
-async function drain(worker: { runOnce(): Promise<{ full: boolean }> }) {
-  for (let i = 0; i < 50 && (await worker.runOnce()).full; i++);
-}
-
 async function outbox(app: TestApp, key: string): Promise<OutboxMail[]> {
   const res = await graphql(app, key, OUTBOX);
   expect(res.body.errors).toBeUndefined();
@@ -65,19 +62,10 @@ describe("e-mail through a real SMTP server", () => {
   const clock = new ManualClock("2026-11-22T10:00:00Z"); // 02:00 in Los Angeles: inside the quiet hours
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    app = await startTestApp({
+    ({ app, smtp, org } = await startMailTestApp({
       clock,
-      env: {
-        QUAYSIDE_WORKERS: "off",
-        QUAYSIDE_SIMULATOR: "embedded",
-        QUAYSIDE_SIMULATOR_PORT: "0",
-        QUAYSIDE_CARRIER_ATTEMPTS: "1",
-        SMTP_URL: smtp.url,
-        QUAYSIDE_MAIL_FROM: "Quayside Alerts <alerts@quayside.test>",
-      },
-    });
-    org = await app.fixtures.organization();
+      env: { QUAYSIDE_MAIL_FROM: "Quayside Alerts <alerts@quayside.test>" },
+    }));
   }, 120_000);
   afterAll(async () => {
     await app?.stop();
