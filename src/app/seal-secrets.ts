@@ -3,14 +3,15 @@ import { isSealed, type SecretBox } from "../lib/secret-box";
 
 /**
  * The data migration of docs/decisions/secrets-at-rest.md: rows written before secrets were sealed
- * (partner sources' signing secrets, carrier subscriptions' secrets) are sealed at start. A SQL
+ * (partner sources' signing secrets, carrier subscriptions' secrets, webhook endpoints' signing
+ * secrets) are sealed at start. A SQL
  * migration cannot do it (the key is configuration, not data); each row is updated only while it still
  * holds the clear value, so instances starting together never seal a value twice.
  */
 export async function sealStoredSecrets(
   prisma: PrismaClient,
   secrets: SecretBox,
-): Promise<{ partnerSources: number; carrierSubscriptions: number }> {
+): Promise<{ partnerSources: number; carrierSubscriptions: number; webhookEndpoints: number }> {
   let partnerSources = 0;
   for (const row of await prisma.partnerSource.findMany({
     where: { NOT: { signingSecret: { startsWith: "enc:" } } },
@@ -35,5 +36,17 @@ export async function sealStoredSecrets(
     });
     carrierSubscriptions += count;
   }
-  return { partnerSources, carrierSubscriptions };
+  let webhookEndpoints = 0;
+  for (const row of await prisma.webhookEndpoint.findMany({
+    where: { NOT: { secret: { startsWith: "enc:" } } },
+    select: { id: true, secret: true },
+  })) {
+    if (isSealed(row.secret)) continue;
+    const { count } = await prisma.webhookEndpoint.updateMany({
+      where: { id: row.id, secret: row.secret },
+      data: { secret: secrets.seal(row.secret) },
+    });
+    webhookEndpoints += count;
+  }
+  return { partnerSources, carrierSubscriptions, webhookEndpoints };
 }

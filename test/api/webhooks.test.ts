@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealStoredSecrets } from "../../src/app/seal-secrets";
 import {
   DISABLE_AFTER_FAILING_MS,
   DISABLE_AFTER_FAILURES,
@@ -136,6 +137,61 @@ describe("webhook endpoints and signatures", () => {
           tolerance,
         ),
       ).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("keeps the signing secret sealed at rest: the row never holds it, deliveries still verify with it, and a row from before is sealed at start", async () => {
+    const receiver = await startReceiver();
+    const { prisma } = app.services.db;
+    const verifies = (secret: string) => {
+      const hook = receiver.received.at(-1)!;
+      const header = String(hook.headers["x-service-signature"]);
+      const t = Number(/t=(\d+)/.exec(header)![1]);
+      verifyHeader(hook.body, header, secret, Math.abs(Math.floor(Date.now() / 1000) - t) + 300);
+    };
+    try {
+      const created = await createEndpoint(receiver.url);
+      const row = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.endpoint.id } });
+      // A copy of the database (a backup, a dump) cannot sign as us.
+      expect(row.secret).toMatch(/^enc:v1:/);
+      expect(row.secret).not.toContain(created.signingSecret);
+      expect(row.secret).not.toContain(created.signingSecret.slice("whsec_".length));
+      await sendTest(created.endpoint.id);
+      await deliver();
+      expect(receiver.received).toHaveLength(1);
+      expect(() => verifies(created.signingSecret)).not.toThrow();
+
+      // Rotating seals the new secret too.
+      const rotated = await graphql(
+        app,
+        org.key,
+        "mutation($id: ID!) { rotateWebhookSecret(id: $id) { signingSecret } }",
+        { id: created.endpoint.id },
+      );
+      const secret = (rotated.body.data!.rotateWebhookSecret as { signingSecret: string }).signingSecret;
+      const rotatedRow = await prisma.webhookEndpoint.findUniqueOrThrow({
+        where: { id: created.endpoint.id },
+      });
+      expect(rotatedRow.secret).toMatch(/^enc:v1:/);
+      expect(rotatedRow.secret).not.toContain(secret.slice("whsec_".length));
+
+      // An endpoint saved before secrets were sealed holds its secret in clear: the start-up pass seals
+      // it (once), and its receiver's verifier keeps working with the secret it was given.
+      await prisma.webhookEndpoint.update({ where: { id: created.endpoint.id }, data: { secret } });
+      expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ webhookEndpoints: 1 });
+      expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ webhookEndpoints: 0 });
+      const sealedRow = await prisma.webhookEndpoint.findUniqueOrThrow({
+        where: { id: created.endpoint.id },
+      });
+      expect(sealedRow.secret).toMatch(/^enc:v1:/);
+      expect(sealedRow.secret).not.toContain(secret.slice("whsec_".length));
+      await sendTest(created.endpoint.id);
+      await deliver();
+      expect(receiver.received).toHaveLength(2);
+      expect(() => verifies(secret)).not.toThrow();
+      expect(() => verifies(created.signingSecret)).toThrow();
     } finally {
       await receiver.close();
     }

@@ -468,6 +468,7 @@ describe("secrets stored in clear before sealing", () => {
     expect(await sealStoredSecrets(prisma, app.services.secrets)).toEqual({
       partnerSources: 1,
       carrierSubscriptions: 1,
+      webhookEndpoints: 0,
     });
     const sourceRow = await prisma.partnerSource.findUniqueOrThrow({ where: { id: source.source.id } });
     expect(sourceRow.signingSecret).toMatch(/^enc:v1:/);
@@ -481,6 +482,7 @@ describe("secrets stored in clear before sealing", () => {
     expect(await sealStoredSecrets(prisma, app.services.secrets)).toEqual({
       partnerSources: 0,
       carrierSubscriptions: 0,
+      webhookEndpoints: 0,
     });
 
     const batch = JSON.stringify({ events: [{ event_id: "legacy-1", event_type: "POSITION" }] });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import type { Logger } from "../../observability/logger";
 import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
@@ -36,6 +37,7 @@ export interface EndpointClaim {
   endpointId: string;
   organizationId: string;
   url: string;
+  /** The signing secret in clear (opened from the sealed column for this claim only). */
   secret: string;
   token: string;
   claimedAt: Date;
@@ -65,6 +67,7 @@ export class WebhookDeliveryService {
       metrics: Metrics;
       sender: WebhookSender;
       targetPolicy: TargetPolicy;
+      secrets: SecretBox;
     },
   ) {
     this.recorder = new AttemptRecorder(deps);
@@ -141,7 +144,7 @@ export class WebhookDeliveryService {
           endpointId: row.endpoint_id,
           organizationId: row.organization_id,
           url: row.url,
-          secret: row.secret,
+          secret: this.deps.secrets.open(row.secret),
           token,
           claimedAt: now,
           deliveries: [],

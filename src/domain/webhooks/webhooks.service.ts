@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import type { Logger } from "../../observability/logger";
 import type { Metrics } from "../../observability/metrics";
 import { type DeliverySignal, type EndpointClaim, WebhookDeliveryService } from "./delivery.service";
@@ -61,6 +62,8 @@ export class WebhooksService {
       metrics: Metrics;
       sender: WebhookSender;
       allowPrivateTargets: boolean;
+      /** Seals the endpoints' signing secrets at rest (docs/decisions/secrets-at-rest.md). */
+      secrets: SecretBox;
     },
   ) {
     this.delivery = new WebhookDeliveryService({ ...deps, targetPolicy: this.targetPolicy });
@@ -108,7 +111,7 @@ export class WebhooksService {
         organizationId,
         url: checked.url,
         events: checked.events,
-        secret,
+        secret: this.deps.secrets.seal(secret),
         createdAt: now,
         updatedAt: now,
       },
@@ -126,7 +129,7 @@ export class WebhooksService {
     const secret = generateSigningSecret();
     const updated = await this.deps.prisma.webhookEndpoint.update({
       where: { id },
-      data: { secret, updatedAt: this.deps.clock.now() },
+      data: { secret: this.deps.secrets.seal(secret), updatedAt: this.deps.clock.now() },
     });
     return { endpoint: updated, signingSecret: secret };
   }
