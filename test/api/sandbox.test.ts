@@ -505,12 +505,11 @@ describe("the sandbox", () => {
         const nowSeconds = Math.floor(Date.now() / 1000);
         expect(Math.abs(nowSeconds - Number(t))).toBeLessThanOrEqual(300);
         expect(
-          verifySignature(
-            body.signing_secret,
-            delivery.body,
-            String(delivery.headers["x-service-signature"]),
+          verifySignature(body.signing_secret, {
+            body: delivery.body,
+            header: String(delivery.headers["x-service-signature"]),
             nowSeconds,
-          ),
+          }),
         ).toBe(true);
         const payload = JSON.parse(delivery.body);
         expect(Math.abs(nowSeconds - payload.created)).toBeLessThanOrEqual(300);

@@ -257,7 +257,15 @@ describe("the containers table of a stored shipment", () => {
       utcOffset: "+00:00",
       instant: "2030-01-01T08:00:00.000Z",
     });
-    await app.services.documents.record(org.organizationId, "MSCU", "container", known[8]!, doc);
+    await app.services.documents.record(
+      {
+        organizationId: org.organizationId,
+        carrierScac: "MSCU",
+        referenceType: "container",
+        referenceKey: known[8]!,
+      },
+      doc,
+    );
     const { data } = await (await get(`/api/v1/shipments/${known[8]}?include=full`)).json();
     expect(data.document.events_table.map((e: { event_code: string }) => e.event_code)).not.toContain("DROP");
     expect(data.document.containers_table[0].last_event_date).toBe(shown.localDateTime);

@@ -69,6 +69,9 @@ export async function seedDocument(
   for (const c of doc.containers) c.number = number;
   doc.containers = doc.containers.slice(0, 1);
   shape(doc);
-  await app.services.documents.record(organizationId, scac, "container", number, doc);
+  await app.services.documents.record(
+    { organizationId: organizationId, carrierScac: scac, referenceType: "container", referenceKey: number },
+    doc,
+  );
   return doc;
 }

@@ -109,10 +109,12 @@ describe("a container at sea on a professional plan (MSCU1000130)", () => {
     const content = latest!.content;
     const moved = new Date(Date.parse(content.route.pod.instant!) + 48 * HOUR_MS).toISOString();
     const stored = await app.services.documents.record(
-      professional.organizationId,
-      latest!.document.carrierScac,
-      latest!.document.referenceType,
-      latest!.document.referenceKey,
+      {
+        organizationId: professional.organizationId,
+        carrierScac: latest!.document.carrierScac,
+        referenceType: latest!.document.referenceType,
+        referenceKey: latest!.document.referenceKey,
+      },
       { ...content, route: { ...content.route, pod: { ...content.route.pod, instant: moved } } },
     );
     expect(stored.changed).toBe(true);
@@ -147,10 +149,12 @@ describe("a container at sea on a professional plan (MSCU1000130)", () => {
     const [latest] = await app.services.documents.latestOfMany([documentId!]);
     const content = latest!.content;
     await app.services.documents.record(
-      professional.organizationId,
-      latest!.document.carrierScac,
-      latest!.document.referenceType,
-      latest!.document.referenceKey,
+      {
+        organizationId: professional.organizationId,
+        carrierScac: latest!.document.carrierScac,
+        referenceType: latest!.document.referenceType,
+        referenceKey: latest!.document.referenceKey,
+      },
       {
         ...content,
         route: { ...content.route, pod: { ...content.route.pod, instant: null, localDateTime: null } },

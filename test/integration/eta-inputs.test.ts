@@ -139,10 +139,12 @@ describe("production scoring", () => {
     clock.set(new Date(arrivedAt.getTime() + HOUR_MS).toISOString());
     const content = latest.content;
     await app.services.documents.record(
-      org.organizationId,
-      latest.document.carrierScac,
-      latest.document.referenceType,
-      latest.document.referenceKey,
+      {
+        organizationId: org.organizationId,
+        carrierScac: latest.document.carrierScac,
+        referenceType: latest.document.referenceType,
+        referenceKey: latest.document.referenceKey,
+      },
       {
         ...content,
         ata: arrivedAt.toISOString(),

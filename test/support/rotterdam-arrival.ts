@@ -112,10 +112,12 @@ export function rotterdamArrivals(world: () => { app: TestApp; org: OrgWithKey; 
     const { app, org } = world();
     const { documents, db } = app.services;
     const stored = await documents.record(
-      org.organizationId,
-      "MSCU",
-      "container",
-      box,
+      {
+        organizationId: org.organizationId,
+        carrierScac: "MSCU",
+        referenceType: "container",
+        referenceKey: box,
+      },
       documentOf(box, discharged),
     );
     const referenceKey = normalizeIdentifier(box);

@@ -93,10 +93,12 @@ export async function seedShipment(
   for (const answer of seed.answers) {
     const content = { ...documentOf(seed, answer), fetchedAt: clock.now().toISOString() };
     stored = await services.documents.record(
-      org.organizationId,
-      seed.scac,
-      referenceType,
-      referenceKey,
+      {
+        organizationId: org.organizationId,
+        carrierScac: seed.scac,
+        referenceType: referenceType,
+        referenceKey: referenceKey,
+      },
       content,
     );
     clock.advance(3_600_000);

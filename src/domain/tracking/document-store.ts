@@ -12,6 +12,14 @@ import { type DocumentChange, diffDocuments, etaOf } from "./document-diff";
 import type { EtaRevision, TrackingDocument } from "./model";
 import { summaryFactsOf } from "./summary-facts";
 
+/** One carrier's document for one reference of one organisation: the key of `carrier_documents`. */
+export interface DocumentKey {
+  organizationId: string;
+  carrierScac: string;
+  referenceType: ReferenceKind;
+  referenceKey: string;
+}
+
 export interface StoredDocument {
   document: CarrierDocument;
   version: DocumentVersion;
@@ -166,10 +174,7 @@ export class DocumentStore {
    * so a poll never drops them.
    */
   async record(
-    organizationId: string,
-    carrierScac: string,
-    referenceType: ReferenceKind,
-    referenceKey: string,
+    { organizationId, carrierScac, referenceType, referenceKey }: DocumentKey,
     content: TrackingDocument,
   ): Promise<StoredDocument & { changed: boolean; changes: DocumentChange[] }> {
     const now = this.clock.now();
@@ -296,10 +301,7 @@ export class DocumentStore {
 
   /** Remembers that the carrier could not be asked, for `stale_reason` on what is served meanwhile. */
   async recordFailure(
-    organizationId: string,
-    carrierScac: string,
-    referenceType: ReferenceKind,
-    referenceKey: string,
+    { organizationId, carrierScac, referenceType, referenceKey }: DocumentKey,
     reason: string,
   ) {
     const now = this.clock.now();

@@ -207,10 +207,14 @@ export interface TrackingDeps {
 }
 
 /** One lookup's answer on its way to the organisation's shipment: `settle`'s input, named. */
-interface Settlement {
+/** Who asks, about which reference, how: what every step of one lookup is given. */
+interface TrackRequest {
   principal: Actor;
   reference: ParsedReference;
   input: TrackInput;
+}
+
+interface Settlement extends TrackRequest {
   /** The organisation's live shipment for the reference, if it tracks it already. */
   existing: Shipment | null;
   stored: StoredDocument;
@@ -258,7 +262,7 @@ export class TrackingService {
       return this.limitReached(org);
     }
 
-    const cached = await this.servableFromStore(principal, reference, input, plan, existing);
+    const cached = await this.servableFromStore({ principal, reference, input }, plan, existing);
     if (cached) {
       await input.commit?.enter();
       const served = { stored: cached, provided: plan.provided, fromCache: true, stale: null, changes: [] };
@@ -280,10 +284,12 @@ export class TrackingService {
           ? await this.deps.vessels.identify(outcome.document)
           : outcome.document;
         const stored = await this.deps.documents.record(
-          org.id,
-          scac,
-          reference.type,
-          reference.normalized,
+          {
+            organizationId: org.id,
+            carrierScac: scac,
+            referenceType: reference.type,
+            referenceKey: reference.normalized,
+          },
           document,
         );
         return this.settle({
@@ -304,10 +310,12 @@ export class TrackingService {
       const failure = failures.at(-1);
       if (failure?.scac === scac) {
         await this.deps.documents.recordFailure(
-          org.id,
-          scac,
-          reference.type,
-          reference.normalized,
+          {
+            organizationId: org.id,
+            carrierScac: scac,
+            referenceType: reference.type,
+            referenceKey: reference.normalized,
+          },
           failure.reason,
         );
       }
@@ -351,7 +359,7 @@ export class TrackingService {
         retryAfterSeconds: first.retryAfterSeconds,
       };
     }
-    return this.notFound(principal, reference, input, existing, tried, plan);
+    return this.notFound({ principal, reference, input }, { existing, tried, plan });
   }
 
   /**
@@ -445,9 +453,7 @@ export class TrackingService {
 
   /** The stored document, when the surface serves stored answers and it is fresh (or force is capped). */
   private async servableFromStore(
-    principal: Actor,
-    reference: ParsedReference,
-    input: TrackInput,
+    { principal, reference, input }: TrackRequest,
     plan: { attempts: string[]; provided: boolean },
     existing: Shipment | null,
   ): Promise<StoredDocument | null> {
@@ -515,8 +521,8 @@ export class TrackingService {
   }
 
   /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
-  private async settle(lookup: Settlement): Promise<TrackOutcome> {
-    const { principal, reference, input, existing, stored, provided, fromCache, stale, changes } = lookup;
+  private async settle(settlement: Settlement): Promise<TrackOutcome> {
+    const { principal, reference, input, existing, stored, provided, fromCache, stale, changes } = settlement;
     const { prisma, clock, slots } = this.deps;
     const org = principal.organization;
     const content = stored.content;
@@ -561,11 +567,11 @@ export class TrackingService {
     if (fromCache && !stale && unchangedBy(existing, facts)) {
       // A stored answer that changes nothing about the shipment writes nothing on the request's
       // path: no transaction, no shipment write, and the lookup joins the log's next batch.
-      return this.tracked(stored, box, provided, fromCache, stale, changes, {
+      return this.tracked(settlement, box, {
         shipment: existing!,
         slotConsumed: false,
         lookupId: this.deps.lookups.append(
-          lookupRow(principal, reference, input, now, {
+          lookupRow(settlement, now, {
             carrierScac: stored.document.carrierScac,
             outcome: "tracked",
             fromCache,
@@ -583,7 +589,7 @@ export class TrackingService {
         if (reservation === "exhausted") return null;
         slotConsumed = reservation === "acquired";
       }
-      const { shipment: written, before } = await upsertLiveShipment(tx, principal, reference, facts, now);
+      const { shipment: written, before } = await upsertLiveShipment(tx, settlement, facts, now);
       const shipment = await tx.shipment.update({
         where: { id: written.id },
         data: {
@@ -604,7 +610,7 @@ export class TrackingService {
         await this.deps.webhooks.enqueue(tx, org.id, shipmentEvents(before, content, shipment));
       }
       const lookup = await tx.trackingLookup.create({
-        data: lookupRow(principal, reference, input, now, {
+        data: lookupRow(settlement, now, {
           carrierScac: stored.document.carrierScac,
           outcome: stale ? "stale" : "tracked",
           fromCache,
@@ -618,16 +624,12 @@ export class TrackingService {
     await answersChanged(
       existing && !existing.failedAt ? { shipments: [result.shipment] } : { organizations: [org.id] },
     );
-    return this.tracked(stored, box, provided, fromCache, stale, changes, result);
+    return this.tracked(settlement, box, result);
   }
 
   private tracked(
-    stored: StoredDocument,
+    { stored, provided, fromCache, stale, changes }: Settlement,
     box: TrackingDocument["containers"][number] | null | undefined,
-    provided: boolean,
-    fromCache: boolean,
-    stale: Staleness | null,
-    changes: DocumentChange[],
     result: { shipment: Shipment; slotConsumed: boolean; lookupId: () => Promise<number> },
   ): TrackOutcome {
     const content = stored.content;
@@ -655,13 +657,18 @@ export class TrackingService {
    * caller can read it back and carrier discovery can recover it.
    */
   private async notFound(
-    principal: Actor,
-    reference: ParsedReference,
-    input: TrackInput,
-    existing: Shipment | null,
-    tried: string[],
-    plan: { attempts: string[]; provided: boolean; candidates: string[] },
+    request: TrackRequest,
+    {
+      existing,
+      tried,
+      plan,
+    }: {
+      existing: Shipment | null;
+      tried: string[];
+      plan: { attempts: string[]; provided: boolean; candidates: string[] };
+    },
   ): Promise<TrackOutcome> {
+    const { principal, reference, input } = request;
     const { prisma, clock } = this.deps;
     const now = clock.now();
     const org = principal.organization;
@@ -676,8 +683,7 @@ export class TrackingService {
             await prisma.$transaction((tx) =>
               upsertLiveShipment(
                 tx,
-                principal,
-                reference,
+                request,
                 {
                   carrierScac: plan.attempts.at(-1) ?? null,
                   carrierProvided: plan.provided,
@@ -695,7 +701,7 @@ export class TrackingService {
     if (shipment !== existing) await answersChanged({ organizations: [org.id] });
     await this.deps.lookups.flush();
     const lookup = await prisma.trackingLookup.create({
-      data: lookupRow(principal, reference, input, now, {
+      data: lookupRow(request, now, {
         carrierScac: plan.attempts.at(-1) ?? null,
         outcome: "not_found",
       }),
@@ -829,9 +835,7 @@ function unchangedBy(
 
 /** One entry of the lookup log: who asked, on which surface, what was answered (see `LookupLog`). */
 function lookupRow(
-  principal: Actor,
-  reference: ParsedReference,
-  input: TrackInput,
+  { principal, reference, input }: TrackRequest,
   now: Date,
   answer: { carrierScac: string | null; outcome: string; fromCache?: boolean; documentVersionId?: string },
 ): LookupEntry {
@@ -856,8 +860,7 @@ function lookupRow(
  */
 async function upsertLiveShipment(
   tx: Tx,
-  principal: Actor,
-  reference: ParsedReference,
+  { principal, reference }: Pick<TrackRequest, "principal" | "reference">,
   facts: Partial<Omit<Shipment, "summary" | "predictedEta" | "freeTime" | "dndSchedule">> & {
     summary?: SummaryFacts;
     predictedEta?: typeof Prisma.DbNull;

@@ -14,10 +14,12 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
 /** The receiver's check, for our own tests and docs: constant-time compare, 300 s tolerance. */
 export function verifySignature(
   secret: string,
-  body: string,
-  header: string,
-  nowSeconds: number,
-  toleranceSeconds = 300,
+  {
+    body,
+    header,
+    nowSeconds,
+    toleranceSeconds = 300,
+  }: { body: string; header: string; nowSeconds: number; toleranceSeconds?: number },
 ): boolean {
   const parts = Object.fromEntries(header.split(",").map((p) => p.split("=", 2) as [string, string]));
   const t = Number(parts.t);
