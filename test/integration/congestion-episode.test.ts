@@ -41,6 +41,8 @@ let twoDaysIn: BoardItem | null = null;
 /** Shanghai's reading at the first sampling after the report of its closure, and after the reopening's. */
 let afterClosureNews: BoardItem | null = null;
 let afterReopeningNews: BoardItem | null = null;
+/** Shanghai's reading at the first sampling after the end, before the reopening's news is read. */
+let afterEndBeforeNews: BoardItem | null = null;
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, clock });
@@ -70,6 +72,9 @@ beforeAll(async () => {
   for (let t = FROM; t < TO; t += 3 * HOUR) {
     clock.set(new Date(t));
     for (const port of PORTS) expect(await congestion.samplePort(port)).toBe(true);
+    // Scored before this step's news is read: the reopening is reported at this step at the earliest.
+    if (t > typhoon.end.getTime() && t <= reopeningNews && afterEndBeforeNews === null)
+      afterEndBeforeNews = await congestion.scorePortNow("CNSHA");
     if (t >= typhoon.start.getTime() - 9 * HOUR && t <= reopeningNews + 3 * HOUR) await news.tick();
     if (t >= closureNews && t < closureNews + 3 * HOUR)
       afterClosureNews = await congestion.scorePortNow("CNSHA");
@@ -113,6 +118,15 @@ describe("the world's typhoon at Shanghai", () => {
     expect(afterClosureNews!.bucket).toBe("critical");
     // The queue has not formed: a ship or two at anchor, as on any day.
     expect(afterClosureNews!.vesselsWaiting).toBeLessThan(10);
+  });
+
+  it("reads the closure over once its own AIS shows the queue berthing, before the news of the reopening", () => {
+    // The first sampling after the end sees ships of the closure's queue alongside; the news of the
+    // reopening is not read yet, so only the port's AIS can say the closure is over
+    // (docs/decisions/congestion.md, "A closure ends at its port's AIS").
+    expect(afterEndBeforeNews).toBeTruthy();
+    expect(afterEndBeforeNews!.vesselsWaiting).toBeGreaterThan(20);
+    expect(afterEndBeforeNews!).toMatchObject({ score: 40, bucket: "normal", raisedBy: [] });
   });
 
   it("reads the backlog as clearing once the report of the reopening is in: normal, while ships still wait", () => {
