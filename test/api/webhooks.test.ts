@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealStoredSecrets } from "../../src/app/seal-secrets";
 import {
@@ -7,6 +7,7 @@ import {
   MAX_ATTEMPTS,
 } from "../../src/domain/webhooks/webhooks.service";
 import { ManualClock } from "../../src/lib/clock";
+import { SecretBox } from "../../src/lib/secret-box";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { startReceiver } from "../support/receiver";
 
@@ -194,6 +195,33 @@ describe("webhook endpoints and signatures", () => {
       expect(() => verifies(created.signingSecret)).toThrow();
     } finally {
       await receiver.close();
+    }
+  });
+
+  it("an endpoint whose sealed secret does not open under this instance's key is sent nothing, and the others are served", async () => {
+    const receiver = await startReceiver();
+    const stranger = await startReceiver();
+    const { prisma } = app.services.db;
+    try {
+      const good = await createEndpoint(receiver.url);
+      const foreign = await createEndpoint(stranger.url);
+      // Sealed by an instance with another key (QUAYSIDE_SECRETS_KEY not shared).
+      await prisma.webhookEndpoint.update({
+        where: { id: foreign.endpoint.id },
+        data: { secret: new SecretBox(randomBytes(32)).seal(foreign.signingSecret) },
+      });
+      await sendTest(foreign.endpoint.id);
+      await sendTest(good.endpoint.id);
+      await deliver();
+      expect(receiver.received).toHaveLength(1);
+      expect(stranger.received).toHaveLength(0);
+      const pending = await prisma.webhookDelivery.findMany({ where: { endpointId: foreign.endpoint.id } });
+      expect(pending.map((d) => d.status)).toEqual(["pending"]);
+      expect(JSON.stringify(app.logs)).toContain("does not open under this instance's secrets key");
+    } finally {
+      await receiver.close();
+      await stranger.close();
+      await prisma.webhookEndpoint.deleteMany({ where: { url: stranger.url } });
     }
   });
 
