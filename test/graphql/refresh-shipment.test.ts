@@ -6,17 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerFor } from "../../src/http/outcomes";
 import { ManualClock } from "../../src/lib/clock";
-import { TRACKING_ENV } from "../mcp/support";
-import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { graphql, type OrgWithKey, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
+import { startRefreshTestApp } from "../support/refresh";
 
 const clock = new ManualClock("2026-11-15T12:00:00.000Z");
 let app: TestApp;
 let org: OrgWithKey;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off" }, clock });
-  org = await app.fixtures.organization({ plan: "professional" });
+  ({ app, org } = await startRefreshTestApp(clock));
 }, 120_000);
 afterAll(() => app?.stop());
 
