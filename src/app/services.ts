@@ -287,20 +287,24 @@ export function createServices(input: {
     secrets,
     accounts,
     freeTime,
-    people: new PeopleService(db.prisma, clock, limiter, new AccountSignInLock(counters, clock), {
-      // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
-      invitationCreated: async (m) => {
-        const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, "");
-        await notifications.enqueueMail({
-          organizationId: m.organizationId,
-          to: m.to,
-          subject: `${m.invitedBy} invited you to ${m.organizationName} on Quayside`,
-          text: `${m.invitedBy} invited you to join ${m.organizationName} on Quayside.\n\nAccept the invitation: ${base}${m.path}\n`,
-          dedupeKey: `invitation:${m.invitationId}`,
-        });
+    people: new PeopleService(db.prisma, clock, {
+      limiter,
+      accountLock: new AccountSignInLock(counters, clock),
+      effects: {
+        // The invitation e-mail goes through the mail queue: SMTP when configured, else the outbox.
+        invitationCreated: async (m) => {
+          const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, "");
+          await notifications.enqueueMail({
+            organizationId: m.organizationId,
+            to: m.to,
+            subject: `${m.invitedBy} invited you to ${m.organizationName} on Quayside`,
+            text: `${m.invitedBy} invited you to join ${m.organizationName} on Quayside.\n\nAccept the invitation: ${base}${m.path}\n`,
+            dedupeKey: `invitation:${m.invitationId}`,
+          });
+        },
+        // A removed teammate's keys stop working at once in this process (others: the key cache's TTL).
+        keysRevoked: (keyHashes) => accounts.forgetKeys(keyHashes),
       },
-      // A removed teammate's keys stop working at once in this process (others: the key cache's TTL).
-      keysRevoked: (keyHashes) => accounts.forgetKeys(keyHashes),
     }),
     carriers,
     counters,

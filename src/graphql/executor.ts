@@ -172,7 +172,7 @@ export class OperationExecutor {
     const fragments = await loadFragments(folders.fragments);
     for (const dir of folders.operations) {
       for (const { name, file, source } of await loadOperationFiles(dir)) {
-        const checked = checkOperation(schema, name, source, undefined, fragments);
+        const checked = checkOperation(schema, { name, source }, { fragments });
         if (typeof checked === "string") problems.push(`${file}: ${checked}`);
         else if (operations.has(name)) problems.push(`${file}: operation ${name} is defined twice`);
         else {
@@ -284,10 +284,15 @@ export function operationName(document: DocumentNode): string {
 /** Returns the parsed document or a description of what is wrong with it. */
 export function checkOperation(
   schema: GraphQLSchema,
-  name: string,
-  source: string,
-  limits?: { maxDepth: number; maxCost: number },
-  fragments: ReadonlyMap<string, FragmentDefinitionNode> = new Map(),
+  { name, source }: { name: string; source: string },
+  {
+    limits,
+    fragments = new Map(),
+  }: {
+    /** Unset at start-up: the documents are the service's own; a client's are bounded. */
+    limits?: { maxDepth: number; maxCost: number };
+    fragments?: ReadonlyMap<string, FragmentDefinitionNode>;
+  } = {},
 ): DocumentNode | string {
   let document: DocumentNode;
   try {
@@ -303,6 +308,7 @@ export function checkOperation(
   const errors = [
     ...validate(schema, document, [...specifiedRules, ...(limits ? queryLimitRules(limits) : [])]),
   ];
-  if (errors.length === 0 && limits) errors.push(...checkOperationCost(schema, document, name, {}, limits));
+  if (errors.length === 0 && limits)
+    errors.push(...checkOperationCost(schema, document, { operationName: name, variables: {}, limits }));
   return errors.length > 0 ? errors.map((e) => e.message).join("; ") : document;
 }

@@ -157,9 +157,15 @@ export function queryLimitRules(limits: Pick<QueryLimits, "maxDepth">): Validati
 export function checkOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Readonly<Record<string, unknown>>,
-  limits: Pick<QueryLimits, "maxCost">,
+  {
+    operationName,
+    variables,
+    limits,
+  }: {
+    operationName: string | null | undefined;
+    variables: Readonly<Record<string, unknown>>;
+    limits: Pick<QueryLimits, "maxCost">;
+  },
 ): GraphQLError[] {
   const operation = selectOperation(document, operationName);
   if (!operation) return [];

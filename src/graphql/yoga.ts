@@ -65,13 +65,11 @@ function admission(limits: QueryLimits, cache: DocumentCache): Plugin {
       }
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const errors = checkOperationCost(
-        args.schema,
-        args.document,
-        args.operationName,
-        (args.variableValues ?? {}) as Record<string, unknown>,
+      const errors = checkOperationCost(args.schema, args.document, {
+        operationName: args.operationName,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
         limits,
-      );
+      });
       if (errors.length > 0) return void setResultAndStopExecution({ errors });
       if (!validated.has(args.document)) {
         validated.add(args.document);

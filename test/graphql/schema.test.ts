@@ -58,18 +58,26 @@ describe("persisted operations of the facades", () => {
     for (const file of files) {
       const over = file.name in OVER_THE_CLIENT_COST;
       const bounds = over ? { ...limits, maxCost: Number.MAX_SAFE_INTEGER } : limits;
-      const checked = checkOperation(schema, file.name, file.source, bounds, fragments);
+      const checked = checkOperation(schema, file, { limits: bounds, fragments });
       expect(typeof checked, `${file.file}: ${String(checked)}`).not.toBe("string");
-      if (over) expect(checkOperation(schema, file.name, file.source, limits, fragments)).toMatch(/cost/);
+      if (over) expect(checkOperation(schema, file, { limits, fragments })).toMatch(/cost/);
     }
     await expect(OperationExecutor.load(schema, OPERATION_FOLDERS)).resolves.toBeDefined();
   });
 
   it("a broken document stops start-up with the file named", () => {
-    expect(checkOperation(schema, "Broken", "query Broken { carriers { nope } }", limits)).toMatch(/nope/);
-    expect(checkOperation(schema, "Named", "query Other { plans { code } }", limits)).toMatch(/named Named/);
     expect(
-      checkOperation(schema, "Two", "query Two { plans { code } } query Three { plans { code } }", limits),
+      checkOperation(schema, { name: "Broken", source: "query Broken { carriers { nope } }" }, { limits }),
+    ).toMatch(/nope/);
+    expect(
+      checkOperation(schema, { name: "Named", source: "query Other { plans { code } }" }, { limits }),
+    ).toMatch(/named Named/);
+    expect(
+      checkOperation(
+        schema,
+        { name: "Two", source: "query Two { plans { code } } query Three { plans { code } }" },
+        { limits },
+      ),
     ).toMatch(/exactly one/);
   });
 });

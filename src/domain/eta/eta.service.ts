@@ -320,7 +320,7 @@ export class EtaService {
       // already past or wrong (the replay's predictions after the true arrival were 110 h off).
       if (fix && arrivedAtPod(fix, progress.sailing, places)) return null;
       const found = fix
-        ? await this.progressFrom(fix, vesselKey, progress.sailing, places, now)
+        ? await this.progressFrom(fix, { vesselKey, sailing: progress.sailing, places, now })
         : ({ fault: "position_unknown" } as const);
       if (process.env.ETA_DEBUG && "fault" in found)
         console.error(
@@ -369,10 +369,12 @@ export class EtaService {
 
   private async progressFrom(
     fix: VesselFix,
-    vesselKey: string | null,
-    sailing: Sailing,
-    places: Places,
-    now: number,
+    {
+      vesselKey,
+      sailing,
+      places,
+      now,
+    }: { vesselKey: string | null; sailing: Sailing; places: Places; now: number },
   ): Promise<VesselProgress | { fault: EtaFallbackReason }> {
     const leg = legOf(sailing, places);
     if (!leg) return { fault: "no_route" };

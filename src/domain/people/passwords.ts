@@ -15,7 +15,14 @@ const SALT_BYTES = 16;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 
-function derive(password: string, salt: Buffer, costLog2: number, r: number, p: number): Promise<Buffer> {
+/** scrypt's cost (log2 N), block size (r) and parallelism (p): a stored hash carries its own. */
+interface ScryptCost {
+  costLog2: number;
+  r: number;
+  p: number;
+}
+
+function derive(password: string, salt: Buffer, { costLog2, r, p }: ScryptCost): Promise<Buffer> {
   const N = 2 ** costLog2;
   return new Promise((resolve, reject) => {
     // maxmem must exceed 128 * N * r, or Node refuses the parameters.
@@ -28,7 +35,7 @@ function derive(password: string, salt: Buffer, costLog2: number, r: number, p: 
 /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>`, salt and hash in base64url. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, COST_LOG2, BLOCK_SIZE, PARALLELISM);
+  const key = await derive(password, salt, { costLog2: COST_LOG2, r: BLOCK_SIZE, p: PARALLELISM });
   return [
     "scrypt",
     COST_LOG2,
@@ -43,7 +50,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, costLog2, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const key = await derive(password, Buffer.from(salt, "base64url"), Number(costLog2), Number(r), Number(p));
+  const key = await derive(password, Buffer.from(salt, "base64url"), {
+    costLog2: Number(costLog2),
+    r: Number(r),
+    p: Number(p),
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

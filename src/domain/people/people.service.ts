@@ -73,13 +73,23 @@ export const NO_PEOPLE_EFFECTS: PeopleEffects = { invitationCreated: async () =>
  * scopes apply unchanged.
  */
 export class PeopleService {
+  private readonly limiter: FixedWindowLimiter;
+  private readonly accountLock: AccountSignInLock;
+  private readonly effects: PeopleEffects;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
-    private readonly limiter: FixedWindowLimiter,
-    private readonly accountLock: AccountSignInLock,
-    private readonly effects: PeopleEffects = NO_PEOPLE_EFFECTS,
-  ) {}
+    {
+      limiter,
+      accountLock,
+      effects = NO_PEOPLE_EFFECTS,
+    }: { limiter: FixedWindowLimiter; accountLock: AccountSignInLock; effects?: PeopleEffects },
+  ) {
+    this.limiter = limiter;
+    this.accountLock = accountLock;
+    this.effects = effects;
+  }
 
   async resolve(rawId: string | undefined): Promise<ResolvedSession | null> {
     if (!rawId || rawId.length > 100) return null;

@@ -174,9 +174,8 @@ function eqReferences(e: DcsaTransportEvent | DcsaEquipmentEvent): string[] {
 
 export function candidateFrom(
   e: DcsaTransportEvent | DcsaEquipmentEvent,
-  index: number,
-  createdMs: number,
-  eventId: string | null,
+  /** Where the event stood in the answer, when the carrier created it, and its own id if it gave one. */
+  { index, createdMs, eventId }: { index: number; createdMs: number; eventId: string | null },
   run: MappingRun,
 ): Candidate {
   const tc = e.transportCall ?? null;

@@ -112,7 +112,7 @@ function mapArray(events: readonly unknown[], run: MappingRun): MapResult {
     if (e.eventType === "SHIPMENT") {
       shipmentFacts.push(shipmentFact(e, v.createdMs));
     } else {
-      candidates.push(candidateFrom(e, v.index, v.createdMs, v.eventId, run));
+      candidates.push(candidateFrom(e, v, run));
     }
   }
 

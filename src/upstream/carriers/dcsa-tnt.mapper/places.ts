@@ -60,7 +60,7 @@ export function resolvePlaces(candidates: Candidate[], run: MappingRun): World {
       continue;
     }
     c.locationKey = key;
-    mergeLocation(world, key, place, lookup, run);
+    mergeLocation(world, key, place, { lookup, run });
     c.facilityKey = place.facility ? mergeFacility(world, key, place, place.facility) : null;
     if (c.vessel) c.vesselKey = mergeVessel(world, c.vessel);
   }
@@ -71,8 +71,7 @@ function mergeLocation(
   world: World,
   key: string,
   place: PlaceData,
-  lookup: (locode: string) => LocationLookupResult | undefined,
-  run: MappingRun,
+  { lookup, run }: { lookup: (locode: string) => LocationLookupResult | undefined; run: MappingRun },
 ): void {
   const existing = world.locations.get(key);
   if (existing) {
