@@ -33,7 +33,7 @@ export class FixedWindowLimiter {
     const { key, now, windowEnd } = this.window(subject, windowMs);
     // A little slack on the TTL so that a slow clock on one process never reads a reset counter early.
     const total = await this.store.increment(key, cost, windowEnd - now + 5_000);
-    return decision(total, limit, now, windowEnd, total <= limit);
+    return decision({ total, limit, now, windowEnd }, total <= limit);
   }
 
   /**
@@ -50,14 +50,14 @@ export class FixedWindowLimiter {
     if (!this.store.incrementNow) return undefined;
     const { key, now, windowEnd } = this.window(subject, windowMs);
     const total = this.store.incrementNow(key, cost, windowEnd - now + 5_000);
-    return decision(total, limit, now, windowEnd, total <= limit);
+    return decision({ total, limit, now, windowEnd }, total <= limit);
   }
 
   /** The state of a window without spending from it (for headers on answers that cost nothing). */
   async peek(subject: string, limit: number, windowMs: number = MINUTE_MS): Promise<WindowDecision> {
     const { key, now, windowEnd } = this.window(subject, windowMs);
     const total = await this.store.peek(key);
-    return decision(total, limit, now, windowEnd, total < limit);
+    return decision({ total, limit, now, windowEnd }, total < limit);
   }
 
   private window(subject: string, windowMs: number) {
@@ -68,10 +68,7 @@ export class FixedWindowLimiter {
 }
 
 function decision(
-  total: number,
-  limit: number,
-  now: number,
-  windowEnd: number,
+  { total, limit, now, windowEnd }: { total: number; limit: number; now: number; windowEnd: number },
   allowed: boolean,
 ): WindowDecision {
   return {
