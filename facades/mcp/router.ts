@@ -40,12 +40,17 @@ export function createMcpRouter(
       req.metricsRoute = "/api/mcp";
       const check = checkOrigin(req.get("host"), req.get("origin"));
       if (!check.ok) {
-        return void unauthenticatedRefusal(deps, req, res, "origin_not_allowed", check.message).catch(next);
+        return void unauthenticatedRefusal(deps, req, res, {
+          outcome: "origin_not_allowed",
+          message: check.message,
+        }).catch(next);
       }
       if (req.method !== "POST") {
         res.setHeader("Allow", "POST");
         const message = `${req.method} is not allowed: send JSON-RPC messages with POST (this server is stateless and streams nothing).`;
-        return void unauthenticatedRefusal(deps, req, res, "method_not_allowed", message).catch(next);
+        return void unauthenticatedRefusal(deps, req, res, { outcome: "method_not_allowed", message }).catch(
+          next,
+        );
       }
       next();
     },
@@ -56,7 +61,7 @@ export function createMcpRouter(
           // Without a principal (no key, a bad one, a throttled address) the body stays unread.
           if (!admission.ok && !admission.principal) {
             closeIfBodyUnread(req, res);
-            return refuseAdmission(deps, res, admission, 1, null);
+            return refuseAdmission(deps, res, admission, { messages: 1, id: null });
           }
           res.locals.admission = admission;
           next();
@@ -75,9 +80,10 @@ export function createMcpRouter(
           message: unstorableMessage(unstorable),
         });
       }
-      if (!admission.ok) return refuseAdmission(deps, res, admission, 1, body.requestId);
+      if (!admission.ok) return refuseAdmission(deps, res, admission, { messages: 1, id: body.requestId });
       const batch = await deps.admission.spendRest(res, admission, body.messages - 1);
-      if (!batch.ok) return refuseAdmission(deps, res, batch, body.messages, body.requestId);
+      if (!batch.ok)
+        return refuseAdmission(deps, res, batch, { messages: body.messages, id: body.requestId });
 
       const factory = () => createMcpServer(deps, admission.principal, { requestId: req.requestId });
       const answer = await serveMcp(factory, webRequestOf(req), req.body);
@@ -203,8 +209,7 @@ async function unauthenticatedRefusal(
   deps: FacadeDeps,
   req: Request,
   res: Response,
-  outcome: OutcomeCode,
-  message: string,
+  { outcome, message }: { outcome: OutcomeCode; message: string },
 ): Promise<void> {
   await deps.admission.setUnauthenticatedRateHeaders(req, res);
   sendJsonRpcError(res, outcome, { message });
@@ -218,8 +223,8 @@ function refuseAdmission(
   deps: FacadeDeps,
   res: Response,
   admission: Extract<Admission, { ok: false }>,
-  messages: number,
-  id: string | number | null,
+  /** How many JSON-RPC messages the request carried, and the id to answer (null for a batch). */
+  { messages, id }: { messages: number; id: string | number | null },
 ): void {
   const { outcome, principal, rate } = admission;
   if ((outcome === "rate_limited" || outcome === "organization_rate_limited") && principal && rate) {

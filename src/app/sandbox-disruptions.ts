@@ -53,11 +53,13 @@ export async function seedSandboxDisruptions(
   const carrierName = CARRIERS.find((c) => c.scac === carrierScac)?.name ?? carrierScac;
   const at = (hoursBefore: number) => new Date(now.getTime() - hoursBefore * HOUR);
   const item = (
-    publisher: string,
-    hoursBefore: number,
-    title: string,
-    summary: string,
     n: number,
+    {
+      publisher,
+      hoursBefore,
+      title,
+      summary,
+    }: { publisher: string; hoursBefore: number; title: string; summary: string },
   ): FeedItem => ({
     sourceId: `sandbox-${publisher.toLowerCase().replace(/\W+/g, "-")}`,
     publisher,
@@ -70,77 +72,67 @@ export async function seedSandboxDisruptions(
   const d = portName(discharge);
   const o = portName(other);
   const items: FeedItem[] = [
-    item(
-      "Harbour Wire",
-      30,
-      `Typhoon closes the Port of ${d}`,
-      `Terminals at the Port of ${d} suspended operations as the storm approached.`,
-      1,
-    ),
-    item(
-      "Quay Ledger",
-      26,
-      `Port of ${d} stays shut as typhoon winds persist`,
-      "Vessels wait at anchor while cranes are secured.",
-      2,
-    ),
-    item(
-      "Box Trade Daily",
-      20,
-      `Carriers warn of delays after typhoon closure at Port of ${d}`,
-      "Lines expect knock-on delays of two to three days.",
-      3,
-    ),
-    item(
-      "Harbour Wire",
-      28,
-      `Dockworkers strike at the Port of ${o}`,
-      `A walkout by dockworkers halted container handling at the Port of ${o}.`,
-      4,
-    ),
-    item(
-      "Quay Ledger",
-      22,
-      `Strike at Port of ${o} enters second day`,
-      "The union and employers remain apart.",
-      5,
-    ),
-    item(
-      "Box Trade Daily",
-      40,
-      `${laneName} transits slowed by draft restrictions`,
-      `Operators report restricted transits through the ${laneName} this week.`,
-      6,
-    ),
-    item(
-      "Freight Index Weekly",
-      36,
-      "Asia-Europe spot rates climb for a third week",
-      "Index compilers report higher spot rates on the main east-west lanes.",
-      7,
-    ),
-    item(
-      "Harbour Wire",
-      60,
-      "Port of Rotterdam congestion delays container pickups",
-      "Yard congestion at the Port of Rotterdam is delaying pickups.",
-      8,
-    ),
-    item(
-      "Harbour Wire",
-      34,
-      "Port of Rotterdam congestion eased; operations back to normal",
-      "Yard space at the Port of Rotterdam is back to normal levels.",
-      9,
-    ),
+    item(1, {
+      publisher: "Harbour Wire",
+      hoursBefore: 30,
+      title: `Typhoon closes the Port of ${d}`,
+      summary: `Terminals at the Port of ${d} suspended operations as the storm approached.`,
+    }),
+    item(2, {
+      publisher: "Quay Ledger",
+      hoursBefore: 26,
+      title: `Port of ${d} stays shut as typhoon winds persist`,
+      summary: "Vessels wait at anchor while cranes are secured.",
+    }),
+    item(3, {
+      publisher: "Box Trade Daily",
+      hoursBefore: 20,
+      title: `Carriers warn of delays after typhoon closure at Port of ${d}`,
+      summary: "Lines expect knock-on delays of two to three days.",
+    }),
+    item(4, {
+      publisher: "Harbour Wire",
+      hoursBefore: 28,
+      title: `Dockworkers strike at the Port of ${o}`,
+      summary: `A walkout by dockworkers halted container handling at the Port of ${o}.`,
+    }),
+    item(5, {
+      publisher: "Quay Ledger",
+      hoursBefore: 22,
+      title: `Strike at Port of ${o} enters second day`,
+      summary: "The union and employers remain apart.",
+    }),
+    item(6, {
+      publisher: "Box Trade Daily",
+      hoursBefore: 40,
+      title: `${laneName} transits slowed by draft restrictions`,
+      summary: `Operators report restricted transits through the ${laneName} this week.`,
+    }),
+    item(7, {
+      publisher: "Freight Index Weekly",
+      hoursBefore: 36,
+      title: "Asia-Europe spot rates climb for a third week",
+      summary: "Index compilers report higher spot rates on the main east-west lanes.",
+    }),
+    item(8, {
+      publisher: "Harbour Wire",
+      hoursBefore: 60,
+      title: "Port of Rotterdam congestion delays container pickups",
+      summary: "Yard congestion at the Port of Rotterdam is delaying pickups.",
+    }),
+    item(9, {
+      publisher: "Harbour Wire",
+      hoursBefore: 34,
+      title: "Port of Rotterdam congestion eased; operations back to normal",
+      summary: "Yard space at the Port of Rotterdam is back to normal levels.",
+    }),
     // Last, so the events above keep their fixed ids.
-    item(
-      "Liner Notes",
-      18,
-      `${carrierName} announces blank sailings on its Asia-Europe loop`,
-      "The carrier confirmed a service suspension for four weeks, citing weak bookings.",
-      10,
-    ),
+    item(10, {
+      publisher: "Liner Notes",
+      hoursBefore: 18,
+      title: `${carrierName} announces blank sailings on its Asia-Europe loop`,
+      summary: "The carrier confirmed a service suspension for four weeks, citing weak bookings.",
+    }),
   ];
   for (const publisher of [...new Set(items.map((i) => i.publisher))]) {
     await services.disruptions.ingest(
