@@ -94,10 +94,7 @@ export class TokenIssuer {
 /** Whether a request to a carrier's events endpoint carries the credentials its strategy demands. */
 export function authorize(
   req: IncomingMessage,
-  auth: SimulatorAuth,
-  scac: string,
-  tokens: TokenIssuer,
-  nowMs: number,
+  { auth, scac, tokens, nowMs }: { auth: SimulatorAuth; scac: string; tokens: TokenIssuer; nowMs: number },
 ): AuthOutcome {
   switch (auth.kind) {
     case "none":
@@ -147,12 +144,20 @@ export interface TokenRequestOutcome {
 export function tokenRequest(
   req: IncomingMessage,
   rawBody: string,
-  auth: Extract<SimulatorAuth, { kind: "oauth2" }>,
-  scac: string,
-  tokens: TokenIssuer,
-  nowMs: number,
-  /** The token endpoint's own URL: the audience a client assertion must name. */
-  tokenUrl = "",
+  {
+    auth,
+    scac,
+    tokens,
+    nowMs,
+    tokenUrl = "",
+  }: {
+    auth: Extract<SimulatorAuth, { kind: "oauth2" }>;
+    scac: string;
+    tokens: TokenIssuer;
+    nowMs: number;
+    /** The token endpoint's own URL: the audience a client assertion must name. */
+    tokenUrl?: string;
+  },
 ): TokenRequestOutcome {
   const contentType = header(req, "content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
@@ -183,7 +188,12 @@ export function tokenRequest(
     if (form.get("client_assertion_type") !== CLIENT_ASSERTION_TYPE || assertion === null) {
       return invalidClient("A client_assertion of type jwt-bearer is required.");
     }
-    const problem = checkAssertion(assertion, auth, tokenUrl, form.get("client_id"), nowMs);
+    const problem = checkAssertion(assertion, {
+      auth,
+      tokenUrl,
+      clientIdField: form.get("client_id"),
+      nowMs,
+    });
     if (problem) return invalidClient(problem);
   } else {
     if (method === "client_secret_basic" && !basic) {
@@ -247,10 +257,17 @@ function decodeSegment(segment: string | undefined): Record<string, unknown> | u
  */
 function checkAssertion(
   assertion: string,
-  auth: Extract<SimulatorAuth, { kind: "oauth2" }>,
-  tokenUrl: string,
-  clientIdField: string | null,
-  nowMs: number,
+  {
+    auth,
+    tokenUrl,
+    clientIdField,
+    nowMs,
+  }: {
+    auth: Extract<SimulatorAuth, { kind: "oauth2" }>;
+    tokenUrl: string;
+    clientIdField: string | null;
+    nowMs: number;
+  },
 ): string | undefined {
   const parts = assertion.split(".");
   const head = decodeSegment(parts[0]);

@@ -76,14 +76,14 @@ export interface SimulatorContext {
   /** Waits `ms` (registered, so shutdown can cut it); false when the client went away meanwhile. */
   wait(ms: number, res: ServerResponse): Promise<boolean>;
   dcsaError(req: IncomingMessage, status: number, problems: { reason: string; message: string }[]): DcsaError;
-  sendDcsaError(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    reason: string,
-    message: string,
-    headers?: Record<string, string>,
-  ): void;
+  sendDcsaError(req: IncomingMessage, res: ServerResponse, status: number, problem: DcsaProblem): void;
+}
+
+/** One refusal in a carrier's error shape: its reason code, its text, and any headers it adds. */
+export interface DcsaProblem {
+  reason: string;
+  message: string;
+  headers?: Record<string, string>;
 }
 
 export function createSimulatorContext(options: SimulatorOptions): SimulatorContext {
@@ -139,9 +139,7 @@ export function createSimulatorContext(options: SimulatorOptions): SimulatorCont
     req: IncomingMessage,
     res: ServerResponse,
     status: number,
-    reason: string,
-    message: string,
-    headers: Record<string, string> = {},
+    { reason, message, headers = {} }: DcsaProblem,
   ) => {
     if (isTnt3Path(req)) {
       send(res, status, tnt3Error(message), { "API-Version": TNT3_API_VERSION, ...headers });

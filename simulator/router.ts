@@ -57,7 +57,7 @@ export function createRouter(ctx: SimulatorContext): {
                     : handleCarrier(req, res, url, segments);
     work.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      sendDcsaError(req, res, 500, "internalError", `Simulator failure: ${message}`);
+      sendDcsaError(req, res, 500, { reason: "internalError", message: `Simulator failure: ${message}` });
     });
   };
   return { handle, subscriptions };

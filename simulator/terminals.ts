@@ -74,10 +74,12 @@ function linesFor(box: string, line: string | null): string[] {
 /** Where and when a box is at a terminal, or undefined when the terminal never has it. */
 export function boxAtTerminal(
   world: SimulatedWorld,
-  terminalCode: string,
-  box: string,
-  line: string | null,
-  nowMs: number,
+  {
+    terminalCode,
+    box,
+    line,
+    nowMs,
+  }: { terminalCode: string; box: string; line: string | null; nowMs: number },
 ): BoxAtTerminal | undefined {
   for (const scac of linesFor(box, line)) {
     const shipment = world.shipmentFor(scac, box, "equipment", new Date(nowMs));
@@ -146,10 +148,12 @@ const CONTAINER_NUMBER = /^[A-Z]{4}\d{7}$/;
 /** The answer of a terminal's container inquiry at `nowMs`. */
 export function terminalAnswer(
   world: SimulatedWorld,
-  terminalCode: string,
-  containerNumber: string,
-  params: URLSearchParams,
-  nowMs: number,
+  {
+    terminalCode,
+    containerNumber,
+    params,
+    nowMs,
+  }: { terminalCode: string; containerNumber: string; params: URLSearchParams; nowMs: number },
 ): TerminalAnswer {
   const code = terminalCode.trim().toUpperCase();
   const box = normalizeReference(containerNumber);
@@ -158,7 +162,7 @@ export function terminalAnswer(
   if (!CONTAINER_NUMBER.test(box))
     return { status: 400, body: { error: "container number is 4 letters and 7 digits" } };
   const line = params.get("line")?.trim().toUpperCase() || null;
-  const at = boxAtTerminal(world, code, box, line, nowMs);
+  const at = boxAtTerminal(world, { terminalCode: code, box, line, nowMs });
   if (!at || nowMs < at.dischargeAt - MANIFEST_LEAD) {
     return { status: 404, body: { error: `Container ${box} is not known at terminal ${code}.` } };
   }

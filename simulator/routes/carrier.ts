@@ -57,13 +57,16 @@ export function carrierRoutes(ctx: SimulatorContext) {
   ): Promise<void> {
     const carrier = findSimulatedCarrier(segments[0] ?? "");
     if (!carrier) {
-      sendDcsaError(req, res, 404, "notFound", `No carrier with SCAC ${segments[0] ?? ""} is simulated.`);
+      sendDcsaError(req, res, 404, {
+        reason: "notFound",
+        message: `No carrier with SCAC ${segments[0] ?? ""} is simulated.`,
+      });
       return;
     }
     requests.set(carrier.scac, (requests.get(carrier.scac) ?? 0) + 1);
     const rest = segments.slice(1).join("/");
     if (segments[1] === "cop") {
-      answerCop(req, res, carrier, url, segments.slice(2));
+      answerCop(req, res, { carrier, url, path: segments.slice(2) });
       return;
     }
     const isTnt3 = rest === "v3/events";
@@ -72,57 +75,69 @@ export function carrierRoutes(ctx: SimulatorContext) {
     const isSchedules = rest === "v1/point-to-point-routes";
     const isPortSchedules = rest === "v1/port-schedules";
     if (!isEvents && !isToken && !isSchedules && !isPortSchedules) {
-      sendDcsaError(req, res, 404, "notFound", `No resource ${url.pathname}.`);
+      sendDcsaError(req, res, 404, { reason: "notFound", message: `No resource ${url.pathname}.` });
       return;
     }
     if (!(await wait(latencyMs, res))) return;
     const fault = faults.get(carrier.scac);
-    if (fault && (await applyFault(fault, req, res, carrier, url))) return;
+    if (fault && (await applyFault(fault, req, res, { carrier, url }))) return;
     const refusal = habits.refusal(carrier.scac, clock.now().getTime());
     if (refusal) {
-      sendDcsaError(req, res, 429, "tooManyRequests", `${carrier.name} allows no more requests now.`, {
-        "Retry-After": String(refusal.retryAfterSeconds),
+      sendDcsaError(req, res, 429, {
+        reason: "tooManyRequests",
+        message: `${carrier.name} allows no more requests now.`,
+        headers: {
+          "Retry-After": String(refusal.retryAfterSeconds),
+        },
       });
       return;
     }
     const strategy = auth.get(carrier.scac) ?? { kind: "none" };
     if (isToken) {
       if (req.method !== "POST") {
-        sendDcsaError(req, res, 405, "methodNotAllowed", "Use POST to request a token.", { Allow: "POST" });
+        sendDcsaError(req, res, 405, {
+          reason: "methodNotAllowed",
+          message: "Use POST to request a token.",
+          headers: { Allow: "POST" },
+        });
         return;
       }
       if (strategy.kind !== "oauth2") {
         send(res, 404, { error: "not_found", error_description: `${carrier.scac} does not use OAuth2.` });
         return;
       }
-      const outcome = tokenRequest(
-        req,
-        await readBody(req),
-        strategy,
-        carrier.scac,
+      const outcome = tokenRequest(req, await readBody(req), {
+        auth: strategy,
+        scac: carrier.scac,
         tokens,
-        clock.now().getTime(),
-        `${publicBase(req)}${url.pathname}`,
-      );
+        nowMs: clock.now().getTime(),
+        tokenUrl: `${publicBase(req)}${url.pathname}`,
+      });
       send(res, outcome.status, outcome.body, outcome.headers);
       return;
     }
     if (req.method !== "GET") {
-      sendDcsaError(req, res, 405, "methodNotAllowed", `Only GET is supported on /${rest}.`, {
-        Allow: "GET",
+      sendDcsaError(req, res, 405, {
+        reason: "methodNotAllowed",
+        message: `Only GET is supported on /${rest}.`,
+        headers: {
+          Allow: "GET",
+        },
       });
       return;
     }
-    const allowed = authorize(req, strategy, carrier.scac, tokens, clock.now().getTime());
+    const allowed = authorize(req, {
+      auth: strategy,
+      scac: carrier.scac,
+      tokens,
+      nowMs: clock.now().getTime(),
+    });
     if (!allowed.ok) {
-      sendDcsaError(
-        req,
-        res,
-        401,
-        "unauthorized",
-        allowed.message,
-        allowed.challenge ? { "WWW-Authenticate": allowed.challenge } : {},
-      );
+      sendDcsaError(req, res, 401, {
+        reason: "unauthorized",
+        message: allowed.message,
+        headers: allowed.challenge ? { "WWW-Authenticate": allowed.challenge } : {},
+      });
       return;
     }
     if (isSchedules) {
@@ -274,9 +289,7 @@ export function carrierRoutes(ctx: SimulatorContext) {
   function answerCop(
     req: IncomingMessage,
     res: ServerResponse,
-    carrier: Carrier,
-    url: URL,
-    path: string[],
+    { carrier, url, path }: { carrier: Carrier; url: URL; path: string[] },
   ): void {
     const credentials = options.cop?.[carrier.scac];
     const number = path[2];
@@ -375,8 +388,7 @@ export function carrierRoutes(ctx: SimulatorContext) {
     fault: Fault,
     req: IncomingMessage,
     res: ServerResponse,
-    carrier: Carrier,
-    url: URL,
+    { carrier, url }: { carrier: Carrier; url: URL },
   ): Promise<boolean> {
     switch (fault.mode) {
       case "down":
@@ -390,13 +402,21 @@ export function carrierRoutes(ctx: SimulatorContext) {
           status === 503 && fault.retryAfterSeconds !== undefined
             ? { "Retry-After": String(fault.retryAfterSeconds) }
             : {};
-        sendDcsaError(req, res, status, "internalError", `${carrier.name} is failing (simulated).`, retry);
+        sendDcsaError(req, res, status, {
+          reason: "internalError",
+          message: `${carrier.name} is failing (simulated).`,
+          headers: retry,
+        });
         return true;
       }
       case "rate-limited": {
         const seconds = fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-        sendDcsaError(req, res, 429, "tooManyRequests", "Rate limit exceeded (simulated).", {
-          "Retry-After": String(seconds),
+        sendDcsaError(req, res, 429, {
+          reason: "tooManyRequests",
+          message: "Rate limit exceeded (simulated).",
+          headers: {
+            "Retry-After": String(seconds),
+          },
         });
         return true;
       }

@@ -11,13 +11,10 @@ export function feedRoutes(ctx: SimulatorContext) {
   function answerFeed(req: IncomingMessage, res: ServerResponse, file: string): void {
     const publisher = file.replace(/\.xml$/, "");
     if (!file.endsWith(".xml") || !isFeedPublisher(publisher)) {
-      sendDcsaError(
-        req,
-        res,
-        404,
-        "notFound",
-        `No feed ${file}; feeds: ${FEED_PUBLISHERS.map((p) => `${p}.xml`).join(", ")}.`,
-      );
+      sendDcsaError(req, res, 404, {
+        reason: "notFound",
+        message: `No feed ${file}; feeds: ${FEED_PUBLISHERS.map((p) => `${p}.xml`).join(", ")}.`,
+      });
       return;
     }
     const body = feedXml(publisher, clock.now().getTime(), publicBase(req));

@@ -55,13 +55,12 @@ export function subscriptionRoutes(ctx: SimulatorContext, store: SubscriptionSto
       return;
     }
     requests.set(carrier.scac, (requests.get(carrier.scac) ?? 0) + 1);
-    const allowed = authorize(
-      req,
-      auth.get(carrier.scac) ?? { kind: "none" },
-      carrier.scac,
+    const allowed = authorize(req, {
+      auth: auth.get(carrier.scac) ?? { kind: "none" },
+      scac: carrier.scac,
       tokens,
-      clock.now().getTime(),
-    );
+      nowMs: clock.now().getTime(),
+    });
     if (!allowed.ok) {
       fail(
         401,

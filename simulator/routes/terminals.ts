@@ -18,7 +18,12 @@ export function terminalRoutes(ctx: SimulatorContext) {
       send(res, 404, { error: "Ask /terminals/<SMDG code>/containers/<container number>." });
       return;
     }
-    const answer = terminalAnswer(world, code, box, url.searchParams, clock.now().getTime());
+    const answer = terminalAnswer(world, {
+      terminalCode: code,
+      containerNumber: box,
+      params: url.searchParams,
+      nowMs: clock.now().getTime(),
+    });
     send(res, answer.status, answer.body);
   }
 

@@ -38,7 +38,7 @@ function inspectedBox() {
     const last = shipment.plan.legs.length - 1;
     const code = shipment.plan.milestones.find((m) => m.key === `C${index}-DISC-L${last}`)?.site?.smdgCode;
     if (!code) continue;
-    const at = boxAtTerminal(world, code, reference, "MSCU", T0);
+    const at = boxAtTerminal(world, { terminalCode: code, box: reference, line: "MSCU", nowMs: T0 });
     if (!at || at.dischargeAt < T0 + 4 * DAY || at.dischargeAt > T0 + 12 * DAY) continue;
     const customs = at.holds.find((h) => h.name === "Customs");
     if (!customs || at.holds.length !== 1 || customs.releasedAt - customs.placedAt < 12 * HOUR) continue;

@@ -209,12 +209,17 @@ async function termsPage(s: Signed, message = "", typed: Typed = BLANK, status?:
           `<option value="${esc(k)}"${typed[name] === k ? " selected" : ""}>${esc(text)}</option>`,
       )
       .join("")}</select></div>`;
-  const text = (name: string, id: string, label: string, size: number, extra = "") =>
+  const text = (
+    name: string,
+    id: string,
+    label: string,
+    { size, extra = "" }: { size: number; extra?: string },
+  ) =>
     `<div><label for="${id}">${esc(label)}</label><input id="${id}" name="${name}" value="${v(name)}" size="${size}"${extra}></div>`;
   const slabRows = Array.from({ length: SLAB_ROWS }, (_, i) => i + 1)
     .map(
       (row) =>
-        `<div class="row"><span class="muted">Step ${row}</span>${text(`slab${row}From`, `slab${row}-from`, "From day", 4, ' inputmode="numeric"')}${text(`slab${row}To`, `slab${row}-to`, "To day (empty: no end)", 4, ' inputmode="numeric"')}${text(`slab${row}Rate`, `slab${row}-rate`, "Rate per day", 8, ' inputmode="decimal"')}</div>`,
+        `<div class="row"><span class="muted">Step ${row}</span>${text(`slab${row}From`, `slab${row}-from`, "From day", { size: 4, extra: ' inputmode="numeric"' })}${text(`slab${row}To`, `slab${row}-to`, "To day (empty: no end)", { size: 4, extra: ' inputmode="numeric"' })}${text(`slab${row}Rate`, `slab${row}-rate`, "Rate per day", { size: 8, extra: ' inputmode="decimal"' })}</div>`,
     )
     .join("");
   const form = `<form method="post" action="${PATH}" class="card" aria-labelledby="add-terms">${csrfField(s.session.csrfToken)}<h2 id="add-terms">Add contract terms</h2>
@@ -222,24 +227,24 @@ async function termsPage(s: Signed, message = "", typed: Typed = BLANK, status?:
 <fieldset><legend>What they cover</legend><div class="row">
 ${select("chargeType", "t-charge", "Clock", CHARGE)}
 ${select("direction", "t-direction", "Direction", { import: "Import", export: "Export" })}
-${text("carrierScac", "t-carrier", "Carrier SCAC (empty: every carrier)", 6, ' maxlength="4"')}
-${text("portLocode", "t-port", "Port UN/LOCODE (empty: whole country or everywhere)", 6, ' maxlength="5"')}
-${text("countryCode", "t-country", "Country code (empty: everywhere)", 3, ' maxlength="2"')}
+${text("carrierScac", "t-carrier", "Carrier SCAC (empty: every carrier)", { size: 6, extra: ' maxlength="4"' })}
+${text("portLocode", "t-port", "Port UN/LOCODE (empty: whole country or everywhere)", { size: 6, extra: ' maxlength="5"' })}
+${text("countryCode", "t-country", "Country code (empty: everywhere)", { size: 3, extra: ' maxlength="2"' })}
 ${select("equipment", "t-equipment", "Box", EQUIPMENT)}
 </div></fieldset>
 <fieldset><legend>Free time</legend><div class="row">
-${text("freeDays", "t-free-days", "Free days", 4, ' inputmode="numeric" required')}
+${text("freeDays", "t-free-days", "Free days", { size: 4, extra: ' inputmode="numeric" required' })}
 ${select("freeDayBasis", "t-free-basis", "Free days are", BASIS)}
 ${select("clockStartRule", "t-start", "Counting starts", { next_day: "The day after the clock starts", same_day: "On the day the clock starts" })}
 </div></fieldset>
 <fieldset><legend>Rates after the free days (day 1 is the first charged day; steps follow on without gaps)</legend>
 ${slabRows}
-<div class="row">${select("chargeDayBasis", "t-charge-basis", "Charged days are", BASIS)}${text("currency", "t-currency", "Currency (ISO code, such as USD)", 4, ' maxlength="3" required')}</div>
+<div class="row">${select("chargeDayBasis", "t-charge-basis", "Charged days are", BASIS)}${text("currency", "t-currency", "Currency (ISO code, such as USD)", { size: 4, extra: ' maxlength="3" required' })}</div>
 </fieldset>
 <fieldset><legend>Validity</legend><div class="row">
-${text("effectiveFrom", "t-from", "Valid from (YYYY-MM-DD)", 11, ' required placeholder="2026-01-01"')}
-${text("effectiveTo", "t-to", "Valid until (YYYY-MM-DD, empty: open)", 11)}
-${text("note", "t-note", "Note (optional)", 24, ' maxlength="500"')}
+${text("effectiveFrom", "t-from", "Valid from (YYYY-MM-DD)", { size: 11, extra: ' required placeholder="2026-01-01"' })}
+${text("effectiveTo", "t-to", "Valid until (YYYY-MM-DD, empty: open)", { size: 11 })}
+${text("note", "t-note", "Note (optional)", { size: 24, extra: ' maxlength="500"' })}
 </div></fieldset>
 <p><button type="submit">Save contract terms</button></p></form>`;
   s.render(
