@@ -221,14 +221,22 @@ export function finalDestinationEta(input: {
   const fix = fixes.at(-1) ?? null;
   const mode: InlandMode = fixes.findLast((f) => f.mode !== null)?.mode ?? inlandModeOf(doc) ?? "TRUCK";
   const clamp = (ms: number) => Math.max(ms, now.getTime());
-  const result = (
-    p50: number,
-    spreadMs: number,
-    source: FinalDestinationEtaSource,
-    confidence: FinalDestinationEta["confidence"],
-    remainingKm: number | null,
-    boundaries: readonly number[] = [],
-  ): FinalDestinationEta => ({
+  const result = ({
+    p50,
+    spreadMs,
+    source,
+    confidence,
+    remainingKm,
+    boundaries = [],
+  }: {
+    p50: number;
+    spreadMs: number;
+    source: FinalDestinationEtaSource;
+    confidence: FinalDestinationEta["confidence"];
+    remainingKm: number | null;
+    /** Instants at which the answer changes although nothing new arrives (a fix ageing). */
+    boundaries?: readonly number[];
+  }): FinalDestinationEta => ({
     p50: new Date(clamp(p50)),
     p80: new Date(clamp(p50) + spreadMs),
     source,
@@ -244,13 +252,13 @@ export function finalDestinationEta(input: {
 
   const estimate = partnerEstimate(events, place?.unLocode ?? null);
   if (estimate && (!fix || estimate.receivedAt.getTime() > fix.at)) {
-    return result(
-      Date.parse(estimate.facts.instant),
-      2 * HOUR,
-      "partner_estimate",
-      "medium",
-      fix && destination ? haversineKm(fix.point, destination) : null,
-    );
+    return result({
+      p50: Date.parse(estimate.facts.instant),
+      spreadMs: 2 * HOUR,
+      source: "partner_estimate",
+      confidence: "medium",
+      remainingKm: fix && destination ? haversineKm(fix.point, destination) : null,
+    });
   }
   if (fix && destination) {
     const km = haversineKm(fix.point, destination);
@@ -258,17 +266,27 @@ export function finalDestinationEta(input: {
     const age = now.getTime() - fix.at;
     const confidence =
       age <= FRESH_FIX_HOURS * HOUR ? "high" : age <= STALE_FIX_HOURS * HOUR ? "medium" : "low";
-    return result(fix.at + travel, Math.max(HOUR, 0.3 * travel), "partner_position", confidence, km, [
-      fix.at + FRESH_FIX_HOURS * HOUR + 1,
-      fix.at + STALE_FIX_HOURS * HOUR + 1,
-    ]);
+    return result({
+      p50: fix.at + travel,
+      spreadMs: Math.max(HOUR, 0.3 * travel),
+      source: "partner_position",
+      confidence,
+      remainingKm: km,
+      boundaries: [fix.at + FRESH_FIX_HOURS * HOUR + 1, fix.at + STALE_FIX_HOURS * HOUR + 1],
+    });
   }
 
   const km = port && destination ? haversineKm(port, destination) : null;
   const transit = (km === null ? DEFAULT_TRANSIT_HOURS : hoursFor(km, mode)) * HOUR;
   const departed = leftPort(doc, discharged);
   if (departed)
-    return result(Date.parse(departed.instant!) + transit, 12 * HOUR, "inland_default", "low", km);
+    return result({
+      p50: Date.parse(departed.instant!) + transit,
+      spreadMs: 12 * HOUR,
+      source: "inland_default",
+      confidence: "low",
+      remainingKm: km,
+    });
   const dwell = DEFAULT_PORT_DWELL_HOURS * HOUR;
   const podArrival =
     pod.actual === true && pod.instant !== null
@@ -283,7 +301,13 @@ export function finalDestinationEta(input: {
           : null;
   if (!podArrival) return null;
   // The dwell is the widest unknown: two days on top of the port's own window.
-  return result(podArrival.p50 + dwell + transit, podArrival.spread + 48 * HOUR, "inland_default", "low", km);
+  return result({
+    p50: podArrival.p50 + dwell + transit,
+    spreadMs: podArrival.spread + 48 * HOUR,
+    source: "inland_default",
+    confidence: "low",
+    remainingKm: km,
+  });
 }
 
 /** The carrier's own inland mode after the port (a rail or barge on-carriage it reports), if any. */

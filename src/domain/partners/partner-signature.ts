@@ -22,10 +22,12 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: "stale" | "forg
 /** Constant-time; the timestamp is checked first so that a stale request costs no HMAC. */
 export function checkPartnerSignature(
   secret: string,
-  timestamp: string | undefined,
-  signature: string | undefined,
-  body: string,
-  nowSeconds: number,
+  {
+    timestamp,
+    signature,
+    body,
+    nowSeconds,
+  }: { timestamp: string | undefined; signature: string | undefined; body: string; nowSeconds: number },
 ): SignatureCheck {
   if (!timestamp || !/^\d{1,12}$/.test(timestamp) || !signature) return { ok: false, reason: "malformed" };
   if (Math.abs(nowSeconds - Number(timestamp)) > SIGNATURE_TOLERANCE_SECONDS)

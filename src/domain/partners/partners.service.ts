@@ -150,13 +150,12 @@ export class PartnersService {
         message: "There is no partner source with this id.",
       };
     const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const check = checkPartnerSignature(
-      this.deps.secrets.open(source.signingSecret),
+    const check = checkPartnerSignature(this.deps.secrets.open(source.signingSecret), {
       timestamp,
       signature,
       body,
       nowSeconds,
-    );
+    });
     if (!check.ok) {
       const message = {
         malformed:

@@ -205,17 +205,42 @@ describe("the inbound signature", () => {
   const t = "1764000000";
   it("accepts the genuine one and refuses a forged, stale or missing one", () => {
     const sig = partnerSignature(secret, t, body);
-    expect(checkPartnerSignature(secret, t, sig, body, 1764000100)).toEqual({ ok: true });
-    expect(checkPartnerSignature(secret, t, sig, `${body} `, 1764000100)).toEqual({
+    expect(
+      checkPartnerSignature(secret, { timestamp: t, signature: sig, body: body, nowSeconds: 1764000100 }),
+    ).toEqual({ ok: true });
+    expect(
+      checkPartnerSignature(secret, {
+        timestamp: t,
+        signature: sig,
+        body: `${body} `,
+        nowSeconds: 1764000100,
+      }),
+    ).toEqual({
       ok: false,
       reason: "forged",
     });
-    expect(checkPartnerSignature("psec_other", t, sig, body, 1764000100)).toEqual({
+    expect(
+      checkPartnerSignature("psec_other", {
+        timestamp: t,
+        signature: sig,
+        body: body,
+        nowSeconds: 1764000100,
+      }),
+    ).toEqual({
       ok: false,
       reason: "forged",
     });
-    expect(checkPartnerSignature(secret, t, sig, body, 1764000301)).toEqual({ ok: false, reason: "stale" });
-    expect(checkPartnerSignature(secret, undefined, sig, body, 1764000000)).toEqual({
+    expect(
+      checkPartnerSignature(secret, { timestamp: t, signature: sig, body: body, nowSeconds: 1764000301 }),
+    ).toEqual({ ok: false, reason: "stale" });
+    expect(
+      checkPartnerSignature(secret, {
+        timestamp: undefined,
+        signature: sig,
+        body: body,
+        nowSeconds: 1764000000,
+      }),
+    ).toEqual({
       ok: false,
       reason: "malformed",
     });
