@@ -89,6 +89,8 @@ export async function watchSandboxCongestion(input: {
   watcher: Principal;
   scheduleSources: readonly ScheduleSource[];
   logger: Logger;
+  /** The server stopping: day one's sampling stops between steps (it throws DayOneStopped). */
+  stop?: AbortSignal;
 }): Promise<DayOneReport> {
   const { services, clock, watcher, logger } = input;
   const now = clock.now();
@@ -104,6 +106,7 @@ export async function watchSandboxCongestion(input: {
   for (const pick of [...picks]
     .filter((p) => p.arrival < now.getTime())
     .sort((a, b) => a.followedFrom - b.followedFrom)) {
+    if (input.stop?.aborted) break;
     clock.set(new Date(pick.followedFrom));
     await track(pick);
   }
@@ -117,5 +120,6 @@ export async function watchSandboxCongestion(input: {
     logger,
     carriers: [],
     ports: SANDBOX_CONGESTION_PORTS,
+    stop: input.stop,
   });
 }

@@ -23,6 +23,7 @@ import { ManualClock } from "../lib/clock";
 import type { Logger } from "../observability/logger";
 import { createCarrierTracker, loadCarrierRegistry } from "../upstream/carriers/carrier-registry";
 import { mapDcsaEvents } from "../upstream/carriers/dcsa-tnt.mapper";
+import { DayOneStopped } from "./day-one";
 import { createLookupUpstreams, startLookupWork } from "./lookups-wiring";
 import { SANDBOX_PORT_WATCH_ORGANIZATION, watchSandboxCongestion } from "./sandbox-congestion";
 import { seedSandboxContractTerms } from "./sandbox-demurrage";
@@ -78,6 +79,13 @@ export interface SandboxShipment {
   name: string;
   reference: string;
   kind: "in_transit" | "delayed" | "delivered" | "failed";
+}
+
+/** The server stopped while the sandbox world was built: what the build opened is closed. */
+export class SandboxBuildStopped extends Error {
+  constructor() {
+    super("the sandbox world's build stopped with the server");
+  }
 }
 
 export class SandboxWorld {
@@ -200,11 +208,20 @@ export class SandboxWorld {
     logger: Logger;
     /** The live service's webhooks: sample deliveries go out on the server's clock. */
     sampleSender: Pick<WebhooksService, "sendSample">;
+    /**
+     * The server stopping: the build stops at its next step, closes what it opened and throws
+     * SandboxBuildStopped, so a stop does not wait seconds for a world nobody will read.
+     */
+    stop?: AbortSignal;
   }): Promise<SandboxWorld> {
     const started = Date.now();
     const phases: Record<string, number> = {};
-    const phase = (name: string) => {
+    let opened: (() => Promise<void>) | undefined;
+    const phase = async (name: string) => {
       phases[name] = Date.now() - started;
+      if (!input.stop?.aborted) return;
+      await opened?.();
+      throw new SandboxBuildStopped();
     };
     const clock = new ManualClock(SANDBOX_NOW);
     // Its workspace documents live in a folder of its own, removed with the world.
@@ -251,7 +268,13 @@ export class SandboxWorld {
       disruptionIds: SANDBOX_DISRUPTION_IDS,
       terminalSource: terminalSourceFor(simulator.url),
     });
-    phase("database");
+    opened = async () => {
+      await services.close();
+      await simulator.close();
+      await db.close();
+      await rm(documentsDir, { recursive: true, force: true });
+    };
+    await phase("database");
     await startLookupWork({
       config,
       lookups: services.lookups,
@@ -260,7 +283,7 @@ export class SandboxWorld {
       logger: input.logger,
     });
 
-    phase("ports");
+    await phase("ports");
     const { accounts } = services;
     const organization = await accounts.createOrganization({
       name: SANDBOX_ORGANIZATION,
@@ -294,21 +317,22 @@ export class SandboxWorld {
         freshness: "fetch",
         surface: "v1",
       });
-    phase("picked");
+    await phase("picked");
     clock.set(firstFetch);
     for (const pick of chosen) await track(pick.reference);
+    await phase("first fetch");
     clock.set(SANDBOX_NOW);
     for (const pick of chosen) await track(pick.reference);
     const shipments = chosen.map((pick, i) => ({ name: shipmentName(FIRST_SHIPMENT_NUMBER + i), ...pick }));
-    phase("tracked");
+    await phase("tracked");
     await seedSandboxContractTerms(services, organization.id);
     await checkTerminals(services, organization.id);
-    phase("terminals");
+    await phase("terminals");
     await seedSandboxDisruptions(services, organization.id, clock.now());
-    phase("disruptions");
+    await phase("disruptions");
     await seedSandboxWorkspace(services, principal);
     await seedSandboxPartners(services, organization.id);
-    phase("workspace");
+    await phase("workspace");
     await watchSandboxCongestion({
       services,
       clock,
@@ -316,15 +340,20 @@ export class SandboxWorld {
       watcher: await portWatcher(services, clock),
       scheduleSources: lookupUpstreams.scheduleSources ?? [],
       logger: input.logger,
+      stop: input.stop,
+    }).catch((error: unknown) => {
+      // Day one's sampling stopped for the same stop: the next phase closes the world.
+      if (error instanceof DayOneStopped) return undefined;
+      throw error;
     });
     clock.set(SANDBOX_NOW);
-    phase("congestion");
+    await phase("congestion");
     // What the eta worker does after a version is stored, at the frozen moment and with the ports'
     // readings in: every read then serves the kept prediction.
     while ((await services.eta.computeDue(50)) > 0) {}
-    phase("predictions");
+    await phase("predictions");
     const snapshot = await Snapshot.take(db);
-    phase("snapshot");
+    await phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
     const sandbox = new SandboxWorld({
       services,

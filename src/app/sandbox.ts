@@ -2,7 +2,7 @@ import type { SandboxWorldAccess } from "../../facades/v1/sandbox";
 import { reservedReference } from "../domain/sandbox/reserved-references";
 import type { OperationExecutor } from "../graphql/executor";
 import { operationRunner } from "../graphql/operation-runner";
-import { SandboxWorld } from "./sandbox-world";
+import { SandboxBuildStopped, SandboxWorld } from "./sandbox-world";
 import type { Services } from "./services";
 
 /**
@@ -31,12 +31,15 @@ export function sandboxOnDemand(input: {
   const { live, executor } = input;
   let built: Promise<{ world: SandboxWorld; access: SandboxWorldAccess }> | undefined;
   let ready: SandboxWorldAccess | undefined;
+  // Aborted by close: a build under way stops at its next step instead of holding the server's stop.
+  const stopping = new AbortController();
   const build = () => {
     const started = performance.now();
     built = SandboxWorld.create({
       config: live.config,
       logger: live.logger,
       sampleSender: live.webhooks,
+      stop: stopping.signal,
     }).then((world) => {
       const access: SandboxWorldAccess = {
         run: operationRunner(executor, world.services, "v1"),
@@ -49,11 +52,15 @@ export function sandboxOnDemand(input: {
       return { world, access };
     });
     built.catch((error: unknown) => {
+      built = undefined;
+      if (error instanceof SandboxBuildStopped) {
+        live.logger.info("Building the sandbox world stopped with the server");
+        return;
+      }
       live.logger.error(
         { err: error },
         "Building the sandbox world failed; the next sandbox request starts again",
       );
-      built = undefined;
     });
     return built;
   };
@@ -77,6 +84,7 @@ export function sandboxOnDemand(input: {
     },
     async close() {
       closed = true;
+      stopping.abort();
       const b = await built?.catch(() => undefined);
       await b?.world.close();
     },
