@@ -10,6 +10,7 @@ import {
   retryAfterFor,
 } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
+import { renderedJsonOf } from "./render/rendered-json";
 
 /**
  * The v1 error body (spec section 2.1): status, error code and `Retry-After` from the outcome table
@@ -89,45 +90,6 @@ export function sendFeatureGate(
   );
 }
 
-/**
- * JSON text of values an answer shares with the answer cache (src/graphql/answer-cache.ts), by value:
- * a kept answer is handed out as the same object on every hit in this process, so its text is
- * written once and each hit only frames it. The cache never hands out a value it changed (a change
- * makes a new answer), and nothing here mutates what it renders.
- */
-const renderedJson = new WeakMap<object, string>();
-
-function jsonOfShared(value: object): string {
-  let text = renderedJson.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    renderedJson.set(value, text);
-  }
-  return text;
-}
-
-/**
- * The JSON text of what `render` makes of `source`, a value the answer cache shares: rendered and
- * serialised on the first answer that holds it, then only framed (the stored read of a kept shipment
- * builds no object and serialises nothing but its envelope on a hit). `variant` tells apart the
- * renderings of one value; `render` must read nothing but `source` (no request, no clock).
- */
-const renderedVariants = new WeakMap<object, Map<string, string>>();
-
-export function renderedJsonOf(source: object, variant: string, render: () => unknown): string {
-  let variants = renderedVariants.get(source);
-  if (variants === undefined) {
-    variants = new Map();
-    renderedVariants.set(source, variants);
-  }
-  let text = variants.get(variant);
-  if (text === undefined) {
-    text = JSON.stringify(render());
-    variants.set(variant, text);
-  }
-  return text;
-}
-
 /** Writes a JSON body as `res.json` would (same bytes and headers), without its per-call work. */
 function sendJsonText(res: Response, text: string): void {
   res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -143,7 +105,10 @@ function sendJsonText(res: Response, text: string): void {
 export function sendV1List(res: Response, items: readonly unknown[], total: number = items.length): void {
   // The sandbox's marks (`mode`, `persisted`) right after `success`, as its res.json wrapper puts them.
   const marks = typeof res.locals.envelopeMarks === "string" ? res.locals.envelopeMarks : "";
-  sendJsonText(res, `{"success":true,${marks}"total":${total},"data":${jsonOfShared(items)}}`);
+  sendJsonText(
+    res,
+    `{"success":true,${marks}"total":${total},"data":${renderedJsonOf(items, "as is", () => items)}}`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ShipmentSummaryFieldsFragment } from "../../generated/operations";
 import { renderDemurrageRisk } from "./demurrage-risk";
 import { renderFinalDestinationEta, renderPredictiveEta } from "./predictive-eta";
+import { renderedJsonOf } from "./rendered-json";
 import { SHIPMENT_TYPE } from "./tracking-document";
 
 /** The shipment summary of spec v1 section 2.3. */
@@ -62,12 +63,5 @@ function renderCarrierPush(p: NonNullable<ShipmentSummaryFieldsFragment["carrier
  * calls per row.
  */
 export function shipmentSummariesJson(items: readonly ShipmentSummaryFieldsFragment[]): string {
-  let text = pageText.get(items);
-  if (text === undefined) {
-    text = JSON.stringify(items.map(renderShipmentSummary));
-    pageText.set(items, text);
-  }
-  return text;
+  return renderedJsonOf(items, "summaries", () => items.map(renderShipmentSummary));
 }
-
-const pageText = new WeakMap<object, string>();

@@ -11,10 +11,11 @@ import {
   UpdateShipmentDocument,
 } from "../../generated/operations";
 import type { V1Handlers } from "../handlers";
+import { renderedJsonOf } from "../render/rendered-json";
 import { renderShipmentSummary, shipmentSummariesJson } from "../render/shipment-summary";
 import { renderTerminalRecord } from "../render/terminal-record";
 import { renderTables, routeJson } from "../render/tracking-document";
-import { renderedJsonOf, sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
+import { sendFeatureGate, sendV1Data, sendV1Error } from "../respond";
 import { renderTrackOutcome, sendTrackFailure, v1BaseOf } from "./tracking.route";
 
 /** GET /shipments/{id}: stored data only, no carrier call, no slot (spec v1 section 4.1 rule 4). */
