@@ -5,12 +5,12 @@
  * truck position two thirds of the way, beside a box whose journey ends at the port.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DcsaEquipmentEvent } from "../../simulator/dcsa-types";
-import { eventsFor, knownShipments, shipmentFor } from "../../simulator/world/world";
+import { knownShipments, shipmentFor } from "../../simulator/world/world";
 import { wallClock } from "../../src/domain/routes/placed-locations";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet, SIMULATOR_ENV } from "../compat/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { truckedOnBox } from "../support/trucked-box";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -23,31 +23,6 @@ let trucked: string;
 const portToPort: string[] = [];
 /** Two more boxes whose journey goes on beyond the port (the newest rows of the list with `trucked`). */
 const alsoBeyond: string[] = [];
-
-/** A one-box MSC shipment carried on by truck beyond its port of discharge, discharged after START. */
-function truckedOnBox() {
-  let tried = 0;
-  for (const shipment of knownShipments("MSCU", new Date(START))) {
-    if (++tried > 3_000) break;
-    if (shipment.cancelled || shipment.containers.length !== 1) continue;
-    if (shipment.plan.destination?.mode !== "TRUCK") continue;
-    const number = shipment.containers[0]!.equipmentReference;
-    const disc = eventsFor(shipment, new Date(shipment.completesAt.getTime() + DAY), {
-      equipmentReference: number,
-    }).find(
-      (e): e is DcsaEquipmentEvent =>
-        e.eventType === "EQUIPMENT" &&
-        e.eventClassifierCode === "ACT" &&
-        e.equipmentEventTypeCode === "DISC" &&
-        e.eventLocation.UNLocationCode === shipment.portOfDischarge.unLocode,
-    );
-    if (!disc || Date.parse(disc.eventDateTime) < Date.parse(START)) continue;
-    const at = Date.parse(disc.eventDateTime);
-    if (shipmentFor("MSCU", number, "equipment", new Date(at + HOUR))?.key !== shipment.key) continue;
-    return { number, discharged: at };
-  }
-  throw new Error("no discharged one-box MSC shipment carried on by truck in the simulator world");
-}
 
 /**
  * One-box MSC shipments known to the carrier at `at`: whose journey ends at the port of discharge, or
@@ -101,7 +76,7 @@ beforeAll(async () => {
   clock = new ManualClock(START);
   app = await startTestApp({ env: { ...SIMULATOR_ENV, QUAYSIDE_WORKERS: "off" }, clock });
   org = await app.fixtures.organization({ plan: "professional" });
-  const found = truckedOnBox();
+  const found = truckedOnBox(START);
   trucked = found.number;
   // The boxes ending at their port are tracked first: the list's newest rows go on beyond it.
   clock.set(found.discharged + HOUR - 60_000);

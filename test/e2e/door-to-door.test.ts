@@ -9,14 +9,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DcsaEquipmentEvent } from "../../simulator/dcsa-types";
-import { eventsFor, knownShipments, shipmentFor } from "../../simulator/world/world";
 import { haversineKm } from "../../src/domain/routes/sea-route";
 import { ManualClock } from "../../src/lib/clock";
 import { SIMULATOR_ENV } from "../compat/support";
 import { callTool, httpClient } from "../mcp/support";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { hasChromium, launchChromium } from "../support/browser";
+import { truckedOnBox } from "../support/trucked-box";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,36 +31,11 @@ let discharged: number;
 let browser: Browser | undefined;
 const PASSWORD = "door-to-door-walk-1";
 
-/** A one-box MSC shipment carried on by truck beyond its port of discharge, discharged after START. */
-function truckedOnBox() {
-  let tried = 0;
-  for (const shipment of knownShipments("MSCU", new Date(START))) {
-    if (++tried > 3_000) break;
-    if (shipment.cancelled || shipment.containers.length !== 1) continue;
-    if (shipment.plan.destination?.mode !== "TRUCK") continue;
-    const number = shipment.containers[0]!.equipmentReference;
-    const disc = eventsFor(shipment, new Date(shipment.completesAt.getTime() + DAY), {
-      equipmentReference: number,
-    }).find(
-      (e): e is DcsaEquipmentEvent =>
-        e.eventType === "EQUIPMENT" &&
-        e.eventClassifierCode === "ACT" &&
-        e.equipmentEventTypeCode === "DISC" &&
-        e.eventLocation.UNLocationCode === shipment.portOfDischarge.unLocode,
-    );
-    if (!disc || Date.parse(disc.eventDateTime) < Date.parse(START)) continue;
-    const at = Date.parse(disc.eventDateTime);
-    if (shipmentFor("MSCU", number, "equipment", new Date(at + HOUR))?.key !== shipment.key) continue;
-    return { number, discharged: at };
-  }
-  throw new Error("no discharged one-box MSC shipment carried on by truck in the simulator world");
-}
-
 beforeAll(async () => {
   clock = new ManualClock(START);
   app = await startTestApp({ env: { ...SIMULATOR_ENV, QUAYSIDE_WORKERS: "off" }, clock });
   org = await app.fixtures.organization({ plan: "professional" });
-  const found = truckedOnBox();
+  const found = truckedOnBox(START);
   box = found.number;
   discharged = found.discharged;
   clock.set(discharged + HOUR);
