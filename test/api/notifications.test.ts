@@ -322,12 +322,24 @@ describe("preferences and followers through GraphQL", () => {
     await drain(app.workers.notifications);
     expect(await reminders()).toEqual([]);
 
-    // A terminal answers for the shipment's box with the line's last free day: a whole day whose end
-    // (midnight UTC, the port being unknown) is the deadline reminders count down to.
-    const [box] = (shipment.summary as { containerNumbers: string[] }).containerNumbers;
-    const DAY = 86_400_000;
-    const dayEndingAt = (deadline: number) => new Date(deadline - DAY).toISOString().slice(0, 10);
-    const midnightAtOrBefore = (ms: number) => Math.floor(ms / DAY) * DAY;
+    // A terminal answers for the shipment's box with the line's last free day: a whole day whose end at
+    // the port of discharge (its midnight, in its time zone) is the deadline reminders count down to.
+    const { containerNumbers, arrival, arrivalLocalDateTime } = shipment.summary as {
+      containerNumbers: string[];
+      arrival: string;
+      arrivalLocalDateTime: string;
+    };
+    const [box] = containerNumbers;
+    // The port's offset from UTC, from the arrival given both ways (its wall clock and the instant).
+    const portOffset = Date.parse(`${arrivalLocalDateTime.replace(" ", "T")}Z`) - Date.parse(arrival);
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    // The port-local day whose end is the port midnight nearest to `hoursAhead` hours from now (within
+    // 12 hours of it either way).
+    const dayEndingNear = (hoursAhead: number) => {
+      const endOnPortClock = Math.round((Date.now() + hoursAhead * HOUR + portOffset) / DAY) * DAY;
+      return new Date(endOnPortClock - DAY).toISOString().slice(0, 10);
+    };
     const answerWith = (lastFreeDayLine: string) => ({
       observedAt: new Date().toISOString(),
       availableForPickup: true,
@@ -339,12 +351,9 @@ describe("preferences and followers through GraphQL", () => {
       gateOutAt: null,
       events: [],
     });
-    // Ends within (hoursAhead - 24, hoursAhead] hours of now; 0: at the next midnight.
     const setLastFreeDay = async (hoursAhead: number) => {
       const now = Date.now();
-      const deadline =
-        hoursAhead === 0 ? midnightAtOrBefore(now) + DAY : midnightAtOrBefore(now + hoursAhead * 3_600_000);
-      const answer = answerWith(dayEndingAt(deadline));
+      const answer = answerWith(dayEndingNear(hoursAhead));
       await prisma.terminalRecord.upsert({
         where: { containerNumber_terminalCode: { containerNumber: box!, terminalCode: "TESTT" } },
         create: {
@@ -358,16 +367,18 @@ describe("preferences and followers through GraphQL", () => {
         update: { answer, answeredAt: new Date(now) },
       });
     };
-    await setLastFreeDay(100);
+    // Ends 98 to 122 hours from now: before any reminder's window.
+    await setLastFreeDay(110);
     await drain(app.workers.notifications);
     expect(await reminders()).toEqual([]);
     // Ends 48 to 72 hours from now: inside the 72-hour reminder's window.
-    await setLastFreeDay(72);
+    await setLastFreeDay(60);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
     expect((await reminders()).map((m) => m.kind)).toEqual(["lfd_72h"]);
     expect((await reminders())[0]!.subject).toBe(`Last free day in 3 days: ${reference}`);
-    await setLastFreeDay(0);
+    // Ends within 24 hours: the 24-hour reminder's window.
+    await setLastFreeDay(12);
     await drain(app.workers.notifications);
     await drain(app.workers.notifications);
     expect((await reminders()).map((m) => m.kind).sort()).toEqual(["lfd_24h", "lfd_72h"]);
