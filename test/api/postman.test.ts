@@ -9,9 +9,8 @@ import {
   type ServiceProcess,
   serviceEnvironment,
   startService,
-  temporaryFolder,
 } from "../reliability/service-process";
-import { freshDatabaseTarget } from "../support/database";
+import { migratedServiceDatabase } from "../support/data-folder";
 import { startReceiver } from "../support/receiver";
 import { sandboxReady } from "../support/servers";
 
@@ -25,14 +24,14 @@ import { sandboxReady } from "../support/servers";
 
 let service: ServiceProcess;
 let environment: Record<string, string>;
-let folder: ReturnType<typeof temporaryFolder>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  folder = temporaryFolder();
-  const target = await freshDatabaseTarget();
+  // Migrated already, as after `quayside migrate`: the collection is the subject, not the migrations.
+  // Still a first start otherwise (the demo organisation, day one's sampling, the world built after).
+  const target = await migratedServiceDatabase();
   environment = {
-    ...serviceEnvironment(target, folder.dir),
+    ...serviceEnvironment(target, target.kind === "pglite" ? target.dataDir : ""),
     QUAYSIDE_WORKERS: "on",
     QUAYSIDE_SIMULATOR: "embedded",
     QUAYSIDE_SIMULATOR_PORT: "0",
@@ -51,7 +50,6 @@ afterAll(async () => {
     service.child.kill("SIGTERM");
     await service.exited;
   }
-  folder?.remove();
 });
 
 type Item = {

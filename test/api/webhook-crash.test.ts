@@ -1,12 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { MAX_UNRECORDED } from "../../src/domain/webhooks/delivery.service";
 import { type ServiceProcess, startService } from "../reliability/service-process";
 import { graphql, startTestApp } from "../support/app";
-import { databaseEnvironment, freshDatabaseTarget } from "../support/database";
+import { migratedServiceDatabase } from "../support/data-folder";
+import { databaseEnvironment, migratedDatabaseTarget } from "../support/database";
 import { startTimedReceiver } from "../support/receiver";
 
 /**
@@ -24,9 +23,15 @@ it.skipIf(onPostgresPass)(
   "a service killed while deliveries flow delivers every one after restart",
   async () => {
     const receiver = await startTimedReceiver(() => 15);
-    const target = await freshDatabaseTarget();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-crash-flow-"));
-    const dbEnv = target.kind === "postgres" ? databaseEnvironment(target) : { QUAYSIDE_DATA_DIR: dataDir };
+    // Migrated already (the crash is the subject, not a first start); on PGlite a folder, which the
+    // restart reads as the killed process left it.
+    const target = await migratedServiceDatabase();
+    const dbEnv = {
+      ...databaseEnvironment(target),
+      // On a data folder the sandbox world is built at start by default: seconds of CPU beside the
+      // deliveries, in every process started here. Nothing here asks the sandbox.
+      QUAYSIDE_SANDBOX_WORLD: "first-request",
+    };
     const env = {
       ...(process.env as Record<string, string>),
       ...dbEnv,
@@ -107,7 +112,7 @@ it.skipIf(onPostgresPass)(
     } finally {
       for (const child of children) child.kill("SIGKILL");
       await receiver.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (target.kind === "pglite") rmSync(target.dataDir, { recursive: true, force: true });
     }
   },
   240_000,
@@ -126,7 +131,7 @@ const FLOW_ENDPOINTS = 6;
 describe.runIf(onPostgresPass)("kill -9 again and again while deliveries flow", () => {
   it("every delivery created is received and marked delivered after four kills", async () => {
     const receiver = await startTimedReceiver(() => 15);
-    const target = await freshDatabaseTarget();
+    const { target } = await migratedDatabaseTarget();
     const env = {
       ...(process.env as Record<string, string>),
       ...databaseEnvironment(target),

@@ -3,16 +3,10 @@ import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DatabaseTarget } from "../../src/config";
 import { startTestApp } from "../support/app";
-import { freshDatabaseTarget } from "../support/database";
+import { migratedDataFolder, migratedServiceDatabase } from "../support/data-folder";
 import { simulatedContainers } from "../support/references";
 import { freePort } from "../support/servers";
-import {
-  DEMO_KEY,
-  type ServiceProcess,
-  serviceEnvironment,
-  startService,
-  temporaryFolder,
-} from "./service-process";
+import { DEMO_KEY, type ServiceProcess, serviceEnvironment, startService } from "./service-process";
 
 /**
  * Issue 27 item 4: SIGTERM drains. Real `quayside serve` processes, real sockets: readiness fails
@@ -20,19 +14,16 @@ import {
  * process, a bulk request longer than the grace answers with exactly what it saved, and a request
  * the grace cannot cover is cut and logged as cut.
  */
-const folders: { remove(): void }[] = [];
 const running: ServiceProcess[] = [];
 afterAll(() => {
   for (const service of running) service.child.kill("SIGKILL");
-  for (const folder of folders) folder.remove();
 });
 
 async function databaseFor(): Promise<{ target: DatabaseTarget; dataDir: string }> {
-  const folder = temporaryFolder();
-  folders.push(folder);
-  const target = await freshDatabaseTarget();
-  // PGlite in memory would not survive the restart the bulk test needs: a folder instead.
-  return { target, dataDir: folder.dir };
+  // Already migrated: these tests time the stop, not a first start's migrations. PGlite in memory
+  // would not survive the restart the bulk test needs: a folder instead.
+  const target = await migratedServiceDatabase();
+  return { target, dataDir: target.kind === "pglite" ? target.dataDir : "" };
 }
 
 async function start(env: Record<string, string>): Promise<ServiceProcess> {
@@ -230,12 +221,10 @@ describe("SIGTERM drains before it stops", () => {
  */
 describe("stopping during a batch of scheduled refreshes against a slow carrier", () => {
   it("stops well inside the recommended 25 s, keeps every saved shipment, and leaves the rest due", async () => {
-    const folder = temporaryFolder();
-    folders.push(folder);
     const env = {
-      // A folder, so a second start reads what the first left.
+      // A folder, so a second start reads what the first left; migrated already, as in the tests above.
       DATABASE_URL: "",
-      QUAYSIDE_DATA_DIR: folder.dir,
+      QUAYSIDE_DATA_DIR: await migratedDataFolder(),
       QUAYSIDE_SIMULATOR: "embedded",
       QUAYSIDE_SIMULATOR_PORT: "0",
       QUAYSIDE_WORKERS: "on",

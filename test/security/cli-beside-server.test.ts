@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabaseTarget } from "../support/database";
+import { migratedDataFolder } from "../support/data-folder";
+import { migratedDatabaseTarget } from "../support/database";
 
 /**
  * Issue 26 item 7: on PGlite, the CLI and a running `quayside serve` share one data folder safely.
@@ -31,6 +32,9 @@ function environment(dataDir: string): Record<string, string> {
     QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
     PORT: "0",
     QUAYSIDE_DEMO_KEY: DEMO_KEY,
+    // On a data folder the sandbox world is built at start by default: seconds of CPU beside every
+    // CLI command here, and a build to stop at each SIGTERM. Nothing here asks the sandbox.
+    QUAYSIDE_SANDBOX_WORLD: "first-request",
   };
 }
 
@@ -138,7 +142,8 @@ describe.runIf(onPGlitePass)(
     let server: Serving;
 
     beforeAll(async () => {
-      dataDir = newDataDir();
+      // Already migrated: what is at stake is the folder shared with the CLI, not its first start.
+      dataDir = await migratedDataFolder();
       server = await serve(dataDir);
     }, 180_000);
     afterAll(async () => {
@@ -260,7 +265,7 @@ describe.runIf(onPGlitePass)(
   { timeout: 240_000 },
   () => {
     it("keys list beside the server, then a restart on the same folder opens and serves", async () => {
-      const dataDir = newDataDir();
+      const dataDir = await migratedDataFolder();
       const first = await serve(dataDir);
       const keys = await json<{ name: string }[]>(dataDir, "keys", "list");
       expect(keys.map((k) => k.name)).toEqual(["Demo key"]);
@@ -314,7 +319,7 @@ describe.runIf(onPGlitePass)(
 // when their cached row ages out. This runs in the suite's PostgreSQL pass (QUAYSIDE_TEST_DB=postgres).
 describe.runIf(inject("postgresUrl"))("the CLI beside a server on PostgreSQL", { timeout: 120_000 }, () => {
   it("a revocation is refused by the running server within QUAYSIDE_KEY_CACHE_SECONDS", async () => {
-    const target = await freshDatabaseTarget();
+    const { target } = await migratedDatabaseTarget();
     if (target.kind !== "postgres") throw new Error("expected PostgreSQL");
     extraEnv = { DATABASE_URL: target.url, QUAYSIDE_KEY_CACHE_SECONDS: "1" };
     const dataDir = newDataDir();
