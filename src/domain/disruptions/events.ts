@@ -96,9 +96,9 @@ const SILENCE_PER_SPAN = 0.5;
 /** The part of an event's reported span a later report may come after its last and still follow it. */
 const FOLLOW_PER_SPAN = 1;
 /** How many follow horizons back a report of an event's end may still close it. */
-const END_FOLLOW_FACTOR = 3;
+export const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
-const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
+export const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
 /** The likeness of words a later report needs to follow an event under another category, or naming nothing. */
 const FOLLOW_ACROSS_CATEGORY_TEXT = 0.3;
 /** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
@@ -123,7 +123,7 @@ export function cosine(a: Record<string, number>, b: Record<string, number>): nu
 }
 
 /** Whether an item and an event share an acronym ("IMO", "USTR"). */
-function sharesName(event: DisruptionEvent, facts: ItemFacts): boolean {
+export function sharesName(event: DisruptionEvent, facts: ItemFacts): boolean {
   return Object.keys(facts.terms).some((t) => t.startsWith(NAME_TERM) && event.terms[t] !== undefined);
 }
 
@@ -209,7 +209,7 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
  * in it. Two alliances announced in one month share a carrier (Hapag-Lloyd leaves one for the other)
  * and are two events; a later report naming one more partner of the same carriers is the same one.
  */
-function mostlySameCarriers(event: DisruptionEntities, item: DisruptionEntities): boolean {
+export function mostlySameCarriers(event: DisruptionEntities, item: DisruptionEntities): boolean {
   if (item.carriers.length === 0) return true;
   const shared = item.carriers.filter((c) => event.carriers.includes(c)).length;
   return shared * 2 >= item.carriers.length;

@@ -27,6 +27,7 @@ import {
 } from "./events";
 import { type FeedItem, isDuplicate, type NormalisedItem, normaliseItem } from "./normalise";
 import { maskFiguresOfSpeech, refusal } from "./relevance";
+import { sameEventAs } from "./same-event";
 
 const STOPWORDS = new Set(
   `a an and are as at be been by for from has have in into is it its of on or over says said
@@ -282,7 +283,9 @@ export function ingestItem(
     inContext(read, draft, open, own ? IN_CONTEXT_MIN_TEXT : 0) ??
     own;
   if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
-  const target = facts === own ? ownTarget : bestEvent(open, facts);
+  // What the join rules place nowhere may still be the same event by the pairwise decision, which
+  // weighs the signals each rule reads alone (an anchor, the category's family, the gap, rare words).
+  const target = (facts === own ? ownTarget : bestEvent(open, facts)) ?? sameEventAs(open, facts);
   if (!target) {
     if (facts.resolution)
       return { state: { events: open, seen }, outcome: { kind: "unmatched_resolution", item, facts } };
