@@ -177,7 +177,7 @@ export async function startServer(
   startup.mark("services");
   // Secrets written before they were sealed at rest are sealed now (docs/decisions/secrets-at-rest.md).
   const sealed = await sealStoredSecrets(db.prisma, services.secrets);
-  if (sealed.partnerSources + sealed.carrierSubscriptions + sealed.webhookEndpoints > 0) {
+  if (Object.values(sealed).some((count) => count > 0)) {
     logger.info(sealed, "Shared secrets stored in clear sealed at rest");
   }
   // Its own gateway for the baseline a new subscription starts from, on the same counters (budgets).

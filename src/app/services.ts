@@ -218,6 +218,7 @@ export function createServices(input: {
     clock,
     logger,
     transport: config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : outboxTransport,
+    secrets,
     from: config.mail.from,
     publicUrl: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ""),
     // One last free day per box, as every D&D surface shows it (docs/decisions/demurrage.md).
@@ -319,6 +320,7 @@ export function createServices(input: {
       slots,
       tracking,
       reads: shipmentReads,
+      secrets,
     }),
     apiCalls,
     lookupLog,

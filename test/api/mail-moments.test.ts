@@ -6,8 +6,10 @@
  * every surface and in mail.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealStoredSecrets } from "../../src/app/seal-secrets";
 import { lastFreeDayDeadline } from "../../src/domain/notifications/last-free-day";
 import { sailingMoments } from "../../src/domain/notifications/moments";
+import { signUnsubscribe } from "../../src/domain/notifications/unsubscribe";
 import type { TrackingDocument } from "../../src/domain/tracking/model";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -240,6 +242,21 @@ describe("the moments of followed shipments, on one clock, through a real SMTP s
       /^<(.+)>$/.exec(etaMail!.headers["list-unsubscribe"]!)![1]!.replace(".etaChanges.", ".x."),
     );
     expect((await fetch(`${app.url}${link.pathname}`)).status).toBe(404);
+
+    // The links' signing key is sealed at rest: the row alone cannot sign a link. A row from before
+    // sealing (the key in clear) is sealed by the start-up pass and still signs the same links.
+    const keyRow = await prisma.mailSigningKey.findFirstOrThrow();
+    expect(keyRow.secret).toMatch(/^enc:v1:/);
+    const signingKey = app.services.secrets.open(keyRow.secret);
+    expect(keyRow.secret).not.toContain(signingKey);
+    const signed = /^<(.+)>$/.exec(etaMail!.headers["list-unsubscribe"]!)![1]!.split("/").pop()!;
+    expect(signUnsubscribe(signingKey, org.userId, "etaChanges")).toBe(signed);
+    await prisma.mailSigningKey.update({ where: { id: keyRow.id }, data: { secret: signingKey } });
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ mailSigningKeys: 1 });
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ mailSigningKeys: 0 });
+    const resealed = await prisma.mailSigningKey.findFirstOrThrow();
+    expect(resealed.secret).toMatch(/^enc:v1:/);
+    expect(app.services.secrets.open(resealed.secret)).toBe(signingKey);
   }, 600_000);
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealStoredSecrets } from "../../src/app/seal-secrets";
 import { answersChanged } from "../../src/lib/answer-changes";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
@@ -521,7 +522,31 @@ describe("POST /api/v1/shipments/{id}/share", () => {
     await call(org.key, "GET", `/container/${known[16]}`);
     const shared = await call(org.key, "POST", `/shipments/${known[16]}/share`);
     expect(shared.status).toBe(201);
-    expect((await fetch((await json(shared)).data.url)).status).toBe(200);
+    const url: string = (await json(shared)).data.url;
+    expect((await fetch(url)).status).toBe(200);
+
+    // At rest the link is sealed and found by its hash: the table alone opens no page. Sharing again
+    // shows the same link.
+    const { prisma } = app.services.db;
+    const token = url.split("/").pop()!;
+    const row = await prisma.shareLink.findFirstOrThrow({ where: { organizationId: org.organizationId } });
+    expect(row.token).toMatch(/^enc:v1:/);
+    expect(row.token).not.toContain(token);
+    expect(row.tokenHash).not.toContain(token);
+    const again = await call(org.key, "POST", `/shipments/${known[16]}/share`);
+    expect(again.status).toBe(200);
+    expect((await json(again)).data.url).toBe(url);
+    // A link from before: its token in clear and the hash the migration computed in SQL. The start-up
+    // pass seals it once, and the link keeps working.
+    await prisma.$executeRaw`UPDATE share_links SET token = ${token}, token_hash = encode(sha256(convert_to(${token}, 'UTF8')), 'hex') WHERE id = ${row.id}`;
+    expect((await prisma.shareLink.findUniqueOrThrow({ where: { id: row.id } })).tokenHash).toBe(
+      row.tokenHash,
+    );
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ shareLinks: 1 });
+    expect(await sealStoredSecrets(prisma, app.services.secrets)).toMatchObject({ shareLinks: 0 });
+    expect((await prisma.shareLink.findUniqueOrThrow({ where: { id: row.id } })).token).toMatch(/^enc:v1:/);
+    expect((await fetch(url)).status).toBe(200);
+    expect((await json(await call(org.key, "POST", `/shipments/${known[16]}/share`))).data.url).toBe(url);
   });
 });
 

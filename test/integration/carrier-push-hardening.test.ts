@@ -469,6 +469,8 @@ describe("secrets stored in clear before sealing", () => {
       partnerSources: 1,
       carrierSubscriptions: 1,
       webhookEndpoints: 0,
+      shareLinks: 0,
+      mailSigningKeys: 0,
     });
     const sourceRow = await prisma.partnerSource.findUniqueOrThrow({ where: { id: source.source.id } });
     expect(sourceRow.signingSecret).toMatch(/^enc:v1:/);
@@ -483,6 +485,8 @@ describe("secrets stored in clear before sealing", () => {
       partnerSources: 0,
       carrierSubscriptions: 0,
       webhookEndpoints: 0,
+      shareLinks: 0,
+      mailSigningKeys: 0,
     });
 
     const batch = JSON.stringify({ events: [{ event_id: "legacy-1", event_type: "POSITION" }] });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { MailSuppression, Prisma, PrismaClient, User } from "../../generated/prisma/client";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import type { Logger } from "../../observability/logger";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
 import type { TerminalFacts } from "../terminals/terminal-facts";
@@ -127,6 +128,8 @@ export class NotificationsService {
       clock: Clock;
       logger: Logger;
       transport: MailTransport;
+      /** Seals the unsubscribe links' signing key at rest. */
+      secrets: SecretBox;
       /** The `From` of every mail. */
       from: string;
       /** The deployment's public URL: every link in mail starts with it. */
@@ -154,7 +157,11 @@ export class NotificationsService {
     return {
       base: this.base,
       secret: async () => {
-        this.secret ??= await mailSigningSecret(db, this.deps.clock.now());
+        this.secret ??= await mailSigningSecret({
+          prisma: db,
+          now: this.deps.clock.now(),
+          secrets: this.deps.secrets,
+        });
         return this.secret;
       },
     };

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
+import type { SecretBox } from "../../lib/secret-box";
 import { type MailTopic, TOPIC_WORDS } from "./messages";
 
 /**
@@ -50,17 +51,20 @@ export function verifyUnsubscribe(secret: string, token: string): SignedUnsubscr
 /**
  * The deployment's signing key: made by the first process that needs it (a conflicting insert by
  * another process loses, and both then read the one row), kept in the database so every process and
- * every restart signs alike.
+ * every restart signs alike, and sealed there (docs/decisions/secrets-at-rest.md): a copy of the
+ * database alone cannot forge a link.
  */
-export async function mailSigningSecret(
-  prisma: Pick<PrismaClient, "mailSigningKey">,
-  now: Date,
-): Promise<string> {
+export async function mailSigningSecret(deps: {
+  prisma: Pick<PrismaClient, "mailSigningKey">;
+  now: Date;
+  secrets: SecretBox;
+}): Promise<string> {
+  const { prisma, now, secrets } = deps;
   const existing = await prisma.mailSigningKey.findUnique({ where: { id: KEY_ID } });
-  if (existing) return existing.secret;
+  if (existing) return secrets.open(existing.secret);
   await prisma.mailSigningKey.createMany({
-    data: [{ id: KEY_ID, secret: randomBytes(32).toString("base64url"), createdAt: now }],
+    data: [{ id: KEY_ID, secret: secrets.seal(randomBytes(32).toString("base64url")), createdAt: now }],
     skipDuplicates: true,
   });
-  return (await prisma.mailSigningKey.findUniqueOrThrow({ where: { id: KEY_ID } })).secret;
+  return secrets.open((await prisma.mailSigningKey.findUniqueOrThrow({ where: { id: KEY_ID } })).secret);
 }

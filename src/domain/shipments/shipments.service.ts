@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Customer, PrismaClient, ShareLink, Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
+import type { SecretBox } from "../../lib/secret-box";
 import { minimumPlanFor } from "../accounts/plans";
 import type { Principal } from "../accounts/principal";
 import { featureAccess } from "../accounts/principal";
@@ -46,6 +47,8 @@ export class ShipmentsService {
       slots: SlotsService;
       tracking: TrackingService;
       reads: ShipmentReads;
+      /** Seals share links' tokens at rest (docs/decisions/secrets-at-rest.md). */
+      secrets: SecretBox;
     },
   ) {}
 
@@ -250,19 +253,23 @@ export class ShipmentsService {
     if (!shipment) return null;
     if (!isShareable(shipment)) return { notShareable: shipment };
     const live = await prisma.shareLink.findFirst({ where: { shipmentId: shipment.id, revokedAt: null } });
-    if (live) return { link: live, shipment, created: false };
+    if (live)
+      return { link: { ...live, token: this.deps.secrets.open(live.token) }, shipment, created: false };
+    // 192 random bits: unguessable, and the only thing the public URL carries. The row keeps it sealed
+    // (shown again while the link lives) and is found by its hash, so a copy of the table opens no page.
+    const token = randomBytes(24).toString("base64url");
     const link = await prisma.shareLink.create({
       data: {
         id: randomUUID(),
         shipmentId: shipment.id,
         organizationId: principal.organization.id,
-        // 192 random bits: unguessable, and the only thing the public URL carries.
-        token: randomBytes(24).toString("base64url"),
+        token: this.deps.secrets.seal(token),
+        tokenHash: shareTokenHash(token),
         createdByUserId: principal.user.id,
         createdAt: clock.now(),
       },
     });
-    return { link, shipment, created: true };
+    return { link: { ...link, token }, shipment, created: true };
   }
 
   async revokeShare(
@@ -282,10 +289,15 @@ export class ShipmentsService {
   async sharedShipment(token: string) {
     if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
     const link = await this.deps.prisma.shareLink.findUnique({
-      where: { token },
+      where: { tokenHash: shareTokenHash(token) },
       include: { shipment: true },
     });
     if (!link || link.revokedAt || link.shipment.deletedAt) return null;
     return link.shipment;
   }
+}
+
+/** What a share link is looked up by: hex SHA-256 of its token (the migration computes the same). */
+export function shareTokenHash(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
 }
