@@ -200,6 +200,13 @@ function selectScenarios(options: BenchOptions): { scenarios: Scenario[]; runner
  */
 const FIRST_ANSWER_TIMEOUT_MS = 120_000;
 
+// The harness's own one-off requests (readiness polls, the answer fetched once, the status counts)
+// each take a connection of their own (`Connection: close`). A kept-alive socket from the readiness
+// polls sat idle while the other targets started; a baseline whose event loop PGlite had blocked
+// (createServices' start-up backfill) ran its keep-alive timeout and the waiting request in the same
+// turn, and closed the socket under the request: "fetch failed" (ECONNRESET), the stored-read
+// scenario's failure in both modes on 2026-11-29.
+
 async function fetchAnswer(
   url: string,
   scenario: Scenario,
@@ -208,7 +215,12 @@ async function fetchAnswer(
   const { method, path: requestPath, body, headers } = scenario.request;
   const response = await fetch(url + requestPath, {
     method,
-    headers: { ...headers, Authorization: `Bearer ${key}`, [SCENARIO_HEADER]: scenario.id },
+    headers: {
+      ...headers,
+      Authorization: `Bearer ${key}`,
+      [SCENARIO_HEADER]: scenario.id,
+      Connection: "close",
+    },
     body,
     signal: AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS),
   });
@@ -217,7 +229,9 @@ async function fetchAnswer(
 
 /** Answers by status from the service's own counter, leaving out the harness's probes. */
 async function statusCounts(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { Connection: "close" }, signal: AbortSignal.timeout(10_000) })
+  ).text();
   const counts: Record<string, number> = {};
   for (const line of text.split("\n")) {
     if (!line.startsWith("quayside_http_requests_total{")) continue;
@@ -589,7 +603,14 @@ async function main(): Promise<number> {
   for (const scenario of scenarios) {
     const expected = readFileSync(path.join(bodiesDir, `${scenario.id}.json`)).length;
     for (const target of baselines) {
-      const answer = await fetchAnswer(target.url, scenario, keys[keys.length - 1]!);
+      const asked = Date.now();
+      const answer = await fetchAnswer(target.url, scenario, keys[keys.length - 1]!).catch(
+        (error: unknown) => {
+          throw new HarnessError(
+            `${target.info.label} did not answer ${scenario.name} after ${Date.now() - asked} ms (${String(error)}${error instanceof Error && error.cause ? `: ${String(error.cause)}` : ""}); ${target.process.exit ?? "still running"}:\n${target.process.output().slice(-3_000)}`,
+          );
+        },
+      );
       if (answer.status < 200 || answer.status > 299 || answer.body.length !== expected) {
         throw new HarnessError(
           `${target.info.label} answered ${scenario.name} with HTTP ${answer.status}, ${answer.body.length} B (expected ${expected} B)`,

@@ -162,7 +162,11 @@ async function waitReady(child: ManagedProcess, url: string, timeoutMs = 120_000
       );
     }
     try {
-      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      // A connection of its own: no idle kept-alive socket left for the next request (bench/run.ts).
+      const response = await fetch(`${url}/readyz`, {
+        headers: { Connection: "close" },
+        signal: AbortSignal.timeout(2_000),
+      });
       await response.arrayBuffer();
       if (response.status === 200) return;
     } catch {
