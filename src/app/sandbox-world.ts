@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type RunningSimulator, startSimulator } from "../../simulator/server";
@@ -88,6 +89,129 @@ export class SandboxBuildStopped extends Error {
   }
 }
 
+/**
+ * A built world as data (`SandboxWorld.image`), for a process to load instead of building it: what
+ * the build leaves besides its answers' code. Its database (the seeded tables and the snapshot schema
+ * the writes are put back from, as PGlite's data folder dump), the workspace documents' bytes, the key
+ * its partner secrets are sealed with, its principal, its eight shipments, the snapshot's table and
+ * sequence list, and how many of the fixed disruption ids the build used. The simulator and every
+ * cache hold nothing a request reads that the database does not: the simulator's world is a pure
+ * function of its seed and the frozen clock.
+ */
+export interface SandboxWorldImage {
+  /** The configuration the world was built with (`sandboxConfigFingerprint`): only the same loads it. */
+  fingerprint: string;
+  database: Uint8Array<ArrayBuffer>;
+  documents: readonly { path: string; base64: string }[];
+  secretsKey: string;
+  /** The principal's rows, Dates as `{ $date }` (JSON). */
+  principal: string;
+  shipments: readonly SandboxShipment[];
+  tables: readonly string[];
+  sequences: readonly { name: string; value: string | null }[];
+  disruptionIdsUsed: number;
+}
+
+// A built world this process already holds, loaded instead of building one (`provideSandboxWorldImage`).
+let providedImage: Promise<SandboxWorldImage> | undefined;
+
+/**
+ * A world a test run already built (test/support/global-setup.ts), loaded by every world this process
+ * builds whose configuration matches: a build is 16 to 18 s of CPU, a load well under one. Nothing
+ * provides one in the product: a real install builds its world as it always did.
+ */
+export function provideSandboxWorldImage(image: Promise<SandboxWorldImage>): void {
+  providedImage = image;
+}
+
+/**
+ * Settings a build never reads, so two configurations differing only in them build the same world:
+ * the ones the world replaces with its own (its database, Redis, the AIS feed, the secrets key), the
+ * live server's listener, HTTP layer and facades (the build calls its services directly), the live
+ * processes (the embedded simulator: the world starts its own; workers, day one, the demo account,
+ * news feeds: the world's services are given none), when the world is built, and two that only act
+ * when something fails or is sent (carrier-call attempts and timeouts: the world's own simulator on
+ * loopback has no faults; private webhook targets: the build delivers nothing). A request reads the
+ * live configuration at its own time, loaded world or built.
+ */
+const NOT_READ_BY_A_BUILD: readonly (keyof AppConfig)[] = [
+  "database",
+  "redisUrl",
+  "aisFeed",
+  "secrets",
+  "host",
+  "trustProxy",
+  "http",
+  "bodyLimit",
+  "shutdownGraceMs",
+  "shutdownDrainMs",
+  "metrics",
+  "authFailuresPerMinute",
+  "keylessPerMinute",
+  "compatPrefix",
+  "mcpEnabled",
+  "mcpAllowedHosts",
+  "mcpAllowedOrigins",
+  "logLevel",
+  "graphqlExecution",
+  "answerCache",
+  "simulator",
+  "workers",
+  "dayOne",
+  "demo",
+  "disruptionFeeds",
+  "sandboxWorld",
+  "sandboxEnabled",
+  "carrierCalls",
+  "webhookAllowPrivateTargets",
+];
+
+/** What of the live configuration can change the world a build makes (a loaded image must match it). */
+export function sandboxConfigFingerprint(config: AppConfig): string {
+  const read: Record<string, unknown> = { ...config };
+  for (const key of NOT_READ_BY_A_BUILD) delete read[key];
+  // The world keeps its documents in a folder of its own.
+  const { storage: _storage, ...documents } = config.documents;
+  // Of the raw variables (parsed into the settings above), a build reads only the schedule sources'
+  // addresses by name (schedule-gateway.ts); its carrier registry is given none.
+  const environment = Object.fromEntries(
+    Object.entries(config.environment).filter(([name]) => name.endsWith("_SCHEDULES_URL")),
+  );
+  return stableJson({ ...read, documents, environment });
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) && !Buffer.isBuffer(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+const principalJson = (principal: Principal): string =>
+  JSON.stringify({ ...principal, plan: undefined }, function (this: Record<string, unknown>, key, v) {
+    const raw = this[key];
+    return raw instanceof Date ? { $date: raw.toISOString() } : v;
+  });
+
+function principalFromJson(json: string): Principal {
+  const rows = JSON.parse(json, (_key, v: unknown) =>
+    v && typeof v === "object" && "$date" in v ? new Date((v as { $date: string }).$date) : v,
+  ) as Omit<Principal, "plan">;
+  return { ...rows, plan: planOf(rows.organization) };
+}
+
+async function filesUnder(root: string, dir = root): Promise<{ path: string; base64: string }[]> {
+  const files: { path: string; base64: string }[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...(await filesUnder(root, full)));
+    else if (entry.isFile())
+      files.push({ path: path.relative(root, full), base64: (await readFile(full)).toString("base64") });
+  }
+  return files;
+}
+
 export class SandboxWorld {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -99,6 +223,7 @@ export class SandboxWorld {
   private readonly snapshot: Snapshot;
   private readonly sampleSender: Pick<WebhooksService, "sendSample">;
   private readonly documentsDir: string;
+  private readonly image: Omit<SandboxWorldImage, "database" | "documents" | "tables" | "sequences">;
 
   private constructor(parts: {
     services: Services;
@@ -109,6 +234,7 @@ export class SandboxWorld {
     snapshot: Snapshot;
     sampleSender: Pick<WebhooksService, "sendSample">;
     documentsDir: string;
+    image: Omit<SandboxWorldImage, "database" | "documents" | "tables" | "sequences">;
   }) {
     this.services = parts.services;
     this.principal = parts.principal;
@@ -118,6 +244,29 @@ export class SandboxWorld {
     this.snapshot = parts.snapshot;
     this.sampleSender = parts.sampleSender;
     this.documentsDir = parts.documentsDir;
+    this.image = parts.image;
+  }
+
+  /**
+   * The world as data, for another process to load (`provideSandboxWorldImage`). Taken between
+   * requests, with the tracking lookups still waiting for their flush written first: the built world
+   * writes them a moment after its build, before any request could see them missing.
+   */
+  takeImage(): Promise<SandboxWorldImage> {
+    // Queued like a request, but not put back afterwards: the flushed lookups are part of the world.
+    const taken = this.queue.then(async () => {
+      await this.services.lookupLog.flush();
+      const dump = await this.db.pglite!.dumpDataDir("none");
+      return {
+        ...this.image,
+        database: new Uint8Array(await dump.arrayBuffer()),
+        documents: await filesUnder(this.documentsDir),
+        tables: this.snapshot.tables,
+        sequences: this.snapshot.sequences,
+      };
+    });
+    this.queue = taken.catch(() => undefined);
+    return taken;
   }
 
   /**
@@ -223,22 +372,35 @@ export class SandboxWorld {
       await opened?.();
       throw new SandboxBuildStopped();
     };
+    const fingerprint = sandboxConfigFingerprint(input.config);
+    const image = await providedImageFor(fingerprint, input.logger);
     const clock = new ManualClock(SANDBOX_NOW);
     // Its workspace documents live in a folder of its own, removed with the world.
     const documentsDir = await mkdtemp(path.join(tmpdir(), "quayside-sandbox-documents-"));
+    for (const file of image?.documents ?? []) {
+      const target = path.join(documentsDir, file.path);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, Buffer.from(file.base64, "base64"));
+    }
+    // Its partner secrets are sealed under a key of its own: they live and die with its in-memory
+    // database, and a loaded image carries the key its database's secrets were sealed with.
+    const secretsKey = image ? Buffer.from(image.secretsKey, "base64") : randomBytes(32);
     const config: AppConfig = {
       ...input.config,
       redisUrl: undefined,
       aisFeed: undefined,
+      secrets: { key: secretsKey, keyFile: undefined },
       documents: { ...input.config.documents, storage: { kind: "local", dir: documentsDir } },
     };
     const world = sandboxSimulatedWorld();
     // Made off the server's thread (the worker's initdb and migrations are seconds of work); should the
     // worker fail, made here as before.
-    const template = await migratedTemplateOffThread().catch((error: unknown) => {
-      input.logger.warn({ err: error }, "The sandbox database template was not made off thread");
-      return undefined;
-    });
+    const template = image
+      ? new Blob([image.database])
+      : await migratedTemplateOffThread().catch((error: unknown) => {
+          input.logger.warn({ err: error }, "The sandbox database template was not made off thread");
+          return undefined;
+        });
     const db = await openDatabase({ kind: "pglite", dataDir: "memory://" }, { loadDataDir: template });
     await applyMigrations(db);
     const simulator = await startSimulator({ port: 0, host: "127.0.0.1", clock, world });
@@ -254,6 +416,8 @@ export class SandboxWorld {
       simulatorUrl: simulator.url,
       clock,
     });
+    // The world answers its own sample deliveries, once it exists (no request reaches it before).
+    let sandbox!: SandboxWorld;
     const services = createServices({
       config,
       db,
@@ -263,9 +427,9 @@ export class SandboxWorld {
       connectedCarriers: registry.connected,
       lookupUpstreams,
       createTracking: (deps) => new SandboxTrackingService({ ...deps, fallbackCarrier: SANDBOX_CARRIER }),
-      // The world answers its own sample deliveries, once it exists (no request reaches it before).
       sampleDeliveries: { send: (url, event) => sandbox.sendSample(url, event) },
-      disruptionIds: SANDBOX_DISRUPTION_IDS,
+      // A loaded world's next new event takes the id the built one's would have.
+      disruptionIds: SANDBOX_DISRUPTION_IDS.slice(image?.disruptionIdsUsed ?? 0),
       terminalSource: terminalSourceFor(simulator.url),
     });
     opened = async () => {
@@ -284,6 +448,27 @@ export class SandboxWorld {
     });
 
     await phase("ports");
+    if (image) {
+      sandbox = new SandboxWorld({
+        services,
+        principal: principalFromJson(image.principal),
+        shipments: image.shipments,
+        db,
+        simulator,
+        snapshot: Snapshot.of(db, image),
+        sampleSender: input.sampleSender,
+        documentsDir,
+        image: {
+          fingerprint,
+          secretsKey: image.secretsKey,
+          principal: image.principal,
+          shipments: image.shipments,
+          disruptionIdsUsed: image.disruptionIdsUsed,
+        },
+      });
+      input.logger.info({ msAfterStart: phases, loaded: true }, "Sandbox world ready");
+      return sandbox;
+    }
     const { accounts } = services;
     const organization = await accounts.createOrganization({
       name: SANDBOX_ORGANIZATION,
@@ -352,10 +537,13 @@ export class SandboxWorld {
     // readings in: every read then serves the kept prediction.
     while ((await services.eta.computeDue(50)) > 0) {}
     await phase("predictions");
+    // The build's own counts (its tracking calls' windows and allowances) are not a request's: the
+    // first request starts from none, as every later one does once its predecessor's are cleared.
+    services.counters.clear?.();
     const snapshot = await Snapshot.take(db);
     await phase("snapshot");
     input.logger.info({ msAfterStart: phases }, "Sandbox world ready");
-    const sandbox = new SandboxWorld({
+    sandbox = new SandboxWorld({
       services,
       principal,
       shipments,
@@ -364,9 +552,44 @@ export class SandboxWorld {
       snapshot,
       sampleSender: input.sampleSender,
       documentsDir,
+      image: {
+        fingerprint,
+        secretsKey: secretsKey.toString("base64"),
+        principal: principalJson(principal),
+        shipments,
+        disruptionIdsUsed: await disruptionIdsUsed(db),
+      },
     });
     return sandbox;
   }
+}
+
+/** The provided image, when there is one and it was built with this configuration. */
+async function providedImageFor(fingerprint: string, logger: Logger): Promise<SandboxWorldImage | undefined> {
+  const image = await providedImage?.catch((error: unknown) => {
+    logger.warn({ err: error }, "The provided sandbox world could not be read; building one");
+    return undefined;
+  });
+  if (!image) return undefined;
+  if (image.fingerprint === fingerprint) return image;
+  const built = JSON.parse(image.fingerprint) as Record<string, unknown>;
+  const wanted = JSON.parse(fingerprint) as Record<string, unknown>;
+  const differing = Object.keys({ ...built, ...wanted }).filter(
+    (key) => JSON.stringify(built[key]) !== JSON.stringify(wanted[key]),
+  );
+  logger.info({ differing }, "The provided sandbox world was built with another configuration; building one");
+  return undefined;
+}
+
+/** How many of the fixed disruption ids the build gave out (in order: the events, merged ones too). */
+async function disruptionIdsUsed(db: Database): Promise<number> {
+  const ids = [...SANDBOX_DISRUPTION_IDS];
+  const [events, aliases] = await Promise.all([
+    db.prisma.disruption.findMany({ where: { id: { in: ids } }, select: { id: true } }),
+    db.prisma.disruptionAlias.findMany({ where: { id: { in: ids } }, select: { id: true } }),
+  ]);
+  const taken = new Set([...events, ...aliases].map((row) => row.id));
+  return ids.reduce((used, id, i) => (taken.has(id) ? i + 1 : used), 0);
 }
 
 /**
@@ -510,9 +733,14 @@ function writtenTables(statements: readonly string[]): Set<string> | null {
 class Snapshot {
   private constructor(
     private readonly db: Database,
-    private readonly tables: readonly string[],
-    private readonly sequences: readonly { name: string; value: string | null }[],
+    readonly tables: readonly string[],
+    readonly sequences: readonly { name: string; value: string | null }[],
   ) {}
+
+  /** The snapshot a loaded image's database already holds (its schema came with the dump). */
+  static of(db: Database, image: Pick<SandboxWorldImage, "tables" | "sequences">): Snapshot {
+    return new Snapshot(db, image.tables, image.sequences);
+  }
 
   static async take(db: Database): Promise<Snapshot> {
     const { rows: tables } = await db.sql.query<{ tablename: string }>(

@@ -15,6 +15,7 @@ import { COMPONENTS } from "../../src/domain/congestion/scoring";
 import { OperationExecutor } from "../../src/graphql/executor";
 import { operationRunner } from "../../src/graphql/operation-runner";
 import { schema } from "../../src/graphql/schema";
+import { provideRunSandboxWorld, TEST_APP_ENVIRONMENT } from "../support/sandbox-world";
 
 /**
  * Every tool's answer on the sandbox world (its clock stands still, its data is fixed), kept as a
@@ -69,8 +70,12 @@ let world: SandboxWorld;
 let client: Client;
 
 beforeAll(async () => {
+  // A test app's settings, so the world is the run's, built once and loaded here: these goldens are
+  // then also the proof that a loaded world answers as a built one (the run's was built, not loaded).
+  provideRunSandboxWorld();
   const config = loadConfig({
     ...process.env,
+    ...TEST_APP_ENVIRONMENT,
     QUAYSIDE_SIMULATOR: "embedded",
     QUAYSIDE_SIMULATOR_PORT: "0",
     QUAYSIDE_CARRIER_ATTEMPTS: "1",

@@ -12,6 +12,7 @@ import {
   migratedDatabaseTarget,
   migratedPgliteTemplate,
 } from "./database";
+import { provideRunSandboxWorld, TEST_APP_ENVIRONMENT } from "./sandbox-world";
 
 export interface TestApp extends RunningServer {
   /** Every log line the app wrote, parsed. */
@@ -32,12 +33,7 @@ export async function startTestApp(
     ? { target: await freshDatabaseTarget(), loadDataDir: undefined }
     : await migratedDatabaseTarget();
   const config = loadConfig({
-    PORT: "0",
-    QUAYSIDE_DEMO: "false",
-    QUAYSIDE_SIMULATOR: "off",
-    // Tests never read the real news feeds; a test that ingests names its sources.
-    QUAYSIDE_DISRUPTION_FEEDS: "off",
-    QUAYSIDE_LOG_LEVEL: "info",
+    ...TEST_APP_ENVIRONMENT,
     ...databaseEnvironment(target),
     ...options.env,
   });
@@ -55,6 +51,8 @@ export async function startTestApp(
   // The sandbox world's database starts from the run's template too, not from a worker's initdb.
   const sandboxTemplate = migratedPgliteTemplate();
   if (sandboxTemplate) provideMigratedTemplate(sandboxTemplate);
+  // And the world itself, built once for the run, where this app's configuration matches its build's.
+  provideRunSandboxWorld();
   const server = await startServer(config, {
     clock: options.clock,
     logger: createLogger("info", sink),
