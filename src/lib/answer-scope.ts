@@ -72,11 +72,7 @@ export function watchedClock(clock: Clock): Clock & { unwatched: Clock } {
     unwatched: clock,
     now() {
       const scope = scopes.getStore();
-      if (scope) {
-        scope.clockReads++;
-        if (process.env.DEBUG_ANSWERS)
-          console.log("CLOCKREAD", new Error().stack?.split("\n").slice(2, 6).join(" | "));
-      }
+      if (scope) scope.clockReads++;
       return clock.now();
     },
   };
