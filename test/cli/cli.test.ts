@@ -1,9 +1,9 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDataFolder } from "../support/data-folder";
 import { databaseEnvironment, freshDatabaseTarget } from "../support/database";
 
 const run = promisify(execFile);
@@ -12,7 +12,8 @@ let env: Record<string, string>;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-cli-"));
+  // A new folder: the first test migrates it (in memory with the run's scratch, not on disk).
+  dataDir = freshDataFolder();
   const target = await freshDatabaseTarget();
   env = {
     ...(process.env as Record<string, string>),
@@ -139,7 +140,8 @@ describe("quayside CLI", () => {
   }, async () => {
     const demoKey = "demo_key_for_scripts_0123456789";
     const target = await freshDatabaseTarget();
-    const serveDir = mkdtempSync(path.join(os.tmpdir(), "quayside-serve-"));
+    // A new folder too: this is a first start (the demo key printed, the demo organisation operator).
+    const serveDir = freshDataFolder();
     const child = spawn("node", [BIN, "serve"], {
       env: {
         ...env,

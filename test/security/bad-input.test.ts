@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { connect } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/app/server";
 import { loadConfig } from "../../src/config";
 import { demoAnnouncement } from "../../src/domain/accounts/demo";
 import { createLogger } from "../../src/observability/logger";
 import { type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { freshDataFolder } from "../support/data-folder";
 import { simulatedContainers } from "../support/references";
 
 /**
@@ -409,7 +408,8 @@ describe("/metrics with QUAYSIDE_METRICS_TOKEN and QUAYSIDE_METRICS_ALLOW", () =
 
 describe("the demo key", () => {
   it("is printed on the start that creates it and never on a restart", { timeout: 60_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-demo-"));
+    // A new folder: the first start is the subject (in memory with the run's scratch, not on disk).
+    const dataDir = freshDataFolder();
     const start = async () => {
       const server = await startServer(
         loadConfig({

@@ -1,11 +1,11 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { migratedDataFolder } from "../support/data-folder";
+import { freshDataFolder, migratedDataFolder } from "../support/data-folder";
 import { migratedDatabaseTarget } from "../support/database";
 
 /**
@@ -38,10 +38,11 @@ function environment(dataDir: string): Record<string, string> {
   };
 }
 
+/** A new folder, for the cases whose subject is its first start (in memory, with the run's scratch). */
 function newDataDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "qs-cli-"));
-  temporary.push(dir);
-  return path.join(dir, "data");
+  const dir = freshDataFolder();
+  temporary.push(path.dirname(dir));
+  return dir;
 }
 
 interface Serving {
