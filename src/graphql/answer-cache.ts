@@ -52,49 +52,122 @@ const LONGEST_KEPT_MS = 60 * 60 * 1000;
 /** Answers kept in this process's memory when there is no Redis (least recently used out). */
 const ANSWERS_IN_MEMORY = 10_000;
 
-/** Where answers are kept, and the count of invalidations that a miss compares before keeping one. */
+/**
+ * Invalidations remembered for misses in flight (in memory; in Redis a stream trimmed to about as
+ * many): a miss that began further back than this keeps nothing. Thousands of writes during one miss
+ * (milliseconds) is far beyond any load seen.
+ */
+const RECENT_CHANGES = 4096;
+
+/**
+ * Where answers are kept, and the record of recent invalidations that a miss checks before keeping
+ * its answer: each invalidation takes the next sequence number and notes the entity keys it dropped
+ * (as the cache indexes them: `changeKeyOf`). A miss notes the sequence before it executes and keeps
+ * its answer only if no invalidation since touched a key of the answer.
+ */
 interface AnswerStore {
   cache: Cache;
-  /** Changes with every invalidation; read before a miss executes and again before it is kept. */
-  epoch(): Promise<number>;
-  bumpEpoch(): Promise<void>;
+  /** The sequence number of the latest invalidation recorded. */
+  sequence(): Promise<number>;
+  /** Records an invalidation of `keys` under the next sequence number, before the answers are dropped. */
+  recordChange(keys: readonly string[]): Promise<void>;
+  /**
+   * Whether an invalidation recorded after `since` touched one of `keys`; also true when the record
+   * no longer reaches back to `since` (not knowing is not keeping).
+   */
+  changedSince(since: number, keys: ReadonlySet<string>): Promise<boolean>;
   /** Drops every answer (after an invalidation could not reach the store). */
   flush(): Promise<void>;
 }
 
 function memoryStore(): AnswerStore {
-  let epoch = 0;
+  let sequence = 0;
+  // The keys of invalidation n are at n % RECENT_CHANGES while n is among the latest RECENT_CHANGES.
+  const recent: (readonly string[])[] = new Array(RECENT_CHANGES);
   let cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
+  const recordChange = async (keys: readonly string[]) => {
+    sequence++;
+    recent[sequence % RECENT_CHANGES] = keys;
+  };
   return {
     get cache() {
       return cache;
     },
-    epoch: async () => epoch,
-    bumpEpoch: async () => {
-      epoch++;
+    sequence: async () => sequence,
+    recordChange,
+    changedSince: async (since, keys) => {
+      if (since > sequence || sequence - since > RECENT_CHANGES) return true;
+      for (let n = since + 1; n <= sequence; n++) {
+        if (recent[n % RECENT_CHANGES]!.some((key) => keys.has(key))) return true;
+      }
+      return false;
     },
     flush: async () => {
-      epoch++;
+      // Every answer holds All:answers: a miss in flight keeps nothing built before the flush.
+      await recordChange([changeKeyOf(entity("All", "answers"))]);
       cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
     },
   };
 }
 
+/**
+ * Takes the next sequence number and appends the invalidation's keys to the stream under it, in one
+ * step: several processes record at once, and the stream's ids must follow the sequence. Should the
+ * sequence key be gone while the stream is not, it resumes after the stream's last entry.
+ */
+const RECORD_CHANGE = `
+local n = redis.call('INCR', KEYS[1])
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+if last[1] then
+  local lastN = tonumber(string.match(last[1][1], '^(%d+)'))
+  if lastN >= n then
+    n = lastN + 1
+    redis.call('SET', KEYS[1], n)
+  end
+end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-0', 'k', ARGV[1])
+return n
+`;
+
 function redisStore(redis: Redis): AnswerStore {
   const cache = createRedisCache({ redis: redis as never });
-  const epochKey = `${PREFIX}epoch`;
+  const sequenceKey = `${PREFIX}sequence`;
+  const changesKey = `${PREFIX}changes`;
+  const recordChange = async (keys: readonly string[]) => {
+    await redis.eval(RECORD_CHANGE, 2, sequenceKey, changesKey, JSON.stringify(keys), RECENT_CHANGES);
+  };
   return {
     cache,
-    epoch: async () => Number((await redis.get(epochKey)) ?? 0),
-    bumpEpoch: async () => {
-      await redis.incr(epochKey);
+    sequence: async () => Number((await redis.get(sequenceKey)) ?? 0),
+    recordChange,
+    changedSince: async (since, keys) => {
+      // One snapshot: the sequence and every change after `since`, read together.
+      const replies = await redis
+        .multi()
+        .get(sequenceKey)
+        .xrange(changesKey, `${since + 1}-0`, "+", "COUNT", RECENT_CHANGES)
+        .exec();
+      const [sequenceReply, changesReply] = replies ?? [];
+      if (!sequenceReply || !changesReply || sequenceReply[0] || changesReply[0]) {
+        throw sequenceReply?.[0] ?? changesReply?.[0] ?? new Error("Redis transaction discarded");
+      }
+      const sequence = Number(sequenceReply[1] ?? 0);
+      if (sequence === since) return false;
+      const changes = changesReply[1] as [string, string[]][];
+      // Trimmed (or lost) past `since`, or more than one read returns: not known, so changed.
+      if (sequence < since || changes.length !== sequence - since || changes[0]![0] !== `${since + 1}-0`) {
+        return true;
+      }
+      return changes.some(([, fields]) =>
+        (JSON.parse(fields[1] ?? "[]") as string[]).some((key) => keys.has(key)),
+      );
     },
     flush: async () => {
-      await redis.incr(epochKey);
+      await recordChange([changeKeyOf(entity("All", "answers"))]);
       let cursor = "0";
       do {
         const [next, keys] = await redis.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 500);
-        const answers = keys.filter((k) => k !== epochKey);
+        const answers = keys.filter((k) => k !== sequenceKey && k !== changesKey);
         if (answers.length > 0) await redis.unlink(...answers);
         cursor = next;
       } while (cursor !== "0");
@@ -104,6 +177,24 @@ function redisStore(redis: Redis): AnswerStore {
 
 /** Entity names as kept in the store: prefixed, so none collides with another user of the Redis. */
 const entity = (typename: string, id?: string | number) => ({ typename: `${PREFIX}${typename}`, id });
+
+/**
+ * The key an invalidation of `e` drops answers by, as both stores index them (`Type:id`, or `Type` for
+ * every answer holding one of the type).
+ */
+function changeKeyOf(e: { typename: string; id?: string | number | null }): string {
+  return e.id == null ? e.typename : `${e.typename}:${e.id}`;
+}
+
+/** Every key an answer tagged with `tags` is indexed under: the invalidations that would drop it. */
+function keysOfAnswer(tags: readonly { typename: string; id?: string | number | null }[]): Set<string> {
+  const keys = new Set<string>();
+  for (const tag of tags) {
+    keys.add(tag.typename);
+    if (tag.id != null) keys.add(`${tag.typename}:${tag.id}`);
+  }
+  return keys;
+}
 
 /** What an invalidation drops, as the entities `AnswerRun.set` tags answers with. */
 export function entitiesOf(change: AnswerChange): { typename: string; id?: string | number }[] {
@@ -151,8 +242,11 @@ function organizationPartOf(org: Principal["organization"]): string {
 interface AnswerRun {
   operation: string;
   organizationId: string | null;
-  /** The store's epoch read after a miss, before executing: a change since means do not keep. */
-  epochAtMiss?: number;
+  /**
+   * The store's invalidation sequence read after a miss, before executing: an invalidation since that
+   * touches what the answer holds means do not keep it.
+   */
+  sequenceAtMiss?: number;
   /** The store failed during this run: execute, keep nothing. */
   failed?: boolean;
 }
@@ -320,7 +414,9 @@ export class AnswerCache {
     const entities = entitiesOf(change);
     if (entities.length === 0) return;
     try {
-      await this.store.bumpEpoch();
+      // Recorded first: a miss in flight that checks after this sees it, one that stored before it
+      // is dropped below with the rest.
+      await this.store.recordChange(entities.map(changeKeyOf));
       await this.store.cache.invalidate(entities);
     } catch (error) {
       this.flushOwed = true;
@@ -366,7 +462,7 @@ export class AnswerCache {
     return left > 0 ? Math.min(ttl, left) : 0;
   }
 
-  /** The store as one execution sees it: entity tags added, an epoch check before keeping. */
+  /** The store as one execution sees it: entity tags added, a check of recent invalidations before keeping. */
   private cacheFor(context: GraphQLContext): Cache {
     const run = runs.get(context);
     const store = this.store;
@@ -384,7 +480,7 @@ export class AnswerCache {
             return found;
           }
           lookups?.miss();
-          run.epochAtMiss = await store.epoch();
+          run.sequenceAtMiss = await store.sequence();
         } catch (error) {
           run.failed = true;
           report?.(error, "get");
@@ -392,7 +488,8 @@ export class AnswerCache {
         return undefined;
       },
       set: async (key, result, collected, ttl) => {
-        if (!run || run.failed || run.epochAtMiss === undefined) return;
+        const since = run?.sequenceAtMiss;
+        if (!run || run.failed || since === undefined) return;
         const tags = [...collected].map((e) => entity(e.typename, e.id ?? undefined));
         tags.push(entity("All", "answers"));
         for (const read of currentAnswerScope()?.reads ?? []) {
@@ -403,12 +500,15 @@ export class AnswerCache {
           tags.push(entity("Organization", run.organizationId));
           if (PAGE_OPERATIONS.has(run.operation)) tags.push(entity("ShipmentPage", run.organizationId));
         }
+        // What would drop this answer once kept; a write elsewhere meanwhile does not stop keeping it.
+        const keys = keysOfAnswer(tags);
         // Its own tag, to take it back if a write lands while it is being stored.
         const own = entity("Answer", key);
         tags.push(own);
         try {
-          // A write committed while this answer was built: it may hold what the write replaced.
-          if ((await store.epoch()) !== run.epochAtMiss) return;
+          // A write to something this answer holds committed while it was built: it may hold what
+          // the write replaced.
+          if (await store.changedSince(since, keys)) return;
           const keptUntil = clock.now().getTime() + ttl;
           await store.cache.set(
             key,
@@ -416,7 +516,7 @@ export class AnswerCache {
             tags,
             ttl,
           );
-          if ((await store.epoch()) !== run.epochAtMiss) await store.cache.invalidate([own]);
+          if (await store.changedSince(since, keys)) await store.cache.invalidate([own]);
         } catch (error) {
           report?.(error, "set");
         }

@@ -5,7 +5,7 @@
  * write that feeds them, and after the port's midnight passes with no write at all.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet } from "../compat/support";
 import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
@@ -216,3 +216,131 @@ describe("kept answers", () => {
     await expectEverySurfaceToShow("after the DELETE");
   });
 });
+
+/**
+ * A miss keeps its answer unless a write to something the answer holds lands while it executes: a
+ * write elsewhere (another shipment, another organisation) does not stop it being kept, on a busy
+ * service where writes land all the time. Each write below is made in the middle of a miss: after the
+ * read resolved the shipment row, before the answer is stored. On this process's store and on Redis.
+ */
+const stores: { name: string; env: Record<string, string> | null }[] = [
+  { name: "in memory", env: {} },
+  { name: "in Redis", env: inject("redisUrl") ? { REDIS_URL: inject("redisUrl") } : null },
+];
+
+for (const store of stores) {
+  describe.skipIf(!store.env)(`a write during a miss (${store.name})`, () => {
+    let service: TestApp;
+    let owner: OrgWithKey;
+    let other: OrgWithKey;
+    let box: string;
+    let sibling: string;
+
+    beforeAll(async () => {
+      service = await startTestApp({
+        env: { ...TRACKING_ENV, QUAYSIDE_WORKERS: "off", ...store.env },
+        clock: new ManualClock(NOW),
+      });
+      owner = await service.fixtures.organization({ plan: "professional" });
+      other = await service.fixtures.organization({ plan: "professional" });
+      // No prediction worker here: with predictive ETA on, a read computes one stamped with the clock,
+      // which is never kept (src/lib/answer-scope.ts).
+      await service.services.accounts.updateOrganization(owner.organizationId, {
+        featureSwitches: { predictive_eta: false },
+      });
+      const known = (await simulatedContainers(service.simulator!.url, "MSCU", "MSCU", { known: 12 })).known;
+      [box, sibling] = known.slice(-2) as [string, string];
+      for (const reference of [box, sibling]) {
+        expect((await call(owner, `/api/v1/container/${reference}`)).status).toBe(200);
+      }
+    }, 180_000);
+    afterAll(async () => {
+      await service?.stop();
+    });
+
+    async function call(as: OrgWithKey, path: string, init: RequestInit = {}) {
+      const res = await fetch(`${service.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${as.key}`, "content-type": "application/json", ...init.headers },
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    }
+
+    async function hits(): Promise<number> {
+      const text = await service.services.metrics.render();
+      const line = text
+        .split("\n")
+        .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
+      return Number(line?.split(" ").at(-1) ?? 0);
+    }
+
+    async function patchCustomer(reference: string, customer: string) {
+      const patched = await call(owner, `/api/v1/shipments/${reference}`, {
+        method: "PATCH",
+        body: JSON.stringify({ customer }),
+      });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    }
+
+    /** Reads `reference` on v1 with `write` made once the shipment row was read, before the answer is kept. */
+    async function readWithWriteMidway(reference: string, write: () => Promise<void>) {
+      const shipments = service.services.shipments;
+      const read = shipments.read;
+      let wrote = false;
+      shipments.read = async (...args: Parameters<typeof read>) => {
+        const found = await read.apply(shipments, args);
+        if (!wrote) {
+          wrote = true;
+          await write();
+        }
+        return found;
+      };
+      try {
+        const answer = await call(owner, `/api/v1/shipments/${reference}`);
+        expect(answer.status).toBe(200);
+        // A miss: the read executed, and the write was made in its middle.
+        expect(wrote).toBe(true);
+        return answer.body.data;
+      } finally {
+        shipments.read = read;
+      }
+    }
+
+    it("keeps the answer when the write touched another shipment and another organisation", async () => {
+      // A write to this shipment first, so that the read below is a miss.
+      await patchCustomer(box, "Harbour Foods");
+      const built = await readWithWriteMidway(box, async () => {
+        await patchCustomer(sibling, "Dock Supplies");
+        await service.services.accounts.updateOrganization(other.organizationId, {
+          featureSwitches: { predictive_eta: false },
+        });
+      });
+      expect(built.customers).toEqual(["Harbour Foods"]);
+      // Not vacuous: both writes landed.
+      expect((await call(owner, `/api/v1/shipments/${sibling}`)).body.data.customers).toEqual([
+        "Dock Supplies",
+      ]);
+
+      const before = await hits();
+      const again = await call(owner, `/api/v1/shipments/${box}`);
+      expect(again.body.data).toEqual(built);
+      expect((await hits()) - before, "the second read is served from the kept answer").toBe(1);
+    });
+
+    it("keeps nothing when the write touched the shipment it shows, and the next read shows the write", async () => {
+      // A write to this shipment first (another customer than the test above's), so that the read is a miss.
+      await patchCustomer(box, "Pier Provisions");
+      const built = await readWithWriteMidway(box, () => patchCustomer(box, "Quay Traders"));
+      // Built from the row as it was before the write: this is the answer that must not be kept.
+      expect(built.customers).toEqual(["Pier Provisions"]);
+
+      const before = await hits();
+      const next = await call(owner, `/api/v1/shipments/${box}`);
+      expect(next.body.data.customers).toEqual(["Quay Traders"]);
+      expect((await hits()) - before, "the next read executes").toBe(0);
+      // And that answer, built after the write, is kept.
+      expect((await call(owner, `/api/v1/shipments/${box}`)).body.data.customers).toEqual(["Quay Traders"]);
+      expect((await hits()) - before).toBe(1);
+    });
+  });
+}
