@@ -65,7 +65,7 @@ const RECENT_CHANGES = 4096;
  * (as the cache indexes them: `changeKeyOf`). A miss notes the sequence before it executes and keeps
  * its answer only if no invalidation since touched a key of the answer.
  */
-interface AnswerStore {
+export interface AnswerStore {
   cache: Cache;
   /** The sequence number of the latest invalidation recorded. */
   sequence(): Promise<number>;
@@ -80,7 +80,7 @@ interface AnswerStore {
   flush(): Promise<void>;
 }
 
-function memoryStore(): AnswerStore {
+export function memoryStore(): AnswerStore {
   let sequence = 0;
   // The keys of invalidation n are at n % RECENT_CHANGES while n is among the latest RECENT_CHANGES.
   const recent: (readonly string[])[] = new Array(RECENT_CHANGES);
@@ -129,10 +129,11 @@ redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-0', 'k', ARGV[1])
 return n
 `;
 
-function redisStore(redis: Redis): AnswerStore {
+/** `prefix`: where the record of changes lives (a test's own, so that it may trim it at will). */
+export function redisStore(redis: Redis, prefix = PREFIX): AnswerStore {
   const cache = createRedisCache({ redis: redis as never });
-  const sequenceKey = `${PREFIX}sequence`;
-  const changesKey = `${PREFIX}changes`;
+  const sequenceKey = `${prefix}sequence`;
+  const changesKey = `${prefix}changes`;
   const recordChange = async (keys: readonly string[]) => {
     await redis.eval(RECORD_CHANGE, 2, sequenceKey, changesKey, JSON.stringify(keys), RECENT_CHANGES);
   };
@@ -166,7 +167,7 @@ function redisStore(redis: Redis): AnswerStore {
       await recordChange([changeKeyOf(entity("All", "answers"))]);
       let cursor = "0";
       do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 500);
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
         const answers = keys.filter((k) => k !== sequenceKey && k !== changesKey);
         if (answers.length > 0) await redis.unlink(...answers);
         cursor = next;
@@ -176,18 +177,23 @@ function redisStore(redis: Redis): AnswerStore {
 }
 
 /** Entity names as kept in the store: prefixed, so none collides with another user of the Redis. */
-const entity = (typename: string, id?: string | number) => ({ typename: `${PREFIX}${typename}`, id });
+export const entity = (typename: string, id?: string | number) => ({
+  typename: `${PREFIX}${typename}`,
+  id,
+});
 
 /**
  * The key an invalidation of `e` drops answers by, as both stores index them (`Type:id`, or `Type` for
  * every answer holding one of the type).
  */
-function changeKeyOf(e: { typename: string; id?: string | number | null }): string {
+export function changeKeyOf(e: { typename: string; id?: string | number | null }): string {
   return e.id == null ? e.typename : `${e.typename}:${e.id}`;
 }
 
 /** Every key an answer tagged with `tags` is indexed under: the invalidations that would drop it. */
-function keysOfAnswer(tags: readonly { typename: string; id?: string | number | null }[]): Set<string> {
+export function keysOfAnswer(
+  tags: readonly { typename: string; id?: string | number | null }[],
+): Set<string> {
   const keys = new Set<string>();
   for (const tag of tags) {
     keys.add(tag.typename);
