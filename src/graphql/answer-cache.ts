@@ -57,7 +57,20 @@ const ANSWERS_IN_MEMORY = 10_000;
  * many): a miss that began further back than this keeps nothing. Thousands of writes during one miss
  * (milliseconds) is far beyond any load seen.
  */
-const RECENT_CHANGES = 4096;
+const RECENT_CHANGES = 1024;
+
+/**
+ * An invalidation naming more keys than this (a worker's batch) is recorded as a change of `All`:
+ * misses in flight then keep nothing, and the record stays small (in Redis, at most about
+ * RECENT_CHANGES of these).
+ */
+const LARGEST_CHANGE_RECORDED = 1000;
+
+/** The keys an invalidation is recorded with: its own, once each, or `All` when there are too many. */
+function recordedKeys(keys: readonly string[]): readonly string[] {
+  const distinct = [...new Set(keys)];
+  return distinct.length > LARGEST_CHANGE_RECORDED ? [changeKeyOf(entity("All", "answers"))] : distinct;
+}
 
 /**
  * Where answers are kept, and the record of recent invalidations that a miss checks before keeping
@@ -87,7 +100,7 @@ export function memoryStore(): AnswerStore {
   let cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
   const recordChange = async (keys: readonly string[]) => {
     sequence++;
-    recent[sequence % RECENT_CHANGES] = keys;
+    recent[sequence % RECENT_CHANGES] = recordedKeys(keys);
   };
   return {
     get cache() {
@@ -135,7 +148,14 @@ export function redisStore(redis: Redis, prefix = PREFIX): AnswerStore {
   const sequenceKey = `${prefix}sequence`;
   const changesKey = `${prefix}changes`;
   const recordChange = async (keys: readonly string[]) => {
-    await redis.eval(RECORD_CHANGE, 2, sequenceKey, changesKey, JSON.stringify(keys), RECENT_CHANGES);
+    await redis.eval(
+      RECORD_CHANGE,
+      2,
+      sequenceKey,
+      changesKey,
+      JSON.stringify(recordedKeys(keys)),
+      RECENT_CHANGES,
+    );
   };
   return {
     cache,

@@ -94,13 +94,25 @@ for (const { name, make } of stores) {
       const [reader, writer] = make()!;
       const since = await reader.sequence();
       // Unrelated writes only, more than the record holds.
-      for (let n = 0; n < 4200; n++) await record(writer, { documents: [`other-${n}`] });
+      for (let n = 0; n < 1100; n++) await record(writer, { documents: [`other-${n}`] });
       expect(await reader.changedSince(since, answerAboutS1)).toBe(true);
       // A recent start is still answered from the record.
       const recent = await reader.sequence();
       await record(writer, { documents: ["other"] });
       expect(await reader.changedSince(recent, answerAboutS1)).toBe(false);
     }, 60_000);
+
+    it("records a worker's batch too large to note key by key as a change of everything", async () => {
+      const [reader, writer] = make()!;
+      const since = await reader.sequence();
+      const batch = Array.from({ length: 1200 }, (_, n) => ({ id: `batch-${n}`, organizationId: "o2" }));
+      await record(writer, { shipments: batch });
+      expect(await reader.changedSince(since, answerAboutS1)).toBe(true);
+      // While one of a size worth noting counts only for what it names.
+      const next = await reader.sequence();
+      await record(writer, { shipments: batch.slice(0, 400) });
+      expect(await reader.changedSince(next, answerAboutS1)).toBe(false);
+    });
 
     it("after a flush, keeps nothing built before it", async () => {
       const [reader, writer] = make()!;
