@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync } from "node:fs";
-import { cp, readFile, rename, rm } from "node:fs/promises";
+import { cp, rename, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
 import type { DatabaseTarget } from "../../src/config";
-import { migratedDatabaseTarget } from "./database";
+import { migratedDatabaseTarget, migratedPgliteTemplate } from "./database";
 
 /**
  * Migrated databases for child processes (`quayside serve`, the CLI) and for apps started on a PGlite
@@ -33,11 +33,12 @@ let templateFolder: Promise<string | undefined> | undefined;
 function migratedTemplateFolder(): Promise<string | undefined> {
   templateFolder ??= (async () => {
     const dump = inject("pgliteTemplate");
-    if (!dump) return undefined;
+    const template = migratedPgliteTemplate();
+    if (!dump || !template) return undefined;
     const folder = path.join(path.dirname(dump), TEMPLATE_FOLDER);
     if (existsSync(path.join(folder, "PG_VERSION"))) return folder;
     const own = `${folder}.${process.pid}.${Date.now().toString(36)}`;
-    const pglite = new PGlite(own, { loadDataDir: new Blob([await readFile(dump)]) });
+    const pglite = new PGlite(own, { loadDataDir: await template });
     await pglite.waitReady;
     await pglite.close();
     try {
