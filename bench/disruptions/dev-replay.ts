@@ -3,7 +3,7 @@
  * rules (`npx tsx bench/disruptions/dev-replay.ts`). It never replays the validation corpus: its
  * figures come from the benchmark run only, and its misses are not for reading while rules change.
  */
-import { CORPUS } from "../../test/fixtures/disruptions/corpus";
+import { DEVELOPMENT_CORPUS as CORPUS } from "../../test/fixtures/disruptions/corpus-more";
 import { corpusFigures } from "./metrics";
 import { replayOffline } from "./offline";
 

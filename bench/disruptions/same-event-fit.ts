@@ -21,7 +21,7 @@ import {
   sameEventProbability,
   sameEventSignals,
 } from "../../src/domain/disruptions/same-event";
-import { CORPUS } from "../../test/fixtures/disruptions/corpus";
+import { DEVELOPMENT_CORPUS as CORPUS } from "../../test/fixtures/disruptions/corpus-more";
 
 const KEYS: (keyof SameEventSignals)[] = [
   "place",

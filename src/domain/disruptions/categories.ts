@@ -140,6 +140,12 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "explosives",
     "gunboats",
     "revolutionary guard",
+    // Issue 35, fourth pass (the larger development corpus): the weapons of the Red Sea attacks.
+    "drone boat",
+    "drone boats",
+    "uncrewed surface vessel",
+    "sea drone",
+    "sea drones",
   ],
   chokepoint: [
     "transit",
@@ -276,6 +282,16 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "visibility",
     "rain",
     "tornado",
+    // Issue 35, fourth pass: a hurricane port condition, and what heavy rain does to the land routes.
+    "condition zulu",
+    "condition yankee",
+    "condition x-ray",
+    "mudslide",
+    "mudslides",
+    "landslide",
+    "landslides",
+    "washed out",
+    "atmospheric river",
   ],
   port_disruption: [
     "port closed",
@@ -342,6 +358,9 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "oil spill",
     "shut down",
     "port authority",
+    // Issue 35, fourth pass: plurals the press uses as often.
+    "blasts",
+    "fires",
   ],
   carrier_ops: [
     "blank sailing",
@@ -383,6 +402,10 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "schedule reliability",
     "slot",
     "slots",
+    // Issue 35, fourth pass: a line's failure in the words of its creditors and courts.
+    "creditors",
+    "bankrupt",
+    "bankruptcy protection",
   ],
   tariff_trade: [
     "tariff",
@@ -500,12 +523,6 @@ export const CHOKEPOINT_CONTEXT_WORDS: readonly string[] = [
   "booking slots",
   "transit slots",
 ];
-
-/**
- * A cyberattack stops whoever's systems it hits: a port's (port disruption, the lexicon's reading) or,
- * where the item names a carrier and no port, the carrier's (carrier operations).
- */
-export const CYBER_WORDS: readonly string[] = ["cyberattack", "cyber attack", "ransomware", "malware"];
 
 /** Words that move a lone "strike" from labour to security: a missile strike is not a walkout. */
 export const ARMED_STRIKE_CUES: readonly string[] = ["missile", "air", "drone", "airstrike", "military"];

@@ -163,10 +163,20 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
   const sharesPlace =
     shared.some((k) => !k.startsWith("carrier:")) || sharesStorm(event, facts) || sharesShip(event, facts);
+  // Issue 35, fourth pass: a carrier's own trouble (its collapse, its outage) told in other words by
+  // each publisher: of the same category, neither placed and the carriers the same, no likeness of
+  // words is asked (within the join window only; `follows` still asks for it).
+  const sameCarrierStory =
+    sameCategory === 1 &&
+    !placed(eventSpecific) &&
+    !placed(itemSpecific) &&
+    facts.entities.carriers.length > 0 &&
+    facts.entities.carriers.every((c) => event.entities.carriers.includes(c)) &&
+    event.entities.carriers.every((c) => facts.entities.carriers.includes(c));
   const sharesCarrierOnly =
     !sharesPlace &&
     shared.length > 0 &&
-    text >= CARRIER_ONLY_TEXT &&
+    (text >= CARRIER_ONLY_TEXT || sameCarrierStory) &&
     // Neither places the news: the carrier is where it happens (an alliance, a network).
     ((!placed(eventSpecific) && !placed(itemSpecific)) ||
       // One places it and the other does not: the same thing must have happened (a seizure).
@@ -180,12 +190,16 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // The container market is one market: its news joins the market's open event whatever route
   // (ports) or index ("Shanghai freight index") it names.
   const market = facts.category === "container_market" && event.category === "container_market";
+  // A port names its country too (Jakarta's port is Indonesia's): trade news naming a capital's port
+  // and news naming the country agree on the country (issue 35, fourth pass).
+  const eventCountries = countriesNamed(event.entities);
+  const itemCountries = countriesNamed(facts.entities);
   const bothUnspecific =
     (market || eventSpecific.length === 0 || itemSpecific.length === 0) &&
     sameCategory === 1 &&
     (facts.entities.countries.length === 0 ||
       event.entities.countries.length === 0 ||
-      facts.entities.countries.some((c) => event.entities.countries.includes(c)));
+      itemCountries.some((c) => eventCountries.includes(c)));
   // A report of the end is short and says little of what happened ("tentative agreement; strike
   // suspended"): within the window, of the same category and places, less likeness is enough.
   const threshold = facts.resolution && sameCategory === 1 ? JOIN_SIMILARITY_END : JOIN_SIMILARITY;
@@ -202,6 +216,11 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
     (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
+}
+
+/** The countries an item names, itself or through a port's UN/LOCODE (its first two letters). */
+function countriesNamed(entities: DisruptionEntities): string[] {
+  return [...new Set([...entities.countries, ...entities.ports.map((p) => p.slice(0, 2))])];
 }
 
 /**

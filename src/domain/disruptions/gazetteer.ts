@@ -273,6 +273,9 @@ const CARRIER_ALIASES: readonly { name: string; scac: string; caseSensitive?: bo
   { name: "wan hai", scac: "WHLC" },
   { name: "PIL", scac: "PCIU", caseSensitive: true },
   { name: "pacific international lines", scac: "PCIU" },
+  // Issue 35, fourth pass: a line no longer trading, still named in its collapse's reports and retrospectives.
+  { name: "hanjin", scac: "HJSC" },
+  { name: "hanjin shipping", scac: "HJSC" },
   { name: "OOCL", scac: "OOLU", caseSensitive: true },
   { name: "APL", scac: "APLU", caseSensitive: true },
   { name: "hamburg sud", scac: "SUDU" },

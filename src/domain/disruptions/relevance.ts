@@ -56,6 +56,13 @@ const COMMENTARY_OPENING =
   /^(?:opinion|comment|commentary|op-ed|editorial|column|podcast|webinar|video|interview|letter|letters|viewpoint|guest post|book review|review|explainer|analysis|in depth|long read|the big picture)\s*[:|-]/;
 
 /**
+ * An argument rather than a report: a title that asks why or how, over a summary that says someone
+ * argues (an op-ed without its label). A news report of a strike says what stopped; it does not argue.
+ */
+const ARGUED_TITLE = /^(?:why|how|what)\b/;
+const ARGUED_SUMMARY = /\b(?:argues|argued|argue|contends|in our view|we believe)\b/;
+
+/**
  * A company's results ("reports record quarterly profit", "first-half earnings fall"): the figures of
  * a business, not an effect on shipping, unless the title itself names one.
  */
@@ -125,6 +132,13 @@ const SPORTS = words([
   "away side",
   "home side",
   "the visitors",
+  // Issue 35, fourth pass: sailing and other contests.
+  "regatta",
+  "regattas",
+  "yacht race",
+  "championship",
+  "championships",
+  "squad",
 ]);
 
 /** Words that tie an item to shipping (names of ports, chokepoints and carriers count too). */
@@ -373,6 +387,10 @@ const EFFECT = words([
   "missile",
   "missiles",
   "drones",
+  // Issue 35, fourth pass: a ship hit by a drone boat (a lone "drone" is also a delivery or a survey).
+  "drone boat",
+  "hit by",
+  "struck by",
   "hijack",
   "hijacked",
   "hijacking",
@@ -537,6 +555,7 @@ export function refusal(
   namesCountry = false,
 ): Refusal | null {
   if (COMMENTARY_OPENING.test(foldedTitle)) return "commentary";
+  if (ARGUED_TITLE.test(foldedTitle) && ARGUED_SUMMARY.test(foldedSummary)) return "commentary";
   const text = `${foldedTitle} . ${foldedSummary}`;
   if (RETROSPECTIVE.test(foldedTitle)) return "retrospective";
   const shippingWord = SHIPPING.test(text);
