@@ -4,52 +4,62 @@ import { promisify } from "node:util";
 import newman, { type RunSummary } from "newman";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { V1_ROUTES } from "../../facades/v1/contract/routes";
-import {
-  DEMO_KEY,
-  type ServiceProcess,
-  serviceEnvironment,
-  startService,
-} from "../reliability/service-process";
+import { DEMO_KEY } from "../reliability/service-process";
+import { startTestApp, type TestApp } from "../support/app";
 import { migratedServiceDatabase } from "../support/data-folder";
 import { startReceiver } from "../support/receiver";
 import { sandboxReady } from "../support/servers";
 
 /**
- * The collection as served by GET /api/v1/postman.json, run with newman against the service started
- * as `npm start` starts it: the embedded carrier simulator, the demo organisation and its key
- * (QUAYSIDE_DEMO_KEY), workers and the simulator's news feeds. Two settings differ, each for this
- * machine: ports picked free (tests run side by side), and private webhook targets allowed, so the
- * sandbox's sample webhook reaches a local receiver instead of the internet.
+ * The collection as served by GET /api/v1/postman.json, run with newman against the service
+ * configured as `npm start` configures it: a data folder, the embedded carrier simulator, the demo
+ * organisation and its key (QUAYSIDE_DEMO_KEY), workers, the simulator's news feeds and the sandbox
+ * world at start. Three settings differ: ports picked free (tests run side by side), private webhook
+ * targets allowed, so the sandbox's sample webhook reaches a local receiver instead of the internet,
+ * and day one's sampling off (below). The service runs in this process (the collection is the
+ * subject, not the process), so its sandbox world loads the run's instead of building one.
  */
 
-let service: ServiceProcess;
+let service: TestApp;
+/** What the `quayside` command beside the service is given: the same database. */
 let environment: Record<string, string>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   // Migrated already, as after `quayside migrate`: the collection is the subject, not the migrations.
-  // Still a first start otherwise (the demo organisation, day one's sampling, the world built after).
+  // Still a first start otherwise (the demo organisation made, the sandbox world at start).
   const target = await migratedServiceDatabase();
-  environment = {
-    ...serviceEnvironment(target, target.kind === "pglite" ? target.dataDir : ""),
-    QUAYSIDE_WORKERS: "on",
-    QUAYSIDE_SIMULATOR: "embedded",
-    QUAYSIDE_SIMULATOR_PORT: "0",
-    QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    // As `npm start` on a data folder: built at start, 503 + Retry-After until then.
-    QUAYSIDE_SANDBOX_WORLD: "start",
-  };
-  service = await startService(environment);
+  const database: Record<string, string> =
+    target.kind === "pglite"
+      ? { DATABASE_URL: "", QUAYSIDE_DATA_DIR: target.dataDir }
+      : { DATABASE_URL: target.url };
+  environment = { ...(process.env as Record<string, string>), ...database };
+  service = await startTestApp({
+    env: {
+      ...database,
+      QUAYSIDE_DEMO: "true",
+      QUAYSIDE_DEMO_KEY: DEMO_KEY,
+      QUAYSIDE_WORKERS: "on",
+      QUAYSIDE_SIMULATOR: "embedded",
+      QUAYSIDE_SIMULATOR_PORT: "0",
+      // As `npm start` reads them (the test apps' default is off).
+      QUAYSIDE_DISRUPTION_FEEDS: "auto",
+      QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // As `npm start` on a data folder: at start, 503 + Retry-After until it is ready.
+      QUAYSIDE_SANDBOX_WORLD: "start",
+      // Day one's sampling of the recent past is test/api/day-one.test.ts's subject; here it only held
+      // the world's start back (about a minute). Every request's test accepts a world without that
+      // past, as on PostgreSQL, where a database is no data folder and day one never ran here.
+      QUAYSIDE_DAY_ONE: "off",
+    },
+  });
   receiver = await startReceiver();
-  // The sandbox world is built at start; a Postman user meets 503 + Retry-After until then.
+  // A Postman user meets 503 + Retry-After until the sandbox world is ready.
   await sandboxReady(service.url);
 }, 400_000);
 afterAll(async () => {
   await receiver?.close();
-  if (service) {
-    service.child.kill("SIGTERM");
-    await service.exited;
-  }
+  await service?.stop();
 });
 
 type Item = {
