@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storiesActiveAt } from "../../simulator/news-stories";
 import type { DayOneReport } from "../../src/app/day-one";
 import { DEMO_ORGANIZATION } from "../../src/domain/accounts/demo";
 import { callTool, httpClient } from "../mcp/support";
 import { startTestApp, type TestApp } from "../support/app";
+import { migratedDataFolder } from "../support/data-folder";
 
 /**
  * Day one (issue 36, docs/day-one.md): a fresh embedded install samples the simulator's recent past in
@@ -23,7 +22,9 @@ describe("day one on a fresh embedded install", { timeout: 600_000 }, () => {
   let report: DayOneReport | null;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-day-one-"));
+    // Migrated already, as after `quayside migrate` (day one is the subject, not the migrations), and
+    // in memory: a fresh folder on the temporary folder's disk ran PGlite's initdb and every migration.
+    dataDir = await migratedDataFolder();
     app = await startTestApp({
       env: {
         // What `npm start` is: a PGlite folder (on the PostgreSQL pass, day one is asked for), the
