@@ -9,6 +9,7 @@ import { examples, train } from "../../../bench/disruptions/category-training";
 import { rankedCategories } from "../../../src/domain/disruptions/classify";
 import { extractEntities } from "../../../src/domain/disruptions/entities";
 import { normaliseItem } from "../../../src/domain/disruptions/normalise";
+import { DEVELOPMENT_CORPUS } from "../../fixtures/disruptions/corpus-more";
 import { eventOf, type NewsRow, replayItems } from "./replay-items";
 
 const START = Date.parse("2025-05-05T08:00:00Z");
@@ -30,6 +31,17 @@ function ranked(title: string, summary: string) {
   });
   return rankedCategories(item, extractEntities(item.title, item.summary).mentions);
 }
+
+describe("the development corpus", () => {
+  it("holds the added events and traps, each original at a time of its own (the harness needs it)", () => {
+    const originals = DEVELOPMENT_CORPUS.filter((i) => !i.duplicateOf);
+    const added = originals.filter((i) => i.id.startsWith("more-"));
+    expect(new Set(added.map((i) => i.event).filter((e) => e !== null)).size).toBe(16);
+    expect(added.filter((i) => i.trap).length).toBe(16);
+    const times = originals.map((i) => i.at);
+    expect(new Set(times).size).toBe(times.length);
+  });
+});
 
 describe("the category model", () => {
   it("is the one the development corpus trains: the committed weights are reproduced exactly", () => {
