@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, startTestApp, type TestApp } from "../support/app";
-import { databaseEnvironment, freshDatabaseTarget } from "../support/database";
+import { migratedServiceDatabase } from "../support/data-folder";
+import { databaseEnvironment } from "../support/database";
 import { startReceiver } from "../support/receiver";
 import { simulatedContainers } from "../support/references";
 
@@ -229,17 +228,21 @@ describe("carrier discovery", () => {
 describe("at-least-once across a crash", () => {
   it("a process killed after the change and before the send delivers after restart", async () => {
     const receiver = await startReceiver();
-    const target = await freshDatabaseTarget();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "quayside-crash-"));
+    // Migrated already, and on PGlite a folder in memory (a fresh one on the temporary folder's disk
+    // ran initdb and every migration in the first child): the crash is the subject, not a first start.
+    const target = await migratedServiceDatabase();
     const env = {
       ...(process.env as Record<string, string>),
-      ...(target.kind === "postgres" ? databaseEnvironment(target) : { QUAYSIDE_DATA_DIR: dataDir }),
+      ...databaseEnvironment(target),
       PORT: "0",
       QUAYSIDE_SIMULATOR: "off",
       QUAYSIDE_LOG_LEVEL: "silent",
       QUAYSIDE_DEMO_KEY: "crash_test_key_0123456789",
       QUAYSIDE_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       QUAYSIDE_WEBHOOK_INTERVAL_MS: "200",
+      // A data folder builds the sandbox world at start by default: seconds of CPU in each child.
+      // Nothing here asks the sandbox.
+      QUAYSIDE_SANDBOX_WORLD: "first-request",
     };
     const start = async (workers: "on" | "off") => {
       const child = spawn("node", ["bin/quayside.mjs", "serve"], {
@@ -282,7 +285,7 @@ describe("at-least-once across a crash", () => {
     } finally {
       first.child.kill("SIGKILL");
       await receiver.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (target.kind === "pglite") rmSync(target.dataDir, { recursive: true, force: true });
     }
   }, 90_000);
 });

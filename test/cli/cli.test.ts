@@ -150,6 +150,9 @@ describe("quayside CLI", () => {
         QUAYSIDE_DEMO_KEY: demoKey,
         // The drain period is test/reliability/shutdown.test.ts's subject; here only the clean exit.
         QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
+        // A data folder builds the sandbox world at start by default: seconds of CPU, and a build for
+        // SIGTERM to stop (test/integration/sandbox-build-stop.test.ts's subject). Nothing here asks it.
+        QUAYSIDE_SANDBOX_WORLD: "first-request",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
