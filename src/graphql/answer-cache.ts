@@ -25,8 +25,8 @@ import type { GraphQLContext } from "./context";
  * (@envelop/response-cache-redis), so a write in any process drops them for all.
  *
  * Only the operations listed here are kept: each was read for what it depends on. Mutations, and
- * operations that record something when they run (compat's tracking counts the call and logs the
- * lookup), always execute.
+ * operations that record something when they run, always execute: compat's tracking answers from a
+ * kept `CompatStoredTrack` and records the call and the lookup with the `CompatServed` mutation.
  */
 export const KEPT_OPERATIONS: ReadonlySet<string> = new Set([
   "Carriers",
@@ -35,6 +35,8 @@ export const KEPT_OPERATIONS: ReadonlySet<string> = new Set([
   "ShipmentsPage",
   "ShipmentsDelta",
   "McpShipmentStatus",
+  "CompatSealine",
+  "CompatStoredTrack",
 ]);
 
 /** Operations whose answer is a page of an organisation's shipments: any shipment write may move it. */
@@ -482,7 +484,7 @@ export class AnswerCache {
    */
   private keptFor(ttl: number): number {
     const scope = currentAnswerScope();
-    if (!scope || scope.clockReads > scope.covered) return 0;
+    if (!scope || scope.notKept || scope.clockReads > scope.covered) return 0;
     if (scope.validUntil === Number.POSITIVE_INFINITY) return ttl;
     const left = scope.validUntil - this.options.clock.now().getTime();
     return left > 0 ? Math.min(ttl, left) : 0;

@@ -166,6 +166,7 @@ import "./types/tracking/shipment-limit-reached";
 import "./types/tracking/shipment-status";
 import "./types/tracking/track-mode";
 import "./types/tracking/track-result";
+import "./types/tracking/stored-track";
 import "./types/tracking/track-success";
 import "./types/tracking/tracking-document";
 import "./types/tracking/vessel";

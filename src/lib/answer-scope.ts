@@ -21,6 +21,8 @@ export interface AnswerScope {
    * D&D assessment read, for example): the answer is dropped when one of them changes too.
    */
   reads: Set<string>;
+  /** Something in the answer said it must not be kept (`answerNotKept`). */
+  notKept: boolean;
 }
 
 const scopes = new AsyncLocalStorage<AnswerScope>();
@@ -32,6 +34,7 @@ export async function inAnswerScope<T>(build: () => Promise<T>): Promise<{ resul
     covered: 0,
     validUntil: Number.POSITIVE_INFINITY,
     reads: new Set(),
+    notKept: false,
   };
   const result = await scopes.run(scope, build);
   return { result, scope };
@@ -55,6 +58,15 @@ export function answerValidUntil(instant: Date | number | null, reads = 1): void
   if (instant === null) return;
   const at = typeof instant === "number" ? instant : instant.getTime();
   if (at < scope.validUntil) scope.validUntil = at;
+}
+
+/**
+ * The answer being built must not be kept: it says "not here", and the write that changes that need
+ * not touch anything it holds (a store that cannot answer yet is answered by `track` next).
+ */
+export function answerNotKept(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.notKept = true;
 }
 
 /** The answer being built read `typename` `id` (as `answersChanged` names it when it changes). */

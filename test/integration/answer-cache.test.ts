@@ -122,10 +122,21 @@ async function expectEverySurfaceToShow(what: string) {
       expect(view, `${surface} ${what} (read ${round})`).toEqual(expected);
     }
   }
-  // compat's tracking from the store always executes (it counts the call): it must agree too.
+  // compat's tracking: a kept stored answer while the document is fresh, the carrier asked past 12
+  // hours (which writes a new version). Either way it shows what GraphQL shows right after it, and
+  // each call is counted once.
   if (expected) {
-    const compat = (await compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" })).body;
-    expect(compat.status, what).toBe("success");
+    const used: number[] = [];
+    for (const round of [1, 2]) {
+      const compat = (await compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" })).body;
+      expect(compat.status, `compat ${what} (read ${round})`).toBe("success");
+      const synced = (await truth())!.lastSyncedAt;
+      expect(compat.data.metadata.updated_at, `compat ${what} (read ${round})`).toBe(
+        new Date(synced).toISOString().slice(0, 19).replace("T", " "),
+      );
+      used.push(compat.data.metadata.api_calls.used);
+    }
+    expect(used[1]! - used[0]!, `compat ${what}: calls counted`).toBe(1);
   }
 }
 
@@ -137,6 +148,29 @@ describe("kept answers", () => {
     // v1 summary, list, delta and MCP status: four kept operations, each answered from the cache.
     expect((await answerHits()) - before).toBeGreaterThanOrEqual(4);
     await expectEverySurfaceToShow("before any write");
+  });
+
+  it("answer compat tracking from the store: kept, yet every call counted and logged", async () => {
+    const track = () => compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" });
+    const history = async () => {
+      const answer = await compatGet(app, org.key, "/history", { number: reference, type: "CT" });
+      return (answer.body.data.requests as unknown[]).length;
+    };
+    const first = (await track()).body;
+    expect(first.data.metadata.from_cache).toBe(true);
+    const logged = await history();
+    const hits = await answerHits();
+    const again = (await track()).body;
+    // The stored answer and the slot figures were kept (two operations), the call and lookup recorded.
+    expect((await answerHits()) - hits).toBeGreaterThanOrEqual(2);
+    expect(again.data).toEqual({
+      ...first.data,
+      metadata: {
+        ...first.data.metadata,
+        api_calls: { ...first.data.metadata.api_calls, used: first.data.metadata.api_calls.used + 2 },
+      },
+    });
+    expect(await history()).toBe(logged + 1);
   });
 
   it("show a PATCH the moment it is acknowledged", async () => {

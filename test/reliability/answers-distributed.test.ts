@@ -48,6 +48,11 @@ async function v1(via: ServiceProcess, path: string, init: RequestInit = {}) {
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
+async function compatTrack(via: ServiceProcess, reference: string) {
+  const query = new URLSearchParams({ api_key: key, number: reference, sealine: "MSCU" });
+  return (await (await fetch(`${via.url}/compat/tracking?${query}`)).json()) as Record<string, any>;
+}
+
 async function answerHits(via: ServiceProcess): Promise<number> {
   const text = await (await fetch(`${via.url}/metrics`)).text();
   const line = text
@@ -99,6 +104,20 @@ describe.skipIf(!onPostgresPass || !withRedis)("kept answers across two processe
     const fromB = await v1(b, `/api/v1/shipments/${reference}`);
     expect(fromB.body.data.reference_number).toBe(reference);
     const kept = (await answerHits(b)) > hitsBefore;
+    // compat's stored answer too: kept by A, served by B.
+    expect((await compatTrack(a, reference)).data.metadata.from_cache).toBe(true);
+    const compatHitsBefore = await answerHits(b);
+    expect((await compatTrack(b, reference)).data.metadata.number).toBe(reference);
+    const compatKept = (await answerHits(b)) > compatHitsBefore;
+    // The carrier asked again through B (a new sync instant: compat shows it to the second, and these
+    // processes run on the real clock, hence the wait): A's compat answer shows that sync at once.
+    const before = (await compatTrack(a, reference)).data.metadata.updated_at;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await v1(b, `/api/v1/container/${reference}`)).status).toBe(200);
+    const synced = (await v1(b, `/api/v1/shipments/${reference}`)).body.data.last_synced_at as string;
+    const after = (await compatTrack(a, reference)).data.metadata.updated_at;
+    expect(after).toBe(new Date(synced).toISOString().slice(0, 19).replace("T", " "));
+    expect(after).not.toBe(before);
 
     // A PATCH acknowledged by A; B answers with it at once.
     const patched = await v1(a, `/api/v1/shipments/${reference}`, {
@@ -120,7 +139,8 @@ describe.skipIf(!onPostgresPass || !withRedis)("kept answers across two processe
       const list = (await v1(via, "/api/v1/shipments?pageSize=100")).body.data;
       expect((list.items ?? list).some((s: any) => s.reference_number === reference)).toBe(false);
     }
-    // Not vacuous: the answer kept by A was served by B before the writes.
+    // Not vacuous: the answers kept by A were served by B before the writes.
     expect(kept).toBe(true);
+    expect(compatKept).toBe(true);
   }, 120_000);
 });

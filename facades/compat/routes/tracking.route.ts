@@ -1,9 +1,12 @@
 import type { Router } from "express";
 import { answerFor, type OutcomeCode } from "../../../src/http/outcomes";
-import type { FacadeDeps, Member } from "../../facade";
+import type { FacadeDeps } from "../../facade";
 import {
   CompatSealineDocument,
+  CompatServedDocument,
+  CompatStoredTrackDocument,
   CompatTrackDocument,
+  type CompatTrackedFragment,
   type CompatTrackMutation,
 } from "../../generated/operations";
 import { type CompatCall, compatRoute } from "../call";
@@ -16,7 +19,8 @@ import {
   type UsageView,
 } from "../render/tracking-answer";
 
-export type Tracked = Member<CompatTrackMutation["track"], "TrackSuccess">;
+/** A lookup answered with a document, fresh or from the store (`track` or `storedTrack`). */
+export type Tracked = CompatTrackedFragment;
 
 export type CompatTrackOutcome =
   | { ok: true; tracked: Tracked }
@@ -52,6 +56,10 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
       detail: `${params.sealine} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
     };
   }
+  if (!params.forceUpdate) {
+    const served = await servedFromStore(call, params);
+    if (served) return served;
+  }
   const result = await call.deps.run(call.req, CompatTrackDocument, {
     reference: params.number,
     type: coreReferenceType(params.type),
@@ -85,6 +93,36 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
     ...refusalDetail(outcome),
     ...(answer.retryAfterSeconds === undefined ? {} : { retryAfter: answer.retryAfterSeconds }),
   };
+}
+
+/**
+ * The stored answer, when the core can give it without writing (a reference the organisation tracks,
+ * its document younger than 12 hours): a kept read, then one mutation that logs the lookup and
+ * counts the call. Null when `track` must run; it then counts the call itself.
+ */
+async function servedFromStore(call: CompatCall, params: TrackingParams): Promise<CompatTrackOutcome | null> {
+  const stored = await call.deps.run(call.req, CompatStoredTrackDocument, {
+    reference: params.number,
+    type: coreReferenceType(params.type),
+    carrier: params.sealine ?? undefined,
+    withRoute: params.route,
+  });
+  if (!stored.ok || !stored.data.storedTrack) return null;
+  const served = await call.deps.run(call.req, CompatServedDocument, {
+    receipt: stored.data.storedTrack.receipt,
+  });
+  if (!served.ok) {
+    call.counted(null);
+    return { ok: false, outcome: served.outcome, detail: served.message };
+  }
+  const { slots } = stored.data;
+  const calls = served.data.usage?.calls;
+  call.counted(
+    calls === undefined
+      ? null
+      : { calls, slotLimit: slots.limit, slotsHeld: slots.held, slotsRemaining: slots.remaining },
+  );
+  return { ok: true, tracked: stored.data.storedTrack.tracked };
 }
 
 /** A refusal's `detail` sentence and data, in compat's words. */

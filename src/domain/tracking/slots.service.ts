@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PreparedSql, PreparedStatement } from "../../db/database";
 import type { Organization, PrismaClient } from "../../generated/prisma/client";
+import { answerValidUntil } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import { shipmentSlotsPerCycle } from "../accounts/plans";
 import { currentCycleStart, cycleEnd } from "./billing-cycle";
@@ -48,11 +49,14 @@ export class SlotsService {
   /** The cycle's usage: one primary-key read of its counter row (issue 37 item 2), not two counts. */
   async usage(org: Organization): Promise<SlotUsage> {
     const cycleStart = currentCycleStart(org, this.clock.now());
+    const end = cycleEnd(cycleStart, org.billingCycle);
+    // The figures hold until the cycle ends (a slot taken or freed drops the organisation's answers).
+    answerValidUntil(end);
     const { used, held } = await this.countsOf(org.id, cycleStart);
     const limit = shipmentSlotsPerCycle(org.plan, org.billingCycle, org.slotAddOns);
     return {
       cycleStart,
-      cycleEnd: cycleEnd(cycleStart, org.billingCycle),
+      cycleEnd: end,
       limit,
       used,
       held,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Organization, Prisma, type PrismaClient, type Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
 import { answersChanged } from "../../lib/answer-changes";
+import { answerValidUntil } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
@@ -206,6 +207,26 @@ export interface TrackingDeps {
   bulkLanes?: { items: TaskLanes; writes: TaskLanes };
 }
 
+/**
+ * What `logStoredLookup` needs to log a lookup `peekStored` answered: the reference as asked and the
+ * version served, for the organisation that asked.
+ */
+export interface StoredLookupReceipt {
+  organizationId: string;
+  reference: string;
+  referenceType: ReferenceType;
+  referenceKey: string;
+  carrierScac: string;
+  documentVersionId: string;
+}
+
+/** A box of a stored document. */
+type ContainerOnDocument = TrackingDocument["containers"][number];
+
+/** What a served document says of the shipment, written by `settle` (or found unchanged). */
+type ServedFacts = Parameters<typeof unchangedBy>[1] &
+  Parameters<typeof upsertLiveShipment>[2] & { updatedAt: Date };
+
 /** One lookup's answer on its way to the organisation's shipment: `settle`'s input, named. */
 /** Who asks, about which reference, how: what every step of one lookup is given. */
 interface TrackRequest {
@@ -363,6 +384,88 @@ export class TrackingService {
   }
 
   /**
+   * What `track` in `serve-fresh` mode would answer from the store when it would write nothing (the
+   * organisation already tracks the reference, its stored document is fresh and changes nothing
+   * about the shipment), without logging the lookup; null in every other case, where `track` itself
+   * must run. A pure read, so the answer cache may keep it (docs/decisions/read-path.md, "Compat
+   * tracking from the store"): it holds until the document turns 12 hours old, and the lookup is
+   * logged by `logStoredLookup` with the receipt, one call at a time.
+   */
+  async peekStored(
+    principal: Actor,
+    input: Pick<TrackInput, "reference" | "type" | "carrier" | "surface">,
+  ): Promise<{ outcome: TrackOutcome; receipt: StoredLookupReceipt } | null> {
+    const request = { ...input, freshness: "serve-fresh" as const };
+    const parsed = parseReference(request.reference, request.type);
+    const org = principal.organization;
+    if (!parsed.ok || (org.billingState === "overdue" && org.overdueDays > org.graceDays)) return null;
+    const reference = parsed.value;
+    const plan = await this.planAttempts(principal, reference, request);
+    if ("kind" in plan) return null;
+    const existing = await this.deps.shipments.liveByReference(org.id, reference.type, reference.normalized);
+    if (!existing) return null;
+    const tracking = { principal, reference, input: request };
+    const stored = await this.servableFromStore(tracking, plan, existing);
+    if (!stored) return null;
+    const settlement: Settlement = {
+      ...tracking,
+      existing,
+      stored,
+      provided: plan.provided,
+      fromCache: true,
+      stale: null,
+      changes: [],
+    };
+    const served = this.servedFacts(settlement, this.deps.clock.now());
+    // `updatedAt` is never shown; the served document's age bounds the answer (servableFromStore).
+    answerValidUntil(null);
+    if ("refused" in served || !unchangedBy(existing, served.facts)) return null;
+    const lookup = lookupRow(settlement, new Date(0), {
+      carrierScac: stored.document.carrierScac,
+      outcome: "tracked",
+      fromCache: true,
+      documentVersionId: stored.version.id,
+    });
+    return {
+      outcome: this.tracked(settlement, served.box, {
+        shipment: existing,
+        slotConsumed: false,
+        lookupId: () => Promise.reject(new Error("a lookup peeked from the store is logged by its receipt")),
+      }),
+      receipt: {
+        organizationId: org.id,
+        reference: lookup.reference,
+        referenceType: lookup.referenceType,
+        referenceKey: lookup.referenceKey,
+        carrierScac: stored.document.carrierScac,
+        documentVersionId: stored.version.id,
+      },
+    };
+  }
+
+  /**
+   * Logs a lookup `peekStored` answered (the receipt it gave), as `track` logs a stored answer: in
+   * the log's next batch, off the request's path. A receipt of another organisation logs nothing.
+   */
+  logStoredLookup(principal: Actor, receipt: StoredLookupReceipt, surface: Surface): boolean {
+    if (receipt.organizationId !== principal.organization.id) return false;
+    this.deps.lookups.append({
+      organizationId: principal.organization.id,
+      apiKeyId: principal.apiKey?.id ?? null,
+      surface,
+      reference: receipt.reference,
+      referenceType: receipt.referenceType,
+      referenceKey: receipt.referenceKey,
+      createdAt: this.deps.clock.now(),
+      carrierScac: receipt.carrierScac,
+      outcome: "tracked",
+      fromCache: true,
+      documentVersionId: receipt.documentVersionId,
+    });
+    return true;
+  }
+
+  /**
    * Bulk tracking (v1 POST /track): every item in parallel, carriers limiting themselves per carrier.
    * Only billing past grace refuses the whole batch; everything else is that item's outcome. When the
    * service wraps up for a shutdown, the items not yet saving are `interrupted` (nothing saved for
@@ -470,9 +573,13 @@ export class TrackingService {
         reference.normalized,
       );
       if (!document || document.latestVersion === 0) continue;
-      const age = this.deps.clock.now().getTime() - (document.lastSyncedAt?.getTime() ?? 0);
+      const syncedAt = document.lastSyncedAt?.getTime() ?? 0;
+      const age = this.deps.clock.now().getTime() - syncedAt;
+      const maxAge = input.maxAgeMs ?? FRESHNESS_MS;
+      // Served while younger than that: an answer built on it (peekStored) holds until then.
+      answerValidUntil(syncedAt + maxAge);
       if (!input.force) {
-        return age < (input.maxAgeMs ?? FRESHNESS_MS) ? this.deps.documents.latest(document) : null;
+        return age < maxAge ? this.deps.documents.latest(document) : null;
       }
       // force_update skips the wait, but only so often a day per reference; then the store answers.
       const budget = await this.deps.limiter.consume(
@@ -520,27 +627,30 @@ export class TrackingService {
     return call;
   }
 
-  /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
-  private async settle(settlement: Settlement): Promise<TrackOutcome> {
-    const { principal, reference, input, existing, stored, provided, fromCache, stale, changes } = settlement;
-    const { prisma, clock, slots } = this.deps;
-    const org = principal.organization;
+  /**
+   * The box a combined value asks about and the shipment's facts for a served document, or the
+   * refusal when the document does not hold that box (the caller is not billed: nothing is settled).
+   */
+  private servedFacts(
+    settlement: Settlement,
+    now: Date,
+  ): { refused: TrackOutcome } | { box: ContainerOnDocument | null | undefined; facts: ServedFacts } {
+    const { principal, reference, existing, stored, provided } = settlement;
     const content = stored.content;
-    // A combined value asks about one box: a document without it is no answer about that box, and
-    // the caller is not billed for it (nothing is settled).
     const only = reference.type !== "container" ? (reference.container?.number ?? null) : null;
     const box = only === null ? null : content.containers.find((c) => sameIdentifier(c.number, only));
     if (only !== null && !box) {
       return {
-        kind: "container_not_on_document",
-        referenceType: reference.type,
-        reference: reference.number,
-        container: only,
-        scac: stored.document.carrierScac,
-        carrierProvided: provided,
+        refused: {
+          kind: "container_not_on_document",
+          referenceType: reference.type,
+          reference: reference.number,
+          container: only,
+          scac: stored.document.carrierScac,
+          carrierProvided: provided,
+        },
       };
     }
-    const now = clock.now();
     const facts = {
       carrierScac: stored.document.carrierScac,
       carrierProvided: provided,
@@ -561,9 +671,22 @@ export class TrackingService {
         ? {}
         : {
             predictedEta: Prisma.DbNull,
-            etaDueAt: featureAccess(org, "predictive_eta") === "on" ? now : null,
+            etaDueAt: featureAccess(principal.organization, "predictive_eta") === "on" ? now : null,
           }),
     };
+    return { box, facts };
+  }
+
+  /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
+  private async settle(settlement: Settlement): Promise<TrackOutcome> {
+    const { principal, reference, input, existing, stored, fromCache, stale } = settlement;
+    const { prisma, clock, slots } = this.deps;
+    const org = principal.organization;
+    const content = stored.content;
+    const now = clock.now();
+    const served = this.servedFacts(settlement, now);
+    if ("refused" in served) return served.refused;
+    const { box, facts } = served;
     if (fromCache && !stale && unchangedBy(existing, facts)) {
       // A stored answer that changes nothing about the shipment writes nothing on the request's
       // path: no transaction, no shipment write, and the lookup joins the log's next batch.
