@@ -128,7 +128,8 @@ async function expectEverySurfaceToShow(what: string) {
   if (expected) {
     const used: number[] = [];
     for (const round of [1, 2]) {
-      const compat = (await compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" })).body;
+      const compat = (await compatGet(app, org.key, "/tracking", { number: reference, sealine: "MSCU" }))
+        .body;
       expect(compat.status, `compat ${what} (read ${round})`).toBe("success");
       const synced = (await truth())!.lastSyncedAt;
       expect(compat.data.metadata.updated_at, `compat ${what} (read ${round})`).toBe(
