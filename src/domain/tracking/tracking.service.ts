@@ -679,7 +679,7 @@ export class TrackingService {
 
   /** Creates or updates the organisation's shipment for a served document, taking the slot if new. */
   private async settle(settlement: Settlement): Promise<TrackOutcome> {
-    const { principal, reference, input, existing, stored, fromCache, stale } = settlement;
+    const { principal, reference, existing, stored, fromCache, stale } = settlement;
     const { prisma, clock, slots } = this.deps;
     const org = principal.organization;
     const content = stored.content;
