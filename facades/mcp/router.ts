@@ -2,12 +2,11 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type JSONRPCMessage,
-  type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { type Request, type Response, Router } from "express";
 import { closeIfBodyUnread } from "../../src/http/connections";
-import type { Admission } from "../../src/http/gate";
+import type { Admission, Principal } from "../../src/http/gate";
 import { findUnstorableText, jsonBody, unstorableMessage } from "../../src/http/input-guard";
 import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
@@ -15,7 +14,7 @@ import { type FacadeDeps, handler } from "../facade";
 import { inspectBody } from "./batch";
 import { clarifyErrors } from "./errors";
 import { type OriginPolicyInput, originPolicy } from "./origin-policy";
-import { createMcpServer } from "./server";
+import { createMcpServer, McpServerPool, reusableAfter } from "./server";
 
 /**
  * `POST /api/mcp`: JSON-RPC 2.0 over stateless streamable HTTP (spec v1 section 4.4). In order:
@@ -33,6 +32,7 @@ export function createMcpRouter(
   const router = Router();
   const checkOrigin = originPolicy(options.origins);
   const json = jsonBody(options.bodyLimit, { checkText: false });
+  const servers = new McpServerPool(deps);
 
   router.all(
     "/",
@@ -85,8 +85,8 @@ export function createMcpRouter(
       if (!batch.ok)
         return refuseAdmission(deps, res, batch, { messages: body.messages, id: body.requestId });
 
-      const factory = () => createMcpServer(deps, admission.principal, { requestId: req.requestId });
-      const answer = await serveMcp(factory, webRequestOf(req), req.body);
+      const served = { principal: admission.principal, requestId: req.requestId };
+      const answer = await serveMcp(servers, deps, served, webRequestOf(req), req.body);
       await sendAnswer(deps, req, res, answer);
     }),
   );
@@ -96,30 +96,35 @@ export function createMcpRouter(
 /**
  * One request through the SDK, by the revision the client speaks. A 2026-07-28 client (the per-request
  * `_meta` envelope, `server/discover`, no `initialize`) goes to the SDK's modern handler; a 2025-era
- * client (`initialize`, no envelope) to a stateless streamable HTTP transport with JSON answers, as
- * before. Both are built from the same server factory, so the two eras list and run the same tools.
+ * client (`initialize`, no envelope) to a stateless streamable HTTP transport with JSON answers, on a
+ * server taken from the process's pool and given back once its transport closed. Both eras' servers
+ * are built by `bindableMcpServer`, so they list and run the same tools.
  * The modern handler only serves modern requests here (`legacy: 'reject'`): the SDK's own legacy
  * fallback would answer 2025 clients with an SSE stream.
  */
 async function serveMcp(
-  factory: () => McpServer,
+  servers: McpServerPool,
+  deps: FacadeDeps,
+  served: { principal: Principal; requestId: string },
   request: globalThis.Request,
   body: unknown,
 ): Promise<globalThis.Response> {
   if (await isLegacyRequest(request, body)) {
-    const server = factory();
+    const pooled = servers.take(served.principal, served.requestId);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     try {
-      await server.connect(transport);
+      await pooled.server.connect(transport);
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
-      void transport.close();
-      void server.close();
+      // Closed before it serves again: the close clears the instance's transport.
+      await pooled.server.close().catch(() => undefined);
+      servers.give(pooled, reusableAfter(body));
     }
   }
+  const factory = () => createMcpServer(deps, served.principal, { requestId: served.requestId });
   const handler = createMcpHandler(factory, { legacy: "reject", responseMode: "json" });
   try {
     return await handler.fetch(request, { parsedBody: body });

@@ -3,7 +3,7 @@ import type { Principal } from "../../src/http/gate";
 import type { OutcomeCode } from "../../src/http/outcomes";
 import { registerPrompts } from "./prompts/prompts";
 import { registerResources } from "./resources/resources";
-import { type McpDeps, type McpTool, registerTool, toolContext } from "./tool";
+import { type McpDeps, type McpTool, registerTool, type ToolContext, toolContext } from "./tool";
 import { checkCarrierSupport } from "./tools/check-carrier-support.tool";
 import { getDisruptionDetail } from "./tools/get-disruption-detail.tool";
 import { getDndStatus } from "./tools/get-dnd-status.tool";
@@ -79,19 +79,30 @@ const INSTRUCTIONS = [
  */
 const outputSchemaJson = new WeakMap<McpTool, RegisteredTool["outputSchemaJson"]>();
 
+/** A server bound to one request at a time: its tools run as the principal bound last. */
+export interface BindableMcpServer {
+  server: McpServer;
+  bind(principal: Principal, requestId: string): void;
+  unbind(): void;
+}
+
 /**
- * One server per request (stateless streamable HTTP), bound to the principal the key authenticated:
- * no tool takes an account, organisation or user id. Not one per process: the SDK keeps each
- * exchange's state on the instance (its transport, the negotiated revision, the client's identity)
- * and refuses an instance that is still serving another request (`createMcpHandler`), so concurrent
- * requests need an instance each; what a server per request used to repeat per call, the output
- * schemas' conversion, is done once above (docs/decisions/read-path.md).
+ * A server whose tools, resources and prompts run as whichever request it is bound to
+ * (stateless streamable HTTP: no tool takes an account, organisation or user id). Building one
+ * registers 21 tools, the resources and the prompts (about a quarter of a millisecond and much of a
+ * `tools/call`'s garbage), so the router keeps idle servers between requests (`McpServerPool`);
+ * the SDK refuses an instance that is still serving another request, so concurrent requests each
+ * take one. The output schemas' conversion is shared by every server (above).
  */
-export function createMcpServer(
-  deps: McpDeps,
-  principal: Principal,
-  options: { requestId: string },
-): McpServer {
+export function bindableMcpServer(deps: McpDeps): BindableMcpServer {
+  let bound: { context: ToolContext; requestId: string } | null = null;
+  const current = () => {
+    if (!bound) throw new Error("an MCP server ran outside a request");
+    return bound;
+  };
+  const context: ToolContext = {
+    run: (document, ...variables) => current().context.run(document, ...variables),
+  };
   const server = new McpServer(
     { name: "quayside", title: "Quayside container tracking", version: MCP_SERVER_VERSION },
     // `logging`: `logging/setLevel` is accepted on 2025-era sessions, but a stateless server answering
@@ -101,17 +112,11 @@ export function createMcpServer(
       instructions: INSTRUCTIONS,
     },
   );
-  const context = toolContext(deps, principal, options.requestId);
   const log = (error: unknown, tool: string, outcome: OutcomeCode) => {
+    const requestId = bound?.requestId;
     // An outage is a warning without a stack; anything else is a bug to look at.
-    if (outcome === "unexpected")
-      deps.log("error", { err: error, tool, requestId: options.requestId }, "MCP tool failed");
-    else
-      deps.log(
-        "warn",
-        { outcome, tool, requestId: options.requestId },
-        "MCP tool refused: database unavailable",
-      );
+    if (outcome === "unexpected") deps.log("error", { err: error, tool, requestId }, "MCP tool failed");
+    else deps.log("warn", { outcome, tool, requestId }, "MCP tool refused: database unavailable");
   };
   for (const tool of MCP_TOOLS) {
     const registered = registerTool(server, tool, context, log);
@@ -120,14 +125,89 @@ export function createMcpServer(
   }
   registerResources(server, context);
   registerPrompts(server, context);
-  // The tool list is fixed for the life of the process (a server is built per request from
-  // MCP_TOOLS), so `tools/list_changed` can never be sent: `listChanged` is not advertised at all,
-  // neither on `initialize` nor on `server/discover`. The SDK sets it to true when the first tool is
+  // The tool list is fixed for the life of the process (every server is built from MCP_TOOLS), so
+  // `tools/list_changed` can never be sent: `listChanged` is not advertised at all, neither on
+  // `initialize` nor on `server/discover`. The SDK sets it to true when the first tool is
   // registered, unless told otherwise; this takes the key out of the capabilities it answers with.
   // The same holds for resource templates and prompts; resources are not subscribable (no session).
   const capabilities = server.server.getCapabilities();
   delete capabilities.tools?.listChanged;
   delete capabilities.resources?.listChanged;
   delete capabilities.prompts?.listChanged;
-  return server;
+  return {
+    server,
+    bind(principal, requestId) {
+      bound = { context: toolContext(deps, principal, requestId), requestId };
+    },
+    unbind() {
+      bound = null;
+    },
+  };
+}
+
+/** A server built for one request and bound to it (the modern handler's, and tests'). */
+export function createMcpServer(
+  deps: McpDeps,
+  principal: Principal,
+  options: { requestId: string },
+): McpServer {
+  const made = bindableMcpServer(deps);
+  made.bind(principal, options.requestId);
+  return made.server;
+}
+
+/**
+ * Idle servers kept for the next requests. A server goes back only after a request that leaves no
+ * state on it: an `initialize` records the client's identity and capabilities on the instance, so
+ * a server that answered one is dropped (`reusableAfter`).
+ */
+export class McpServerPool {
+  private readonly idle: BindableMcpServer[] = [];
+
+  constructor(
+    private readonly deps: McpDeps,
+    /** At most this many idle servers are kept (the requests in flight at once, as a rule). */
+    private readonly keep = 16,
+  ) {}
+
+  take(principal: Principal, requestId: string): BindableMcpServer {
+    const server = this.idle.pop() ?? bindableMcpServer(this.deps);
+    server.bind(principal, requestId);
+    return server;
+  }
+
+  /** After its transport closed: kept for another request when `reusable`, else let go. */
+  give(server: BindableMcpServer, reusable: boolean): void {
+    server.unbind();
+    if (reusable && server.server.server.transport === undefined && this.idle.length < this.keep) {
+      this.idle.push(server);
+    }
+  }
+
+  get idleCount(): number {
+    return this.idle.length;
+  }
+}
+
+/** Methods that leave nothing on the server instance: a server that answered only these is reused. */
+const STATELESS_METHODS = new Set([
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "ping",
+  "notifications/initialized",
+]);
+
+/** Whether a server that served `body` (one JSON-RPC message or a batch) may serve another request. */
+export function reusableAfter(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.every((m) => {
+    const method = (m as { method?: unknown } | null)?.method;
+    return typeof method === "string" && STATELESS_METHODS.has(method);
+  });
 }

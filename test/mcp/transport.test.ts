@@ -54,6 +54,31 @@ describe("the HTTP transport", () => {
     );
   });
 
+  it("runs each request as its own key's organisation, however many requests run at once on the process's servers", async () => {
+    const other = await app.fixtures.organization({ plan: "professional" });
+    const emailOf = async (org: OrgWithKey) =>
+      (await app.services.db.prisma.user.findUniqueOrThrow({ where: { id: org.userId } })).email;
+    const expected = new Map([
+      [professional.key, await emailOf(professional)],
+      [other.key, await emailOf(other)],
+    ]);
+    // Servers are kept between requests and bound to one request at a time: alternating keys, in
+    // rounds of concurrent calls, each answer names only the caller's own team.
+    for (let round = 0; round < 3; round++) {
+      const keys = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? professional.key : other.key));
+      const answers = await Promise.all(
+        keys.map((key, i) => postJsonRpc(app, toolsCall(i + 1, "get_team"), bearer(key))),
+      );
+      answers.forEach((res, i) => {
+        expect(res.status).toBe(200);
+        const team = (res.body as any).result.structuredContent;
+        const emails = JSON.stringify(team);
+        expect(emails).toContain(expected.get(keys[i]!)!);
+        for (const [key, email] of expected) if (key !== keys[i]) expect(emails).not.toContain(email);
+      });
+    }
+  });
+
   it("accepts a notification with 202 and no body, never an HTML answer", async () => {
     // Streamable HTTP: a POST of only notifications is answered 202 Accepted with no body.
     const res = await fetch(`${app.url}/api/mcp`, {
