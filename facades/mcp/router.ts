@@ -15,6 +15,7 @@ import { inspectBody } from "./batch";
 import { clarifyErrors } from "./errors";
 import { type OriginPolicyInput, originPolicy } from "./origin-policy";
 import { createMcpServer, McpServerPool, reusableAfter } from "./server";
+import { PROTOCOL_ERROR_META } from "./tool";
 
 /**
  * `POST /api/mcp`: JSON-RPC 2.0 over stateless streamable HTTP (spec v1 section 4.4). In order:
@@ -161,7 +162,11 @@ async function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer:
   const text = await answer.text();
   let status = answer.status;
   let body = text;
-  if (text && (answer.headers.get("content-type") ?? "").includes("application/json")) {
+  // Only an error or a result marked as the server's failure is rewritten; the SDK's JSON has the
+  // `"error":` key or the mark in it then, so an answer with neither is sent as the SDK wrote it,
+  // without parsing and serialising it again.
+  const mayNeedClarifying = text.includes('"error":') || text.includes(PROTOCOL_ERROR_META);
+  if (mayNeedClarifying && (answer.headers.get("content-type") ?? "").includes("application/json")) {
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     const clarify = (message: JSONRPCMessage) =>
       clarifyErrors(message, (error) =>
