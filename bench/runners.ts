@@ -764,7 +764,10 @@ async function measureOpenLoop(
 }
 
 function describeOpenLoop(id: string, row: OpenLoopRow): string {
-  return `${id} at ${row.offeredRps} req/s: achieved ${row.achievedRps.toFixed(0)}, p50 ${row.p50Ms.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, max ${row.maxMs.toFixed(1)} ms, ${row.non2xx} non-2xx (${JSON.stringify(row.byStatus)}), ${row.errors} errors${row.sustained ? "" : " (NOT sustained)"}`;
+  // A run where no request completed has no latencies (null or NaN): said so, not a crash of the run.
+  const ms = (value: number | null, digits: number) =>
+    typeof value === "number" && Number.isFinite(value) ? `${value.toFixed(digits)} ms` : "none completed";
+  return `${id} at ${row.offeredRps} req/s: achieved ${row.achievedRps.toFixed(0)}, p50 ${ms(row.p50Ms, 2)}, p99 ${ms(row.p99Ms, 2)}, max ${ms(row.maxMs, 1)}, ${row.non2xx} non-2xx (${JSON.stringify(row.byStatus)}), ${row.errors} errors${row.sustained ? "" : " (NOT sustained)"}`;
 }
 
 async function openLoop(ctx: RunnerContext, warnings: string[]): Promise<OpenLoopResult> {
