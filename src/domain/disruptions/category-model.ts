@@ -9,6 +9,7 @@
  */
 import { createRequire } from "node:module";
 import type { DisruptionCategory } from "./categories";
+import { STOPWORDS, stem } from "./terms";
 
 interface CategoryModel {
   classes: DisruptionCategory[];
@@ -22,21 +23,6 @@ let loaded: CategoryModel | null = null;
 function categoryModel(): CategoryModel {
   if (!loaded) loaded = createRequire(import.meta.url)("./category-model.json") as CategoryModel;
   return loaded;
-}
-
-const STOPWORDS = new Set(
-  `a an and are as at be been by for from has have in into is it its of on or over says said
-  that the their this to was were will with after amid new more than up out off about against
-  all also but can could may not no per since so some still they two three week weeks day days
-  which while who would year years report reports reported`.split(/\s+/),
-);
-
-/** Crude stemming, as the clustering's terms do. */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
 }
 
 export interface ModelInput {

@@ -28,21 +28,7 @@ import {
 import { type FeedItem, isDuplicate, type NormalisedItem, normaliseItem } from "./normalise";
 import { maskFiguresOfSpeech, refusal } from "./relevance";
 import { sameEventAs } from "./same-event";
-
-const STOPWORDS = new Set(
-  `a an and are as at be been by for from has have in into is it its of on or over says said
-  that the their this to was were will with after amid new more than up out off about after against
-  all also but can could may not no per since so some still they two three week weeks day days
-  which while who would year years report reports reported`.split(/\s+/),
-);
-
-/** Crude stemming: enough to make "strikes" and "strike", "closed" and "closure" meet often. */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
+import { STOPWORDS, stem } from "./terms";
 
 /** Content words of the title (counted twice) and summary, log-weighted. */
 export function contentTerms(foldedTitle: string, foldedSummary: string): Record<string, number> {
