@@ -5,7 +5,12 @@
  * `train-category-model.ts` runs it; the unit test checks the committed weights are what it gives.
  */
 import { DISRUPTION_CATEGORIES, type DisruptionCategory } from "../../src/domain/disruptions/categories";
-import { type ModelInput, modelFeatures } from "../../src/domain/disruptions/category-model";
+import {
+  type CategoryModel,
+  type ModelInput,
+  modelFeatures,
+  modelLogPosterior,
+} from "../../src/domain/disruptions/category-model";
 import { categoryEvidence } from "../../src/domain/disruptions/classify";
 import { extractEntities } from "../../src/domain/disruptions/entities";
 import { normaliseItem } from "../../src/domain/disruptions/normalise";
@@ -52,11 +57,8 @@ export function examples(): Example[] {
   );
 }
 
-export interface Weights {
-  classes: DisruptionCategory[];
-  logPrior: number[];
-  logLikelihood: Record<string, number[]>;
-}
+/** What training writes: the weights the service reads (`category-model.json`). */
+export type Weights = CategoryModel;
 
 export function train(data: readonly Example[]): Weights {
   const classes = [...DISRUPTION_CATEGORIES];
@@ -86,12 +88,7 @@ export function train(data: readonly Example[]): Weights {
   return { classes, logPrior, logLikelihood };
 }
 
+/** The model's posterior with these weights: the service's own computation (category-model.ts). */
 export function posterior(weights: Weights, input: ModelInput): Map<DisruptionCategory, number> {
-  const totals = [...weights.logPrior];
-  for (const [feature, count] of modelFeatures(input)) {
-    const row = weights.logLikelihood[feature];
-    if (!row) continue;
-    for (let i = 0; i < totals.length; i++) totals[i]! += count * row[i]!;
-  }
-  return new Map(weights.classes.map((c, i) => [c, totals[i]!]));
+  return modelLogPosterior(input, weights);
 }

@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import type { DisruptionCategory } from "./categories";
 import { STOPWORDS, stem } from "./terms";
 
-interface CategoryModel {
+/** Naive Bayes weights: the classes, their log priors and each feature's log likelihood per class. */
+export interface CategoryModel {
   classes: DisruptionCategory[];
   logPrior: number[];
   logLikelihood: Record<string, number[]>;
@@ -50,17 +51,19 @@ export function modelFeatures(input: ModelInput): Map<string, number> {
   return features;
 }
 
-/** The log posterior (unnormalised) of each category the model knows. */
-export function modelLogPosterior(input: ModelInput): Map<DisruptionCategory, number> {
-  const MODEL = categoryModel();
-  const totals = [...MODEL.logPrior];
+/** The log posterior (unnormalised) of each category `model` knows (the committed weights by default). */
+export function modelLogPosterior(
+  input: ModelInput,
+  model: CategoryModel = categoryModel(),
+): Map<DisruptionCategory, number> {
+  const totals = [...model.logPrior];
   for (const [feature, count] of modelFeatures(input)) {
-    const weights = MODEL.logLikelihood[feature];
+    const weights = model.logLikelihood[feature];
     // A feature never seen in training says nothing about the category.
     if (!weights) continue;
     for (let i = 0; i < totals.length; i++) totals[i]! += count * weights[i]!;
   }
-  return new Map(MODEL.classes.map((c, i) => [c, totals[i]!]));
+  return new Map(model.classes.map((c, i) => [c, totals[i]!]));
 }
 
 /** The categories given, most probable first by the model (ties kept in the order given). */
