@@ -420,12 +420,6 @@ export class TrackingService {
     // `updatedAt` is never shown; the served document's age bounds the answer (servableFromStore).
     answerValidUntil(null);
     if ("refused" in served || !unchangedBy(existing, served.facts)) return null;
-    const lookup = lookupRow(settlement, new Date(0), {
-      carrierScac: stored.document.carrierScac,
-      outcome: "tracked",
-      fromCache: true,
-      documentVersionId: stored.version.id,
-    });
     return {
       outcome: this.tracked(settlement, served.box, {
         shipment: existing,
@@ -434,9 +428,9 @@ export class TrackingService {
       }),
       receipt: {
         organizationId: org.id,
-        reference: lookup.reference,
-        referenceType: lookup.referenceType,
-        referenceKey: lookup.referenceKey,
+        reference: reference.number,
+        referenceType: reference.type,
+        referenceKey: reference.normalized,
         carrierScac: stored.document.carrierScac,
         documentVersionId: stored.version.id,
       },
