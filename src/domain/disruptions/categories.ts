@@ -202,6 +202,8 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "picket lines",
     "labour dispute",
     "labor dispute",
+    "labour action",
+    "labor action",
     "collective agreement",
     "wage",
     "wages",
@@ -432,6 +434,11 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "trade truce",
     "embargo",
     "exports",
+    // Issue 35, ninth pass: an unofficial ban ("Beijing's curbs", "told to stop buying").
+    "curbs",
+    "import curbs",
+    "stop buying",
+    "unofficial ban",
   ],
   regulatory: [
     "regulation",

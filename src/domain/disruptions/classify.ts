@@ -196,6 +196,11 @@ const CRITICAL_WORDS = [
   "seizes",
   "seizure",
   "hijacked",
+  "hijack",
+  "hijacks",
+  "pirates board",
+  "pirates boarded",
+  "boarded by pirates",
   "hijacking",
   "collapse",
   "collapsed",
@@ -468,6 +473,7 @@ const RESOLUTION_PHRASES = wholeWords([
   "returns to work",
   "returned to work",
   "back to work",
+  "back on the job",
   "workers return",
   "resume work",
   "resumes work",
@@ -492,10 +498,12 @@ const RESOLUTION_PHRASES = wholeWords([
 
 /**
  * A seized ship or its crew set free: "Galaxy Leader crew released", "Iran releases the tanker", and
- * the headline's passive "Stena Impero released, leaves Bandar Abbas" (not "figures released").
+ * the headline's passive "Stena Impero released, leaves Bandar Abbas" (not "figures released"), and a
+ * named ship freed with its crew ("pirates free the Abdullah and its 23 seafarers") or freed at the
+ * headline's end of a clause ("US warship frees Central Park, attackers detained"; not "frees up").
  */
 const RELEASED =
-  /(?<![\p{L}])(?:(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|carrier|bulker)(?: [\p{L}-]+){0,2} (?:is |are |was |were |has been |have been )?released|(?:releases|released|frees|freed) (?:the |its |a |seized )?(?:[\p{L}-]+ ){0,2}(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|bulker))(?![\p{L}])|^(?!.*(?:figures|data|report|results|video|statement|plans|guidance|forecast|study|survey|index|footage|images|photos)(?: [\p{L}-]+){0,2} released)(?:[\p{L}\p{N}-]+ ){1,3}released(?:,|:| after| from| by|$)/u;
+  /(?<![\p{L}])(?:(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|carrier|bulker)(?: [\p{L}-]+){0,2} (?:is |are |was |were |has been |have been )?released|(?:releases|released|frees|freed) (?:the |its |a |seized )?(?:[\p{L}-]+ ){0,2}(?:ship|vessel|tanker|crew|crews|seafarers|sailors|hostages|boxship|bulker)|(?:releases|released|frees|freed|free) (?:the )?(?:[\p{L}-]+ ){1,3}and (?:its|her|their) (?:\p{N}+ )?(?:crew|crews|seafarers|sailors)|(?:frees|freed) (?!up(?![\p{L}]))(?:the )?(?:[\p{L}\p{N}-]+ ){0,2}[\p{L}\p{N}-]+(?=,|:|;|$| after| as| from| off))(?![\p{L}])|^(?!.*(?:figures|data|report|results|video|statement|plans|guidance|forecast|study|survey|index|footage|images|photos)(?: [\p{L}-]+){0,2} released)(?:[\p{L}\p{N}-]+ ){1,3}released(?:,|:| after| from| by|$)/u;
 
 /** The disruption starting again is no end: "Houthis resume attacks", "dockers resume their strike". */
 const RENEWED =
@@ -563,12 +571,14 @@ export function itemSeverity(
 export function isResolution(item: NormalisedItem): boolean {
   const title = item.foldedTitle
     .replace(QUOTED, " ")
+    .replace(REMEDY, " ")
     .replace(RENEWED, " ")
     .replace(NOT_YET, " ")
     .replace(PARTIAL_END, " ")
     .replace(ORDERED_BACK, " ");
   return (
     hits(RESOLUTION_PHRASES, title) > 0 ||
+    BACKLOG_CLEARED.test(title) ||
     STRIKE_OVER.test(title) ||
     ENDING.test(title) ||
     ACTION_AT_ENDS.test(title) ||
@@ -576,6 +586,13 @@ export function isResolution(item: NormalisedItem): boolean {
     RELEASED.test(title)
   );
 }
+
+/**
+ * A port's congestion over in its own words: "backlog cleared", "queue has cleared", "clears the
+ * backlog", "congestion is over" (a queue that "grew" or "persists" is not).
+ */
+const BACKLOG_CLEARED =
+  /(?<![\p{L}])(?:(?:backlog|backlogs|congestion|queue|queues|logjam|bottleneck)(?: (?:is|are|was|were|has|have|has been|have been))? (?:cleared|clears|gone|over|ends|ended|eased off|unwound)|(?:clears|cleared|clearing) (?:the |its |their |a )?(?:[\p{L}-]+ ){0,2}(?:backlog|backlogs|congestion|queue|queues|logjam))(?![\p{L}])/u;
 
 /** What a restriction is called when it is lifted: "lifts the export ban", "curfew lifted". */
 const LIFTABLE =
@@ -609,6 +626,14 @@ const QUOTED =
  */
 const PARTIAL_END =
   /(?<![\p{L}])(?:partially|partly) [\p{L}-]+|(?<![\p{L}])(?:restores|reopens|resumes|restarts|restored|reopened|resumed|restarted|lifted|lifts|eases|eased) (?:some|part of|partial|limited|a few)(?![\p{L}])/gu;
+
+/**
+ * Capacity brought back to work through a disruption that goes on ("PSA reopens older berths to clear
+ * the backlog", "terminal restores night shifts to ease congestion") is a remedy, not the end: the
+ * words from the verb to the trouble it works on are masked.
+ */
+const REMEDY =
+  /(?<![\p{L}])(?:reopens|reopened|reopen|reopening|restores|restored|resumes|resumed|restarts|restarted)(?: [\p{L}\p{N}'-]+){0,5}? to (?:clear|ease|relieve|reduce|cut|tackle|absorb|handle|work off) (?:the |a |its |their )?(?:[\p{L}-]+ )?(?:backlog|backlogs|congestion|queue|queues|delays|pile-up|surge)(?![\p{L}])/gu;
 
 /** "Seoul orders striking truckers back to work": an order to return, which the strikers may defy, is no end. */
 const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3} back to work(?![\p{L}])/gu;

@@ -249,6 +249,12 @@ const TRADE_EFFECT = words([
   "import ban",
   "export ban",
   "export controls",
+  // Issue 35, ninth pass: an unofficial ban in the words of the trade press.
+  "import curbs",
+  "curbs on",
+  "stop buying",
+  "stopped buying",
+  "unofficial ban",
   "quota on",
   "quotas on",
   "retaliatory",
@@ -376,6 +382,11 @@ const EFFECT = words([
   "lockouts",
   "locked out",
   "industrial action",
+  // Issue 35, ninth pass: the dispute in a carrier's or a port's advisory words.
+  "labour action",
+  "labor action",
+  "labour dispute",
+  "labor dispute",
   "go-slow",
   "work bans",
   "picket",
@@ -447,6 +458,11 @@ const EFFECT = words([
   "quotas",
   "export ban",
   "import ban",
+  "import curbs",
+  "curbs on",
+  "stop buying",
+  "stopped buying",
+  "unofficial ban",
   "anti-dumping",
   "countervailing",
   "sanctions",
@@ -539,6 +555,7 @@ const EFFECT = words([
   "return to work",
   "returns to work",
   "back to work",
+  "back on the job",
 ]);
 
 export type Refusal = "commentary" | "retrospective" | "sports" | "no_effect";
