@@ -194,6 +194,8 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "lashers",
     "lashing workers",
     "go-slow",
+    "slowdown",
+    "work slowdown",
     "work stoppage",
     "lockout",
     "lockouts",

@@ -358,6 +358,9 @@ const COUNTRY_FORMS: readonly { form: string; code: string; caseSensitive?: bool
   { form: "portuguese", code: "PT" },
   { form: "irish", code: "IE" },
   { form: "argentine", code: "AR" },
+  // Issue 35, ninth pass: short forms of two-part names the press uses.
+  { form: "sao tome", code: "ST" },
+  { form: "puerto rican", code: "PR" },
   { form: "argentinian", code: "AR" },
   { form: "chilean", code: "CL" },
   { form: "peruvian", code: "PE" },
@@ -396,6 +399,8 @@ const BLOCKERS: readonly string[] = [
   "jersey city",
   "british columbia",
   "gulf of oman",
+  // Issue 35, ninth pass: a sea named after a country is not the country (piracy off West Africa).
+  "gulf of guinea",
 ];
 
 /**

@@ -388,6 +388,8 @@ const EFFECT = words([
   "labour dispute",
   "labor dispute",
   "go-slow",
+  "slowdown",
+  "work slowdown",
   "work bans",
   "picket",
   "pickets",

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isResolution } from "../../../src/domain/disruptions/classify";
+import { extractEntities } from "../../../src/domain/disruptions/entities";
 import { normaliseItem } from "../../../src/domain/disruptions/normalise";
 import { DEVELOPMENT_CORPUS } from "../../fixtures/disruptions/corpus-more";
 import { eventOf, type NewsRow, replayItems } from "./replay-items";
@@ -29,8 +30,8 @@ describe("the development corpus", () => {
   it("holds the ninth pass's events and traps, each original at a time of its own (the harness needs it)", () => {
     const originals = DEVELOPMENT_CORPUS.filter((i) => !i.duplicateOf);
     const added = originals.filter((i) => i.id.startsWith("weeks-"));
-    expect(new Set(added.map((i) => i.event).filter((e) => e !== null)).size).toBe(12);
-    expect(added.filter((i) => i.trap).length).toBe(11);
+    expect(new Set(added.map((i) => i.event).filter((e) => e !== null)).size).toBe(17);
+    expect(added.filter((i) => i.trap).length).toBe(14);
     const times = originals.map((i) => i.at);
     expect(new Set(times).size).toBe(times.length);
   });
@@ -159,5 +160,26 @@ describe("what the events followed over weeks showed", () => {
     ]);
     expect(outcomes.map((o) => o.kind)).toEqual(["created", "joined"]);
     expect("facts" in outcomes[0]! && outcomes[0].facts.category).toBe("tariff_trade");
+  });
+
+  it("dockworkers accused of a slowdown at named ports is labour news", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Pacific Cargo Report",
+        title: "Employers accuse dockworkers of slowdown at Seattle and Tacoma",
+        summary: "Fewer crane operators are dispatched while contract talks drag on.",
+      },
+    ]);
+    expect(outcomes[0]!.kind).toBe("created");
+    expect("facts" in outcomes[0]! && outcomes[0].facts.category).toBe("labor");
+  });
+
+  it("the Gulf of Guinea names no country, Sao Tome does", () => {
+    const { entities } = extractEntities(
+      "Pirates attack container ship off Sao Tome",
+      "Gunmen boarded the vessel in the Gulf of Guinea and took 15 crew.",
+    );
+    expect(entities.countries).toEqual(["ST"]);
   });
 });
