@@ -7,6 +7,15 @@ cd "$(dirname "$0")/.."
 # The operation types the facades import: current with the schema and the .graphql files.
 npm run --silent codegen
 
+# The migrated PGlite dump and the sandbox world, made by the first pass and copied by the second
+# (test/support/global-setup.ts): the same tree makes the same files. CI names its own folder for
+# its later runs too.
+if [ -z "${QUAYSIDE_TEST_RUN_CACHE:-}" ]; then
+  QUAYSIDE_TEST_RUN_CACHE=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/quayside-run-cache-XXXXXX")
+  export QUAYSIDE_TEST_RUN_CACHE
+  trap 'rm -rf "$QUAYSIDE_TEST_RUN_CACHE"' EXIT
+fi
+
 echo "== Quayside test suite on PGlite (embedded) =="
 npx vitest run "$@"
 

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -103,12 +112,22 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
   removeAbandonedScratch();
   const root = mkdtempSync(path.join(scratchRoot(), `quayside-tests-${process.pid}-`));
   folders.push(root);
-  pgliteTemplate = await pgliteTemplateDump(root);
+  const kept = process.env.QUAYSIDE_TEST_RUN_CACHE || undefined;
+  pgliteTemplate = path.join(root, "template.tar");
+  await madeOnce(kept, root, ["template.tar"], () => pgliteTemplateDump(pgliteTemplate));
   // Also on both passes, for the same reason: the world is deterministic at its frozen moment, so one
-  // build serves every app that reads it (a build is 16 to 18 s of CPU).
+  // build serves every app that reads it (a build is 16 to 18 s of CPU on a quiet machine, 36 s on a
+  // loaded one).
   const built = { wall: performance.now(), cpu: process.cpuUsage() };
-  const sandboxWorld = await writeSandboxWorldImage(root, pgliteTemplate);
-  if (process.env.QUAYSIDE_TEST_TIMINGS) {
+  const sandboxWorld = path.join(root, "sandbox-world.json");
+  const madeHere = await madeOnce(kept, root, ["sandbox-world.tar", "sandbox-world.json"], () =>
+    writeSandboxWorldImage(root, pgliteTemplate),
+  );
+  // The JSON names its dump by an absolute path: the copy's, in this run's folder.
+  const world = JSON.parse(readFileSync(sandboxWorld, "utf8")) as { databaseFile: string };
+  world.databaseFile = path.join(root, "sandbox-world.tar");
+  writeFileSync(sandboxWorld, JSON.stringify(world));
+  if (process.env.QUAYSIDE_TEST_TIMINGS && madeHere) {
     const cpu = process.cpuUsage(built.cpu);
     console.info(
       `sandbox world built for the run in ${Math.round(performance.now() - built.wall)} ms (CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms)`,
@@ -121,6 +140,37 @@ async function prepare(started: StartedServer[], folders: string[]): Promise<Sha
     redisUrl = redis.url;
   }
   return { postgresUrl, redisUrl, postgresTemplate, pgliteTemplate, sandboxWorld };
+}
+
+/**
+ * The migrated dump and the sandbox world depend on the source tree only, not on the pass (the world
+ * is an in-memory PGlite on both) nor on Node's version. `npm test` (scripts/test.sh) and CI name a
+ * folder of their own in QUAYSIDE_TEST_RUN_CACHE for one tree's runs and remove it after: the first
+ * run makes the files and leaves a copy there, every later run (the PostgreSQL pass, the Node 22 and
+ * 24 subsets) copies them into its own folder instead of migrating and building again. Without the
+ * variable each run makes its own, as a developer's edited tree needs. Answers whether it made them.
+ */
+async function madeOnce(
+  kept: string | undefined,
+  root: string,
+  names: string[],
+  make: () => Promise<unknown>,
+): Promise<boolean> {
+  if (kept && names.every((name) => existsSync(path.join(kept, name)))) {
+    for (const name of names) copyFileSync(path.join(kept, name), path.join(root, name));
+    return false;
+  }
+  await make();
+  if (kept) {
+    // Each file copied under a name of its own, then renamed: a run reading the folder meanwhile
+    // sees a whole file or none.
+    for (const name of names) {
+      const own = path.join(kept, `${name}.${process.pid}`);
+      copyFileSync(path.join(root, name), own);
+      renameSync(own, path.join(kept, name));
+    }
+  }
+  return true;
 }
 
 /**
@@ -156,8 +206,7 @@ function scratchRoot(): string {
  * the test's event loop), and test/api/shipments.test.ts, whose embedded simulator shares that loop,
  * saw its connections reset on a loaded machine with folders and not in memory.
  */
-async function pgliteTemplateDump(root: string): Promise<string> {
-  const file = path.join(root, "template.tar");
+async function pgliteTemplateDump(file: string): Promise<void> {
   const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
   try {
     await applyMigrations(db);
@@ -166,7 +215,6 @@ async function pgliteTemplateDump(root: string): Promise<string> {
   } finally {
     await db.close();
   }
-  return file;
 }
 
 /** A migrated database on the test server; `CREATE DATABASE ... TEMPLATE` copies it in a blink. */
