@@ -89,7 +89,29 @@ export async function startService(
   );
   const url = `http://127.0.0.1:${input.port}`;
   await waitReady(child, url);
+  // On a data folder the service builds its sandbox world at start (QUAYSIDE_SANDBOX_WORLD=auto), tens
+  // of seconds of arithmetic and PGlite on the one thread: measured rounds wait for it, as the steady
+  // state of `npm start` is a built world, not one being built under the load.
+  if (input.database.kind !== "postgres") await waitSandboxBuilt(child, url);
   return { info, url, process: child };
+}
+
+/** Polls a sandbox read until it no longer answers 503 `building`. */
+async function waitSandboxBuilt(child: ManagedProcess, url: string, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exit !== undefined) {
+      throw new TargetStartError(`${child.name} ${child.exit} while its sandbox world was built`);
+    }
+    const response = await fetch(`${url}/api/v1/sandbox/carriers`, {
+      headers: { Connection: "close" },
+      signal: AbortSignal.timeout(60_000),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 503) return;
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  throw new TargetStartError(`${child.name}'s sandbox world was not built within ${timeoutMs / 1000} s`);
 }
 
 const BASELINE_FILES = {

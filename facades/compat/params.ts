@@ -52,6 +52,11 @@ const booleanSchema = (name: string) =>
     )
     .transform((v) => v === "true" || v === "1");
 
+// Built once: a zod schema costs more to construct than to run, and these are read on every call.
+const forceUpdateSchema = booleanSchema("force_update");
+const routeSchema = booleanSchema("route");
+const aisSchema = booleanSchema("ais");
+
 const typeSchema = single("type")
   .transform((v) => v.toUpperCase())
   .pipe(z.enum(["", "CT", "BL", "BK"], { error: "type must be CT, BL or BK." }))
@@ -120,12 +125,12 @@ export function parseTrackingParams(
   }
   const sealine = read(sealineSchema, query, "sealine", "wrong_carrier_code");
   if (!sealine.ok) return sealine;
-  const forceUpdate = read(booleanSchema("force_update"), query, "force_update", "bad_request");
+  const forceUpdate = read(forceUpdateSchema, query, "force_update", "bad_request");
   if (!forceUpdate.ok) return forceUpdate;
-  const route = read(booleanSchema("route"), query, "route", "bad_request");
+  const route = read(routeSchema, query, "route", "bad_request");
   if (!route.ok) return route;
   // `ais` is accepted and ignored, but a malformed one is still a malformed request.
-  const ais = read(booleanSchema("ais"), query, "ais", "bad_request");
+  const ais = read(aisSchema, query, "ais", "bad_request");
   if (!ais.ok) return ais;
   return {
     ok: true,

@@ -234,7 +234,7 @@ export function createServices(input: {
     keyCacheSeconds: config.keyCacheSeconds,
     cacheLookups: metrics.cache("api_key"),
   });
-  const lookupLog = new LookupLog(db.prisma);
+  const lookupLog = new LookupLog(db.prepared);
   const shipmentReads = new ShipmentReads(db.prepared);
   const trackingDeps: TrackingDeps = {
     lookups: lookupLog,
