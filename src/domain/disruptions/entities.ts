@@ -119,17 +119,46 @@ function pressPortPhrases(): Set<string> {
   return pressPhrases;
 }
 
+/**
+ * A port's name before a port word names it too ("San Juan's docks", "its San Juan terminal"): the
+ * capitalised words just before the port word, looked up the same way. Without the possessive only
+ * terminals, docks and piers: "Victoria Harbour" and "Sydney Harbour" are names of their own.
+ */
+const NAME_BEFORE_PORT_WORD =
+  /(?<![\p{L}'-])((?:[A-Z][\p{L}-]*)(?: [A-Z][\p{L}-]*){0,2})(?:(?:'s|\u2019s) (?:docks|terminals?|harbou?r|piers|waterfront|port)|(?: (?:docks|terminals?|piers|port)))(?![\p{L}])/gu;
+
+/**
+ * Names in "Port of X" (the words from the first on) and "X's docks" (the words up to the last), each
+ * the longest first: "Port of Long Beach Harbor" is Long Beach, "Crowley San Juan terminal" San Juan.
+ */
+function catalogueNames(kept: string): { start: number; name: string }[][] {
+  const found: { start: number; name: string }[][] = [];
+  for (const match of kept.matchAll(PORT_OF)) {
+    const words = match[1]!.split(" ");
+    const start = match.index + match[0].length - match[1]!.length;
+    found.push(words.map((_, i) => ({ start, name: words.slice(0, words.length - i).join(" ") })));
+  }
+  for (const match of kept.matchAll(NAME_BEFORE_PORT_WORD)) {
+    const words = match[1]!.split(" ");
+    const end = match.index + match[1]!.length;
+    found.push(
+      words.map((_, i) => {
+        const name = words.slice(i).join(" ");
+        return { start: end - name.length, name };
+      }),
+    );
+  }
+  return found;
+}
+
 function catalogueMentions(
   kept: string,
   field: "title" | "summary",
   countriesNamed: ReadonlySet<string>,
 ): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of kept.matchAll(PORT_OF)) {
-    const words = match[1]!.split(" ");
-    // The longest run of capitalised words that is a port's name ("Port of Long Beach Harbor": Long Beach).
-    for (let n = words.length; n >= 1; n--) {
-      const name = words.slice(0, n).join(" ");
+  for (const names of catalogueNames(kept)) {
+    for (const { start, name } of names) {
       const wanted = foldText(name);
       // The press list knows this name (and which of its namesakes the press means): the scan finds it.
       if (pressPortPhrases().has(wanted)) break;
@@ -146,7 +175,6 @@ function catalogueMentions(
         namesakes.find((p) => countriesNamed.has(p.countryCode)) ??
         [...namesakes].sort((a, b) => b.busyness - a.busyness)[0];
       if (!port) continue;
-      const start = match.index + match[0].length - match[1]!.length;
       found.push({
         start,
         end: start + name.length,
