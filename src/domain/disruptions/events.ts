@@ -450,11 +450,23 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
     itemPlaces.length === 0 &&
     facts.entities.carriers.some((c) => event.entities.carriers.includes(c)) &&
     mostlySameCarriers(event.entities, facts.entities) &&
-    text >= CARRIER_ONLY_TEXT;
+    (text >= CARRIER_ONLY_TEXT || sameCarriersOnly(event, facts));
   // A rule's or a dispute's reports name its body ("ICS2", "ILWU") where they name no place.
   const namedAlike = itemPlaces.length === 0 && sharesName(event, facts);
   if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namedAlike) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;
+}
+
+/**
+ * A carrier's own trouble told again after a pause, in other words ("booking delays", then "apologises
+ * for cargo delays"): of the same category, with exactly the event's carriers and no place on either
+ * side. Issue 35, tenth pass: the join window asks no likeness of words for this (sameCarrierStory);
+ * past it, the first fragment was left to the silence rule and closed before the end report.
+ */
+function sameCarriersOnly(event: DisruptionEvent, facts: ItemFacts): boolean {
+  const a = [...event.entities.carriers].sort().join();
+  const b = [...facts.entities.carriers].sort().join();
+  return a === b && facts.category === event.category;
 }
 
 /** The open (or recently resolved) event an item joins, or null to start a new one. */

@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { extractEntities } from "../../../src/domain/disruptions/entities";
+import { eventOf, replayItems } from "./replay-items";
+
+const START = Date.parse("2025-06-02T08:00:00Z");
 
 const ports = (title: string) => extractEntities(title, "").entities.ports;
 
@@ -20,5 +23,39 @@ describe("a port's name before a port word", () => {
     expect(ports("Coastline Freight San Juan terminal reopens")).toEqual(["PRSJU"]);
     expect(ports("Tall ship San Juan Star opens to visitors at the waterfront")).toEqual([]);
     expect(ports("Northwind Apparel's docks are a brand of deck shoes")).toEqual([]);
+  });
+});
+
+describe("a carrier's own trouble reported again after a pause", () => {
+  it("is one disruption, open until its end report, when the later report names only that carrier", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Container Line Review",
+          title: "ONE's launch hit by booking and documentation problems",
+          summary: "Shippers report bookings unconfirmed for days after the switch-over.",
+        },
+        {
+          day: 12,
+          publisher: "Tidewater Times",
+          title: "Ocean Network Express apologises for cargo delays at its terminals",
+          summary: "The line says staff are working through the queue of waiting bills of lading.",
+        },
+        {
+          day: 33,
+          publisher: "Quay Ledger",
+          title: "ONE says service levels back to normal after start-up problems",
+          summary: "Bookings are confirmed within a day again, the carrier said.",
+        },
+      ],
+      START,
+    );
+    const ids = outcomes.map(eventOf);
+    expect(ids[0]).not.toBeNull();
+    expect(new Set(ids)).toEqual(new Set([ids[0]]));
+    expect(state.events).toHaveLength(1);
+    expect(state.events[0]!.resolvedBy).toBe("report");
+    expect(state.events[0]!.resolvedAt?.getTime()).toBe(START + 33 * 86_400_000);
   });
 });
