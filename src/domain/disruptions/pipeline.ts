@@ -21,6 +21,7 @@ import {
   namesEventShip,
   resolveIfSilent,
   SIGNAL_WORDS,
+  sharesName,
   similarity,
   startEvent,
   withinWindow,
@@ -230,14 +231,18 @@ export function ingestItem(
     const own = draft.category ? graded(read, draft, draft.category) : null;
     // A later report of an open event may say what happened in words the gate does not hold ("Cyclone
     // Biparjoy makes landfall near Jakhau", "the abandoned Rubymar drifts"): it is that event's report
-    // when it joins it and reads like it or names its place or storm. It never starts an event.
+    // when it joins it and reads like it or names its place, storm or body (an acronym: "CPKC", a
+    // union; issue 35, tenth pass: "Ottawa orders binding arbitration in rail lockout" named the
+    // railways, not a port). It never starts an event.
     const facts =
       (own && bestEvent(open, own) ? own : null) ?? inContext(read, draft, open, UNANCHORED_MIN_TEXT);
     const target = facts ? bestEvent(open, facts) : null;
     if (
       !facts ||
       !target ||
-      (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT && !namesEventPlace(target, facts))
+      (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT &&
+        !namesEventPlace(target, facts) &&
+        !sharesName(target, facts))
     )
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
     const step = joined(open, target, facts);

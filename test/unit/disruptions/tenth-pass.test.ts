@@ -59,3 +59,27 @@ describe("a carrier's own trouble reported again after a pause", () => {
     expect(state.events[0]!.resolvedAt?.getTime()).toBe(START + 33 * 86_400_000);
   });
 });
+
+describe("a report of an open dispute that names no port or carrier", () => {
+  it("joins the dispute when it names the same body, though its words are few and its own", () => {
+    const { outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Harbour Wire",
+          title: "Employers lock out dockworkers at the Port of Halifax as HLEA talks fail",
+          summary: "Container terminals are idle and carriers are diverting ships to other ports.",
+        },
+        {
+          day: 1,
+          publisher: "Quay Ledger",
+          title: "Minister orders binding arbitration in HLEA dispute",
+          summary: "The labour board was asked to end the stoppage within days.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[0]!)).not.toBeNull();
+    expect(eventOf(outcomes[1]!)).toBe(eventOf(outcomes[0]!));
+  });
+});
