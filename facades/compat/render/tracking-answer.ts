@@ -258,26 +258,63 @@ export function renderRouteData(view: DocumentView) {
   };
 }
 
+/**
+ * What an answer draws from its document alone, rendered once per document object: a stored answer
+ * served from the answer cache is the same object on every call, so only its metadata (usage, the
+ * type asked with) is drawn per call. Weakly held: a document the cache drops takes its parts along.
+ * The parts are never changed after they are made (the answer only picks from them).
+ */
+const documentParts = new WeakMap<
+  DocumentView,
+  {
+    containers: ReturnType<typeof renderContainers>;
+    locations: ReturnType<typeof renderLocations>;
+    facilities: ReturnType<typeof renderFacilities>;
+    route: ReturnType<typeof renderRoute>;
+    vessels: ReturnType<typeof renderVessels>;
+    routeData?: ReturnType<typeof renderRouteData>;
+  }
+>();
+
+function partsOf(view: DocumentView) {
+  let parts = documentParts.get(view);
+  if (!parts) {
+    parts = {
+      containers: renderContainers(view),
+      locations: renderLocations(view, { timezone: true }),
+      facilities: renderFacilities(view),
+      route: renderRoute(view),
+      vessels: renderVessels(view),
+    };
+    documentParts.set(view, parts);
+  }
+  return parts;
+}
+
 /** `/tracking` and `/reference`: containers[]; `/container`: the one container asked for. */
 export function renderTrackingAnswer(
   view: DocumentView,
   context: AnswerContext,
   options: { route: boolean; singleContainer?: string },
 ) {
-  const containers = renderContainers(view);
+  const parts = partsOf(view);
+  const { containers } = parts;
   const body: Record<string, unknown> = {
     metadata: renderMetadata(view, context),
-    locations: renderLocations(view, { timezone: true }),
-    facilities: renderFacilities(view),
-    route: renderRoute(view),
-    vessels: renderVessels(view),
+    locations: parts.locations,
+    facilities: parts.facilities,
+    route: parts.route,
+    vessels: parts.vessels,
   };
   if (options.singleContainer !== undefined) {
     body.container = containers.find((c) => c.number === options.singleContainer) ?? containers[0] ?? null;
   } else {
     body.containers = containers;
   }
-  if (options.route) body.route_data = renderRouteData(view);
+  if (options.route) {
+    parts.routeData ??= renderRouteData(view);
+    body.route_data = parts.routeData;
+  }
   return body;
 }
 
