@@ -122,7 +122,7 @@ describe("the document cache cannot be flooded", () => {
 });
 
 describe("every pre-execution check is linear in the document", () => {
-  it("30 chained fragments, each spreading the next twice, are answered well under a second while /healthz answers", async () => {
+  it("30 chained fragments, each spreading the next twice, are answered in seconds at most, not minutes, while /healthz answers", async () => {
     // Before: 21 fragments took 4.9 s and each more one doubled it (30: about 40 minutes).
     const fragments = Array.from(
       { length: 30 },
@@ -139,8 +139,10 @@ describe("every pre-execution check is linear in the document", () => {
     // Either answer is right as long as it is prompt; the estimate doubles per fragment, so it is refused.
     expect(res.status).toBe(400);
     expect(codeOf(res.body)).toBe("QUERY_TOO_COSTLY");
-    // A generous bound for a shared machine: the point is seconds-to-hours before, milliseconds now.
-    expect(elapsed).toBeLessThan(1_000);
+    // The point is minutes before (21 fragments took 4.9 s, each more doubled it: 30 about 40 minutes)
+    // and milliseconds now. The bound leaves room for a slow, loaded machine (1.07 s was seen on one
+    // whose bare Express served a quarter of the usual rate) and still fails the old cost 500 times over.
+    expect(elapsed).toBeLessThan(5_000);
   });
 
   it("estimates a list by its page argument's schema default exactly as when the default is written out", async () => {
