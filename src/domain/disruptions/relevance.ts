@@ -235,6 +235,9 @@ const SHIPPING = words([
   "xeneta",
 ]);
 
+/** Issue 35, ninth pass: an unofficial ban in the words of the trade press (trade news and an effect). */
+const UNOFFICIAL_BAN = ["import curbs", "curbs on", "stop buying", "stopped buying", "unofficial ban"];
+
 /**
  * Trade rules reach shipping through the goods between the countries they name: a tariff, a duty or
  * a quota on a named country's goods needs no port or shipping word to be trade news.
@@ -249,12 +252,7 @@ const TRADE_EFFECT = words([
   "import ban",
   "export ban",
   "export controls",
-  // Issue 35, ninth pass: an unofficial ban in the words of the trade press.
-  "import curbs",
-  "curbs on",
-  "stop buying",
-  "stopped buying",
-  "unofficial ban",
+  ...UNOFFICIAL_BAN,
   "quota on",
   "quotas on",
   "retaliatory",
@@ -460,11 +458,7 @@ const EFFECT = words([
   "quotas",
   "export ban",
   "import ban",
-  "import curbs",
-  "curbs on",
-  "stop buying",
-  "stopped buying",
-  "unofficial ban",
+  ...UNOFFICIAL_BAN,
   "anti-dumping",
   "countervailing",
   "sanctions",
