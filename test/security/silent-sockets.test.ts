@@ -111,9 +111,10 @@ describe("every listener npm start opens lets go of a silent socket", () => {
   it.each([0, 1, 2])("a socket that never sends a byte (listener %i)", async (index) => {
     const [, target, count] = listeners()[index]!;
     const probes = await Promise.all(Array.from({ length: count }, () => probe(target)));
-    // Answered and closed at the header deadline (the check runs every fifth of it), each one.
+    // Answered and closed at the header deadline (the check runs every fifth of it), each one: before
+    // the idle timeout (2 s) would have. The loaded CI machine's event loop added up to 340 ms to the 1.2 s.
     for (const p of probes) expect(p.finAfterMs).not.toBeNull();
-    expect(Math.max(...probes.map((p) => p.finAfterMs!))).toBeLessThan(HEADERS_TIMEOUT_MS * 1.5);
+    expect(Math.max(...probes.map((p) => p.finAfterMs!))).toBeLessThan(HEADERS_TIMEOUT_MS * 1.8);
     expect(probes.filter((p) => !p.letGo)).toHaveLength(0);
   });
 

@@ -59,7 +59,22 @@ export async function startTestApp(
     // The same database the configuration names, opened here to start from the migrated template.
     database: loadDataDir ? openDatabase(config.database, { loadDataDir }) : undefined,
   });
-  return Object.assign(server, { logs, rawLogs, fixtures: new Fixtures(server) });
+  const app = Object.assign(server, { logs, rawLogs, fixtures: new Fixtures(server) });
+  // Files share a worker process (vitest's `isolate: false`): the setup file stops what one left running.
+  const stop = app.stop.bind(app);
+  running.add(app);
+  app.stop = (stopOptions) => {
+    running.delete(app);
+    return stop(stopOptions);
+  };
+  return app;
+}
+
+const running = new Set<TestApp>();
+
+/** The apps this worker started and nobody stopped (test/support/file-guard.ts). */
+export function appsLeftRunning(): TestApp[] {
+  return [...running];
 }
 
 export interface OrgWithKey {

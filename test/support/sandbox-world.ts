@@ -18,6 +18,11 @@ export const TEST_APP_ENVIRONMENT: Readonly<Record<string, string>> = {
   // Tests never read the real news feeds; a test that ingests names its sources.
   QUAYSIDE_DISRUPTION_FEEDS: "off",
   QUAYSIDE_LOG_LEVEL: "info",
+  // The test's fetch keeps a socket until a second or two before the server's keep-alive hint, and
+  // both run on this process's one event loop: on a loaded machine the server's 5 s close landed
+  // first and the next request on that socket failed ("other side closed"). A minute leaves the race
+  // to a test idle that long; the files about keep-alive and silent sockets set their own.
+  QUAYSIDE_KEEP_ALIVE_TIMEOUT_MS: "60000",
 };
 
 /**
