@@ -47,6 +47,11 @@ export async function startService(
     nodeBinary?: string;
     /** Where the process writes a V8 CPU profile when it stops (--cpu-prof). */
     cpuProfDir?: string;
+    /**
+     * No sandbox world at start and no wait for one (a smoke run: it reads no sandbox and measures
+     * nothing). Otherwise a data folder's service builds its world at start and is measured after.
+     */
+    withoutSandboxWorld?: boolean;
   },
 ): Promise<StartedTarget> {
   const info: TargetInfo = {
@@ -84,6 +89,7 @@ export async function startService(
         QUAYSIDE_SHUTDOWN_GRACE_MS: "1000",
         QUAYSIDE_SHUTDOWN_DRAIN_MS: "0",
         ...input.env,
+        ...(input.withoutSandboxWorld ? { QUAYSIDE_SANDBOX_WORLD: "first-request" } : {}),
       },
     },
   );
@@ -92,10 +98,7 @@ export async function startService(
   // On a data folder the service builds its sandbox world at start (QUAYSIDE_SANDBOX_WORLD=auto), tens
   // of seconds of arithmetic and PGlite on the one thread: measured rounds wait for it, as the steady
   // state of `npm start` is a built world, not one being built under the load.
-  // A smoke run asks for no world at start (`first-request`): it reads no sandbox and measures nothing.
-  if (input.database.kind !== "postgres" && input.env?.QUAYSIDE_SANDBOX_WORLD !== "first-request") {
-    await waitSandboxBuilt(child, url);
-  }
+  if (input.database.kind !== "postgres" && !input.withoutSandboxWorld) await waitSandboxBuilt(child, url);
   return { info, url, process: child };
 }
 
