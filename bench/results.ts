@@ -105,6 +105,8 @@ export interface BenchResults {
     warmupSeconds: number;
     warmupRequests: number;
     warmupMaxRuns: number;
+    /** Warm-up runs at most of a scenario that reads every seeded shipment once first (absent before). */
+    warmupCoverMaxRuns?: number;
     /** Before each run, wait (at most maxMs) until all targets together use under quietShare of a core. */
     settle?: { windowMs: number; quietShare: number; maxMs: number };
     connections: number;

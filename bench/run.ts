@@ -57,6 +57,8 @@ const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const POOL_SIZED_FOR_RPS = 25_000;
 /** Warm-up runs per target and scenario at most, however few requests a slow target answers. */
 const WARMUP_MAX_RUNS = 5;
+/** The warm-up of a scenario over every seeded shipment stops here even if it has not read them all. */
+const WARMUP_COVER_MAX_RUNS = 60;
 const ROUND_KEYS_HEADROOM = 3;
 const MIN_ROUND_KEYS = 16;
 
@@ -623,7 +625,10 @@ async function main(): Promise<number> {
   }
 
   const warmupScripts = new Map(
-    scenarios.map((s) => [s.id, writeScenarioScript(path.join(tempDir, "warmup"), s, keysFile)]),
+    scenarios.map((s) => [
+      s.id,
+      writeScenarioScript(path.join(tempDir, "warmup"), s, keysFile, { warmup: true }),
+    ]),
   );
   let roundScripts = warmupScripts;
   const runs = new Map<string, Map<string, { rounds: WrkRun[]; warmups: WrkRun[] }>>(
@@ -688,11 +693,24 @@ async function main(): Promise<number> {
   for (const scenario of scenarios) {
     for (const target of targets) {
       const warmups = runs.get(scenario.id)!.get(target.info.id)!.warmups;
+      const answered = () => warmups.reduce((n, r) => n + r.requests, 0);
+      // A scenario that reads the seeded shipments at random warms up until each was read once.
+      const toCover = scenario.warmupLua ? (facts?.bulkCount ?? 0) : 0;
       do {
+        // Each run goes on where the last stopped, so the walk over the seeded shipments covers them.
+        if (scenario.warmupLua) {
+          warmupScripts.set(
+            scenario.id,
+            writeScenarioScript(path.join(tempDir, "warmup"), scenario, keysFile, {
+              warmup: true,
+              warmupStart: answered(),
+            }),
+          );
+        }
         warmups.push(await load(warmupScripts, scenario, target, options.warmupSeconds));
       } while (
-        warmups.length < WARMUP_MAX_RUNS &&
-        warmups.reduce((n, r) => n + r.requests, 0) < options.warmupRequests
+        (warmups.length < WARMUP_MAX_RUNS && answered() < options.warmupRequests) ||
+        (warmups.length < WARMUP_COVER_MAX_RUNS && answered() < toCover)
       );
     }
   }
@@ -811,6 +829,7 @@ async function main(): Promise<number> {
       warmupSeconds: options.warmupSeconds,
       warmupRequests: options.warmupRequests,
       warmupMaxRuns: WARMUP_MAX_RUNS,
+      warmupCoverMaxRuns: WARMUP_COVER_MAX_RUNS,
       settle: { windowMs: SETTLE_WINDOW_MS, quietShare: SETTLE_QUIET_SHARE, maxMs: SETTLE_MAX_MS },
       connections: options.connections,
       threads: 1,

@@ -120,9 +120,19 @@ end
 }
 
 /** One script per scenario and key file (the warm-up rotates through the whole pool, the rounds through fewer). */
-export function writeScenarioScript(dir: string, scenario: Scenario, keysFile: string): string {
+export function writeScenarioScript(
+  dir: string,
+  scenario: Scenario,
+  keysFile: string,
+  /** The warm-up's script, starting at the `warmupStart`-th request of its walk (0 for the first run). */
+  options: { warmup?: boolean; warmupStart?: number } = {},
+): string {
   const file = path.join(dir, `${scenario.id}.lua`);
-  writeFileSync(file, PRELUDE(keysFile, scenario.id) + (scenario.lua ?? staticRequestLua(scenario)) + DONE);
+  const warmupLua = options.warmup
+    ? scenario.warmupLua?.replaceAll("{{warmupStart}}", String(options.warmupStart ?? 0))
+    : undefined;
+  const lua = warmupLua ?? scenario.lua ?? staticRequestLua(scenario);
+  writeFileSync(file, PRELUDE(keysFile, scenario.id) + lua + DONE);
   return file;
 }
 
