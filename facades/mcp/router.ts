@@ -12,6 +12,7 @@ import { OUTCOMES, type OutcomeCode } from "../../src/http/outcomes";
 import { rateLimitPlanDetail } from "../../src/http/refusal-details";
 import { type FacadeDeps, handler } from "../facade";
 import { inspectBody } from "./batch";
+import { DirectMcpServers, directMessage } from "./direct";
 import { clarifyErrors } from "./errors";
 import { type OriginPolicyInput, originPolicy } from "./origin-policy";
 import { createMcpServer, McpServerPool, reusableAfter } from "./server";
@@ -22,9 +23,9 @@ import { PROTOCOL_ERROR_META } from "./tool";
  * Origin and Host (DNS rebinding), the verb (only POST: there is no stream to GET and no session to
  * DELETE), the same admission as REST (key, developer mode, one request of the key's minute window),
  * and only for a key that authenticated the body, the 20-message batch cap and the rest of the
- * batch's cost (one request per message); then the SDK, with a fresh server and transport for the
- * request. A client without a good key never gets its body read, so it cannot hold a socket with a
- * slow one.
+ * batch's cost (one request per message); then one request that leaves nothing on a server on a kept
+ * server's own transport (`direct.ts`), anything else through the SDK's transports. A client without
+ * a good key never gets its body read, so it cannot hold a socket with a slow one.
  */
 export function createMcpRouter(
   deps: FacadeDeps,
@@ -34,6 +35,7 @@ export function createMcpRouter(
   const checkOrigin = originPolicy(options.origins);
   const json = jsonBody(options.bodyLimit, { checkText: false });
   const servers = new McpServerPool(deps);
+  const directServers = new DirectMcpServers(deps);
 
   router.all(
     "/",
@@ -87,11 +89,60 @@ export function createMcpRouter(
         return refuseAdmission(deps, res, batch, { messages: body.messages, id: body.requestId });
 
       const served = { principal: admission.principal, requestId: req.requestId };
-      const answer = await serveMcp(servers, deps, served, webRequestOf(req), req.body);
-      await sendAnswer(deps, req, res, answer);
+      const answer =
+        (await serveDirectly(directServers, served, req)) ??
+        (await answerOf(await serveMcp(servers, deps, served, webRequestOf(req), req.body)));
+      sendAnswer(deps, req, res, answer);
     }),
   );
   return router;
+}
+
+/** An answer for the wire: the status, the headers and the JSON text (empty for none). */
+interface McpAnswer {
+  status: number;
+  headers: [name: string, value: string][];
+  text: string;
+}
+
+/**
+ * The commonest request (one 2025-era request that leaves nothing on the server) on a kept server's
+ * direct transport (`direct.ts`), answered as the SDK's transport answers it: 200, JSON, the answer
+ * message. Null when the request is not that, for the SDK's path.
+ */
+async function serveDirectly(
+  directServers: DirectMcpServers,
+  served: { principal: Principal; requestId: string },
+  req: Request,
+): Promise<McpAnswer | null> {
+  const kept = await directServers.take(served.principal, served.requestId);
+  try {
+    const message = directMessage(
+      req.body,
+      {
+        accept: req.get("accept"),
+        contentType: req.get("content-type"),
+        protocolVersion: req.get("mcp-protocol-version"),
+        mcpMethod: req.get("mcp-method"),
+        mcpName: req.get("mcp-name"),
+      },
+      kept.transport.supportedVersions,
+    );
+    if (!message) return null;
+    const answer = await kept.transport.serve(message);
+    return { status: 200, headers: [["content-type", "application/json"]], text: JSON.stringify(answer) };
+  } finally {
+    directServers.give(kept);
+  }
+}
+
+/** The SDK's web answer as ours. */
+async function answerOf(answer: globalThis.Response): Promise<McpAnswer> {
+  const headers: [string, string][] = [];
+  answer.headers.forEach((value, name) => {
+    if (name !== "content-length") headers.push([name, value]);
+  });
+  return { status: answer.status, headers, text: await answer.text() };
 }
 
 /**
@@ -158,15 +209,16 @@ function webRequestOf(req: Request): globalThis.Request {
  * database outage the response takes the outcome's status and `Retry-After` instead of the SDK's 200,
  * so clients and proxies back off.
  */
-async function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer: globalThis.Response) {
-  const text = await answer.text();
+function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer: McpAnswer): void {
+  const text = answer.text;
   let status = answer.status;
   let body = text;
+  const contentType = answer.headers.find(([name]) => name === "content-type")?.[1] ?? "";
   // Only an error or a result marked as the server's failure is rewritten; the SDK's JSON has the
   // `"error":` key or the mark in it then, so an answer with neither is sent as the SDK wrote it,
   // without parsing and serialising it again.
   const mayNeedClarifying = text.includes('"error":') || text.includes(PROTOCOL_ERROR_META);
-  if (mayNeedClarifying && (answer.headers.get("content-type") ?? "").includes("application/json")) {
+  if (mayNeedClarifying && contentType.includes("application/json")) {
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     const clarify = (message: JSONRPCMessage) =>
       clarifyErrors(message, (error) =>
@@ -184,9 +236,7 @@ async function sendAnswer(deps: FacadeDeps, req: Request, res: Response, answer:
     }
     body = JSON.stringify(Array.isArray(parsed) ? messages : messages[0]);
   }
-  answer.headers.forEach((value, name) => {
-    if (name !== "content-length") res.setHeader(name, value);
-  });
+  for (const [name, value] of answer.headers) res.setHeader(name, value);
   // An answer without a body (the 202 to notifications) stays without one: `send("")` would type
   // it text/html.
   if (body === "") return void res.status(status).end();

@@ -124,6 +124,44 @@ describe("the HTTP transport", () => {
   });
 });
 
+describe("one request on a kept server's own transport", () => {
+  // A single request that leaves nothing on the server is served without the SDK's web transport
+  // (facades/mcp/direct.ts); a batch still goes through it. Both must answer alike.
+  const alone = [
+    toolsCall(7, "get_team"),
+    listTools(8),
+    { jsonrpc: "2.0", id: "nine", method: "ping" },
+    { jsonrpc: "2.0", id: 10, method: "resources/list" },
+    toolsCall(11, "no_such_tool"),
+    toolsCall(12, "get_shipment_status", { reference: 42 }),
+  ];
+
+  it.each(alone.map((message) => [message.method, message] as const))(
+    "answers %s alone exactly as the same message in a batch of one",
+    async (_method, message) => {
+      const single = await postJsonRpc(app, message, bearer(professional.key));
+      const batch = await postJsonRpc(app, [message], bearer(professional.key));
+      expect(single.status).toBe(200);
+      expect(single.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(batch.status).toBe(200);
+      // The SDK answers a batch of one request with the answer alone, not an array.
+      expect(single.body).toEqual(batch.body);
+    },
+  );
+
+  it("leaves to the SDK what a streamable HTTP server refuses before any tool runs", async () => {
+    const call = toolsCall(13, "get_team");
+    const withHeaders = (headers: Record<string, string>) =>
+      postJsonRpc(app, call, { ...bearer(professional.key), ...headers });
+    const jsonOnly = await withHeaders({ accept: "application/json" });
+    expect(jsonOnly.status).toBe(406);
+    expect(jsonOnly.body).toMatchObject({ error: { code: -32000, message: /Not Acceptable/ } });
+    const oldVersion = await withHeaders({ "mcp-protocol-version": "2024-01-01" });
+    expect(oldVersion.status).toBe(400);
+    expect(oldVersion.body).toMatchObject({ error: { message: /Unsupported protocol version: 2024-01-01/ } });
+  });
+});
+
 describe("batches", () => {
   it("answers a batch of 20 messages with 20 results, spending 20 requests of the window", async () => {
     const org = await app.fixtures.organization({ plan: "professional" });
