@@ -45,16 +45,29 @@ export function portableJsonSchema(node: unknown): unknown {
 
 /**
  * The zod schema as the SDK sees it (Standard Schema: it validates with zod as before) with its JSON
- * Schema made portable for `tools/list`.
+ * Schema made portable for `tools/list`. An object that passed once passes again without a second
+ * walk: the SDK validates every call's structured content, and a tool's kept rendering
+ * (`keptRendering`) hands it the same, unchanged object on every call of one stored version.
  */
 export function portable<S extends z.ZodObject>(schema: S): S {
   const standard = schema["~standard"] as S["~standard"] & {
     jsonSchema: { input(options: unknown): unknown; output(options: unknown): unknown };
   };
+  type Validated = ReturnType<S["~standard"]["validate"]>;
+  const passed = new WeakMap<object, Validated>();
+  const validate = (value: unknown): Validated => {
+    const known = typeof value === "object" && value !== null ? passed.get(value) : undefined;
+    if (known) return known;
+    const outcome = standard.validate(value) as Validated;
+    if (typeof value === "object" && value !== null && !(outcome instanceof Promise) && !outcome.issues) {
+      passed.set(value, outcome);
+    }
+    return outcome;
+  };
   return {
     "~standard": {
       ...standard,
-      validate: standard.validate,
+      validate,
       jsonSchema: {
         input: (options: unknown) => portableJsonSchema(standard.jsonSchema.input(options)),
         output: (options: unknown) => portableJsonSchema(standard.jsonSchema.output(options)),

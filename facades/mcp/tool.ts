@@ -74,13 +74,38 @@ export function toolContext(deps: McpDeps, principal: Principal, requestId: stri
   return { run: (document, ...variables) => deps.run({ requestId, principal }, document, ...variables) };
 }
 
+/**
+ * A tool's rendering of an operation's result, drawn once per result object. The answer cache serves
+ * the same result object on every hit of a kept operation (memory store), so a tool whose answer is a
+ * function of that object alone renders it once per stored version, not per call; a result the cache
+ * drops takes its rendering along (a `WeakMap`). With the Redis store each hit is a new object and
+ * renders as before. The rendering is shared: callers never change what it returns.
+ */
+export function keptRendering<K extends object, T>(render: (kept: K) => T): (kept: K) => T {
+  const rendered = new WeakMap<K, T>();
+  return (kept) => {
+    if (rendered.has(kept)) return rendered.get(kept) as T;
+    const drawn = render(kept);
+    rendered.set(kept, drawn);
+    return drawn;
+  };
+}
+
+/** The MCP result of each answer object a tool returned: a kept rendering gives the same result. */
+const resultOfAnswer = new WeakMap<object, CallToolResult>();
+
 /** A tool's answer as the MCP result: structured content and the same JSON as text, or an error text. */
 export function toolResult(result: ToolAnswer<unknown>): CallToolResult {
   if (result.ok) {
-    return {
-      content: [{ type: "text", text: JSON.stringify(result.data) }],
-      structuredContent: result.data as Record<string, unknown>,
+    const data = result.data as Record<string, unknown>;
+    const made = typeof data === "object" && data !== null ? resultOfAnswer.get(data) : undefined;
+    if (made) return made;
+    const drawn: CallToolResult = {
+      content: [{ type: "text", text: JSON.stringify(data) }],
+      structuredContent: data,
     };
+    if (typeof data === "object" && data !== null) resultOfAnswer.set(data, drawn);
+    return drawn;
   }
   const wire = OUTCOMES[result.outcome];
   return {

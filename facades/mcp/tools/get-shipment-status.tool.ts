@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type EventFragment,
   McpShipmentStatusDocument,
+  type McpShipmentStatusQuery,
   type RoutePointFragment,
   type TerminalRecordFieldsFragment,
 } from "../../generated/operations";
@@ -13,7 +14,7 @@ import {
   shipmentSummaryShape,
   wallClock,
 } from "../render/shipment";
-import { answer, defineTool, refusal, refusalOf } from "../tool";
+import { answer, defineTool, keptRendering, refusal, refusalOf } from "../tool";
 
 const place = z
   .object({
@@ -231,44 +232,51 @@ export const getShipmentStatus = defineTool({
     if (!result.ok) return refusalOf(result);
     const s = result.data.shipment;
     if (!s) return refusal("not_found", notTracked(reference));
-    const doc = s.document;
-    return answer({
-      ...renderShipmentSummary(s),
-      carrierProvided: s.carrierProvided,
-      failureReason: s.failureReason,
-      triedCarriers: s.triedCarriers,
-      discoveryStatus: s.discoveryStatus,
-      totalDays: doc?.totalDays ?? null,
-      remainingDays: doc?.remainingDays ?? null,
-      deliveredAt: doc?.deliveredAt ?? null,
-      portOfLoading: doc ? portCallOf(doc.route.portOfLoading) : null,
-      portOfDischarge: doc ? portCallOf(doc.route.portOfDischarge) : null,
-      position: doc?.position ?? null,
-      containers: (doc?.containers ?? []).map((c) => ({
-        number: c.number,
-        status: c.status,
-        description: c.description,
-        isoCode: c.isoCode,
-      })),
-      containerSummary: doc?.containerSummary || null,
-      portOfDischargeCongestion: doc?.route.portOfDischargeCongestion
-        ? {
-            locode: doc.route.portOfDischargeCongestion.locode,
-            score: doc.route.portOfDischargeCongestion.score,
-            bucket: doc.route.portOfDischargeCongestion.bucket,
-            trend_7d: doc.route.portOfDischargeCongestion.trend7d,
-            vessels_waiting: doc.route.portOfDischargeCongestion.vesselsWaiting,
-            median_anchorage_wait_h: doc.route.portOfDischargeCongestion.medianAnchorageWaitH,
-            computed_at: doc.route.portOfDischargeCongestion.computedAt,
-          }
-        : null,
-      terminal: s.terminal ? s.terminal.map(terminalItemOf) : null,
-      lastEvent: milestoneOf(doc?.lastMilestone),
-      nextEvent: milestoneOf(doc?.nextMilestone),
-      predictiveEta: s.predictiveEta,
-      finalDestinationEta: s.finalDestinationEta
-        ? { ...s.finalDestinationEta, mode: s.finalDestinationEta.mode.toLowerCase() }
-        : null,
-    });
+    return answer(statusOf(s));
   },
+});
+
+type StoredShipment = NonNullable<McpShipmentStatusQuery["shipment"]>;
+
+/** The tool's answer from the operation's shipment: drawn once per kept answer (`keptRendering`). */
+const statusOf = keptRendering((s: StoredShipment): z.input<typeof output> => {
+  const doc = s.document;
+  return {
+    ...renderShipmentSummary(s),
+    carrierProvided: s.carrierProvided,
+    failureReason: s.failureReason,
+    triedCarriers: s.triedCarriers,
+    discoveryStatus: s.discoveryStatus,
+    totalDays: doc?.totalDays ?? null,
+    remainingDays: doc?.remainingDays ?? null,
+    deliveredAt: doc?.deliveredAt ?? null,
+    portOfLoading: doc ? portCallOf(doc.route.portOfLoading) : null,
+    portOfDischarge: doc ? portCallOf(doc.route.portOfDischarge) : null,
+    position: doc?.position ?? null,
+    containers: (doc?.containers ?? []).map((c) => ({
+      number: c.number,
+      status: c.status,
+      description: c.description,
+      isoCode: c.isoCode,
+    })),
+    containerSummary: doc?.containerSummary || null,
+    portOfDischargeCongestion: doc?.route.portOfDischargeCongestion
+      ? {
+          locode: doc.route.portOfDischargeCongestion.locode,
+          score: doc.route.portOfDischargeCongestion.score,
+          bucket: doc.route.portOfDischargeCongestion.bucket,
+          trend_7d: doc.route.portOfDischargeCongestion.trend7d,
+          vessels_waiting: doc.route.portOfDischargeCongestion.vesselsWaiting,
+          median_anchorage_wait_h: doc.route.portOfDischargeCongestion.medianAnchorageWaitH,
+          computed_at: doc.route.portOfDischargeCongestion.computedAt,
+        }
+      : null,
+    terminal: s.terminal ? s.terminal.map(terminalItemOf) : null,
+    lastEvent: milestoneOf(doc?.lastMilestone),
+    nextEvent: milestoneOf(doc?.nextMilestone),
+    predictiveEta: s.predictiveEta,
+    finalDestinationEta: s.finalDestinationEta
+      ? { ...s.finalDestinationEta, mode: s.finalDestinationEta.mode.toLowerCase() }
+      : null,
+  };
 });
