@@ -135,35 +135,21 @@ const P99_SOURCE = `${ISSUE}: p99 under 15 ms at 50 connections on PostgreSQL`;
 const p99Target: TargetCheck = { kind: "p99", mode: "postgres", belowMs: 15, source: P99_SOURCE };
 
 /**
- * A Lua `request()` over paths built from each bulk shipment in turn (1..bulkCount, then again), from
- * where the warm-up's previous run stopped (`{{warmupStart}}`, filled per run by the harness).
+ * A Lua `request()` over paths built from a bulk shipment (1..bulkCount): a random one per request, or
+ * each in turn (then again) from where the warm-up's previous run stopped (`{{warmupStart}}`, filled
+ * per run by the harness).
  */
-const everyBulkShipmentLua = (pathLua: string) => `
-local prepared_keys = {}
-init = function(args)
-  for i, key in ipairs(keys) do prepared_keys[i] = key end
-end
-local next_key = 0
-local n = {{warmupStart}} % {{bulkCount}}
-request = function()
-  next_key = next_key % #prepared_keys + 1
-  n = n % {{bulkCount}} + 1
-  local ref = string.format("QSBU%07d", n)
-  return bench_format("GET", ${pathLua}, nil, prepared_keys[next_key])
-end
-`;
-
-/** A Lua `request()` over paths built from a random bulk shipment (1..bulkCount). */
-const randomBulkShipmentLua = (pathLua: string) => `
+const bulkShipmentLua = (pathLua: string, order: "random" | "in turn") => `
 local prepared_keys = {}
 init = function(args)
   for i, key in ipairs(keys) do prepared_keys[i] = key end
   math.randomseed(os.time())
 end
 local next_key = 0
+local n = ${order === "in turn" ? "{{warmupStart}} % {{bulkCount}}" : "0"}
 request = function()
   next_key = next_key % #prepared_keys + 1
-  local n = math.random(1, {{bulkCount}})
+  n = ${order === "in turn" ? "n % {{bulkCount}} + 1" : "math.random(1, {{bulkCount}})"}
   local ref = string.format("QSBU%07d", n)
   return bench_format("GET", ${pathLua}, nil, prepared_keys[next_key])
 end
@@ -334,8 +320,8 @@ export const SCENARIOS: readonly Scenario[] = [
     what: "GET /api/v1/shipments/{id}: key lookup and rate window, the ShipmentRead operation (the shipment by reference, then its newest stored document in one statement, derived facts), v1 envelope; a random one of the seeded shipments per request",
     request: { method: "GET", path: "/api/v1/shipments/QSBU0000001" },
     route: "/api/v1/shipments/:id",
-    lua: randomBulkShipmentLua(`"/api/v1/shipments/" .. ref`),
-    warmupLua: everyBulkShipmentLua(`"/api/v1/shipments/" .. ref`),
+    lua: bulkShipmentLua(`"/api/v1/shipments/" .. ref`, "random"),
+    warmupLua: bulkShipmentLua(`"/api/v1/shipments/" .. ref`, "in turn"),
     needsShipments: true,
     prismaWork: "key-lookup+shipment-read",
     checkAnswer: (status, body) =>

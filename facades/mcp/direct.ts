@@ -119,6 +119,8 @@ export interface DirectMcpServer {
  */
 export class DirectMcpServers {
   private readonly idle: DirectMcpServer[] = [];
+  /** The protocol versions the servers speak, learnt from the first one connected. */
+  private versions: readonly string[] | null = null;
 
   constructor(
     private readonly deps: McpDeps,
@@ -126,14 +128,14 @@ export class DirectMcpServers {
     private readonly keep = 16,
   ) {}
 
+  /** What the servers tell their transport they speak: what a version header is checked against. */
+  async supportedVersions(): Promise<readonly string[]> {
+    if (!this.versions) this.idle.push(await this.connect());
+    return this.versions ?? [];
+  }
+
   async take(principal: Principal, requestId: string): Promise<DirectMcpServer> {
-    let kept = this.idle.pop();
-    if (!kept) {
-      const bindable = bindableMcpServer(this.deps);
-      const transport = new DirectTransport();
-      await bindable.server.connect(transport);
-      kept = { bindable, transport };
-    }
+    const kept = this.idle.pop() ?? (await this.connect());
     kept.bindable.bind(principal, requestId);
     return kept;
   }
@@ -144,7 +146,11 @@ export class DirectMcpServers {
     else void kept.bindable.server.close().catch(() => undefined);
   }
 
-  get idleCount(): number {
-    return this.idle.length;
+  private async connect(): Promise<DirectMcpServer> {
+    const bindable = bindableMcpServer(this.deps);
+    const transport = new DirectTransport();
+    await bindable.server.connect(transport);
+    this.versions ??= transport.supportedVersions;
+    return { bindable, transport };
   }
 }

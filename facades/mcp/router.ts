@@ -115,20 +115,20 @@ async function serveDirectly(
   served: { principal: Principal; requestId: string },
   req: Request,
 ): Promise<McpAnswer | null> {
+  const message = directMessage(
+    req.body,
+    {
+      accept: req.get("accept"),
+      contentType: req.get("content-type"),
+      protocolVersion: req.get("mcp-protocol-version"),
+      mcpMethod: req.get("mcp-method"),
+      mcpName: req.get("mcp-name"),
+    },
+    await directServers.supportedVersions(),
+  );
+  if (!message) return null;
   const kept = await directServers.take(served.principal, served.requestId);
   try {
-    const message = directMessage(
-      req.body,
-      {
-        accept: req.get("accept"),
-        contentType: req.get("content-type"),
-        protocolVersion: req.get("mcp-protocol-version"),
-        mcpMethod: req.get("mcp-method"),
-        mcpName: req.get("mcp-name"),
-      },
-      kept.transport.supportedVersions,
-    );
-    if (!message) return null;
     const answer = await kept.transport.serve(message);
     return { status: 200, headers: [["content-type", "application/json"]], text: JSON.stringify(answer) };
   } finally {
