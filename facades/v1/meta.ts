@@ -4,6 +4,20 @@ import { postmanCollection } from "./postman";
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 
+const OPENAPI_PATH = "/openapi.json";
+const POSTMAN_PATH = "/postman.json";
+
+/**
+ * Whether the meta router could serve `url` (below /api/v1, query included), matched as Express
+ * matches its routes: in any case, with or without a trailing slash.
+ */
+export function isMetaPath(url: string): boolean {
+  const query = url.indexOf("?");
+  const path = (query === -1 ? url : url.slice(0, query)).toLowerCase();
+  const bare = path.endsWith("/") ? path.slice(0, -1) : path;
+  return bare === OPENAPI_PATH || bare === POSTMAN_PATH;
+}
+
 /**
  * `/api/v1/openapi.json` and `/api/v1/postman.json` (spec v1 section 9): public, generated once per
  * process from the route contract, with this deployment's address as the server.
@@ -18,10 +32,10 @@ export function createMetaRouter(baseUrl: string): Router {
   };
 
   const router = Router();
-  router.get("/openapi.json", (_req, res) => {
+  router.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApi());
   });
-  router.get("/postman.json", async (_req, res, next) => {
+  router.get(POSTMAN_PATH, async (_req, res, next) => {
     try {
       collection ??= postmanCollection(openApi());
       res.json(await collection);

@@ -13,7 +13,7 @@ import type { FacadeDeps, FacadeLog } from "../../facades/facade";
 import { createShareRouter } from "../../facades/share/router";
 import { createUnsubscribeRouter } from "../../facades/share/unsubscribe";
 import { v1AllowedMethods } from "../../facades/v1/allow";
-import { createMetaRouter } from "../../facades/v1/meta";
+import { createMetaRouter, isMetaPath } from "../../facades/v1/meta";
 import { createPartnerInboundRouter } from "../../facades/v1/partner-inbound";
 import { sendV1Error } from "../../facades/v1/respond";
 import { createV1Router } from "../../facades/v1/router";
@@ -26,6 +26,7 @@ import { operationRunner } from "../graphql/operation-runner";
 import { publicSchema, schema } from "../graphql/schema";
 import { closeIfBodyUnread } from "../http/connections";
 import { AdmissionGate, guard } from "../http/gate";
+import { inSequence } from "../http/in-sequence";
 import { clientErrorOf, guardUrl, jsonBody } from "../http/input-guard";
 import { assignRequestId, requestLogging, requestMetrics, traceRequests } from "../http/observability";
 import { metricsAccess } from "../http/operator-access";
@@ -130,8 +131,7 @@ export async function buildApp(
   // A preflight or an `OPTIONS` probe is answered from the routes' verbs, without a key and without
   // counting as a failed authentication. GraphQL answers its own (Yoga's CORS), and compat and MCP
   // answer their 405 in their own format.
-  app.use((req, res, next) => {
-    if (req.method !== "OPTIONS") return next();
+  const answerOptions: RequestHandler = (req, res, next) => {
     const allow = allowedMethods(req.path, config.sandboxEnabled);
     if (allow === "not-mine") return next();
     if (!allow) {
@@ -139,7 +139,7 @@ export async function buildApp(
     }
     res.setHeader("Allow", allow.join(", "));
     res.status(204).end();
-  });
+  };
 
   const json = jsonBody(config.bodyLimit);
   const metaRouter = createMetaRouter(options.baseUrl);
@@ -169,7 +169,7 @@ export async function buildApp(
     path.startsWith("/api/v1/") &&
     !(path === "/api/v1/sandbox" || path.startsWith("/api/v1/sandbox/")) &&
     !(path === config.compatPrefix || path.startsWith(`${config.compatPrefix}/`));
-  app.use((req, res, next) => {
+  const v1Lane: RequestHandler = (req, res, next) => {
     if (!v1LaneServes(req.path)) return next();
     const { url, baseUrl } = req;
     req.baseUrl = `${baseUrl}/api/v1`;
@@ -180,8 +180,15 @@ export async function buildApp(
       if (error) return next(error);
       notFound(req, res);
     };
+    // The two keyless documents are the only routes of the meta router: any other path skips
+    // entering it.
+    if (!isMetaPath(req.url)) return v1Router(req, res, done);
     metaRouter(req, res, (error?: unknown) => (error ? done(error) : v1Router(req, res, done)));
-  });
+  };
+  // The preflight answer and the v1 lane as one layer (each layer is a router step per request).
+  app.use((req, res, next) =>
+    req.method === "OPTIONS" ? answerOptions(req, res, () => v1Lane(req, res, next)) : v1Lane(req, res, next),
+  );
 
   mountOperationsRoutes(app, services, () => draining);
 
@@ -422,20 +429,24 @@ function baseApp(services: Services, isDraining: () => boolean): Express {
   app.set("etag", false);
   // What every request pays before its route, in as few middleware as it takes: each layer costs a
   // router step on every request (issue 37's profile of the in-memory /carriers route).
-  app.use((req, res, next) => {
-    // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
-    // should guess at.
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    if (isDraining()) res.setHeader("Connection", "close");
-    assignRequestId(req, res);
-    next();
-  });
+  // One layer: the steps run in sequence without a router step between them.
+  const prelude: RequestHandler[] = [
+    (req, res, next) => {
+      // Every answer, refusals and 404s included, is what its Content-Type says and nothing a browser
+      // should guess at.
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      if (isDraining()) res.setHeader("Connection", "close");
+      assignRequestId(req, res);
+      next();
+    },
+  ];
   // Before the log, so the request's log lines carry its trace id.
   const tracing = traceRequests(services.config.compatPrefix);
-  if (tracing) app.use(tracing);
+  if (tracing) prelude.push(tracing);
   const logging = requestLogging(services.logger);
-  if (logging) app.use(logging);
-  app.use(requestMetrics(services.metrics, services.config.compatPrefix), guardUrl());
+  if (logging) prelude.push(logging);
+  prelude.push(requestMetrics(services.metrics, services.config.compatPrefix), guardUrl());
+  app.use(inSequence(prelude));
   return app;
 }
 

@@ -253,7 +253,16 @@ export async function startServer(
   const appReady = new Promise<Express>((resolve) => {
     resolveApp = resolve;
   });
-  const server = createBoundedServer(config.http, (req, res) => void appReady.then((app) => app(req, res)));
+  // Once built, the app is called directly: waiting on the settled promise would still cost every
+  // request a turn of the microtask queue.
+  let readyApp: Express | undefined;
+  void appReady.then((app) => {
+    readyApp = app;
+  });
+  const server = createBoundedServer(config.http, (req, res) => {
+    if (readyApp) return void readyApp(req, res);
+    void appReady.then((app) => app(req, res));
+  });
   const connections = guardConnections(server, config.http, logger);
   await listen(server, config.port, config.host);
   startup.mark("listen");

@@ -99,16 +99,27 @@ async function newDataDirectory(): Promise<Blob> {
   }
 }
 
+/**
+ * PGlite runs each statement on this thread, and a chain of statements resolves from one to the next
+ * without returning to the event loop: a background worker's pass (six scans of the notifications
+ * worker, say) held every request for its whole length, 100 ms and more on a slow machine, which made
+ * the open loop's slowest answers. A turn of the event loop before each statement lets the requests
+ * that arrived meanwhile run between two statements. It costs a `setImmediate` per statement.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<Database> {
   await pglite.waitReady;
   const statements = new StatementCounter();
-  const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPGlite(pglite)) });
+  const prisma = new PrismaClient({ adapter: statements.wrap(new PrismaPGlite(pglite), turn) });
   const sql: SqlRunner = {
     async query<Row>(text: string, params?: readonly unknown[]) {
+      await turn();
       const result = await pglite.query<Row>(text, params ? [...params] : undefined);
       return { rows: result.rows };
     },
     async exec(text: string) {
+      await turn();
       await pglite.exec(text);
     },
   };
@@ -116,6 +127,7 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
+      await turn();
       if (tracingOn()) {
         const run = async () => (await pglite.query<Row>(statement.text, [...params])).rows;
         return inSqlSpan(statement.text, run, statement.name);
@@ -185,6 +197,7 @@ async function openPostgres(url: string): Promise<Database> {
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
+      await turn();
       const run = async () =>
         (await pool.query({ name: statement.name, text: statement.text, values: [...params] })).rows as Row[];
       return tracingOn() ? inSqlSpan(statement.text, run, statement.name) : run();

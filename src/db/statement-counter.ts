@@ -11,17 +11,21 @@ export class StatementCounter {
   /** When set, the text of every statement is appended (for diagnosis, never in production). */
   capture: string[] | null = null;
 
-  wrap(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  /**
+   * `turnFirst`, when given, is awaited before each statement is sent (PGlite: a turn of the event loop,
+   * see `database.ts`).
+   */
+  wrap(factory: SqlDriverAdapterFactory, turnFirst?: () => Promise<void>): SqlDriverAdapterFactory {
     const counter = this;
     return new Proxy(factory, {
       get(target, prop, receiver) {
         if (prop !== "connect") return Reflect.get(target, prop, receiver);
-        return async () => counter.wrapQueryable(await target.connect()) as SqlDriverAdapter;
+        return async () => counter.wrapQueryable(await target.connect(), turnFirst) as SqlDriverAdapter;
       },
     });
   }
 
-  private wrapQueryable<T extends SqlQueryable>(queryable: T): T {
+  private wrapQueryable<T extends SqlQueryable>(queryable: T, turnFirst?: () => Promise<void>): T {
     const counter = this;
     return new Proxy(queryable, {
       get(target, prop, receiver) {
@@ -32,13 +36,15 @@ export class StatementCounter {
             const sql = (args[0] as { sql: string }).sql;
             counter.capture?.push(sql);
             const run = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            return tracingOn() ? inSqlSpan(sql, run) : run();
+            const send = tracingOn() ? () => inSqlSpan(sql, run) : run;
+            return turnFirst ? turnFirst().then(send) : send();
           };
         }
         if (prop === "startTransaction") {
           return async (...args: unknown[]) =>
             counter.wrapQueryable(
               await (value as (...a: unknown[]) => Promise<SqlQueryable>).apply(target, args),
+              turnFirst,
             );
         }
         return typeof value === "function" ? value.bind(target) : value;

@@ -320,6 +320,22 @@ describe("authenticated keys cached for QUAYSIDE_KEY_CACHE_SECONDS (5 by default
     expect(await carriers(org.key)).toMatchObject({ status: 401, error: "api_key_revoked" });
   });
 
+  it("reads a key in use again past half its cache time without making the request wait, and sees another process's revocation from then on", async () => {
+    const org = await cached.fixtures.organization();
+    expect((await carriers(org.key)).status).toBe(200);
+    await cached.services.db.prisma.apiKey.update({
+      where: { id: org.keyId },
+      data: { revokedAt: clock.now() },
+    });
+    clock.advance(TTL / 2);
+    // Answered from the cached row, within the documented bound, while one read of the key starts.
+    expect((await carriers(org.key)).status).toBe(200);
+    // The clock stands still: only that background read can bring the revocation in.
+    await expect
+      .poll(() => carriers(org.key), { timeout: 5_000, interval: 50 })
+      .toMatchObject({ status: 401, error: "api_key_revoked" });
+  });
+
   it("refuses at once a key revoked through this process after another process revoked it", async () => {
     const org = await cached.fixtures.organization();
     expect((await carriers(org.key)).status).toBe(200);

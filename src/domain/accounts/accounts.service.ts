@@ -342,12 +342,14 @@ export class AccountsService {
     if (rawKey === undefined || rawKey === "") return { ok: false, refusal: "missing_key" };
     if (!looksLikeKey(rawKey)) return { ok: false, refusal: "invalid_key" };
     if (!this.keyCache) return undefined;
-    const cached = this.keyCache.get(hashKey(rawKey));
+    const keyHash = hashKey(rawKey);
+    const cached = this.keyCache.get(keyHash);
     if (!cached) {
       this.cacheLookups?.miss();
       return undefined;
     }
     this.cacheLookups?.hit();
+    if (this.keyCache.claimRenewal(keyHash)) this.renewKey(keyHash);
     return this.decide(cached);
   }
 
@@ -380,6 +382,21 @@ export class AccountsService {
     });
     if (found) this.keyCache?.store(keyHash, found, token);
     return found;
+  }
+
+  /**
+   * Reads a cached key again in the background (KeyCache's renewal): a key deleted meanwhile is
+   * forgotten; a failed read leaves the entry to age out as before.
+   */
+  private renewKey(keyHash: string): void {
+    const cache = this.keyCache;
+    if (!cache) return;
+    this.findKey(keyHash)
+      .then((found) => {
+        if (!found) cache.forgetKey(keyHash);
+      })
+      .catch(() => undefined)
+      .finally(() => cache.renewalEnded(keyHash));
   }
 
   private touch(key: ApiKey, now: Date): void {
