@@ -25,6 +25,7 @@ import { DEVELOPMENT_CORPUS as CORPUS } from "../../test/fixtures/disruptions/co
 
 const KEYS: (keyof SameEventSignals)[] = [
   "place",
+  "range",
   "name",
   "carrier",
   "category",

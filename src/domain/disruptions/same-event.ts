@@ -12,6 +12,7 @@
  * (`bench/disruptions/same-event-fit.ts`, which also checks them event by event, leaving each out).
  */
 import { CATEGORY_LEXICON, type DisruptionCategory } from "./categories";
+import { oneRange } from "./coasts";
 import { entityKeys, extractEntities } from "./entities";
 import {
   cosine,
@@ -31,6 +32,8 @@ import {
 export interface SameEventSignals {
   /** The item names one of the disruption's ports or chokepoints, its storm or its ship. */
   place: number;
+  /** No port in common, but all of both sides' ports lie on one coast's range (coasts.ts). */
+  range: number;
   /** They share a body's or rule's acronym ("ILWU", "ICS2"). */
   name: number;
   /** They share carriers, most of the item's being the disruption's. */
@@ -123,6 +126,13 @@ export function sameEventSignals(
   events: readonly DisruptionEvent[],
 ): SameEventSignals {
   const place = namesEventPlace(event, facts) ? 1 : 0;
+  const range =
+    !place &&
+    event.entities.ports.length > 0 &&
+    facts.entities.ports.length > 0 &&
+    oneRange(event.entities.ports, facts.entities.ports)
+      ? 1
+      : 0;
   const name = sharesName(event, facts) ? 1 : 0;
   const sharedCarrier = facts.entities.carriers.some((c) => event.entities.carriers.includes(c));
   const carrier = sharedCarrier && mostlySameCarriers(event.entities, facts.entities) ? 1 : 0;
@@ -141,6 +151,7 @@ export function sameEventSignals(
   const rare = [...headlineWords(facts.source.title)].filter((w) => mine.has(w) && !others.has(w)).length;
   return {
     place,
+    range,
     name,
     carrier,
     category,
@@ -157,6 +168,7 @@ export function sameEventSignals(
 export const SAME_EVENT_WEIGHTS: Readonly<SameEventSignals & { bias: number }> = {
   bias: -2.61,
   place: 2.56,
+  range: 1.23,
   name: 0.65,
   carrier: -0.59,
   category: 2.55,
@@ -197,8 +209,16 @@ export function pairConflicts(event: DisruptionEvent, facts: ItemFacts): boolean
   if (at < event.firstSeen.getTime() || at - event.lastUpdated.getTime() > horizon) return true;
   if (shipsDisagree(event, facts.source.title)) return true;
   const places = (e: DisruptionEvent["entities"]) => [...e.ports, ...e.chokepoints];
+  // Ports of one coast's range do not disagree (coasts.ts): a coast-wide dispute moves along them.
   const placesDisagree =
-    places(event.entities).length > 0 && places(facts.entities).length > 0 && !namesEventPlace(event, facts);
+    places(event.entities).length > 0 &&
+    places(facts.entities).length > 0 &&
+    !namesEventPlace(event, facts) &&
+    !(
+      event.entities.chokepoints.length === 0 &&
+      facts.entities.chokepoints.length === 0 &&
+      oneRange(event.entities.ports, facts.entities.ports)
+    );
   const carriersDisagree =
     facts.entities.carriers.length > 0 &&
     event.entities.carriers.length > 0 &&

@@ -154,6 +154,51 @@ describe("two events of one category in one fortnight stay apart", () => {
   });
 });
 
+describe("a dispute that moves along one coast", () => {
+  it("is one disruption when its reports name different ports of that coast", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "ILWU dockworkers slow container handling at Seattle and Tacoma",
+        summary: "Terminal employers say cargo moves at half speed as the ILWU contract talks drag on.",
+      },
+      {
+        day: 6,
+        publisher: "Quay Ledger",
+        title: "ILWU slowdown spreads to Oakland as container ships wait for berths",
+        summary: "Vessels anchor off the Port of Oakland; the ILWU and the employers meet again this week.",
+      },
+      {
+        day: 12,
+        publisher: "Box Trade Daily",
+        title: "ILWU dispute leaves ships waiting at Los Angeles and Long Beach",
+        summary: "The queue of container ships off the twin ports grows as the ILWU slowdown continues.",
+      },
+    ]);
+    expect(new Set(outcomes.map(eventOf)).size).toBe(1);
+  });
+
+  it("still keeps two lockouts on two coasts of one country in the same week apart", () => {
+    const { outcomes } = run([
+      {
+        day: 0,
+        publisher: "Harbour Wire",
+        title: "Employers lock out dockworkers at the Port of Vancouver",
+        summary: "Container terminals at the Port of Vancouver stopped work after the union's strike notice.",
+      },
+      {
+        day: 2,
+        publisher: "Quay Ledger",
+        title: "Employers lock out dockworkers at the Port of Montreal",
+        summary:
+          "Container terminals at the Port of Montreal stopped work after talks with the union failed.",
+      },
+    ]);
+    expect(eventOf(outcomes[0]!)).not.toBe(eventOf(outcomes[1]!));
+  });
+});
+
 describe("traps: names and words without an effect on shipping are refused", () => {
   const traps: Record<string, Row[]> = {
     "a ship named after a port": [

@@ -111,7 +111,17 @@ describe("the pairwise same-event decision", () => {
   });
 
   it("weighs each signal the way the development corpus did: more in common, more likely", () => {
-    const none = { place: 0, name: 0, carrier: 0, category: 0, gap: 0, rareWords: 0, happened: 0, text: 0 };
+    const none = {
+      place: 0,
+      range: 0,
+      name: 0,
+      carrier: 0,
+      category: 0,
+      gap: 0,
+      rareWords: 0,
+      happened: 0,
+      text: 0,
+    };
     const anchored = { ...none, place: 1, category: 1 };
     expect(sameEventProbability(none)).toBeLessThan(0.1);
     expect(sameEventProbability({ ...anchored, happened: 1 })).toBeGreaterThan(
