@@ -77,7 +77,8 @@ export const APP_JS = `
   var MONTHS = ["Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec"];
   function text(d){
     var p = {}; fmt.formatToParts(d).forEach(function(x){ p[x.type] = x.value; });
-    return p.day + " " + MONTHS[Number(p.month) - 1] + " " + p.year + " " + p.hour + ":" + p.minute + " " + p.timeZoneName;
+    // The day as the server writes it ("1 Dec"): en-GB's parts pad it ("01") beside a numeric month.
+    return Number(p.day) + " " + MONTHS[Number(p.month) - 1] + " " + p.year + " " + p.hour + ":" + p.minute + " " + p.timeZoneName;
   }
   function localise(root){
     root.querySelectorAll("time[datetime]:not([data-clock])").forEach(function(t){
