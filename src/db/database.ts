@@ -197,7 +197,6 @@ async function openPostgres(url: string): Promise<Database> {
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
-      await turn();
       const run = async () =>
         (await pool.query({ name: statement.name, text: statement.text, values: [...params] })).rows as Row[];
       return tracingOn() ? inSqlSpan(statement.text, run, statement.name) : run();
