@@ -126,13 +126,7 @@ export function sameEventSignals(
   events: readonly DisruptionEvent[],
 ): SameEventSignals {
   const place = namesEventPlace(event, facts) ? 1 : 0;
-  const range =
-    !place &&
-    event.entities.ports.length > 0 &&
-    facts.entities.ports.length > 0 &&
-    oneRange(event.entities.ports, facts.entities.ports)
-      ? 1
-      : 0;
+  const range = !place && portsOnOneRange(event, facts) ? 1 : 0;
   const name = sharesName(event, facts) ? 1 : 0;
   const sharedCarrier = facts.entities.carriers.some((c) => event.entities.carriers.includes(c));
   const carrier = sharedCarrier && mostlySameCarriers(event.entities, facts.entities) ? 1 : 0;
@@ -194,6 +188,17 @@ export function sameEventProbability(
  */
 export const SAME_EVENT_JOIN = 0.8;
 
+/** Both sides name ports and no chokepoint, and all their ports lie on one coast's range. */
+function portsOnOneRange(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return (
+    event.entities.chokepoints.length === 0 &&
+    facts.entities.chokepoints.length === 0 &&
+    event.entities.ports.length > 0 &&
+    facts.entities.ports.length > 0 &&
+    oneRange(event.entities.ports, facts.entities.ports)
+  );
+}
+
 /**
  * Pairs that are two events whatever their signals: a disruption closed by a report of its end
  * (over), one past its follow horizon (a report of its end may come later), one about another ship
@@ -214,11 +219,7 @@ export function pairConflicts(event: DisruptionEvent, facts: ItemFacts): boolean
     places(event.entities).length > 0 &&
     places(facts.entities).length > 0 &&
     !namesEventPlace(event, facts) &&
-    !(
-      event.entities.chokepoints.length === 0 &&
-      facts.entities.chokepoints.length === 0 &&
-      oneRange(event.entities.ports, facts.entities.ports)
-    );
+    !portsOnOneRange(event, facts);
   const carriersDisagree =
     facts.entities.carriers.length > 0 &&
     event.entities.carriers.length > 0 &&
