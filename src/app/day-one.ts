@@ -217,7 +217,7 @@ export async function sampleRecentPast(input: {
         sightings++;
       }
     }
-    // One moment of every port is about 60 ms of the simulator's arithmetic: requests go in between.
+    // One moment of every port is a few milliseconds of the simulator's arithmetic: requests go in between.
     await breathe();
   }
   phase("sampled");
