@@ -80,6 +80,11 @@ export async function applyMigrations(db: Database, dir: string = MIGRATIONS_DIR
       await applyOne(sql, migration);
       report.applied.push(migration.name);
     }
+    // PGlite learns the array types (an enum's `"ReferenceKind"[]`, say) when it opens; types a
+    // migration created since are unknown to its parameter serialiser, which sends a JS array of them
+    // as `a,b` ("malformed array literal"). A fresh embedded install opens its folder blank and
+    // migrates it, so without this every batch of the lookup log failed until the next restart.
+    if (report.applied.length > 0) await db.pglite?.refreshArrayTypes();
     return report;
   });
 }

@@ -19,6 +19,13 @@ describe("migrations", () => {
       );
       expect(rows.map((r) => r.migration_name)).toEqual(first.applied);
       expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum))).toBe(true);
+      // The schema's enum arrays are usable as parameters at once, as the lookup log's batch sends them
+      // (on PGlite, whose folder a first start opens blank, they were not before a restart).
+      const kinds = await db.sql.query<{ kind: string }>(
+        `SELECT unnest($1::"ReferenceKind"[])::text AS kind`,
+        [["booking", "container", "booking"]],
+      );
+      expect(kinds.rows.map((r) => r.kind)).toEqual(["booking", "container", "booking"]);
     } finally {
       await db.close();
     }
