@@ -832,6 +832,8 @@ async function pastTracking(
     logger: services.logger,
     carrierGateway: createCarrierTracker(registry, { clock, timeoutMs: 10_000, retry: { maxAttempts: 1 } }),
     connectedCarriers: registry.connected,
+    // The live graph, listening on the same database, keeps free time with the real clock.
+    keepsFreeTime: false,
   });
   return {
     tracking: { clock, tracking: past.tracking },

@@ -132,6 +132,14 @@ export function createServices(input: {
   wrapUp?: AbortSignal;
   /** Where terminals are asked about boxes; absent: terminal records stay `finding`. */
   terminalSource?: TerminalSource;
+  /**
+   * Whether this graph keeps the shipments' free time and holds on their rows as their inputs change
+   * (default true). False for a graph over a database another graph of this process keeps already
+   * (day one's past): the change bus is the process's, so both would recompute every change, and the
+   * past one's clock would date the facts before the row's last write, which left them stale for
+   * every later organisation-wide change to recompute again.
+   */
+  keepsFreeTime?: boolean;
 }): Services {
   const { config, db, logger, carrierGateway } = input;
   // Every service reads time through this one clock, so the answer cache can tell an answer that
@@ -207,12 +215,15 @@ export function createServices(input: {
   });
   // Free time and holds kept on the shipment rows when their inputs change (issue 38).
   const freeTime = new ShipmentFreeTime({ prisma: db.prisma, clock, documents, dnd, terminals, logger });
-  const stopFreeTime = freeTime.listen();
+  const keepsFreeTime = input.keepsFreeTime !== false;
+  const stopFreeTime = keepsFreeTime ? freeTime.listen() : () => undefined;
   dnd.termsChanged = (organizationId) => freeTime.organizationTermsChanged(organizationId);
   // Rows from before the columns existed, filled once at start (idempotent if two processes do it).
-  const freeTimeBackfill = freeTime.backfill().catch((error: unknown) => {
-    logger.warn({ err: error }, "Free time backfill stopped");
-  });
+  const freeTimeBackfill = keepsFreeTime
+    ? freeTime.backfill().catch((error: unknown) => {
+        logger.warn({ err: error }, "Free time backfill stopped");
+      })
+    : Promise.resolve();
   const notifications = new NotificationsService({
     prisma: db.prisma,
     clock,
