@@ -202,16 +202,7 @@ export function createServices(input: {
     clock,
     sql: db.prepared,
     termsKeptMs: config.contractTermsCacheSeconds * 1000,
-    terminalLastFreeDay: async (containerNumber) => {
-      const current = await terminals.currentFactsOf(containerNumber);
-      return current?.facts.lastFreeDay
-        ? {
-            lastFreeDay: current.facts.lastFreeDay,
-            givenBy: current.facts.lastFreeDaySource ?? "terminal",
-            gatedOut: current.facts.gateOutAt !== null,
-          }
-        : null;
-    },
+    terminalFacts: async (containers) => (await terminals.currentFactsOfMany(containers)).facts,
   });
   // Free time and holds kept on the shipment rows when their inputs change (issue 38).
   const freeTime = new ShipmentFreeTime({ prisma: db.prisma, clock, documents, dnd, terminals, logger });

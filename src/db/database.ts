@@ -127,6 +127,7 @@ async function openPGlite(pglite: PGlite, folderLock?: DataFolderLock): Promise<
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
+      statements.capture?.push(statement.text);
       await turn();
       if (tracingOn()) {
         const run = async () => (await pglite.query<Row>(statement.text, [...params])).rows;
@@ -197,6 +198,7 @@ async function openPostgres(url: string): Promise<Database> {
   const prepared: PreparedSql = {
     async query<Row>(statement: PreparedStatement, params: readonly unknown[]) {
       statements.count++;
+      statements.capture?.push(statement.text);
       const run = async () =>
         (await pool.query({ name: statement.name, text: statement.text, values: [...params] })).rows as Row[];
       return tracingOn() ? inSqlSpan(statement.text, run, statement.name) : run();

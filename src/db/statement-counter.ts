@@ -8,7 +8,10 @@ import { inSqlSpan, tracingOn } from "../observability/tracing";
  */
 export class StatementCounter {
   count = 0;
-  /** When set, the text of every statement is appended (for diagnosis, never in production). */
+  /**
+   * When set, the text of every statement is appended, Prisma's and the prepared ones (`database.ts`)
+   * alike (for tests and diagnosis, never in production).
+   */
   capture: string[] | null = null;
 
   /**

@@ -140,6 +140,31 @@ export interface TerminalLastFreeDay {
   gatedOut: boolean;
 }
 
+/** What of a box's current terminal facts gives its last free day. */
+export interface BoxFactsGivingLastFreeDay {
+  facts: {
+    lastFreeDay: string | null;
+    lastFreeDaySource: "line" | "terminal" | null;
+    gateOutAt: string | null;
+  };
+}
+
+/** The last free days some boxes' current terminal facts give (boxes without one are absent). */
+export function lastFreeDaysGiven(
+  current: ReadonlyMap<string, BoxFactsGivingLastFreeDay>,
+): Map<string, TerminalLastFreeDay> {
+  const given = new Map<string, TerminalLastFreeDay>();
+  for (const [container, { facts }] of current) {
+    if (!facts.lastFreeDay) continue;
+    given.set(container, {
+      lastFreeDay: facts.lastFreeDay,
+      givenBy: facts.lastFreeDaySource ?? "terminal",
+      gatedOut: facts.gateOutAt !== null,
+    });
+  }
+  return given;
+}
+
 export class DndService {
   private published: Promise<Tariff[]> | undefined;
 
@@ -162,8 +187,10 @@ export class DndService {
       sql?: PreparedSql;
       /** QUAYSIDE_CONTRACT_TERMS_CACHE_SECONDS in ms; 0 or absent: read every time. */
       termsKeptMs?: number;
-      /** A box's last free day as its current terminal facts give it (null: none given). */
-      terminalLastFreeDay?: (containerNumber: string) => Promise<TerminalLastFreeDay | null>;
+      /** The current terminal facts of some boxes, in one read (boxes without facts are absent). */
+      terminalFacts?: (
+        containers: readonly string[],
+      ) => Promise<ReadonlyMap<string, BoxFactsGivingLastFreeDay>>;
     },
   ) {}
 
@@ -173,12 +200,9 @@ export class DndService {
    * every mail shows one day.
    */
   async terminalLastFreeDays(containers: readonly string[]): Promise<Map<string, TerminalLastFreeDay>> {
-    const lookup = this.deps.terminalLastFreeDay;
-    const found = new Map<string, TerminalLastFreeDay>();
-    if (!lookup) return found;
-    const days = await Promise.all([...new Set(containers)].map(async (c) => [c, await lookup(c)] as const));
-    for (const [container, day] of days) if (day) found.set(container, day);
-    return found;
+    const read = this.deps.terminalFacts;
+    if (!read || containers.length === 0) return new Map();
+    return lastFreeDaysGiven(await read(containers));
   }
 
   /** The seeded published tariffs and benchmarks: written by a migration, so read once per process. */

@@ -5,7 +5,7 @@ import { type AnswerChange, answersChanged, onAnswersChanged } from "../../lib/a
 import type { Clock } from "../../lib/clock";
 import { featureAccess } from "../accounts/principal";
 import { addDays } from "../demurrage/calendar";
-import type { DndService } from "../demurrage/dnd.service";
+import { type DndService, lastFreeDaysGiven } from "../demurrage/dnd.service";
 import { currentClock } from "../demurrage/dnd-assessment";
 import { type KeptDnd, keptDndInputs, keptDndValidUntil } from "../demurrage/kept-dnd";
 import { storedArrivalP50 } from "../eta/eta.service";
@@ -226,10 +226,10 @@ export class ShipmentFreeTime {
     if (!doc) return null;
     const pod = doc.locations.find((l) => l.key === doc.route.pod.locationKey);
     const boxes = doc.containers.map((c) => c.number);
-    const [given, current] = await Promise.all([
-      dnd.terminalLastFreeDays(boxes),
-      Promise.all(boxes.map((b) => terminals.currentFactsOf(b))),
-    ]);
+    // Every box's terminal facts in one read: their last free days, their holds and their age.
+    const terminal = await terminals.currentFactsOfMany(boxes);
+    const given = lastFreeDaysGiven(terminal.facts);
+    const current = boxes.map((box) => terminal.facts.get(box) ?? null);
     // A tariff's day goes with the plan's D&D (predictive ETA), as on every other surface; the
     // terminal's day is always shown (last-free-day.ts).
     const withTariff = featureAccess(row.organization, "predictive_eta") === "on";
@@ -287,7 +287,7 @@ export class ShipmentFreeTime {
           now,
           portMidnight: nextLocalMidnight(now, pod?.timeZone ?? null),
           factsConfirmedAt: new Date(Math.max(fetched, confirmedAt?.getTime() ?? fetched)),
-          terminalFactsChangeAt: await terminals.factsChangeAt(boxes),
+          terminalFactsChangeAt: terminal.changeAt,
         }).toISOString(),
       };
     }

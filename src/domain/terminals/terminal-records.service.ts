@@ -160,28 +160,34 @@ export class TerminalRecords {
     });
     const now = this.deps.clock.now();
     answerValidUntil(terminalFactsChangeAt(rows, now));
-    const current = rows
-      .flatMap((row) => {
-        const found = foundOf(row, now);
-        return found ? [found] : [];
-      })
-      .sort((a, b) => Date.parse(b.facts.checkedAt) - Date.parse(a.facts.checkedAt));
-    const best = current[0];
-    return best ? { containerNumber, terminal: best.terminal, facts: best.facts } : null;
+    return newestFacts(containerNumber, rows, now);
   }
 
   /**
-   * The first instant after now at which the current facts of any of these boxes change by age alone
-   * (an answer or carrier signal growing older than 24 hours); null when none will. A D&D schedule
-   * kept on a shipment row holds no longer than this (kept-dnd.ts).
+   * The current facts of several boxes, and the first instant after now at which any of them changes
+   * by age alone (an answer or carrier signal growing older than 24 hours; null when none will: a D&D
+   * schedule kept on a shipment row holds no longer, kept-dnd.ts), from one statement. A shipment's
+   * free time read its boxes three times each (their last free days, their holds, their age) before.
    */
-  async factsChangeAt(containerNumbers: readonly string[]): Promise<Date | null> {
-    if (containerNumbers.length === 0) return null;
-    const rows = await this.deps.prisma.terminalRecord.findMany({
-      where: { containerNumber: { in: [...containerNumbers] } },
-      select: { answer: true, carrierSignals: true },
-    });
-    return terminalFactsChangeAt(rows, this.deps.clock.now());
+  async currentFactsOfMany(
+    containerNumbers: readonly string[],
+  ): Promise<{ facts: Map<string, BoxTerminalFacts>; changeAt: Date | null }> {
+    const facts = new Map<string, BoxTerminalFacts>();
+    if (containerNumbers.length === 0) return { facts, changeAt: null };
+    const boxes = [...new Set(containerNumbers)];
+    const rows = await this.rowsOfBoxes(boxes);
+    const now = this.deps.clock.now();
+    const changeAt = terminalFactsChangeAt(rows, now);
+    answerValidUntil(changeAt);
+    for (const box of boxes) {
+      const best = newestFacts(
+        box,
+        rows.filter((row) => row.containerNumber === box),
+        now,
+      );
+      if (best) facts.set(box, best);
+    }
+    return { facts, changeAt };
   }
 
   /** Registers boxes to ask about (existing rows are left as they are). */
@@ -307,12 +313,16 @@ export class TerminalRecords {
   }
 
   private async rowsOf(pairs: readonly BoxAtTerminal[]): Promise<Map<string, TerminalRow>> {
-    const boxes = [...new Set(pairs.map((p) => p.containerNumber))];
-    for (const box of boxes) answerReads("TerminalBox", box);
-    const rows = this.deps.sql
-      ? (await this.deps.sql.query<RawTerminalRow>(RECORDS_OF_BOXES, [boxes])).map(terminalRowOf)
-      : await this.deps.prisma.terminalRecord.findMany({ where: { containerNumber: { in: boxes } } });
+    const rows = await this.rowsOfBoxes([...new Set(pairs.map((p) => p.containerNumber))]);
     return new Map(rows.map((row) => [key(row.containerNumber, row.terminalCode), row]));
+  }
+
+  /** Every terminal record of these boxes, in one statement. */
+  private async rowsOfBoxes(boxes: readonly string[]): Promise<TerminalRow[]> {
+    for (const box of boxes) answerReads("TerminalBox", box);
+    return this.deps.sql
+      ? (await this.deps.sql.query<RawTerminalRow>(RECORDS_OF_BOXES, [boxes])).map(terminalRowOf)
+      : await this.deps.prisma.terminalRecord.findMany({ where: { containerNumber: { in: [...boxes] } } });
   }
 }
 
@@ -320,6 +330,21 @@ const key = (containerNumber: string, terminalCode: string) => `${containerNumbe
 
 function terminalOf(row: TerminalRow): TerminalRef {
   return { code: row.terminalCode, name: row.terminalName, unLocode: row.unLocode };
+}
+
+/** A box's current facts: those of its terminal record checked most recently. */
+function newestFacts(
+  containerNumber: string,
+  rows: readonly TerminalRow[],
+  now: Date,
+): BoxTerminalFacts | null {
+  let best: FoundItem | null = null;
+  for (const row of rows) {
+    const found = foundOf(row, now);
+    if (found && (!best || Date.parse(found.facts.checkedAt) > Date.parse(best.facts.checkedAt)))
+      best = found;
+  }
+  return best ? { containerNumber, terminal: best.terminal, facts: best.facts } : null;
 }
 
 function foundOf(row: TerminalRow, now: Date): FoundItem | null {
