@@ -154,10 +154,9 @@ export class TerminalRecords {
    * Null when nothing current is known.
    */
   async currentFactsOf(containerNumber: string, terminalCode?: string): Promise<BoxTerminalFacts | null> {
-    answerReads("TerminalBox", containerNumber);
-    const rows = await this.deps.prisma.terminalRecord.findMany({
-      where: { containerNumber, ...(terminalCode ? { terminalCode } : {}) },
-    });
+    const rows = (await this.rowsOfBoxes([containerNumber])).filter(
+      (row) => !terminalCode || row.terminalCode === terminalCode,
+    );
     const now = this.deps.clock.now();
     answerValidUntil(terminalFactsChangeAt(rows, now));
     return newestFacts(containerNumber, rows, now);
@@ -179,12 +178,11 @@ export class TerminalRecords {
     const now = this.deps.clock.now();
     const changeAt = terminalFactsChangeAt(rows, now);
     answerValidUntil(changeAt);
-    for (const box of boxes) {
-      const best = newestFacts(
-        box,
-        rows.filter((row) => row.containerNumber === box),
-        now,
-      );
+    const rowsByBox = new Map<string, TerminalRow[]>();
+    for (const row of rows)
+      rowsByBox.set(row.containerNumber, [...(rowsByBox.get(row.containerNumber) ?? []), row]);
+    for (const [box, ofBox] of rowsByBox) {
+      const best = newestFacts(box, ofBox, now);
       if (best) facts.set(box, best);
     }
     return { facts, changeAt };
