@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * Writes that feed answers say so here, after their transaction committed and before they are
  * acknowledged; the answer cache (src/graphql/answer-cache.ts) drops every kept answer that holds
@@ -30,15 +32,91 @@ export interface AnswerChange {
 
 type Listener = (change: AnswerChange) => Promise<void>;
 
-const listeners = new Set<Listener>();
-
-export function onAnswersChanged(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+interface Registered {
+  listener: Listener;
+  /** Hears a write's changes once, gathered, when the write is done (see `asOneWrite`). */
+  oncePerWrite: boolean;
 }
 
-/** Drops the answers `change` touches in every answer cache; resolves once they are gone. */
-export async function answersChanged(change: AnswerChange): Promise<void> {
+const listeners = new Set<Registered>();
+
+/** The changes announced so far inside the current `asOneWrite`, for its once-per-write listeners. */
+const write = new AsyncLocalStorage<AnswerChange[]>();
+
+/**
+ * `oncePerWrite`: the listener recomputes facts from what changed (a shipment's free time), so inside
+ * `asOneWrite` it hears the write's changes once, merged, at its end, instead of after each step (a
+ * track stores a version, each box's terminal record and a prediction: its free time was computed
+ * four times). Outside one it hears each change as it comes.
+ */
+export function onAnswersChanged(listener: Listener, options: { oncePerWrite?: boolean } = {}): () => void {
+  const registered = { listener, oncePerWrite: options.oncePerWrite ?? false };
+  listeners.add(registered);
+  return () => listeners.delete(registered);
+}
+
+/**
+ * Drops the answers `change` touches in every answer cache; resolves once they are gone. `derived`:
+ * the change is facts recomputed from other changes (free time), which the listeners that recompute
+ * facts do not hear again.
+ */
+export async function answersChanged(
+  change: AnswerChange,
+  options: { derived?: boolean } = {},
+): Promise<void> {
   if (listeners.size === 0) return;
-  await Promise.all([...listeners].map((listener) => listener(change)));
+  const gathered = options.derived ? undefined : write.getStore();
+  gathered?.push(change);
+  await Promise.all(
+    [...listeners]
+      .filter((l) => !(l.oncePerWrite && (gathered || options.derived)))
+      .map((l) => l.listener(change)),
+  );
+}
+
+/**
+ * Runs one write of several steps (a track: the version, the terminal records, the shipment, the
+ * prediction). Answer caches still hear each step as it commits; the once-per-write listeners hear
+ * the steps' changes merged when `run` settles (failed too: what committed before the failure
+ * changed), before the write is acknowledged. A write inside another is part of it.
+ */
+export async function asOneWrite<T>(run: () => Promise<T>): Promise<T> {
+  if (write.getStore()) return run();
+  const gathered: AnswerChange[] = [];
+  try {
+    return await write.run(gathered, run);
+  } finally {
+    if (gathered.length > 0) {
+      const merged = mergeChanges(gathered);
+      // Outside the write: what the listeners announce in turn goes out at once.
+      await write.exit(() =>
+        Promise.all([...listeners].filter((l) => l.oncePerWrite).map((l) => l.listener(merged))),
+      );
+    }
+  }
+}
+
+function mergeChanges(changes: readonly AnswerChange[]): AnswerChange {
+  const shipments = new Map<string, { id: string; organizationId: string }>();
+  const containers = new Set<string>();
+  const documents = new Set<string>();
+  const organizations = new Set<string>();
+  const types = new Set<string>();
+  let everything = false;
+  for (const change of changes) {
+    for (const shipment of change.shipments ?? []) shipments.set(shipment.id, shipment);
+    for (const box of change.containers ?? []) containers.add(box);
+    for (const document of change.documents ?? []) documents.add(document);
+    for (const organization of change.organizations ?? []) organizations.add(organization);
+    for (const type of change.types ?? []) types.add(type);
+    everything ||= change.everything ?? false;
+  }
+  return {
+    ...(shipments.size > 0 && { shipments: [...shipments.values()] }),
+    ...(containers.size > 0 && { containers: [...containers] }),
+    ...(documents.size > 0 && { documents: [...documents] }),
+    ...(organizations.size > 0 && { organizations: [...organizations] }),
+    ...(types.size > 0 && { types: [...types] }),
+    ...(everything && { everything }),
+  };
 }

@@ -111,3 +111,42 @@ describe("refreshShipment", () => {
     });
   });
 });
+
+describe("one lookup, one write", () => {
+  /** How many times `write` stored a shipment's free time. */
+  async function freeTimeWrites(write: () => Promise<unknown>): Promise<number> {
+    const captured: string[] = [];
+    app.services.db.statements.capture = captured;
+    try {
+      await write();
+    } finally {
+      app.services.db.statements.capture = null;
+    }
+    return captured.filter((sql) => sql.includes('SET "free_time"')).length;
+  }
+
+  it("keeps the shipment's free time once per track and per refresh, from everything either stored", async () => {
+    clock.set("2026-11-15T12:00:00.000Z");
+    const { known } = await simulatedContainers(app.simulator!.url, "MSCU", "MSCU", {
+      known: 1,
+      start: 731_000,
+    });
+    const box = known[0]!;
+    let name = "";
+    // The track stores a version, each box's terminal record and the shipment, and each says so.
+    expect(
+      await freeTimeWrites(async () => {
+        name = (await run(TRACK, { reference: box })).track.shipment.name;
+      }),
+    ).toBe(1);
+    clock.set("2026-11-20T12:00:00.000Z");
+    expect(await freeTimeWrites(() => run(REFRESH, { id: name }))).toBe(1);
+    // Computed after the refresh's last write and before its answer.
+    const row = await app.services.db.prisma.shipment.findFirstOrThrow({
+      where: { organizationId: org.organizationId, referenceKey: box },
+      select: { freeTimeAt: true, lastSyncedAt: true },
+    });
+    expect(row.lastSyncedAt?.toISOString()).toBe("2026-11-20T12:00:00.000Z");
+    expect(row.freeTimeAt?.toISOString()).toBe("2026-11-20T12:00:00.000Z");
+  });
+});

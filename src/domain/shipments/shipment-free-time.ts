@@ -71,14 +71,6 @@ interface Row {
  * does not move them: only a running clock (an actual discharge or gate-out) is an exception, and its
  * last free day does not depend on the predicted arrival.
  */
-/**
- * Changes a free-time recomputation announced: never recomputed again, by any instance. The change
- * bus is the process's, and one process holds several service graphs (the live one, the sandbox
- * world's, day one's past): with a set per instance, two instances answered each other's
- * announcements for ever and starved the event loop.
- */
-const announced = new WeakSet<AnswerChange>();
-
 export class ShipmentFreeTime {
   constructor(
     private readonly deps: {
@@ -95,15 +87,17 @@ export class ShipmentFreeTime {
   listen(): () => void {
     // The write that announced the change has committed: a failure here leaves the rows' free time
     // as it was (recomputed with their next change) and must not fail that write's answer.
-    return onAnswersChanged((change) =>
-      this.onChange(change).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, "Free time and holds could not be recomputed");
-      }),
+    // Once per write (a track's version, terminal records and prediction): computed once, from all.
+    return onAnswersChanged(
+      (change) =>
+        this.onChange(change).catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, "Free time and holds could not be recomputed");
+        }),
+      { oncePerWrite: true },
     );
   }
 
   private async onChange(change: AnswerChange): Promise<void> {
-    if (announced.has(change)) return;
     const { prisma } = this.deps;
     const or: Prisma.ShipmentWhereInput[] = [];
     if (change.shipments?.length) or.push({ id: { in: change.shipments.map((s) => s.id) } });
@@ -211,9 +205,10 @@ export class ShipmentFreeTime {
       changed.push({ id: row.id, organizationId: row.organizationId });
     }
     if (changed.length === 0) return;
-    const change: AnswerChange = { shipments: changed };
-    announced.add(change);
-    await answersChanged(change);
+    // Derived: the listeners that recompute facts (this one, in every service graph of the process:
+    // the live one, the sandbox world's, day one's past) do not hear it, or two graphs would answer
+    // each other's announcements for ever.
+    await answersChanged({ shipments: changed }, { derived: true });
   }
 
   private async factsOf(

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Organization, Prisma, type PrismaClient, type Shipment } from "../../generated/prisma/client";
 import type { PlanCode } from "../../generated/prisma/enums";
-import { answersChanged } from "../../lib/answer-changes";
+import { answersChanged, asOneWrite } from "../../lib/answer-changes";
 import { answerValidUntil } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../observability/metrics";
@@ -253,7 +253,15 @@ export class TrackingService {
 
   constructor(protected readonly deps: TrackingDeps) {}
 
-  async track(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
+  /**
+   * One lookup, one write: what it stores (the version, each box's terminal record, the shipment, the
+   * prediction) recomputes the facts kept from them once, at its end (`asOneWrite`).
+   */
+  track(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
+    return asOneWrite(() => this.trackOnce(principal, input));
+  }
+
+  private async trackOnce(principal: Actor, input: TrackInput): Promise<TrackOutcome> {
     const parsed = parseReference(input.reference, input.type);
     if (!parsed.ok) {
       return {
