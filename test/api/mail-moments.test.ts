@@ -11,6 +11,7 @@ import { lastFreeDayDeadline } from "../../src/domain/notifications/last-free-da
 import { sailingMoments } from "../../src/domain/notifications/moments";
 import { signUnsubscribe } from "../../src/domain/notifications/unsubscribe";
 import type { TrackingDocument } from "../../src/domain/tracking/model";
+import { answersChanged } from "../../src/lib/answer-changes";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { drain, startMailTestApp } from "../support/mail";
@@ -328,6 +329,9 @@ describe("last free day reminders: each on time or not at all", () => {
       },
       update: { answer, answeredAt: now },
     });
+    // Announced as the terminal records' own writes announce an answer: what is kept from the box
+    // (its shipment's free time) follows it.
+    await answersChanged({ containers: [box] });
   };
   const deadlineOf = (lastFreeDay: string) =>
     lastFreeDayDeadline([

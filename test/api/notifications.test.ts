@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { when } from "../../src/domain/notifications/messages";
+import { answersChanged } from "../../src/lib/answer-changes";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { drain, startMailTestApp } from "../support/mail";
@@ -366,6 +367,9 @@ describe("preferences and followers through GraphQL", () => {
         },
         update: { answer, answeredAt: new Date(now) },
       });
+      // Announced as the terminal records' own writes announce an answer: what is kept from the box
+      // (its shipment's free time) follows it.
+      await answersChanged({ containers: [box!] });
     };
     // Ends 98 to 122 hours from now: before any reminder's window.
     await setLastFreeDay(110);

@@ -44,3 +44,28 @@ export function lastFreeDayDeadline(
   }
   return earliest;
 }
+
+/**
+ * Whether a shipment's free time kept on its row (`shipments.free_time`, kept whenever a version,
+ * terminal facts or contract terms change: src/domain/shipments/shipment-free-time.ts) leaves a
+ * reminder possible now, so the scan assesses only those shipments instead of every followed one on
+ * every pass. A reminder is due only while its deadline (the end of the last free day) is at most 72
+ * hours away, so its day is between yesterday and three days on in the port's calendar; the window
+ * kept here is wider (two days back, five on, in UTC dates) so no zone or boundary can hide one. A row
+ * never computed (`free_time_at` null) is assessed.
+ */
+export function keptFreeTimeMayRemind(
+  kept: { freeTime: unknown; freeTimeAt: Date | null },
+  now: Date,
+): boolean {
+  if (kept.freeTimeAt === null) return true;
+  const facts = kept.freeTime as {
+    containers?: { demurrageLastFreeDay?: string | null; detentionLastFreeDay?: string | null }[];
+  } | null;
+  const day = (offsetDays: number) =>
+    new Date(now.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  const [from, to] = [day(-2), day(5)];
+  return (facts?.containers ?? []).some((box) =>
+    [box.demurrageLastFreeDay, box.detentionLastFreeDay].some((d) => !!d && d >= from && d <= to),
+  );
+}

@@ -6,7 +6,7 @@ import type { Logger } from "../../observability/logger";
 import { shipmentName, shipmentNumberOf } from "../shipments/shipment-id";
 import type { TerminalFacts } from "../terminals/terminal-facts";
 import type { DomainEvent } from "../webhooks/events";
-import { type BoxLastFreeDay, lastFreeDayDeadline } from "./last-free-day";
+import { type BoxLastFreeDay, keptFreeTimeMayRemind, lastFreeDayDeadline } from "./last-free-day";
 import { lastWallTime, localDate, quietHoursEnd } from "./local-time";
 import { type MailFeedback, readMailFeedback, suppressionAddress } from "./mail-feedback";
 import { MailRecipientRefused, type MailTransport } from "./mail-transport";
@@ -353,6 +353,9 @@ export class NotificationsService {
     const urls = this.urls(prisma);
     let queued = 0;
     for (const follow of follows) {
+      // Assessed only where the kept free time leaves a reminder possible: every followed shipment
+      // assessed on every pass was most of the notification worker's statements.
+      if (!keptFreeTimeMayRemind(follow.shipment, now)) continue;
       const deadline = lastFreeDayDeadline(await lookup(follow.shipment));
       if (!deadline || deadline.endsAt <= now) continue;
       // Each reminder has a window from its moment: outside it, it is not sent (late is worse than none).
@@ -410,7 +413,9 @@ export class NotificationsService {
         userId: true,
         organizationId: true,
         createdAt: true,
-        shipment: { select: { id: true, organizationId: true, summary: true } },
+        shipment: {
+          select: { id: true, organizationId: true, summary: true, freeTime: true, freeTimeAt: true },
+        },
       },
     });
     const userIds = [...new Set(rows.map((r) => r.userId))];

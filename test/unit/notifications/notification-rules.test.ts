@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastFreeDayDeadline } from "../../../src/domain/notifications/last-free-day";
+import { keptFreeTimeMayRemind, lastFreeDayDeadline } from "../../../src/domain/notifications/last-free-day";
 import {
   instantOf,
   isTimeZone,
@@ -154,5 +154,33 @@ describe("the last-free-day deadline reminders count down to", () => {
     ).toEqual(at("2026-12-05T00:00:00Z"));
     expect(deadline([box("2026-12-02", null, true), box(null, "USLAX")])).toBeNull();
     expect(deadline([box("soon", null)])).toBeNull();
+  });
+});
+
+describe("which followed shipments the reminder scan assesses", () => {
+  const now = new Date("2026-12-01T12:00:00Z");
+  const kept = (days: (string | null)[], detention: string | null = null) => ({
+    freeTime: {
+      containers: days.map((day, i) => ({
+        container: `BOX${i}`,
+        demurrageLastFreeDay: day,
+        detentionLastFreeDay: i === 0 ? detention : null,
+      })),
+    },
+    freeTimeAt: new Date("2026-11-30T08:00:00Z"),
+  });
+
+  it("assesses a shipment whose kept last free day could be reminded of now, from any zone", () => {
+    // A deadline at most 72 hours away: the day is yesterday to three days on; kept: two back, five on.
+    for (const day of ["2026-11-29", "2026-11-30", "2026-12-01", "2026-12-04", "2026-12-06"])
+      expect(keptFreeTimeMayRemind(kept([null, day]), now), day).toBe(true);
+    expect(keptFreeTimeMayRemind(kept([null], "2026-12-03"), now)).toBe(true);
+  });
+
+  it("leaves out one whose kept days are far off or missing, and assesses one never computed", () => {
+    expect(keptFreeTimeMayRemind(kept(["2026-11-28", "2026-12-07"]), now)).toBe(false);
+    expect(keptFreeTimeMayRemind(kept([null]), now)).toBe(false);
+    expect(keptFreeTimeMayRemind({ freeTime: null, freeTimeAt: now }, now)).toBe(false);
+    expect(keptFreeTimeMayRemind({ freeTime: null, freeTimeAt: null }, now)).toBe(true);
   });
 });
