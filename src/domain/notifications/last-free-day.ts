@@ -1,4 +1,6 @@
+import { addDays } from "../demurrage/calendar";
 import { findPortEntry } from "../ports/port-directory";
+import type { FreeTimeFacts } from "../shipments/shipment-free-time";
 import { instantOf, isTimeZone } from "./local-time";
 
 /** One box's last free day as a terminal record tells it: a port-local date and the port. */
@@ -59,12 +61,9 @@ export function keptFreeTimeMayRemind(
   now: Date,
 ): boolean {
   if (kept.freeTimeAt === null) return true;
-  const facts = kept.freeTime as {
-    containers?: { demurrageLastFreeDay?: string | null; detentionLastFreeDay?: string | null }[];
-  } | null;
-  const day = (offsetDays: number) =>
-    new Date(now.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-  const [from, to] = [day(-2), day(5)];
+  const facts = kept.freeTime as FreeTimeFacts | null;
+  const today = now.toISOString().slice(0, 10);
+  const [from, to] = [addDays(today, -2), addDays(today, 5)];
   return (facts?.containers ?? []).some((box) =>
     [box.demurrageLastFreeDay, box.detentionLastFreeDay].some((d) => !!d && d >= from && d <= to),
   );
