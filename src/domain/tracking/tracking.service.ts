@@ -4,6 +4,7 @@ import type { PlanCode } from "../../generated/prisma/enums";
 import { answersChanged, asOneWrite } from "../../lib/answer-changes";
 import { answerValidUntil } from "../../lib/answer-scope";
 import type { Clock } from "../../lib/clock";
+import { OneAtATime } from "../../lib/one-at-a-time";
 import type { Metrics } from "../../observability/metrics";
 import { inSpan, markFailed, SpanKind } from "../../observability/tracing";
 import { minimumPlanFor } from "../accounts/plans";
@@ -250,6 +251,7 @@ interface Settlement extends TrackRequest {
 
 export class TrackingService {
   private readonly inFlight = new Map<string, Promise<CarrierAnswer>>();
+  private readonly slotTakers = new OneAtATime();
 
   constructor(protected readonly deps: TrackingDeps) {}
 
@@ -707,43 +709,48 @@ export class TrackingService {
     }
     // Lookups logged earlier take their numbers first: history lists calls in the order they came.
     await this.deps.lookups.flush();
-    const result = await prisma.$transaction(async (tx) => {
-      let slotConsumed = false;
-      if (!existing || existing.failedAt) {
-        const reservation = await slots.reserve(tx, org, reference.normalized);
-        if (reservation === "exhausted") return null;
-        slotConsumed = reservation === "acquired";
-      }
-      const { shipment: written, before } = await upsertLiveShipment(tx, settlement, facts, now);
-      const shipment = await tx.shipment.update({
-        where: { id: written.id },
-        data: {
-          nextRefreshAt: nextRefreshAt({
-            shipmentId: written.id,
-            status: written.status,
-            lastSyncedAt: written.lastSyncedAt,
-            eta: written.eta,
-            now,
+    const takesSlot = !existing || Boolean(existing.failedAt);
+    const write = () =>
+      prisma.$transaction(async (tx) => {
+        let slotConsumed = false;
+        if (takesSlot) {
+          const reservation = await slots.reserve(tx, org, reference.normalized);
+          if (reservation === "exhausted") return null;
+          slotConsumed = reservation === "acquired";
+        }
+        const { shipment: written, before } = await upsertLiveShipment(tx, settlement, facts, now);
+        const shipment = await tx.shipment.update({
+          where: { id: written.id },
+          data: {
+            nextRefreshAt: nextRefreshAt({
+              shipmentId: written.id,
+              status: written.status,
+              lastSyncedAt: written.lastSyncedAt,
+              eta: written.eta,
+              now,
+            }),
+            ...(written.discoveryStatus === "queued" || written.discoveryStatus === "running"
+              ? { discoveryStatus: null, discoveryUpdatedAt: now }
+              : {}),
+          },
+        });
+        // Events only for a shipment that was already live: its first answer is not a change.
+        if (before && !before.failedAt) {
+          await this.deps.webhooks.enqueue(tx, org.id, shipmentEvents(before, content, shipment));
+        }
+        const lookup = await tx.trackingLookup.create({
+          data: lookupRow(settlement, now, {
+            carrierScac: stored.document.carrierScac,
+            outcome: stale ? "stale" : "tracked",
+            fromCache,
+            documentVersionId: stored.version.id,
           }),
-          ...(written.discoveryStatus === "queued" || written.discoveryStatus === "running"
-            ? { discoveryStatus: null, discoveryUpdatedAt: now }
-            : {}),
-        },
+        });
+        return { shipment, slotConsumed, lookupId: async () => lookup.number };
       });
-      // Events only for a shipment that was already live: its first answer is not a change.
-      if (before && !before.failedAt) {
-        await this.deps.webhooks.enqueue(tx, org.id, shipmentEvents(before, content, shipment));
-      }
-      const lookup = await tx.trackingLookup.create({
-        data: lookupRow(settlement, now, {
-          carrierScac: stored.document.carrierScac,
-          outcome: stale ? "stale" : "tracked",
-          fromCache,
-          documentVersionId: stored.version.id,
-        }),
-      });
-      return { shipment, slotConsumed, lookupId: async () => lookup.number };
-    });
+    // Writes that take a slot wait for the organisation's slot lock; they queue here, one per
+    // process at a time, rather than each holding a pooled connection while it waits.
+    const result = takesSlot ? await this.slotTakers.run(org.id, write) : await write();
     if (!result) return this.limitReached(org);
     // A new shipment changes the organisation's pages and its reads by reference; a known one, its own.
     await answersChanged(
