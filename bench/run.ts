@@ -791,6 +791,7 @@ async function main(): Promise<number> {
       connections: options.connections,
       nodeBinaries,
       log,
+      cpuProfDir: options.cpuProfDir && path.join(path.resolve(options.cpuProfDir), "runners"),
     });
     warnings.push(...runnerResults.warnings);
   }

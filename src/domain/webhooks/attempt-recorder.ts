@@ -96,17 +96,26 @@ export class AttemptRecorder {
       const off = new Set<string>();
       if (attempts.length > 0) {
         const outcomes = attempts.map((a) => a.outcome);
-        await tx.webhookAttempt.createMany({
-          data: outcomes.map((o) => ({
+        // One statement whatever the group's size, as the updates below: Prisma's `createMany`
+        // compiled a plan of every row on each write (13 % of the sender's CPU under a fan-out).
+        const attemptRows = JSON.stringify(
+          outcomes.map((o) => ({
             id: randomUUID(),
-            deliveryId: o.deliveryId,
-            attemptedAt: o.attemptedAt,
-            durationMs: o.finishedAt.getTime() - o.attemptedAt.getTime(),
-            responseStatus: o.status,
-            responseExcerpt: o.excerpt,
+            delivery_id: o.deliveryId,
+            attempted_at: o.attemptedAt,
+            duration_ms: o.finishedAt.getTime() - o.attemptedAt.getTime(),
+            response_status: o.status,
+            response_excerpt: o.excerpt,
             error: o.error,
           })),
-        });
+        );
+        await tx.$executeRaw`
+          INSERT INTO webhook_attempts
+                 (id, delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error)
+          SELECT a.id, a.delivery_id, a.attempted_at, a.duration_ms, a.response_status, a.response_excerpt, a.error
+            FROM jsonb_to_recordset(${attemptRows}::jsonb) AS a(
+                   id text, delivery_id text, attempted_at timestamp(3), duration_ms int,
+                   response_status int, response_excerpt text, error text)`;
         const deliveries = JSON.stringify(
           outcomes.map((o) => ({
             id: o.deliveryId,
