@@ -131,6 +131,23 @@ export function rankedCategories(
   return tied.length > 1 ? orderByModel(tied, input) : tied;
 }
 
+/**
+ * The kind of an item no category word names, by the model alone: for an item the relevance gate
+ * passed (it reports an effect on shipping, "employers halt weekend vessel loading at 29 ports"), which
+ * the rules would otherwise drop for want of a keyword although it is disruption news.
+ */
+export function modelledCategory(
+  item: NormalisedItem,
+  mentions: readonly EntityMention[],
+): DisruptionCategory {
+  const input = {
+    ...categoryEvidence(item, mentions),
+    foldedTitle: item.foldedTitle,
+    foldedSummary: item.foldedSummary,
+  };
+  return orderByModel(CATEGORY_PRECEDENCE, input)[0]!;
+}
+
 /** At most this top score (one title word, two summary words) is a reading the rules are unsure of. */
 const WEAK_SCORE = 2;
 

@@ -5,7 +5,14 @@
  */
 
 import type { DisruptionCategory } from "./categories";
-import { categoryScores, isResolution, itemSeverity, rankedCategories, statedDuration } from "./classify";
+import {
+  categoryScores,
+  isResolution,
+  itemSeverity,
+  modelledCategory,
+  rankedCategories,
+  statedDuration,
+} from "./classify";
 import { extractEntities } from "./entities";
 import {
   bestEvent,
@@ -27,7 +34,7 @@ import {
   withinWindow,
 } from "./events";
 import { type FeedItem, isDuplicate, type NormalisedItem, normaliseItem } from "./normalise";
-import { maskFiguresOfSpeech, refusal } from "./relevance";
+import { maskFiguresOfSpeech, refusal, titleReportsHarm } from "./relevance";
 import { sameEventAs } from "./same-event";
 import { STOPWORDS, stem } from "./terms";
 
@@ -78,12 +85,18 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
   category: ItemFacts["category"] | null;
   /** Categories the item's words support as much as its own (see `rankedCategories`). */
   tiedWith: DisruptionCategory[];
+  /** The model's reading of an item no category word names (null when one does). */
+  modelled: DisruptionCategory | null;
 } {
   const { entities, mentions } = extractEntities(item.title, item.summary);
   const ranked = rankedCategories(item, mentions);
   return {
     category: ranked[0] ?? null,
     tiedWith: ranked.slice(1),
+    modelled:
+      ranked.length === 0 && titleReportsHarm(maskFiguresOfSpeech(item.foldedTitle))
+        ? modelledCategory(item, mentions)
+        : null,
     resolution: isResolution(item),
     lasts: statedDuration(item),
     entities,
@@ -272,7 +285,9 @@ export function ingestItem(
   const facts =
     (own && (ownTarget || !weakCategory(read, draft.category)) ? own : null) ??
     inContext(read, draft, open, own ? IN_CONTEXT_MIN_TEXT : 0) ??
-    own;
+    own ??
+    // Its title reports harm to shipping, though no category word names its kind.
+    (draft.modelled ? graded(read, draft, draft.modelled) : null);
   if (!facts) return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
   // What the join rules place nowhere may still be the same event by the pairwise decision, which
   // weighs the signals each rule reads alone (an anchor, the category's family, the gap, rare words).

@@ -260,7 +260,7 @@ const TRADE_EFFECT = words([
 ]);
 
 /** An effect on shipping: something closed, stopped, slowed, rerouted, attacked, charged or changed. */
-const EFFECT = words([
+const HARM_WORDS = [
   // closed, stopped
   "closed",
   "closes",
@@ -523,7 +523,10 @@ const EFFECT = words([
   "rotations",
   "port calls",
   "bookings",
-  // ends of disruptions
+];
+
+/** The end of an effect: a reopening, a resumption, a deal. */
+const END_WORDS = [
   "reopen",
   "reopens",
   "reopened",
@@ -552,7 +555,10 @@ const EFFECT = words([
   "returns to work",
   "back to work",
   "back on the job",
-]);
+];
+
+const EFFECT = words([...HARM_WORDS, ...END_WORDS]);
+const HARM = words(HARM_WORDS);
 
 export type Refusal = "commentary" | "retrospective" | "sports" | "no_effect";
 
@@ -577,4 +583,14 @@ export function refusal(
   if (RESULTS.test(foldedTitle) && !EFFECT.test(foldedTitle)) return "no_effect";
   if (!shippingWord && !namesShipping && !(namesCountry && TRADE_EFFECT.test(text))) return "no_effect";
   return null;
+}
+
+/**
+ * Whether the title itself reports harm to shipping in shipping's words (a shipping word, not only a
+ * name, and an effect that is no end): "West Coast port employers halt weekend vessel loading". Such an
+ * item is disruption news even when no category word names its kind; a name and a verb are not
+ * ("Evergreen Garden Centres halts expansion plans", "Antwerp diamond trader shuts two shops").
+ */
+export function titleReportsHarm(foldedTitle: string): boolean {
+  return SHIPPING.test(foldedTitle) && HARM.test(foldedTitle);
 }
