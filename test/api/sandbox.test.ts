@@ -453,24 +453,34 @@ describe("the sandbox", () => {
   });
 
   it("allows 60 requests a minute per address with the X-RateLimit headers, then 429", async () => {
-    const call = client();
-    let last: Awaited<ReturnType<typeof call>> | undefined;
-    for (let i = 1; i <= 60; i++) {
-      last = await call("GET", "/carriers?search=maersk");
-      expect(last.res.status).toBe(200);
-      expect(last.res.headers.get("x-ratelimit-limit")).toBe("60");
-      expect(last.res.headers.get("x-ratelimit-remaining")).toBe(String(60 - i));
+    // The window is the clock's minute: a run that straddles one starts again on a fresh address.
+    for (let attempt = 1; ; attempt++) {
+      const call = client();
+      const answers: Awaited<ReturnType<typeof call>>[] = [];
+      for (let i = 1; i <= 60; i++) answers.push(await call("GET", "/carriers?search=maersk"));
+      const refused = await call("GET", "/carriers");
+      const windows = new Set([...answers, refused].map((a) => a.res.headers.get("x-ratelimit-reset")));
+      if (windows.size > 1 && attempt < 3) continue;
+      for (const [i, answer] of answers.entries()) {
+        expect(answer.res.status).toBe(200);
+        expect(answer.res.headers.get("x-ratelimit-limit")).toBe("60");
+        expect(answer.res.headers.get("x-ratelimit-remaining")).toBe(String(59 - i));
+      }
+      expectRefusedForTheAddress(refused);
+      break;
     }
-    const refused = await call("GET", "/carriers");
+    // Another address has its own window.
+    expect((await client()("GET", "/carriers")).res.status).toBe(200);
+  }, 60_000);
+
+  function expectRefusedForTheAddress(refused: Awaited<ReturnType<ReturnType<typeof client>>>) {
     expect(refused.res.status).toBe(429);
     expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.body.data).toMatchObject({ error: "rate_limit_exceeded", limit: 60 });
     // There is no key to blame: the answer says what the window counts.
     expect(refused.body.message).toMatch(/address/);
     expect(refused.body.message).not.toMatch(/key in the current minute|for this key/);
-    // Another address has its own window.
-    expect((await client()("GET", "/carriers")).res.status).toBe(200);
-  }, 60_000);
+  }
 
   describe("POST /webhooks/fire", () => {
     it("sends one signed delivery and returns the one-time secret; nothing is saved", async () => {
