@@ -21,10 +21,13 @@ beforeAll(async () => {
   });
   good = await app.fixtures.organization();
   devModeOff = await app.fixtures.organization({ developerMode: false });
-  expired = await app.fixtures.organization({ expiresAt: new Date(Date.now() + 300) });
+  // Short-lived, yet far enough ahead that a loaded machine still creates it before it expires.
+  const expiresAt = new Date(Date.now() + 1_500);
+  expired = await app.fixtures.organization({ expiresAt });
   revoked = await app.fixtures.organization();
   await app.services.accounts.revokeApiKey({ keyId: revoked.keyId });
-  await new Promise((r) => setTimeout(r, 400)); // let the short-lived key expire
+  // Let the short-lived key expire.
+  await new Promise((r) => setTimeout(r, Math.max(0, expiresAt.getTime() - Date.now()) + 100));
 });
 afterAll(() => app?.stop());
 
