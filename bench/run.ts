@@ -31,7 +31,15 @@ import { BENCH_RATE_PER_MINUTE, generateKeys } from "./seed";
 import { type ShipmentFacts, TEMPLATE_COUNT } from "./shipments-seed";
 import { type RunningSimulatorProcess, serviceCarrierEnv, startSimulatorProcess } from "./simulator";
 import { type StartedTarget, startBaseline, startService, TargetStartError } from "./targets";
-import { processCpuMs, runWrk, toolVersion, type WrkRun, writeScenarioScript } from "./wrk";
+import {
+  processCpuMs,
+  QUIET,
+  runWrk,
+  toolVersion,
+  untilQuiet,
+  type WrkRun,
+  writeScenarioScript,
+} from "./wrk";
 
 /**
  * `npm run bench`: the service in each database mode and its baselines, all up at once, measured
@@ -83,11 +91,6 @@ function roundLoadSecondsPerWindow(input: {
   const runs = Math.floor(Math.ceil(60 / input.durationSeconds) / (input.targets - 1)) + 1;
   return Math.min(total, runs * input.durationSeconds);
 }
-
-/** Before each run, wait (at most SETTLE_MAX_MS) until all targets together use under 5% of a core. */
-const SETTLE_WINDOW_MS = 500;
-const SETTLE_QUIET_SHARE = 0.05;
-const SETTLE_MAX_MS = 15_000;
 
 /** The plan of the bench organisation, the one whose per-key window is negotiated (seed.ts). */
 const BENCH_PLAN = "custom" as const;
@@ -638,20 +641,11 @@ async function main(): Promise<number> {
   const postgresUid = userId("postgres");
   const notOthers = new Set(postgresUid === undefined ? [] : [postgresUid]);
   /**
-   * Waits until every target is idle: a server keeps working for seconds after its load stops
-   * (garbage collection, optimising compilers, fire-and-forget writes still queued), and since all
-   * servers share one core, that tail would otherwise be charged to whichever target runs next.
+   * Waits until every target is idle: since all servers share one core, the tail of one target's load
+   * would otherwise be charged to whichever target runs next.
    */
-  const settle = async (): Promise<number> => {
-    const started = Date.now();
-    const total = () => targets.reduce((ms, t) => ms + (processCpuMs(t.process.pid) ?? 0), 0);
-    while (Date.now() - started < SETTLE_MAX_MS) {
-      const before = total();
-      await new Promise((r) => setTimeout(r, SETTLE_WINDOW_MS));
-      if ((total() - before) / SETTLE_WINDOW_MS < SETTLE_QUIET_SHARE) break;
-    }
-    return Date.now() - started;
-  };
+  // Before each run, at most QUIET.maxMs, until all targets together use under 5 % of a core.
+  const settle = () => untilQuiet(targets.map((t) => t.process.pid));
   const load = async (
     scripts: Map<string, string>,
     scenario: Scenario,
@@ -832,7 +826,7 @@ async function main(): Promise<number> {
       warmupRequests: options.warmupRequests,
       warmupMaxRuns: WARMUP_MAX_RUNS,
       warmupCoverMaxRuns: WARMUP_COVER_MAX_RUNS,
-      settle: { windowMs: SETTLE_WINDOW_MS, quietShare: SETTLE_QUIET_SHARE, maxMs: SETTLE_MAX_MS },
+      settle: QUIET,
       connections: options.connections,
       threads: 1,
       serverCpus: options.serverCpus,

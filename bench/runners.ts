@@ -17,7 +17,7 @@ import { generateKeys, type SeedOutcome, seedDatabase } from "./seed";
 import { seedBulkShipments } from "./shipments-seed";
 import { type RunningSimulatorProcess, serviceCarrierEnv, setCarrierLatency } from "./simulator";
 import { type StartedTarget, startService } from "./targets";
-import { processCpuMs, runWrk, writeScenarioScript } from "./wrk";
+import { processCpuMs, runWrk, untilQuiet, writeScenarioScript } from "./wrk";
 
 export { RUNNER_IDS } from "./scenarios";
 
@@ -248,17 +248,6 @@ async function service(
   });
 }
 
-/** Waits (15 s at most) until the process uses under 5 % of a core over half a second. */
-async function untilIdle(pid: number | undefined): Promise<void> {
-  if (pid === undefined) return;
-  const started = Date.now();
-  while (Date.now() - started < 15_000) {
-    const before = processCpuMs(pid) ?? 0;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (((processCpuMs(pid) ?? 0) - before) / 500 < 0.05) return;
-  }
-}
-
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
   const value = await fn();
@@ -411,7 +400,7 @@ async function webhookFanout(ctx: RunnerContext): Promise<FanoutResult> {
   try {
     // Measured on an instance at rest, as a running one fans out: the handlers it loads after it
     // first answers (GraphQL, MCP) and its operations' compilation ran beside the first deliveries.
-    await untilIdle(target.process.pid);
+    await untilQuiet([target.process.pid]);
     // The outbox rows a change writes in its transaction: one event per endpoint per change.
     const [, seconds] = await timed(async () => {
       await withPg(url, (client) =>

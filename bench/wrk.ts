@@ -55,6 +55,36 @@ export function processCpuMs(pid: number): number | undefined {
   }
 }
 
+/** How quiet processes must be before a measurement: under `quietShare` of a core over `windowMs`. */
+export interface Quiet {
+  windowMs: number;
+  quietShare: number;
+  /** Give up waiting after this long. */
+  maxMs: number;
+}
+
+export const QUIET: Quiet = { windowMs: 500, quietShare: 0.05, maxMs: 15_000 };
+
+/**
+ * Waits until the processes together are quiet: a server keeps working for seconds after its load
+ * stops or after it starts (garbage collection, optimising compilers, handlers it loads late, writes
+ * still queued). Answers how long it waited.
+ */
+export async function untilQuiet(
+  pids: readonly (number | undefined)[],
+  quiet: Quiet = QUIET,
+): Promise<number> {
+  const started = Date.now();
+  const total = () =>
+    pids.reduce<number>((ms, pid) => ms + (pid === undefined ? 0 : (processCpuMs(pid) ?? 0)), 0);
+  while (Date.now() - started < quiet.maxMs) {
+    const before = total();
+    await new Promise((resolve) => setTimeout(resolve, quiet.windowMs));
+    if ((total() - before) / quiet.windowMs < quiet.quietShare) break;
+  }
+  return Date.now() - started;
+}
+
 export function toolVersion(command: string, args: readonly string[]): string | undefined {
   const result = spawnSync(command, args, { encoding: "utf8" });
   if (result.error) return undefined;
