@@ -5,6 +5,7 @@ import {
   CompatSealineDocument,
   CompatServedDocument,
   CompatStoredTrackDocument,
+  type CompatStoredTrackQuery,
   CompatTrackDocument,
   type CompatTrackedFragment,
   type CompatTrackMutation,
@@ -39,9 +40,24 @@ const TYPE_NAME: Record<string, string> = {
 };
 
 /** A named sealine must be a carrier of the directory (what /info/sealines lists, or disabled). */
+function namesSealine(
+  carriers: readonly { scacCodes: readonly string[] }[] | null | undefined,
+  code: string,
+) {
+  return (carriers ?? []).some((c) => c.scacCodes.includes(code));
+}
+
 async function knownSealine(call: CompatCall, code: string): Promise<boolean> {
   const result = await call.deps.run(call.req, CompatSealineDocument, { code });
-  return result.ok && (result.data.carriers ?? []).some((c) => c.scacCodes.includes(code));
+  return result.ok && namesSealine(result.data.carriers, code);
+}
+
+function sealineNotSupported(code: string): CompatTrackOutcome {
+  return {
+    ok: false,
+    outcome: "carrier_not_supported",
+    detail: `${code} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
+  };
 }
 
 /**
@@ -49,16 +65,21 @@ async function knownSealine(call: CompatCall, code: string): Promise<boolean> {
  * and maps the way it ended to a compat outcome. The call is counted by the same operation.
  */
 export async function trackForCompat(call: CompatCall, params: TrackingParams): Promise<CompatTrackOutcome> {
-  if (params.sealine !== null && !(await knownSealine(call, params.sealine))) {
-    return {
-      ok: false,
-      outcome: "carrier_not_supported",
-      detail: `${params.sealine} is not a carrier this service tracks; /info/sealines lists the ones it does, or send sealine=auto.`,
-    };
-  }
+  // The stored answer's read checks the named sealine too (one kept read instead of two).
+  let sealineChecked = false;
   if (!params.forceUpdate) {
-    const served = await servedFromStore(call, params);
-    if (served) return served;
+    const stored = await storedAnswer(call, params);
+    if (stored.ok) {
+      if (params.sealine !== null) {
+        if (!namesSealine(stored.data.sealines, params.sealine)) return sealineNotSupported(params.sealine);
+        sealineChecked = true;
+      }
+      const { storedTrack, slots } = stored.data;
+      if (storedTrack) return servedFromStore(call, storedTrack, slots);
+    }
+  }
+  if (params.sealine !== null && !sealineChecked && !(await knownSealine(call, params.sealine))) {
+    return sealineNotSupported(params.sealine);
   }
   const result = await call.deps.run(call.req, CompatTrackDocument, {
     reference: params.number,
@@ -97,32 +118,37 @@ export async function trackForCompat(call: CompatCall, params: TrackingParams): 
 
 /**
  * The stored answer, when the core can give it without writing (a reference the organisation tracks,
- * its document younger than 12 hours): a kept read, then one mutation that logs the lookup and
- * counts the call. Null when `track` must run; it then counts the call itself.
+ * its document younger than 12 hours), read with the named sealine's directory entry. Kept.
  */
-async function servedFromStore(call: CompatCall, params: TrackingParams): Promise<CompatTrackOutcome | null> {
-  const stored = await call.deps.run(call.req, CompatStoredTrackDocument, {
+function storedAnswer(call: CompatCall, params: TrackingParams) {
+  return call.deps.run(call.req, CompatStoredTrackDocument, {
     reference: params.number,
     type: coreReferenceType(params.type),
     carrier: params.sealine ?? undefined,
     withRoute: params.route,
+    sealine: params.sealine ?? "",
+    checkSealine: params.sealine !== null,
   });
-  if (!stored.ok || !stored.data.storedTrack) return null;
-  const served = await call.deps.run(call.req, CompatServedDocument, {
-    receipt: stored.data.storedTrack.receipt,
-  });
+}
+
+/** Serves a stored answer: one mutation logs the lookup and counts the call. */
+async function servedFromStore(
+  call: CompatCall,
+  storedTrack: NonNullable<CompatStoredTrackQuery["storedTrack"]>,
+  slots: CompatStoredTrackQuery["slots"],
+): Promise<CompatTrackOutcome> {
+  const served = await call.deps.run(call.req, CompatServedDocument, { receipt: storedTrack.receipt });
   if (!served.ok) {
     call.counted(null);
     return { ok: false, outcome: served.outcome, detail: served.message };
   }
-  const { slots } = stored.data;
   const calls = served.data.usage?.calls;
   call.counted(
     calls === undefined
       ? null
       : { calls, slotLimit: slots.limit, slotsHeld: slots.held, slotsRemaining: slots.remaining },
   );
-  return { ok: true, tracked: stored.data.storedTrack.tracked };
+  return { ok: true, tracked: storedTrack.tracked };
 }
 
 /** A refusal's `detail` sentence and data, in compat's words. */
