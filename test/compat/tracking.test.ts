@@ -242,6 +242,16 @@ describe("parameters", () => {
     expect(
       await app.services.db.prisma.shipmentSlot.count({ where: { organizationId: org.organizationId } }),
     ).toBe(before);
+    // A number the organisation tracks, whose stored answer the read would serve: refused the same,
+    // whether the stored answer's read or the check before a forced track finds the code unknown.
+    expectValidTracking(await track({ number: known[13], sealine: "MSCU" }));
+    for (const force_update of ["false", "true"]) {
+      expectRefusal(
+        await track({ number: known[13], sealine: "ZZZZ", force_update }),
+        "SEALINE_NOT_SUPPORTED",
+      );
+    }
+    expectValidTracking(await track({ number: known[13], sealine: "MSCU" }));
   });
 
   it("refuses a missing, empty, repeated or over-long number, and malformed booleans, with WRONG_PARAMETERS", async () => {
