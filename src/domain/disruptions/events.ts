@@ -95,6 +95,8 @@ const WEIGHT_CATEGORY = 0.2;
 const SILENCE_PER_SPAN = 0.5;
 /** The part of an event's reported span a later report may come after its last and still follow it. */
 const FOLLOW_PER_SPAN = 1;
+/** How long after its last report a low-water event (a drought on a river or canal) can be followed. */
+const LOW_WATER_FOLLOW_MS = 45 * 86_400_000;
 /** How many follow horizons back a report of an event's end may still close it. */
 export const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */
@@ -390,9 +392,12 @@ export function silenceWindowMs(
  * a pause), never past the longest horizon (what storage loads as candidates).
  */
 export function followHorizonMs(
-  event: Pick<DisruptionEvent, "category" | "firstSeen" | "lastUpdated">,
+  event: Pick<DisruptionEvent, "category" | "firstSeen" | "lastUpdated" | "signalCounts">,
 ): number {
-  const { followMs } = CATEGORY_WINDOWS[event.category];
+  const ownMs = CATEGORY_WINDOWS[event.category].followMs;
+  // A drought lowers a river or a canal for weeks to months, and its reports come weeks apart (the
+  // loads cut, a stretch closed, barge rates, rain that does not help): not a storm's ten days.
+  const followMs = (event.signalCounts.low_water ?? 0) > 0 ? Math.max(ownMs, LOW_WATER_FOLLOW_MS) : ownMs;
   const span = event.lastUpdated.getTime() - event.firstSeen.getTime();
   return Math.max(followMs, Math.min(LONGEST_FOLLOW_MS, span * FOLLOW_PER_SPAN));
 }
@@ -711,6 +716,7 @@ const SIGNAL_PHRASES: readonly { signal: string; phrase: string }[] = [
   { signal: "cyberattack", phrase: "systems hit by a cyberattack" },
   { signal: "restriction", phrase: "restrictions in force" },
   { signal: "diversion", phrase: "vessels diverted" },
+  { signal: "low_water", phrase: "low water restricts loads" },
   { signal: "delay", phrase: "delays reported" },
   { signal: "tariff", phrase: "tariff change" },
   { signal: "rates", phrase: "freight rates move" },
@@ -732,6 +738,8 @@ export const SIGNAL_WORDS: Readonly<Record<string, readonly string[]>> = {
   cyberattack: ["cyberattack", "ransomware", "malware"],
   restriction: ["restriction", "restrictions", "restricted", "draft", "slots"],
   diversion: ["diverted", "diversion", "reroute", "rerouting", "cape of good hope"],
+  // Low water on a river or a canal: a drought's effect, which lasts weeks to months (followHorizonMs).
+  low_water: ["drought", "low water", "water level", "water levels", "river level", "river levels"],
   delay: ["delay", "delays", "congestion", "backlog", "queue"],
   tariff: ["tariff", "tariffs", "duties"],
   rates: ["rates", "rate", "index", "surcharge"],

@@ -73,6 +73,38 @@ function withAcronyms(terms: Record<string, number>, title: string): Record<stri
   return out;
 }
 
+/**
+ * Rivers, lakes and seaways that carry cargo but are neither a port nor a chokepoint of the gazetteer.
+ * The reports of one low-water season or one closure name the waterway while their ports differ or are
+ * absent ("Low water forces lighter barge loads on the Mississippi", "Coast Guard closes stretch of
+ * Mississippi"): kept as a shared name (`#~rhine`), like a body's acronym.
+ */
+const WATERWAYS: readonly (readonly [name: string, words: readonly string[]])[] = [
+  ["mississippi", ["mississippi"]],
+  ["rhine", ["rhine", "rhein"]],
+  ["danube", ["danube", "donau"]],
+  ["elbe", ["elbe"]],
+  ["yangtze", ["yangtze", "changjiang"]],
+  ["pearl-river", ["pearl river"]],
+  ["mekong", ["mekong"]],
+  ["parana", ["parana river", "parana waterway"]],
+  ["amazon-river", ["amazon river"]],
+  ["st-lawrence", ["st lawrence", "saint lawrence"]],
+  ["great-lakes", ["great lakes"]],
+  ["columbia-river", ["columbia river"]],
+  ["ohio-river", ["ohio river"]],
+  ["volga", ["volga"]],
+];
+
+function withWaterways(terms: Record<string, number>, foldedText: string): Record<string, number> {
+  const text = ` ${foldedText.replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  const named = WATERWAYS.filter(([, words]) => words.some((w) => text.includes(` ${w} `)));
+  if (named.length === 0) return terms;
+  const out = { ...terms };
+  for (const [name] of named) out[`${NAME_TERM}~${name}`] = 1;
+  return out;
+}
+
 function signalsOf(item: NormalisedItem): string[] {
   const text = ` ${item.foldedTitle} ${item.foldedSummary} `.replace(/[^\p{L}\p{N}]+/gu, " ");
   return Object.entries(SIGNAL_WORDS)
@@ -100,7 +132,10 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
     resolution: isResolution(item),
     lasts: statedDuration(item),
     entities,
-    terms: withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), `${item.title} ${item.summary}`),
+    terms: withWaterways(
+      withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), `${item.title} ${item.summary}`),
+      `${item.foldedTitle} ${item.foldedSummary}`,
+    ),
     signals: signalsOf(item),
     foldedTitle: item.foldedTitle,
     source: {
