@@ -65,22 +65,16 @@ function sealineNotSupported(code: string): CompatTrackOutcome {
  * and maps the way it ended to a compat outcome. The call is counted by the same operation.
  */
 export async function trackForCompat(call: CompatCall, params: TrackingParams): Promise<CompatTrackOutcome> {
-  // The stored answer's read checks the named sealine too (one kept read instead of two).
-  let sealineChecked = false;
-  if (!params.forceUpdate) {
-    const stored = await storedAnswer(call, params);
-    if (stored.ok) {
-      if (params.sealine !== null) {
-        if (!namesSealine(stored.data.sealines, params.sealine)) return sealineNotSupported(params.sealine);
-        sealineChecked = true;
-      }
-      const { storedTrack, slots } = stored.data;
-      if (storedTrack) return servedFromStore(call, storedTrack, slots);
-    }
+  // The stored answer's read holds the named sealine's directory entry too (one kept read, not two).
+  const stored = params.forceUpdate ? null : await storedAnswer(call, params);
+  const read = stored?.ok ? stored.data : null;
+  if (params.sealine !== null) {
+    const known = read
+      ? namesSealine(read.sealines, params.sealine)
+      : await knownSealine(call, params.sealine);
+    if (!known) return sealineNotSupported(params.sealine);
   }
-  if (params.sealine !== null && !sealineChecked && !(await knownSealine(call, params.sealine))) {
-    return sealineNotSupported(params.sealine);
-  }
+  if (read?.storedTrack) return servedFromStore(call, read.storedTrack, read.slots);
   const result = await call.deps.run(call.req, CompatTrackDocument, {
     reference: params.number,
     type: coreReferenceType(params.type),

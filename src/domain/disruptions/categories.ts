@@ -62,8 +62,17 @@ export const CATEGORY_WINDOWS: Readonly<
   labor: { joinMs: 72 * HOUR, silenceMs: 7 * DAY, followMs: 21 * DAY },
 };
 
+/**
+ * How long after its last report a low-water event (a drought on a river or a canal) can be followed,
+ * whatever its category's `followMs`: its reports come weeks apart (`followHorizonMs` in events.ts).
+ */
+export const LOW_WATER_FOLLOW_MS = 45 * DAY;
+
 /** The longest a later report may follow an event (its `followMs`), for loading candidate events. */
-export const LONGEST_FOLLOW_MS = Math.max(...Object.values(CATEGORY_WINDOWS).map((w) => w.followMs));
+export const LONGEST_FOLLOW_MS = Math.max(
+  LOW_WATER_FOLLOW_MS,
+  ...Object.values(CATEGORY_WINDOWS).map((w) => w.followMs),
+);
 
 export const CATEGORY_LABELS: Readonly<Record<DisruptionCategory, { label: string; noun: string }>> = {
   port_disruption: { label: "Port disruption", noun: "a port disruption" },

@@ -7,7 +7,13 @@
  */
 import { CARRIERS } from "../carriers/carrier-directory";
 import { findPortEntry } from "../ports/port-directory";
-import { CATEGORY_LABELS, CATEGORY_WINDOWS, type DisruptionCategory, LONGEST_FOLLOW_MS } from "./categories";
+import {
+  CATEGORY_LABELS,
+  CATEGORY_WINDOWS,
+  type DisruptionCategory,
+  LONGEST_FOLLOW_MS,
+  LOW_WATER_FOLLOW_MS,
+} from "./categories";
 import type { Severity } from "./classify";
 import { type DisruptionEntities, entityKeys, extractEntities, mergeEntities } from "./entities";
 import { countryNameOf, findChokepoint } from "./gazetteer";
@@ -95,8 +101,6 @@ const WEIGHT_CATEGORY = 0.2;
 const SILENCE_PER_SPAN = 0.5;
 /** The part of an event's reported span a later report may come after its last and still follow it. */
 const FOLLOW_PER_SPAN = 1;
-/** How long after its last report a low-water event (a drought on a river or canal) can be followed. */
-const LOW_WATER_FOLLOW_MS = 45 * 86_400_000;
 /** How many follow horizons back a report of an event's end may still close it. */
 export const END_FOLLOW_FACTOR = 3;
 /** Signals too common to tell two of a carrier's events apart ("service", "rates"). */

@@ -96,19 +96,24 @@ const WATERWAYS: readonly (readonly [name: string, words: readonly string[]])[] 
   ["volga", ["volga"]],
 ];
 
-function withWaterways(terms: Record<string, number>, foldedText: string): Record<string, number> {
-  const text = ` ${foldedText.replace(/[^\p{L}\p{N}]+/gu, " ")} `;
-  const named = WATERWAYS.filter(([, words]) => words.some((w) => text.includes(` ${w} `)));
+/** `words`: the item's words, spaced (`spacedWords`). */
+function withWaterways(terms: Record<string, number>, words: string): Record<string, number> {
+  const named = WATERWAYS.filter(([, names]) => names.some((w) => words.includes(` ${w} `)));
   if (named.length === 0) return terms;
   const out = { ...terms };
   for (const [name] of named) out[`${NAME_TERM}~${name}`] = 1;
   return out;
 }
 
-function signalsOf(item: NormalisedItem): string[] {
-  const text = ` ${item.foldedTitle} ${item.foldedSummary} `.replace(/[^\p{L}\p{N}]+/gu, " ");
+/** The folded title and summary as words between single spaces, for whole-word phrase matching. */
+function spacedWords(item: NormalisedItem): string {
+  return ` ${item.foldedTitle} ${item.foldedSummary} `.replace(/[^\p{L}\p{N}]+/gu, " ");
+}
+
+/** `words`: the item's words, spaced (`spacedWords`). */
+function signalsOf(words: string): string[] {
   return Object.entries(SIGNAL_WORDS)
-    .filter(([, words]) => words.some((w) => text.includes(` ${w} `)))
+    .filter(([, phrases]) => phrases.some((w) => words.includes(` ${w} `)))
     .map(([signal]) => signal);
 }
 
@@ -122,6 +127,7 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
 } {
   const { entities, mentions } = extractEntities(item.title, item.summary);
   const ranked = rankedCategories(item, mentions);
+  const words = spacedWords(item);
   return {
     category: ranked[0] ?? null,
     tiedWith: ranked.slice(1),
@@ -134,9 +140,9 @@ export function draftFacts(item: NormalisedItem): Omit<ItemFacts, "category" | "
     entities,
     terms: withWaterways(
       withAcronyms(contentTerms(item.foldedTitle, item.foldedSummary), `${item.title} ${item.summary}`),
-      `${item.foldedTitle} ${item.foldedSummary}`,
+      words,
     ),
-    signals: signalsOf(item),
+    signals: signalsOf(words),
     foldedTitle: item.foldedTitle,
     source: {
       publisher: item.publisher,
