@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { freshDatabaseTarget } from "../support/database";
 import {
   DEMO_KEY,
@@ -37,9 +37,16 @@ describe("restart after kill -9", () => {
     expect((await fetch(`${again.url}/readyz`)).status).toBe(200);
     expect((await fetch(`${again.url}/api/v1/carriers`, { headers: auth })).status).toBe(200);
 
-    const started = again.logs().find((line) => line.msg === "Started") as
-      | { totalMs: number; beforeStartMs: number; phases: Record<string, number> }
-      | undefined;
+    // The logger writes through its own stream, the banner the start waits for through the process's:
+    // on a loaded machine the line was read after the banner (a CI run found no "Started" line).
+    const started = await vi.waitFor(
+      () => {
+        const line = again.logs().find((l) => l.msg === "Started");
+        if (!line) throw new Error("no Started log line yet");
+        return line as unknown as { totalMs: number; beforeStartMs: number; phases: Record<string, number> };
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     expect(Object.keys(started?.phases ?? {})).toEqual([
       "database",
       "migrations",
