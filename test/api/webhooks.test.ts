@@ -283,6 +283,54 @@ describe("delivery", () => {
     }
   });
 
+  it("numbers an organisation's deliveries in commit order, so the sender's order is the order of the changes", async () => {
+    // The sender sends an endpoint's deliveries by number, reading them in one statement whose
+    // snapshot can predate a slower transaction's commit: had a later change taken a higher number
+    // and committed first, it could be sent before the slower one's lower number became visible.
+    const receiver = await startReceiver();
+    try {
+      const { endpoint } = await createEndpoint(receiver.url);
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let written!: () => void;
+      const inOutbox = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      // A discovery's recovery: its transaction writes the delivery, then is slow to commit.
+      const recovery = app.services.db.prisma.$transaction(
+        async (tx) => {
+          await app.services.webhooks.enqueue(tx, org.organizationId, [
+            { event: "discovery.recovered", data: { reference_number: "MSKU0000001" } },
+          ]);
+          written();
+          await committing;
+        },
+        { timeout: 30_000 },
+      );
+      await inOutbox;
+      // Meanwhile a user asks for a test delivery: it is numbered only once the recovery is visible.
+      let answered = false;
+      const testDelivery = sendTest(endpoint.id).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(answered).toBe(false);
+      commit();
+      await recovery;
+      expect((await testDelivery).body.errors).toBeUndefined();
+      await deliver();
+      expect(receiver.received.map((hook) => hook.headers["x-service-event"])).toEqual([
+        "discovery.recovered",
+        "webhook.test",
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   const endpointState = async (id: string) => {
     const state = await graphql(
       app,

@@ -50,6 +50,18 @@ export interface SampleDeliveries {
  */
 export type ChangeListener = (tx: Tx, organizationId: string, events: DomainEvent[]) => Promise<void>;
 
+/**
+ * Makes the organisation's outbox numbers (`webhook_deliveries.seq`, taken at insert) follow commit
+ * order: the sender sends an endpoint's deliveries in `seq` order, so a transaction that took a lower
+ * number and committed after a higher one was sent would reach the receiver out of order. Every
+ * transaction that writes deliveries takes this lock before its first insert and holds it to its end
+ * (one lock per organisation: no order between several to deadlock on), so the next one numbers its
+ * rows only after this one is visible. Held only from the outbox insert to the commit.
+ */
+async function inOutboxOrder(tx: Tx, organizationId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-outbox:${organizationId}`}))`;
+}
+
 export class WebhooksService {
   private readonly delivery: WebhookDeliveryService;
   private readonly listeners: ChangeListener[] = [];
@@ -183,16 +195,19 @@ export class WebhooksService {
     if (!original) return { kind: "not_found" };
     if (original.status === "pending") return { kind: "still_pending" };
     const now = this.deps.clock.now();
-    const delivery = await this.deps.prisma.webhookDelivery.create({
-      data: {
-        id: randomUUID(),
-        endpointId: original.endpointId,
-        organizationId,
-        event: original.event,
-        body: original.body,
-        nextAttemptAt: now,
-        createdAt: now,
-      },
+    const delivery = await this.deps.prisma.$transaction(async (tx) => {
+      await inOutboxOrder(tx, organizationId);
+      return tx.webhookDelivery.create({
+        data: {
+          id: randomUUID(),
+          endpointId: original.endpointId,
+          organizationId,
+          event: original.event,
+          body: original.body,
+          nextAttemptAt: now,
+          createdAt: now,
+        },
+      });
     });
     return { kind: "queued", delivery };
   }
@@ -201,9 +216,12 @@ export class WebhooksService {
   async sendTest(organizationId: string, id: string): Promise<WebhookDelivery | null> {
     const endpoint = await this.find(organizationId, id);
     if (!endpoint) return null;
-    const [delivery] = await this.write(this.deps.prisma, [endpoint], {
-      event: "webhook.test",
-      data: { endpoint_id: endpoint.id, message: "This is a test delivery from Quayside." },
+    const [delivery] = await this.deps.prisma.$transaction(async (tx) => {
+      await inOutboxOrder(tx, organizationId);
+      return this.write(tx, [endpoint], {
+        event: "webhook.test",
+        data: { endpoint_id: endpoint.id, message: "This is a test delivery from Quayside." },
+      });
     });
     return delivery ?? null;
   }
@@ -216,13 +234,15 @@ export class WebhooksService {
     if (events.length === 0) return;
     for (const listener of this.listeners) await listener(tx, organizationId, events);
     const endpoints = await tx.webhookEndpoint.findMany({ where: { organizationId } });
+    if (endpoints.length === 0) return;
+    await inOutboxOrder(tx, organizationId);
     for (const event of events) {
       const subscribed = endpoints.filter((e) => e.events.includes("*") || e.events.includes(event.event));
       await this.write(tx, subscribed, event);
     }
   }
 
-  private async write(db: Tx | PrismaClient, endpoints: WebhookEndpoint[], event: DomainEvent) {
+  private async write(db: Tx, endpoints: WebhookEndpoint[], event: DomainEvent) {
     const now = this.deps.clock.now();
     const created = Math.floor(now.getTime() / 1000);
     const rows = endpoints.map((endpoint) => ({
