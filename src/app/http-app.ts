@@ -185,9 +185,33 @@ export async function buildApp(
     if (!isMetaPath(req.url)) return v1Router(req, res, done);
     metaRouter(req, res, (error?: unknown) => (error ? done(error) : v1Router(req, res, done)));
   };
-  // The preflight answer and the v1 lane as one layer (each layer is a router step per request).
+  // The same for compat (issue 37's compat read): a request under the compat prefix goes straight to
+  // its router, which answers every path under it (its own 404 in its envelope), instead of walking
+  // the dozen layers mounted before it. Only when the prefix's first segment is none the layers
+  // before it serve (`/api`, `/graphql`, `/dashboard`...): otherwise, as for paths in another case,
+  // the full walk decides as before.
+  const compatRouter = createCompatRouter(facade("compat"));
+  const compatPrefix = config.compatPrefix;
+  const compatLaneOpen = !SERVED_BEFORE_COMPAT.has((compatPrefix.split("/")[1] ?? "").toLowerCase());
+  const compatLane: RequestHandler = (req, res, next) => {
+    const path = req.path;
+    if (!compatLaneOpen || !(path === compatPrefix || path.startsWith(`${compatPrefix}/`))) return next();
+    const { url, baseUrl } = req;
+    const rest = url.slice(compatPrefix.length);
+    req.baseUrl = `${baseUrl}${compatPrefix}`;
+    req.url = rest.startsWith("/") ? rest : `/${rest}`;
+    compatRouter(req, res, (error?: unknown) => {
+      req.url = url;
+      req.baseUrl = baseUrl;
+      if (error) return next(error);
+      notFound(req, res);
+    });
+  };
+  const lanes: RequestHandler = (req, res, next) =>
+    v1Lane(req, res, (error?: unknown) => (error ? next(error) : compatLane(req, res, next)));
+  // The preflight answer and the lanes as one layer (each layer is a router step per request).
   app.use((req, res, next) =>
-    req.method === "OPTIONS" ? answerOptions(req, res, () => v1Lane(req, res, next)) : v1Lane(req, res, next),
+    req.method === "OPTIONS" ? answerOptions(req, res, () => lanes(req, res, next)) : lanes(req, res, next),
   );
 
   mountOperationsRoutes(app, services, () => draining);
@@ -294,7 +318,7 @@ export async function buildApp(
   }
   // The body is read after admission, so a malformed one is still answered with the rate headers.
   app.use("/api/v1", v1Router);
-  app.use(config.compatPrefix, createCompatRouter(facade("compat")));
+  app.use(config.compatPrefix, compatRouter);
   // Switched off, the path is simply not served: the surface-aware 404 below answers it.
   const mcp = config.mcpEnabled
     ? deferred(async () => {
@@ -515,6 +539,24 @@ function allowedMethods(path: string, sandboxEnabled: boolean): string[] | undef
   if (path.startsWith("/api/v1/")) return v1AllowedMethods(path.slice("/api/v1".length), { sandbox: false });
   return "not-mine";
 }
+
+/**
+ * First path segments the layers mounted before compat serve (operations routes, GraphQL, downloads
+ * and partner inbound under /api, share, unsubscribe, carrier push, the dashboard, v1 and its
+ * sandbox): a compat prefix under one of them keeps Express's full walk.
+ */
+const SERVED_BEFORE_COMPAT = new Set([
+  "",
+  "healthz",
+  "readyz",
+  "metrics",
+  "graphql",
+  "api",
+  "share",
+  "unsubscribe",
+  "carrier-push",
+  "dashboard",
+]);
 
 function surfaceOf(req: Request, compatPrefix: string): PathSurface {
   const path = req.originalUrl.split("?")[0] ?? "";
