@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ScopedStorage } from "./scoped-storage";
 
 /**
  * Writes that feed answers say so here, after their transaction committed and before they are
@@ -41,7 +41,7 @@ interface Registered {
 const listeners = new Set<Registered>();
 
 /** The changes announced so far inside the current `asOneWrite`, for its once-per-write listeners. */
-const write = new AsyncLocalStorage<AnswerChange[]>();
+const write = new ScopedStorage<AnswerChange[]>();
 
 /**
  * `oncePerWrite`: the listener recomputes facts from what changed (a shipment's free time), so inside

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Clock } from "./clock";
+import { ScopedStorage } from "./scoped-storage";
 
 /**
  * What an answer being built for the answer cache depends on besides stored data: whether anything
@@ -25,7 +25,7 @@ export interface AnswerScope {
   notKept: boolean;
 }
 
-const scopes = new AsyncLocalStorage<AnswerScope>();
+const scopes = new ScopedStorage<AnswerScope>();
 
 /** Runs `build` with a fresh scope and returns what it read with the result. */
 export async function inAnswerScope<T>(build: () => Promise<T>): Promise<{ result: T; scope: AnswerScope }> {
@@ -77,7 +77,7 @@ export function answerReads(typename: string, id: string): void {
 /**
  * The clock every service gets: the same time, but a read made while an answer is being built for
  * the cache is counted, so an answer whose content moved with the clock is never kept by accident.
- * Outside an answer's scope the cost is one AsyncLocalStorage lookup.
+ * Outside every answer's scope the cost is a counter's read (the storage is off then).
  */
 export function watchedClock(clock: Clock): Clock & { unwatched: Clock } {
   return {
