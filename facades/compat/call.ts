@@ -3,7 +3,7 @@ import type { OutcomeCode } from "../../src/http/outcomes";
 import { type FacadeDeps, handler } from "../facade";
 import { CompatCallDocument } from "../generated/operations";
 import type { UsageView } from "./render/tracking-answer";
-import { sendCompatRefusal, sendCompatSuccess } from "./respond";
+import { sendCompatRefusal, sendCompatSuccess, sendCompatSuccessJson } from "./respond";
 
 /**
  * One admitted compat call. Every call that reaches an operation is counted once in the month's
@@ -45,6 +45,12 @@ export class CompatCall {
   async answer(data: unknown, message = "OK"): Promise<void> {
     await this.count();
     sendCompatSuccess(this.res, data, message);
+  }
+
+  /** `answer` with the data already serialised. */
+  async answerJson(dataJson: string, message = "OK"): Promise<void> {
+    await this.count();
+    sendCompatSuccessJson(this.res, dataJson, message);
   }
 }
 

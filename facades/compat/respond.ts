@@ -11,6 +11,16 @@ export function sendCompatSuccess(res: Response, data: unknown, message = "OK"):
 }
 
 /**
+ * `sendCompatSuccess` with `data` already serialised (`dataJson`): the same bytes and headers as
+ * `res.json` makes of the envelope.
+ */
+export function sendCompatSuccessJson(res: Response, dataJson: string, message = "OK"): void {
+  res.status(200);
+  if (!res.get("Content-Type")) res.set("Content-Type", "application/json");
+  res.send(`{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}}`);
+}
+
+/**
  * A refusal, with the HTTP status and `Retry-After` the outcome table gives compat for it
  * (`retryAfter`: the wait the answer carried, e.g. a carrier's back-off on SEALINE_NO_RESPONSE).
  * API_KEY_RATE_LIMIT's is set by the gate.

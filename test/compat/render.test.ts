@@ -5,6 +5,7 @@ import {
   renderHistoryDocument,
   renderTrackingAnswer,
   successMessage,
+  trackingAnswerJson,
 } from "../../facades/compat/render/tracking-answer";
 import { fixedOffsetZone, placeLocations } from "../../src/domain/routes/placed-locations";
 import { predictArrival } from "../../src/domain/routes/predictive-eta";
@@ -267,6 +268,23 @@ const context = {
 };
 
 describe("the compat rendering of a document", () => {
+  it("serialises a kept document's answer to the bytes JSON.stringify makes, with each call's own usage", () => {
+    const kept = view();
+    for (const options of [
+      { route: false },
+      { route: true },
+      { route: false, singleContainer: "MSCU1000001" },
+      { route: false },
+    ]) {
+      for (const calls of [3, 4]) {
+        const callContext = { ...context, usage: { ...context.usage, calls } };
+        const text = trackingAnswerJson(kept, callContext, options);
+        expect(text).toBe(JSON.stringify(renderTrackingAnswer(kept, callContext, options)));
+        expect(JSON.parse(text).metadata.api_calls).toMatchObject({ used: calls });
+      }
+    }
+  });
+
   it("numbers locations, facilities and vessels by position and refers to them by those numbers", () => {
     const body = trackingDataSchema.parse(renderTrackingAnswer(view(), context, { route: false }));
     expect(body.locations!.map((l) => [l.id, l.locode])).toEqual([

@@ -15,8 +15,8 @@ import { type CompatType, coreReferenceType, parseTrackingParams, type TrackingP
 import { carrierFailureWords } from "../render/carrier-failure";
 import {
   renderRouteData,
-  renderTrackingAnswer,
   successMessage,
+  trackingAnswerJson,
   type UsageView,
 } from "../render/tracking-answer";
 
@@ -233,8 +233,8 @@ export function mountTrackingRoutes(router: Router, deps: FacadeDeps): void {
         if (!outcome.ok) return call.refuse(outcome.outcome, outcome);
         const usage = await call.count();
         const view = outcome.tracked.document;
-        await call.answer(
-          renderTrackingAnswer(view, answerContext(outcome.tracked, params.type, usage), {
+        await call.answerJson(
+          trackingAnswerJson(view, answerContext(outcome.tracked, params.type, usage), {
             route: params.route,
             singleContainer: operation.path === "/container" ? outcome.tracked.shipment.reference : undefined,
           }),
