@@ -23,14 +23,35 @@ export const LOOKUP_FLUSH_MS = 1_000;
  * One INSERT for a whole batch, a parameter per column (`unnest`), whatever the batch's size: at a
  * thousand stored answers a second, Prisma's `createManyAndReturn` compiled a thousand-row plan in
  * WebAssembly every second, the largest cost of a compat answer served from the store after the
- * answer itself. The trigger `organization_number` numbers the rows in the order they are inserted.
+ * answer itself. The batch numbers its rows itself, per organisation in the order they were logged:
+ * one update of each organisation's counter for the whole batch (the trigger `organization_number`
+ * keeps a number a row arrives with; it updated the counter once per row). The counter's row lock
+ * holds to the statement's end, so another process's batch or a single lookup numbered by the
+ * trigger takes the numbers after these.
  */
 const INSERT_LOOKUPS: PreparedStatement = {
-  name: "lookup_log_insert",
-  text: `INSERT INTO tracking_lookups (organization_id, api_key_id, surface, reference, reference_type,
-      reference_key, carrier_scac, outcome, from_cache, document_version_id, created_at)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"ReferenceKind"[], $6::text[],
-      $7::text[], $8::text[], $9::bool[], $10::text[], $11::timestamp(3)[])
+  name: "lookup_log_insert_numbered",
+  text: `WITH batch AS (
+      SELECT u.*,
+             row_number() OVER (PARTITION BY u.organization_id ORDER BY u.ord) AS n,
+             count(*) OVER (PARTITION BY u.organization_id) AS size
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::"ReferenceKind"[], $6::text[],
+                    $7::text[], $8::text[], $9::bool[], $10::text[], $11::timestamp(3)[]) WITH ORDINALITY
+          AS u(organization_id, api_key_id, surface, reference, reference_type, reference_key,
+               carrier_scac, outcome, from_cache, document_version_id, created_at, ord)
+    ), counted AS (
+      INSERT INTO organization_counters AS c (organization_id, counter, value)
+      SELECT organization_id, 'tracking_lookups', count(*) FROM batch GROUP BY organization_id
+      ON CONFLICT (organization_id, counter) DO UPDATE SET value = c.value + EXCLUDED.value
+      RETURNING c.organization_id, c.value
+    )
+    INSERT INTO tracking_lookups (organization_id, api_key_id, surface, reference, reference_type,
+      reference_key, carrier_scac, outcome, from_cache, document_version_id, created_at, number)
+    SELECT b.organization_id, b.api_key_id, b.surface, b.reference, b.reference_type, b.reference_key,
+           b.carrier_scac, b.outcome, b.from_cache, b.document_version_id, b.created_at,
+           counted.value - b.size + b.n
+      FROM batch b JOIN counted ON counted.organization_id = b.organization_id
+     ORDER BY b.ord
     RETURNING organization_id, number`,
 };
 
