@@ -234,12 +234,16 @@ export class WebhooksService {
     if (events.length === 0) return;
     for (const listener of this.listeners) await listener(tx, organizationId, events);
     const endpoints = await tx.webhookEndpoint.findMany({ where: { organizationId } });
-    if (endpoints.length === 0) return;
+    const deliveries = events
+      .map((event) => ({
+        event,
+        subscribed: endpoints.filter((e) => e.events.includes("*") || e.events.includes(event.event)),
+      }))
+      .filter((d) => d.subscribed.length > 0);
+    // No endpoint wants these events: nothing is written, and the change's transaction waits for no lock.
+    if (deliveries.length === 0) return;
     await inOutboxOrder(tx, organizationId);
-    for (const event of events) {
-      const subscribed = endpoints.filter((e) => e.events.includes("*") || e.events.includes(event.event));
-      await this.write(tx, subscribed, event);
-    }
+    for (const { event, subscribed } of deliveries) await this.write(tx, subscribed, event);
   }
 
   private async write(db: Tx, endpoints: WebhookEndpoint[], event: DomainEvent) {
