@@ -147,3 +147,43 @@ describe("fragments of one event", () => {
     expect(((await res.json()) as { data: { error: string } }).data.error).toBe("disruption_not_found");
   });
 });
+
+describe("one report of the end of two coasts' lockouts", () => {
+  const source = (publisher: string) => ({ id: publisher, publisher, kind: "news", authoritative: false });
+  let before: string[] = [];
+
+  it("ends both on v1 and keeps them two, each with its own ports", async () => {
+    before = (await listed("resolved")).map((d) => d.id);
+    await app.services.disruptions.ingest(source("Pacific Box Review"), [
+      item(
+        "Pacific Box Review",
+        6,
+        "Vancouver terminal employers lock out foremen, idling container berths",
+        "Container terminals at Vancouver and Prince Rupert stopped work after the employers' lockout.",
+      ),
+    ]);
+    await app.services.disruptions.ingest(source("Atlantic Cargo Daily"), [
+      item(
+        "Atlantic Cargo Daily",
+        2,
+        "Montreal port employers declare lockout at container terminals",
+        "Dockworkers at Montreal were locked out after rejecting the employers' offer.",
+      ),
+    ]);
+    expect((await listed("active")).map((d) => d.entities.ports)).toEqual(
+      expect.arrayContaining([["CAPRR", "CAVAN"], ["CAMTR"]]),
+    );
+    await app.services.disruptions.ingest(source("Harbour Freight Wire"), [
+      item(
+        "Harbour Freight Wire",
+        0,
+        "Canadian port lockouts end as Ottawa orders binding arbitration",
+        "The labour minister directed work to restart at Vancouver, Prince Rupert and Montreal.",
+      ),
+    ]);
+    expect(await listed("active")).toEqual([]);
+    const lockouts = (await listed("resolved")).filter((d) => !before.includes(d.id));
+    expect(lockouts.map((d) => d.entities.ports).sort()).toEqual([["CAMTR"], ["CAPRR", "CAVAN"]]);
+    for (const lockout of lockouts) expect(lockout.resolved_at).toBe(clock.now().toISOString());
+  });
+});

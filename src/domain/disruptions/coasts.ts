@@ -35,3 +35,17 @@ export function oneRange(a: readonly string[], b: readonly string[]): boolean {
   const ranges = new Set([...a, ...b].map((port) => RANGE_OF.get(port)));
   return ranges.size === 1 && !ranges.has(undefined);
 }
+
+/**
+ * Whether the ports of `a` and those of `b` lie on known ranges, none shared: Vancouver's and
+ * Montreal's docks bargain apart (two employers, two unions), while two ports of no known range
+ * (Santos and Paranagua) may be one national strike.
+ */
+export function rangesApart(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  const of = (ports: readonly string[]) => ports.map((port) => RANGE_OF.get(port));
+  const ofA = of(a);
+  const ofB = of(b);
+  if (ofA.includes(undefined) || ofB.includes(undefined)) return false;
+  return !ofA.some((range) => ofB.includes(range));
+}

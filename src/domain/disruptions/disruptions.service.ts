@@ -241,6 +241,9 @@ export class DisruptionsService {
       select: { identity: true },
     });
     const known = new Set(stored.map((row) => row.identity));
+    // Events an item resolved without joining them (by silence, or a report of several ends): their
+    // matches go, as the silence sweep's do.
+    const resolved = new Set<string>();
     for (const [at, item] of ordered.entries()) {
       if (known.has(identities[at]!)) {
         report.duplicates++;
@@ -251,12 +254,16 @@ export class DisruptionsService {
       else if (kind.kind === "irrelevant") report.irrelevant++;
       else report.accepted++;
       if (kind.eventId && !report.events.includes(kind.eventId)) report.events.push(kind.eventId);
+      for (const id of kind.resolved ?? []) resolved.add(id);
     }
     for (const id of report.events) await this.matchEvent(id);
+    for (const id of resolved) if (!report.events.includes(id)) await this.matchEvent(id);
     return report;
   }
 
-  private async ingestOne(raw: FeedItem): Promise<{ kind: string; eventId: string | null }> {
+  private async ingestOne(
+    raw: FeedItem,
+  ): Promise<{ kind: string; eventId: string | null; resolved?: readonly string[] }> {
     const normalised = normaliseItem(raw);
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(${CLUSTERING_LOCK}::bigint)::text AS locked`;
@@ -294,11 +301,15 @@ export class DisruptionsService {
         // fragment goes (its shipment matches with it; the event's are recomputed after ingestion).
         for (const fragment of outcome.absorbed) await this.absorb(tx, fragment, outcome.event.id);
       }
-      // Events the new item's time resolved by silence are written back too.
+      // Events the new item's time resolved by silence, and those it reported the end of besides the
+      // one it joined, are written back too; their shipment matches are recomputed after ingestion.
+      const ended = outcome.kind === "joined" ? outcome.ended : [];
+      const resolved: string[] = [];
       for (const event of step.state.events) {
         const before = openRows.find((r) => r.id === event.id);
-        if (before && event.id !== eventId && before.status !== event.status) {
+        if (before && event.id !== eventId && (before.status !== event.status || ended.includes(event.id))) {
           await tx.disruption.update({ where: { id: event.id }, data: columnsOf(event) });
+          resolved.push(event.id);
         }
       }
       await tx.disruptionItem.create({
@@ -313,7 +324,7 @@ export class DisruptionsService {
           disruptionId: eventId,
         },
       });
-      return { kind: outcome.kind, eventId };
+      return { kind: outcome.kind, eventId, resolved };
     });
   }
 

@@ -15,6 +15,7 @@ import {
   LOW_WATER_FOLLOW_MS,
 } from "./categories";
 import type { Severity } from "./classify";
+import { oneRange, rangesApart } from "./coasts";
 import { type DisruptionEntities, entityKeys, extractEntities, mergeEntities } from "./entities";
 import { countryNameOf, findChokepoint } from "./gazetteer";
 import { diceSimilarity } from "./normalise";
@@ -155,9 +156,12 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const itemKeys = entityKeys(facts.entities);
   const sameCategory = event.categoryCounts[facts.category] ? 1 : 0;
   // A shared name counts as entities in common: the reports of one rule name its body.
-  // So does a ship's name: the reports of a grounding name the ship, not always its place.
+  // So does a ship's name: the reports of a grounding name the ship, not always its place; and a
+  // coast's ports in a labour dispute.
   const entityLikeness =
-    sharesName(event, facts) || sharesShip(event, facts) ? 1 : overlap(eventKeys, itemKeys);
+    sharesName(event, facts) || sharesShip(event, facts) || sameCoastDispute(event, facts)
+      ? 1
+      : overlap(eventKeys, itemKeys);
   const score = WEIGHT_TEXT * text + WEIGHT_ENTITIES * entityLikeness + WEIGHT_CATEGORY * sameCategory;
   const dice = Math.max(0, ...event.recentTitles.map((t) => diceSimilarity(t, facts.foldedTitle)));
   const eventSpecific = specific(event.entities);
@@ -168,7 +172,10 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   // the news at no port or chokepoint, the words agree and the same thing happened (a seizure).
   const placed = (keys: string[]) => keys.some((k) => !k.startsWith("carrier:"));
   const sharesPlace =
-    shared.some((k) => !k.startsWith("carrier:")) || sharesStorm(event, facts) || sharesShip(event, facts);
+    shared.some((k) => !k.startsWith("carrier:")) ||
+    sharesStorm(event, facts) ||
+    sharesShip(event, facts) ||
+    sameCoastDispute(event, facts);
   // Issue 35, fourth pass: a carrier's own trouble (its collapse, its outage) told in other words by
   // each publisher: of the same category, neither placed and the carriers the same, no likeness of
   // words is asked (within the join window only; `follows` still asks for it).
@@ -222,6 +229,23 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
     (score >= threshold && (sharesSpecific || bothUnspecific));
   return { score: Math.max(score, dice), joinable };
+}
+
+/**
+ * Dock labour bargains coast-wide (coasts.ts: the ILWU's contract covers every US West Coast port): a
+ * strike reported at Los Angeles, then at Oakland, is one dispute though the two name no port in
+ * common. Labour news on both sides, ports only, all on one coast's range.
+ */
+function sameCoastDispute(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return (
+    facts.category === "labor" &&
+    event.category === "labor" &&
+    event.entities.chokepoints.length === 0 &&
+    facts.entities.chokepoints.length === 0 &&
+    event.entities.ports.length > 0 &&
+    facts.entities.ports.length > 0 &&
+    oneRange(event.entities.ports, facts.entities.ports)
+  );
 }
 
 /** The countries an item names, itself or through a port's UN/LOCODE (its first two letters). */
@@ -436,7 +460,10 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
   const eventPlaces = places(event.entities);
   const itemPlaces = places(facts.entities);
   const sharesPlace =
-    itemPlaces.some((k) => eventPlaces.includes(k)) || sharesStorm(event, facts) || sharesShip(event, facts);
+    itemPlaces.some((k) => eventPlaces.includes(k)) ||
+    sharesStorm(event, facts) ||
+    sharesShip(event, facts) ||
+    sameCoastDispute(event, facts);
   const text = cosine(event.terms, facts.terms);
   // A later report may read the same event under another category (the grounded ship's salvage as a
   // chokepoint story, a strike's backlog as a port's): at the same place and in the same words, it
@@ -656,6 +683,37 @@ export function isFragmentOf(event: DisruptionEvent, other: DisruptionEvent, fac
     return false;
   // The item that ties them reads like the fragment, or the two read alike.
   return Math.max(cosine(facts.terms, other.terms), cosine(event.terms, other.terms)) >= FRAGMENT_TEXT;
+}
+
+/**
+ * Whether two events are two disputes of coasts apart: each names ports and no chokepoint, and their
+ * ports lie on known coasts' ranges with none in common (coasts.ts). A lockout at Vancouver and one at
+ * Montreal in the same week are two events even when one report tells of the end of both; two ports of
+ * no known range (Santos and Paranagua) whose strike ends in one deal are one.
+ */
+export function placedApart(a: DisruptionEvent, b: DisruptionEvent): boolean {
+  return (
+    a.entities.chokepoints.length === 0 &&
+    b.entities.chokepoints.length === 0 &&
+    rangesApart(a.entities.ports, b.entities.ports)
+  );
+}
+
+/**
+ * An event closed by a report of its end that another event took ("Canadian port lockouts end", joined
+ * to Vancouver's lockout, ends Montreal's too): resolved at the report's time, as its own report would
+ * have. One the silence rule closed earlier was not over then: the report's time replaces the guess.
+ */
+export function endedAlongside(event: DisruptionEvent, facts: ItemFacts): DisruptionEvent {
+  if (event.resolvedBy === "report") return event;
+  const at = facts.source.publishedAt;
+  return written({
+    ...event,
+    status: "resolved",
+    resolvedAt: at,
+    resolvedBy: "report",
+    lastUpdated: at > event.lastUpdated ? at : event.lastUpdated,
+  });
 }
 
 /** One event from two fragments: `from`'s reports, names, publishers and counts added to `into`'s. */

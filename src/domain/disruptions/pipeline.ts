@@ -18,6 +18,7 @@ import {
   bestEvent,
   cosine,
   type DisruptionEvent,
+  endedAlongside,
   follows,
   type ItemFacts,
   isFragmentOf,
@@ -26,6 +27,7 @@ import {
   NAME_TERM,
   namesEventPlace,
   namesEventShip,
+  placedApart,
   resolveIfSilent,
   SIGNAL_WORDS,
   sharesName,
@@ -226,6 +228,8 @@ export type IngestOutcome =
       event: DisruptionEvent;
       /** Fragments of the same event the item tied to it, merged into it (their ids are gone). */
       absorbed: string[];
+      /** Other events the item reported the end of (`endedAlongside`): resolved, kept apart. */
+      ended: string[];
     };
 
 /**
@@ -237,15 +241,40 @@ function joined(
   events: readonly DisruptionEvent[],
   target: DisruptionEvent,
   facts: ItemFacts,
-): { events: DisruptionEvent[]; event: DisruptionEvent; absorbed: string[] } {
+): { events: DisruptionEvent[]; event: DisruptionEvent; absorbed: string[]; ended: string[] } {
   let event = joinEvent(target, facts);
-  const fragments = events.filter((e) => isFragmentOf(event, e, facts));
+  const tied = events.filter((e) => isFragmentOf(event, e, facts));
+  // A report of the end that names the places of two events ("Canadian port lockouts end as Ottawa
+  // orders arbitration at Vancouver, Prince Rupert and Montreal") ends each of them; it does not make
+  // two lockouts at opposite coasts one (issue 35: two same-category events of one fortnight stay two).
+  const endedEvents = facts.resolution ? tied.filter((e) => placedApart(target, e)) : [];
+  const ended = endedEvents.map((e) => e.id);
+  // Their places are theirs: the event the report joined does not take Montreal from it.
+  if (endedEvents.length > 0) event = joinEvent(target, withoutPlacesOf(facts, endedEvents));
+  const fragments = tied.filter((e) => !ended.includes(e.id));
   for (const fragment of fragments) event = mergeFragments(event, fragment);
   const absorbed = fragments.map((f) => f.id);
   return {
-    events: events.filter((e) => !absorbed.includes(e.id)).map((e) => (e.id === event.id ? event : e)),
+    events: events
+      .filter((e) => !absorbed.includes(e.id))
+      .map((e) => (e.id === event.id ? event : ended.includes(e.id) ? endedAlongside(e, facts) : e)),
     event,
     absorbed,
+    ended,
+  };
+}
+
+/** An item's facts without the ports and chokepoints that are `events`' own (and not the item's alone). */
+function withoutPlacesOf(facts: ItemFacts, events: readonly DisruptionEvent[]): ItemFacts {
+  const ports = new Set(events.flatMap((e) => e.entities.ports));
+  const chokepoints = new Set(events.flatMap((e) => e.entities.chokepoints));
+  return {
+    ...facts,
+    entities: {
+      ...facts.entities,
+      ports: facts.entities.ports.filter((p) => !ports.has(p)),
+      chokepoints: facts.entities.chokepoints.filter((c) => !chokepoints.has(c)),
+    },
   };
 }
 
@@ -302,7 +331,7 @@ export function ingestItem(
     const step = joined(open, target, facts);
     return {
       state: { events: step.events, seen },
-      outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed },
+      outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed, ended: step.ended },
     };
   }
   let own = draft.category ? graded(read, draft, draft.category) : null;
@@ -342,7 +371,7 @@ export function ingestItem(
   const step = joined(open, target, facts);
   return {
     state: { events: step.events, seen },
-    outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed },
+    outcome: { kind: "joined", item, facts, event: step.event, absorbed: step.absorbed, ended: step.ended },
   };
 }
 
