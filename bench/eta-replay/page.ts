@@ -16,6 +16,9 @@ import {
 
 const START = "<!-- eta-replay:start (generated from the eta-replay results; do not edit) -->";
 const END = "<!-- eta-replay:end -->";
+/** Notes written by hand between the two sections (an analysis, an emulation's tables): kept by both runs. */
+const NOTES_START = "<!-- eta-notes:start (written by hand; kept when either section is generated) -->";
+const NOTES_END = "<!-- eta-notes:end -->";
 const TITLE = "# Predictive ETA calibration";
 const DIRECT_TITLE =
   "## Direct model replay (the model alone on the world's voyages, not the service's path)";
@@ -118,18 +121,24 @@ function directSection(page: string): string {
 }
 
 /**
- * The page with the replay's section on top and the direct replay below it. `direct` is the direct
- * replay's own page (etaCalibrationPage) when it is being rewritten; otherwise the one on disk is kept.
+ * The page with the replay's section on top, the notes written by hand below it, then the direct
+ * replay. `direct` is the direct replay's own page (etaCalibrationPage) when it is being rewritten;
+ * otherwise the one on disk is kept. Either run keeps the notes.
  */
 export function composeEtaPage(current: string, parts: { replay?: string; direct?: string }): string {
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const keptReplay = start >= 0 && end > start ? current.slice(start, end + END.length) : "";
+  const notesStart = current.indexOf(NOTES_START);
+  const notesEnd = current.indexOf(NOTES_END);
+  const hasNotes = notesStart >= 0 && notesEnd > notesStart;
+  const notes = hasNotes ? current.slice(notesStart, notesEnd + NOTES_END.length) : "";
+  const rest = hasNotes ? current.slice(0, notesStart) + current.slice(notesEnd + NOTES_END.length) : current;
+  const start = rest.indexOf(START);
+  const end = rest.indexOf(END);
+  const keptReplay = start >= 0 && end > start ? rest.slice(start, end + END.length) : "";
   const keptDirect =
-    start >= 0 && end > start ? current.slice(end + END.length).trim() : directSection(current.trim());
+    start >= 0 && end > start ? rest.slice(end + END.length).trim() : directSection(rest.trim());
   const replay = parts.replay ?? keptReplay;
   const direct = parts.direct !== undefined ? directSection(parts.direct.trim()) : keptDirect;
-  return [TITLE, "", ...(replay ? [replay, ""] : []), direct, ""].join("\n");
+  return [TITLE, "", ...(replay ? [replay, ""] : []), ...(notes ? [notes, ""] : []), direct, ""].join("\n");
 }
 
 export function consoleLines(result: EtaReplayResult): string[] {

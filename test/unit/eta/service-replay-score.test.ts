@@ -80,4 +80,25 @@ describe("service-path replay scoring (bench/eta-replay)", () => {
     expect(rewritten).toContain("### New results");
     expect(rewritten).not.toContain("### Results");
   });
+
+  it("keeps the notes written by hand between the sections when either run rewrites the page", () => {
+    const replay = (title: string) =>
+      `<!-- eta-replay:start (generated from the eta-replay results; do not edit) -->\n## ${title}\n<!-- eta-replay:end -->`;
+    const notes =
+      "<!-- eta-notes:start (written by hand; kept when either section is generated) -->\n## An emulation\n\nIts tables.\n<!-- eta-notes:end -->";
+    const page = composeEtaPage(
+      `# Predictive ETA calibration\n\n${replay("Service-path replay")}\n\n${notes}\n\n## Direct model replay (the model alone on the world's voyages, not the service's path)\n\n### Results\n`,
+      {},
+    );
+    const byDirect = composeEtaPage(page, { direct: "# Predictive ETA calibration\n\n## New results\n" });
+    const byReplay = composeEtaPage(byDirect, { replay: replay("Service-path replay, again") });
+    for (const rewritten of [byDirect, byReplay]) {
+      expect(rewritten).toContain(notes);
+      expect(rewritten.indexOf("<!-- eta-replay:end -->")).toBeLessThan(rewritten.indexOf(notes));
+      expect(rewritten.indexOf(notes)).toBeLessThan(rewritten.indexOf("## Direct model replay"));
+      expect(rewritten).toContain("### New results");
+      expect(rewritten.match(/eta-notes:start/g)).toHaveLength(1);
+    }
+    expect(byReplay).toContain("## Service-path replay, again");
+  });
 });
