@@ -237,9 +237,12 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
  * common. Labour news on both sides, ports only, all on one coast's range.
  */
 function sameCoastDispute(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return facts.category === "labor" && event.category === "labor" && portsOnOneRange(event, facts);
+}
+
+/** Both sides name ports and no chokepoint, and all their ports lie on one coast's range. */
+export function portsOnOneRange(event: DisruptionEvent, facts: ItemFacts): boolean {
   return (
-    facts.category === "labor" &&
-    event.category === "labor" &&
     event.entities.chokepoints.length === 0 &&
     facts.entities.chokepoints.length === 0 &&
     event.entities.ports.length > 0 &&

@@ -12,7 +12,6 @@
  * (`bench/disruptions/same-event-fit.ts`, which also checks them event by event, leaving each out).
  */
 import { CATEGORY_LEXICON, type DisruptionCategory } from "./categories";
-import { oneRange } from "./coasts";
 import { entityKeys, extractEntities } from "./entities";
 import {
   cosine,
@@ -23,6 +22,7 @@ import {
   type ItemFacts,
   mostlySameCarriers,
   namesEventPlace,
+  portsOnOneRange,
   SIGNAL_WORDS,
   sharesName,
   shipsDisagree,
@@ -187,17 +187,6 @@ export function sameEventProbability(
  * events' matches and mails while a split only shows one event twice.
  */
 export const SAME_EVENT_JOIN = 0.8;
-
-/** Both sides name ports and no chokepoint, and all their ports lie on one coast's range. */
-function portsOnOneRange(event: DisruptionEvent, facts: ItemFacts): boolean {
-  return (
-    event.entities.chokepoints.length === 0 &&
-    facts.entities.chokepoints.length === 0 &&
-    event.entities.ports.length > 0 &&
-    facts.entities.ports.length > 0 &&
-    oneRange(event.entities.ports, facts.entities.ports)
-  );
-}
 
 /**
  * Pairs that are two events whatever their signals: a disruption closed by a report of its end
