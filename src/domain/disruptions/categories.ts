@@ -325,6 +325,10 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "cyber attack",
     "ransomware",
     "malware",
+    // Issue 35, fourteenth pass: how a port itself words it.
+    "cyber incident",
+    "cybersecurity incident",
+    "cyber-attack",
     "bridge collapse",
     "bridge collapses",
     "bridge collapsed",

@@ -57,6 +57,18 @@ const ARMED_STRIKE = new RegExp(
   "gu",
 );
 
+/**
+ * An attack on computers: "hackers", "ransomware", "the attack on its IT", "a cybersecurity incident".
+ * Its victim's trouble (a port's systems, a carrier's bookings), not an armed attack.
+ */
+const CYBER =
+  /(?<![\p{L}])(?:cyber\w*|ransomware|malware|hackers?|hacked|hacking|its it|it systems?|it outage|computer systems?|servers)(?![\p{L}])/u;
+const ATTACK_WORD = /(?<![\p{L}])(?:attack|attacks|attacked)(?![\p{L}])/gu;
+
+/** A ship's trouble at sea, not in a port: "in the Arabian Sea", "off Colombo", "at sea". */
+const AT_SEA =
+  /(?<![\p{L}])(?:at sea|in the (?:\p{L}+ ){0,2}(?:sea|ocean|pacific|atlantic)|off (?:the coast|colombo|\p{L}+ coast)|northwest of|nautical miles)(?![\p{L}])/u;
+
 function hits(pattern: RegExp, text: string): number {
   return [...text.matchAll(pattern)].length;
 }
@@ -77,6 +89,20 @@ export function categoryScores(
   if (chokepointNamed) scores.chokepoint += diversions;
   // Cargo diverted away from a named port that cannot take it: that port's disruption.
   else if (named.port) scores.port_disruption += diversions;
+  // "The attack on its IT" is a cyberattack: the victim's disruption (a port's, below a carrier's),
+  // not a security incident.
+  if (CYBER.test(`${foldedTitle} ${foldedSummary}`)) {
+    const attacks = 2 * hits(ATTACK_WORD, foldedTitle) + hits(ATTACK_WORD, foldedSummary);
+    const moved = Math.min(attacks, scores.security_geopolitical);
+    scores.security_geopolitical -= moved;
+    scores.port_disruption += moved;
+  }
+  // A fire or a blast aboard a ship at sea ("fire on Maersk Honam in the Arabian Sea", "off Colombo")
+  // is its carrier's casualty, though the item names the ports of its voyage.
+  if (named.carrier && named.port && AT_SEA.test(`${foldedTitle} ${foldedSummary}`)) {
+    scores.carrier_ops += scores.port_disruption;
+    scores.port_disruption = 0;
+  }
   // A cyberattack on a carrier's systems, no port named, is the carrier's operations; so, since issue
   // 35's fourth pass, is any trouble a port's words describe (berths refused, ships at anchor, a fire
   // on board) when the item names a carrier and no port: it happens in the carrier's network.

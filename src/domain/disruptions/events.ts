@@ -288,6 +288,15 @@ export function namesEventPlace(event: DisruptionEvent, facts: ItemFacts): boole
 }
 
 /**
+ * Whether the item names what the event is (its storm, its ship), not only where it happens: a port's
+ * name is also in its share prices and its shipyard's launches ("Tokyo shares ride out the storm",
+ * "Feeder ship Colombo Trader delivered") while a typhoon is closing it.
+ */
+export function namesEventIdentity(event: DisruptionEvent, facts: ItemFacts): boolean {
+  return sharesStorm(event, facts) || sharesShip(event, facts);
+}
+
+/**
  * A storm is one event wherever it makes landfall: a report that names the storm of a weather event
  * (or names it without the word "typhoon": "Milton closes Tampa") shares that event's identity even
  * when it names other ports than the reports before it.

@@ -25,7 +25,7 @@ import {
   joinEvent,
   mergeFragments,
   NAME_TERM,
-  namesEventPlace,
+  namesEventIdentity,
   namesEventShip,
   placedApart,
   resolveIfSilent,
@@ -324,7 +324,7 @@ export function ingestItem(
       !facts ||
       !target ||
       (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT &&
-        !namesEventPlace(target, facts) &&
+        !namesEventIdentity(target, facts) &&
         !sharesName(target, facts))
     )
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };

@@ -69,9 +69,12 @@ const ARGUED_SUMMARY = /\b(?:argues|argued|argue|contends|in our view|we believe
 const RESULTS =
   /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares)\b/;
 
-/** A retrospective or an anniversary: an old event recalled, not a new one reported. */
+/**
+ * A retrospective or an anniversary: an old event recalled, not a new one reported; so is a book or a
+ * film that retells one ("New book retells the six days Ever Given blocked the Suez Canal").
+ */
 const RETROSPECTIVE =
-  /\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|fifty|a|\d+) (?:years?|decades?) (?:on|after|since|ago|later)|anniversary|anniversaries|remember(?:s|ed|ing)?|commemorat\w*|memorial|looks? back|looking back|in retrospect|retrospective|lessons? (?:of|from) the)\b/;
+  /\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|fifty|a|\d+) (?:years?|decades?) (?:on|after|since|ago|later)|anniversary|anniversaries|remember(?:s|ed|ing)?|commemorat\w*|memorial|looks? back|looking back|in retrospect|retrospective|lessons? (?:of|from) the|(?:new|a) (?:book|documentary|film|memoir)|(?:book|documentary|film|memoir) (?:retells|recounts|revisits|tells|charts|explores)|retells|retold)\b/;
 
 const SPORTS = words([
   "derby",
@@ -421,6 +424,10 @@ const HARM_WORDS = [
   "sinking",
   "sunk",
   "cyberattack",
+  "cyber attack",
+  "cyber-attack",
+  "cyber incident",
+  "cybersecurity incident",
   "ransomware",
   "collapse",
   "collapsed",
@@ -560,7 +567,7 @@ const END_WORDS = [
 const EFFECT = words([...HARM_WORDS, ...END_WORDS]);
 const HARM = words(HARM_WORDS);
 
-export type Refusal = "commentary" | "retrospective" | "sports" | "no_effect";
+export type Refusal = "commentary" | "retrospective" | "sports" | "results" | "no_effect";
 
 /**
  * Why an item is no disruption news although it may hold category words, or null when it reports an
@@ -580,7 +587,9 @@ export function refusal(
   const shippingWord = SHIPPING.test(text);
   if (SPORTS.test(text) && !shippingWord) return "sports";
   if (!EFFECT.test(text)) return "no_effect";
-  if (RESULTS.test(foldedTitle) && !EFFECT.test(foldedTitle)) return "no_effect";
+  // A company's or a market's figures ("Tokyo shares ride out the storm") are never an open event's
+  // report either, though they name its port and its storm.
+  if (RESULTS.test(foldedTitle) && !EFFECT.test(foldedTitle)) return "results";
   if (!shippingWord && !namesShipping && !(namesCountry && TRADE_EFFECT.test(text))) return "no_effect";
   return null;
 }
