@@ -272,6 +272,13 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "floods",
     "drought",
     "low water",
+    // Issue 35, fourteenth pass: a river too low for full loads, in a barge operator's words.
+    "too shallow",
+    "part-loaded",
+    "loading lighter",
+    "lighter loads",
+    "water level",
+    "water levels",
     "ice",
     "heatwave",
     "landfall",
@@ -493,6 +500,14 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "legislation",
     "regulator",
     "regulators",
+    // Issue 35, fourteenth pass: a new customs border in the words of forwarders and hauliers.
+    "customs declarations",
+    "declarations",
+    "customs checks",
+    "customs formalities",
+    "customs paperwork",
+    "customs data",
+    "customs filings",
   ],
   container_market: [
     "freight rates",

@@ -292,6 +292,18 @@ const CRITICAL_WORDS = [
   "paralyze",
   "paralyzes",
   "paralyzed",
+  // Issue 35, fourteenth pass: a ship's casualty (on fire, abandoned, its boxes lost, boarded) and
+  // work that stops.
+  "fire",
+  "fires",
+  "blaze",
+  "burning",
+  "abandon",
+  "abandoned",
+  "overboard",
+  "boarded",
+  "stop",
+  "stops",
 ];
 const CRITICAL_VERBS = wholeWords(CRITICAL_WORDS);
 
@@ -537,6 +549,19 @@ const RESOLUTION_PHRASES = wholeWords([
   "restarted operations",
   "restart operations",
   "restores",
+  // Issue 35, fourteenth pass: a union's suspension of its action and members' vote for a deal.
+  "suspends all action",
+  "suspends industrial action",
+  "suspend industrial action",
+  "industrial action suspended",
+  "back deal",
+  "backs deal",
+  "approve deal",
+  "approves deal",
+  "accept deal",
+  "accepts deal",
+  "ratify deal",
+  "ratifies deal",
 ]);
 
 /**
@@ -618,7 +643,8 @@ export function isResolution(item: NormalisedItem): boolean {
     .replace(RENEWED, " ")
     .replace(NOT_YET, " ")
     .replace(PARTIAL_END, " ")
-    .replace(ORDERED_BACK, " ");
+    .replace(ORDERED_BACK, " ")
+    .replace(TEMPORARY_RETURN, " ");
   return (
     hits(RESOLUTION_PHRASES, title) > 0 ||
     BACKLOG_CLEARED.test(title) ||
@@ -679,6 +705,13 @@ const REMEDY =
   /(?<![\p{L}])(?:reopens|reopened|reopen|reopening|restores|restored|resumes|resumed|restarts|restarted)(?: [\p{L}\p{N}'-]+){0,5}? to (?:clear|ease|relieve|reduce|cut|tackle|absorb|handle|work off) (?:the |a |its |their )?(?:[\p{L}-]+ )?(?:backlog|backlogs|congestion|queue|queues|delays|pile-up|surge)(?![\p{L}])/gu;
 
 /** "Seoul orders striking truckers back to work": an order to return, which the strikers may defy, is no end. */
+/**
+ * A return to work for a stated while ("back to work for four days" under a court-brokered pause):
+ * the dispute goes on, and the union may strike again when it ends.
+ */
+const TEMPORARY_RETURN =
+  /(?<![\p{L}])(?:back to work|return to work|returns to work|resume work|resumes work)(?: [\p{L}-]+){0,2} for (?:a |an |one |two |three |four |five |six |seven |ten |\p{N}+ )?(?:hours?|days?|weeks?)(?![\p{L}])/gu;
+
 const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3} back to work(?![\p{L}])/gu;
 
 /**
@@ -686,7 +719,7 @@ const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3
  * or dispute brought to its end, in any tense.
  */
 const ENDING =
-  /(?<![\p{L}])(?:end|ends|ended|ending) (?:the |their |its |a |this )?(?:[\p{L}\p{N}-]+ ){0,3}(?:strike|strikes|dispute|walkout|walkouts|lockout|lockouts|stoppage|stoppages|protest|protests|blockade|closure|action|industrial action)(?![\p{L}])/u;
+  /(?<![\p{L}])(?:end|ends|ended|ending) (?:the |their |its |a |this )?(?:[\p{L}\p{N}'’-]+ ){0,3}(?:strike|strikes|dispute|walkout|walkouts|lockout|lockouts|stoppage|stoppages|protest|protests|blockade|closure|action|industrial action)(?![\p{L}])/u;
 
 /**
  * "Strike at Santos and Paranagua ends after pay deal", "Lockout at the Port of Montreal is over": the

@@ -287,7 +287,10 @@ export function extractEntities(
           PORT_CUE_BEFORE.test(before) || PORT_CUE_AFTER.test(after) || PORT_CUE_AFTER_LIST.test(listAfter);
         // Its country named is not enough on its own: "Santos beat Corinthians in the Brazilian
         // league" names Brazil too. The item must also be about shipping.
-        const countryNamed = c.entry.countryCode !== undefined && firmCountries.has(c.entry.countryCode);
+        // So is another port of its country ("Sydney, Melbourne, Brisbane and Fremantle").
+        const countryNamed =
+          c.entry.countryCode !== undefined &&
+          (firmCountries.has(c.entry.countryCode) || firmPortCountries.has(c.entry.countryCode));
         if (!cue && !(countryNamed && SHIPPING_CONTEXT.test(allText))) continue;
       } else if (c.entry.kind === "country") {
         const excluded = COUNTRY_MISREADINGS[c.entry.codes[0] ?? ""] ?? [];

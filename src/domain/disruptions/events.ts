@@ -813,7 +813,16 @@ export const SIGNAL_WORDS: Readonly<Record<string, readonly string[]>> = {
   restriction: ["restriction", "restrictions", "restricted", "draft", "slots"],
   diversion: ["diverted", "diversion", "reroute", "rerouting", "cape of good hope"],
   // Low water on a river or a canal: a drought's effect, which lasts weeks to months (followHorizonMs).
-  low_water: ["drought", "low water", "water level", "water levels", "river level", "river levels"],
+  low_water: [
+    "drought",
+    "low water",
+    "water level",
+    "water levels",
+    "river level",
+    "river levels",
+    "too shallow",
+    "loading lighter",
+  ],
   delay: ["delay", "delays", "congestion", "backlog", "queue"],
   tariff: ["tariff", "tariffs", "duties"],
   rates: ["rates", "rate", "index", "surcharge"],

@@ -344,6 +344,13 @@ const HARM_WORDS = [
   "capped",
   "draft",
   "low water",
+  "too shallow",
+  "shallow",
+  "part-loaded",
+  "loading lighter",
+  "lighter loads",
+  "turned back",
+  "refused entry",
   "lockdown",
   "outbreak",
   // rerouted, cancelled

@@ -125,3 +125,90 @@ describe("a fire aboard a ship at sea", () => {
     expect(state.events[0]!.entities.carriers).toContain("XPRS");
   });
 });
+
+describe("a ship's casualty and a stoppage ahead", () => {
+  it("grades a fire or lost boxes at sea as a halt, and a typhoon's coming stop as a hedged one", () => {
+    const { state } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Shorewire",
+          title: "Containers lost overboard as boxship rolls in a Pacific gale",
+          summary: "The crew of the ONE vessel are safe; the ship is heading for Kobe.",
+        },
+        {
+          day: 3,
+          publisher: "Pearl River Freight",
+          title: "Hong Kong terminals brace for the typhoon",
+          summary: "Lines warn that container handling at Hong Kong may stop on Sunday.",
+        },
+      ],
+      START,
+    );
+    const [casualty, typhoon] = state.events;
+    expect(casualty).toMatchObject({ category: "carrier_ops", itemSeverity: 3 });
+    expect(typhoon).toMatchObject({ category: "weather", itemSeverity: 3 });
+  });
+});
+
+describe("places and ends the batch showed missing", () => {
+  it("reads Dover as the port but not Dover Corporation, and a list's ports of one country", () => {
+    expect(extractEntities("Lorries turned back at Dover", "").entities.ports).toEqual(["GBDVR"]);
+    expect(extractEntities("Dover Corporation raises its dividend", "").entities.ports).toEqual([]);
+    expect(
+      extractEntities(
+        "Union action holds up ships",
+        "Boxes are delayed across Sydney, Melbourne, Brisbane and Fremantle terminals.",
+      ).entities.ports,
+    ).toEqual(["AUBNE", "AUFRE", "AUMEL", "AUSYD"]);
+  });
+
+  it("keeps a strike open through a return to work for four days and ends it at the members' vote", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Harbour Wire",
+          title: "Lashers walk out at Antwerp, halting container terminals",
+          summary: "Ships cannot be worked while the lashing crews strike.",
+        },
+        {
+          day: 2,
+          publisher: "Quay Ledger",
+          title: "Court-brokered pause sends Antwerp lashers back to work for four days",
+          summary: "The union can restart the strike on Friday without a deal.",
+        },
+        {
+          day: 6,
+          publisher: "Box Trade Daily",
+          title: "Lashers back deal, ending Antwerp's longest port strike in years",
+          summary: "Terminals are clearing the backlog of ships at anchor.",
+        },
+      ],
+      START,
+    );
+    expect(new Set(outcomes.map(eventOf)).size).toBe(1);
+    expect(state.events).toHaveLength(1);
+    expect(state.events[0]!).toMatchObject({
+      status: "resolved",
+      resolvedBy: "report",
+      resolvedAt: new Date(START + 6 * 86_400_000),
+    });
+  });
+
+  it("publishes a river too shallow for full barge loads", () => {
+    const { state } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Inland Freight Desk",
+          title: "Danube at Vienna falls to its lowest in a decade",
+          summary: "Barges are loading lighter as stretches of the channel grow too shallow.",
+        },
+      ],
+      START,
+    );
+    expect(state.events).toHaveLength(1);
+    expect(state.events[0]!.category).toBe("weather");
+  });
+});
