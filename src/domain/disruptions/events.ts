@@ -225,10 +225,34 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     event.entities.carriers.length > 0 &&
     !mostlySameCarriers(event.entities, facts.entities);
   const joinable =
-    (market && sameCategory === 1) ||
-    (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
-    (score >= threshold && (sharesSpecific || bothUnspecific));
+    !goodsDisagree(event, facts) &&
+    ((market && sameCategory === 1) ||
+      (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
+      (score >= threshold && (sharesSpecific || bothUnspecific)));
   return { score: Math.max(score, dice), joinable };
+}
+
+/**
+ * Goods a trade measure's headline names. Two export bans in one month ("Indonesia halts palm oil
+ * exports", "India bans wheat exports") are two measures though the buyers they name overlap.
+ */
+const GOODS = new Set(
+  `wheat rice palm coal steel aluminium aluminum barley seafood solar cotton timber lumber soybean soybeans
+  corn maize sugar copper nickel fertiliser fertilizer fertilisers fertilizers beef wine lobster lobsters
+  semiconductor semiconductors chips tomatoes polysilicon gas lng grain`.split(/\s+/),
+);
+
+function goodsIn(titles: readonly string[]): Set<string> {
+  return new Set(titles.flatMap((t) => (t.match(/[\p{L}]+/gu) ?? []).filter((w) => GOODS.has(w))));
+}
+
+/** Trade news on both sides whose headlines name goods, none in common. */
+export function goodsDisagree(event: DisruptionEvent, facts: ItemFacts): boolean {
+  if (event.category !== "tariff_trade" || facts.category !== "tariff_trade") return false;
+  const item = goodsIn([facts.foldedTitle]);
+  if (item.size === 0) return false;
+  const named = goodsIn(event.recentTitles);
+  return named.size > 0 && ![...item].some((g) => named.has(g));
 }
 
 /**
@@ -458,7 +482,7 @@ export function withinWindow(event: DisruptionEvent, at: Date): boolean {
  * rule must not split it.
  */
 export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
-  if (event.resolvedBy === "report") return false;
+  if (event.resolvedBy === "report" || goodsDisagree(event, facts)) return false;
   const at = facts.source.publishedAt.getTime();
   const followMs = followHorizonMs(event);
   // The report of an event's end may come long after its last news (a seized ship released two

@@ -450,10 +450,26 @@ const GOVERNMENT_CAPITALS: readonly { name: string; code: string }[] = [
   { name: "dhaka", code: "BD" },
   { name: "cairo", code: "EG" },
   { name: "mexico city", code: "MX" },
+  // Issue 35, fourteenth pass: capitals that are also ports ("Jakarta widens its export ban").
+  { name: "jakarta", code: "ID" },
+  { name: "tokyo", code: "JP" },
+  { name: "manila", code: "PH" },
+  { name: "bangkok", code: "TH" },
+  { name: "lisbon", code: "PT" },
 ];
 
+/** Capitals whose name is also their port's: the port reading yields to a government's act. */
+const PORT_CAPITALS: ReadonlySet<string> = new Set(["jakarta", "tokyo", "manila", "bangkok", "lisbon"]);
+
+/**
+ * A capital acting as its government in words a port never uses ("Jakarta widens its export ban",
+ * "Tokyo imposes"); "Tokyo halts container work" stays the port.
+ */
+const GOVERNMENT_POLICY =
+  /^\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|widens?|widened|raises?|raised|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|sanctions?|sanctioned|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|legislates?)(?![\p{L}])/iu;
+
 const GOVERNMENT_VERB =
-  /^(?!\s*(?:'s|\u2019s)(?![\p{L}])|\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|raises?|raised|hikes?|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|plans?|moves?|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|suspends?|suspended|sanctions?|sanctioned|targets?|adds?|cuts?|blocks?|blocked|halts?|halted|restricts?|tightens?|eases?|eased|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|let|lets|legislates?|steps in|sends?|sent|deploys?|deployed)(?![\p{L}]))/iu;
+  /^(?!\s*(?:'s|\u2019s)(?![\p{L}])|\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|widens?|widened|raises?|raised|hikes?|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|plans?|moves?|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|suspends?|suspended|sanctions?|sanctioned|targets?|adds?|cuts?|blocks?|blocked|halts?|halted|restricts?|tightens?|eases?|eased|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|let|lets|legislates?|steps in|sends?|sent|deploys?|deployed)(?![\p{L}]))/iu;
 
 function entry(partial: Omit<GazetteerEntry, "confidence"> & { confidence?: number }): GazetteerEntry {
   return { confidence: partial.ambiguous ? 0.7 : 1, ...partial };
@@ -512,7 +528,7 @@ export function gazetteer(): readonly GazetteerEntry[] {
         caseSensitive: port.caseSensitive ?? false,
         ambiguous: port.ambiguous ?? false,
         countryCode: known.countryCode,
-        notFollowedBy: port.notFollowedBy,
+        notFollowedBy: port.notFollowedBy ?? (PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : undefined),
       }),
     );
   }
@@ -529,6 +545,7 @@ export function gazetteer(): readonly GazetteerEntry[] {
         caseSensitive: port.caseSensitive ?? false,
         ambiguous: port.ambiguous ?? false,
         countryCode,
+        notFollowedBy: PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : undefined,
       }),
     );
   }

@@ -193,6 +193,10 @@ function inContext(
       (cosine(event.terms, draft.terms) < minText && !namesEventShip(event, item.title))
     )
       continue;
+    // The market takes any report of its own category; read into it, an item must read like it
+    // (a ship's lost boxes named no rate, and joined the month's rate rally).
+    if (event.category === "container_market" && cosine(event.terms, draft.terms) < IN_CONTEXT_MIN_TEXT)
+      continue;
     const facts = graded(item, draft, event.category);
     let { score, joinable } = withinWindow(event, item.publishedAt)
       ? similarity(event, facts)

@@ -212,3 +212,62 @@ describe("places and ends the batch showed missing", () => {
     expect(state.events[0]!.category).toBe("weather");
   });
 });
+
+describe("two trade measures and a market in one month", () => {
+  it("keeps two export bans on different goods apart though their buyers overlap", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Commodity Wire",
+          title: "Malaysia halts palm oil exports to cool prices at home",
+          summary: "Buyers in India and China scramble for cargoes; the ban starts on Monday.",
+        },
+        {
+          day: 3,
+          publisher: "Agri Trade Desk",
+          title: "Kuala Lumpur widens its export ban to crude palm oil",
+          summary: "The measure now covers crude oil too, wrong-footing importers in India.",
+        },
+        {
+          day: 9,
+          publisher: "Grain Market News",
+          title: "India bans wheat exports with immediate effect",
+          summary:
+            "New shipments stop to protect food security; contracts already backed by letters of credit may go.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[1]!)).toBe(eventOf(outcomes[0]!));
+    expect(eventOf(outcomes[2]!)).not.toBe(eventOf(outcomes[0]!));
+    expect(state.events).toHaveLength(2);
+    // "Kuala Lumpur widens its export ban": the government, not a port.
+    expect(extractEntities("Jakarta widens its export ban", "").entities).toMatchObject({
+      ports: [],
+      countries: ["ID"],
+    });
+  });
+
+  it("does not read a ship's lost boxes into the month's rate rally", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Freight Index Weekly",
+          title: "Transpacific spot rates hit a record as empty containers run short",
+          summary: "The index rose again this week on the China to US West Coast lane.",
+        },
+        {
+          day: 2,
+          publisher: "Shorewire",
+          title: "Stacks collapsed, ONE boxship turns for Kobe",
+          summary: "Up to 1,900 boxes are feared lost; the managers are checking the damaged stacks.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[1]!)).not.toBe(eventOf(outcomes[0]!));
+    expect(state.events.find((e) => e.category === "container_market")!.entities.carriers).toEqual([]);
+  });
+});
