@@ -644,7 +644,8 @@ export function isResolution(item: NormalisedItem): boolean {
     .replace(NOT_YET, " ")
     .replace(PARTIAL_END, " ")
     .replace(ORDERED_BACK, " ")
-    .replace(TEMPORARY_RETURN, " ");
+    .replace(TEMPORARY_RETURN, " ")
+    .replace(ASKED_TO_END, " ");
   return (
     hits(RESOLUTION_PHRASES, title) > 0 ||
     BACKLOG_CLEARED.test(title) ||
@@ -711,6 +712,10 @@ const REMEDY =
  */
 const TEMPORARY_RETURN =
   /(?<![\p{L}])(?:back to work|return to work|returns to work|resume work|resumes work)(?: [\p{L}-]+){0,2} for (?:a |an |one |two |three |four |five |six |seven |ten |\p{N}+ )?(?:hours?|days?|weeks?)(?![\p{L}])/gu;
+
+/** An end asked for, not reached: "Patrick asks Fair Work Commission to end MUA industrial action". */
+const ASKED_TO_END =
+  /(?<![\p{L}])(?:asks?|asked|seeks?|sought|urges?|urged|calls? on|called on|wants?|applies|applied|petitions?|petitioned|moves?|moved)(?: [\p{L}\p{N}'’-]+){0,4} to end(?![\p{L}])/gu;
 
 const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3} back to work(?![\p{L}])/gu;
 

@@ -345,6 +345,10 @@ const SHIP_CUE =
 const SHIP_OBJECT =
   /(?<![\p{L}])(?:hits|hit|strikes|struck|attacks|attacked|targets|targeted|seizes|seize|seized|boards|boarded|hijacks|hijacked|sinks|sank)\s+the\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
 
+/** A line's brand and one capitalised word: how the large lines name their ships. */
+const BRANDED_SHIP =
+  /(?<![\p{L}])((?:Maersk|MSC|ONE|YM|X-Press|CMA CGM|Ever|COSCO|Cosco|OOCL|APL|ZIM|HMM|Hyundai|Wan Hai|Evergreen)\s+\p{Lu}[\p{Ll}\p{N}-]+(?:['\u2019]s)?)(?![\p{L}])/gu;
+
 /** Capitalised words that are places, bodies or headline words, never a ship's name on their own. */
 const NOT_SHIP_WORDS = new Set(
   `port ports of the a an and in at on to for by from with as after canal sea bay strait gulf coast guard
@@ -369,6 +373,11 @@ export function shipNames(title: string, cuedOnly = false): string[] {
   const words = title.split(/\s+/);
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
   if (!cuedOnly && capitalised / Math.max(1, words.length) < 0.6) {
+    // A ship named for its line, anywhere in a sentence-case headline: "Fire on Maersk Honam in the
+    // Arabian Sea", "Rescued Maersk Honam seafarer dies".
+    for (const m of title.matchAll(BRANDED_SHIP)) {
+      if (plain(m[1]!)) names.add(m[1]!.replace(/['\u2019]s$/u, ""));
+    }
     const opening = /^(\p{Lu}[\p{Ll}\p{N}-]+(?:\s+\p{Lu}[\p{L}\p{N}-]+){1,2})(?=\s+\p{Ll})/u.exec(title);
     // "Abandoned Rubymar drifts", "Hijacked Ruen heads": the participle describes the ship.
     const full = opening?.[1];

@@ -271,3 +271,50 @@ describe("two trade measures and a market in one month", () => {
     expect(state.events.find((e) => e.category === "container_market")!.entities.carriers).toEqual([]);
   });
 });
+
+describe("a ship named for its line and an end asked for", () => {
+  it("follows a burning ship by its name wherever the headline places it", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Shorewire",
+          title: "Fire on Maersk Kestrel in the Indian Ocean; two crew missing",
+          summary: "The boxship was sailing from Colombo towards Salalah when a blaze broke out in a hold.",
+        },
+        {
+          day: 3,
+          publisher: "Tidewater Times",
+          title: "Salvors reach Maersk Kestrel as the search goes on",
+          summary:
+            "Tugs are cooling the hull; the line says cargo interests will hear about general average.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[1]!)).toBe(eventOf(outcomes[0]!));
+    expect(state.events).toHaveLength(1);
+  });
+
+  it("does not end a dispute when one side only asks for it to end", () => {
+    const { state } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Harbour Wire",
+          title: "Union bans slow Patrick's Port Botany terminal",
+          summary: "Overtime bans and short stoppages by dockworkers are delaying ships at Sydney.",
+        },
+        {
+          day: 4,
+          publisher: "Quay Ledger",
+          title: "Patrick asks the tribunal to end the union's industrial action at Port Botany",
+          summary: "The stevedore says 40 ships are waiting off the coast.",
+        },
+      ],
+      START,
+    );
+    expect(state.events).toHaveLength(1);
+    expect(state.events[0]!.status).toBe("active");
+  });
+});
