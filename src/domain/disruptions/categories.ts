@@ -461,6 +461,13 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "import curbs",
     "stop buying",
     "unofficial ban",
+    // Issue 35, fourteenth pass: bans on goods and a forced-labour import law.
+    "import ban",
+    "import bans",
+    "export bans",
+    "forced labour",
+    "forced labor",
+    "entity list",
   ],
   regulatory: [
     "regulation",
