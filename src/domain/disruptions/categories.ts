@@ -93,6 +93,12 @@ export const CATEGORY_LABELS: Readonly<Record<DisruptionCategory, { label: strin
  */
 export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly string[]>> = {
   security_geopolitical: [
+    // Issue 35, fifteenth pass: ships sabotaged or mined.
+    "sabotage",
+    "sabotaged",
+    "limpet mine",
+    "limpet mines",
+    "mined",
     "houthi",
     "houthis",
     "missile",
@@ -314,6 +320,10 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "atmospheric river",
   ],
   port_disruption: [
+    // Issue 35, fifteenth pass: the road to a port jammed.
+    "gridlock",
+    "queues",
+    "traffic jam",
     "port closed",
     "port closure",
     "closed port",
@@ -387,6 +397,13 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "fires",
   ],
   carrier_ops: [
+    // Issue 35, fifteenth pass: a ship's boxes lost and washed ashore.
+    "washed up",
+    "washed ashore",
+    "lost boxes",
+    "lost containers",
+    "containers lost",
+    "boxes lost",
     "blank sailing",
     "blank sailings",
     "suspends service",
@@ -432,6 +449,15 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "bankruptcy protection",
   ],
   tariff_trade: [
+    // Issue 35, fifteenth pass: goods a country's customs will not clear, exports tightened.
+    "customs clearance",
+    "refuse clearance",
+    "refused clearance",
+    "customs system",
+    "export restrictions",
+    "white list",
+    "whitelist",
+    "tighten exports",
     "tariff",
     "tariffs",
     "duty",
@@ -470,6 +496,12 @@ export const CATEGORY_LEXICON: Readonly<Record<DisruptionCategory, readonly stri
     "entity list",
   ],
   regulatory: [
+    // Issue 35, fifteenth pass: a shipping law waived.
+    "jones act",
+    "cabotage",
+    "waiver",
+    "waives",
+    "waived",
     "regulation",
     "regulations",
     "rule",

@@ -67,7 +67,10 @@ const ATTACK_WORD = /(?<![\p{L}])(?:attack|attacks|attacked)(?![\p{L}])/gu;
 
 /** A ship's trouble at sea, not in a port: "in the Arabian Sea", "off Colombo", "at sea". */
 const AT_SEA =
-  /(?<![\p{L}])(?:at sea|in the (?:\p{L}+ ){0,2}(?:sea|ocean|pacific|atlantic)|off (?:the coast|colombo|\p{L}+ coast)|northwest of|nautical miles)(?![\p{L}])/u;
+  /(?<![\p{L}])(?:at sea|in the (?:\p{L}+ ){0,2}(?:sea|ocean|pacific|atlantic)|off (?:the coast|\p{L}+ coast|\p{L}+ island)|(?:anchored|fire|ablaze|burning|sank|sinks|aground|adrift|drifting) (?:off|outside)|northwest of|nautical miles)(?![\p{L}])/u;
+/** A ship is the subject: "tanker", "boxship", "the vessel". */
+const VESSEL =
+  /(?<![\p{L}])(?:ship|ships|vessel|vessels|boxship|containership|container ship|tanker|tankers|bulk carrier|bulker|feeder|freighter)(?![\p{L}])/u;
 
 function hits(pattern: RegExp, text: string): number {
   return [...text.matchAll(pattern)].length;
@@ -99,9 +102,11 @@ export function categoryScores(
   }
   // A fire or a blast aboard a ship at sea ("fire on Maersk Honam in the Arabian Sea", "off Colombo")
   // is its carrier's casualty, though the item names the ports of its voyage.
-  if (named.carrier && named.port && AT_SEA.test(`${foldedTitle} ${foldedSummary}`)) {
-    scores.carrier_ops += scores.port_disruption;
-    scores.port_disruption = 0;
+  const text = `${foldedTitle} ${foldedSummary}`;
+  if (named.port && AT_SEA.test(text)) {
+    if (named.carrier) scores.carrier_ops += scores.port_disruption;
+    // No line named ("tanker Sounion struck and on fire off Hodeidah"): still not the port's trouble.
+    if (named.carrier || VESSEL.test(text)) scores.port_disruption = 0;
   }
   // A cyberattack on a carrier's systems, no port named, is the carrier's operations; so, since issue
   // 35's fourth pass, is any trouble a port's words describe (berths refused, ships at anchor, a fire
@@ -304,6 +309,8 @@ const CRITICAL_WORDS = [
   "boarded",
   "stop",
   "stops",
+  "sabotaged",
+  "mined",
 ];
 const CRITICAL_VERBS = wholeWords(CRITICAL_WORDS);
 

@@ -330,7 +330,9 @@ function sharesStorm(event: DisruptionEvent, facts: ItemFacts): boolean {
   const names = new Set([...event.sources, ...event.candidateSources].flatMap((s) => stormNames(s.title)));
   if (names.size === 0) return false;
   const words = new Set(facts.foldedTitle.match(/[\p{L}-]+/gu) ?? []);
-  return [...names].some((name) => words.has(name));
+  // A ship that bears the storm's name ("Research vessel Florence returns") is not the storm.
+  const ships = new Set(shipNames(facts.source.title, true).map((n) => n.toLowerCase()));
+  return [...names].some((name) => words.has(name) && !ships.has(name));
 }
 
 /** Words that introduce a ship's name: "the bulk carrier Rubymar", "the grounded Ever Forward". */
@@ -347,7 +349,7 @@ const SHIP_OBJECT =
 
 /** A line's brand and one capitalised word: how the large lines name their ships. */
 const BRANDED_SHIP =
-  /(?<![\p{L}])((?:Maersk|MSC|ONE|YM|X-Press|CMA CGM|Ever|COSCO|Cosco|OOCL|APL|ZIM|HMM|Hyundai|Wan Hai|Evergreen)\s+\p{Lu}[\p{Ll}\p{N}-]+(?:['\u2019]s)?)(?![\p{L}])/gu;
+  /(?<![\p{L}])((?:Maersk|MSC|ONE|YM|X-Press|CMA CGM|Ever|COSCO|Cosco|OOCL|APL|ZIM|Zim|HMM|Hyundai|Wan Hai|Evergreen)\s+\p{Lu}[\p{Ll}\p{N}-]+(?:['\u2019]s)?)(?![\p{L}])/gu;
 
 /** Capitalised words that are places, bodies or headline words, never a ship's name on their own. */
 const NOT_SHIP_WORDS = new Set(
@@ -435,6 +437,19 @@ function anchorShips(event: DisruptionEvent): string[] {
  * report of an event about another ship (Rubymar sinking, then the True Confidence hit in the same
  * waters a few days later). An event about no ship (a chokepoint's campaign) is not kept apart so.
  */
+/**
+ * The title names a ship (after a vessel word) that none of the event's reports names as a ship:
+ * "Research vessel Florence returns" beside Hurricane Florence's reports.
+ */
+export function namesAnotherShip(event: DisruptionEvent, title: string): boolean {
+  const itemShips = shipNames(title, true);
+  if (itemShips.length === 0) return false;
+  const eventShips = new Set(
+    [...event.sources, ...event.candidateSources].flatMap((s) => shipNames(s.title)),
+  );
+  return !itemShips.some((name) => eventShips.has(name));
+}
+
 export function shipsDisagree(event: DisruptionEvent, title: string): boolean {
   // Only names a vessel word or an attack introduces ("the bulk carrier Rubymar", "hits the True
   // Confidence"): a headline's opening words may be a bridge or a storm ("Key Bridge collapses").

@@ -286,6 +286,8 @@ const CARRIER_ALIASES: readonly { name: string; scac: string; caseSensitive?: bo
   { name: "HMM", scac: "HDMU", caseSensitive: true },
   { name: "yang ming", scac: "YMLU" },
   { name: "ZIM", scac: "ZIMU", caseSensitive: true },
+  // Its ships carry the name in title case ("Zim Kingston").
+  { name: "Zim", scac: "ZIMU", caseSensitive: true },
   { name: "wan hai", scac: "WHLC" },
   { name: "PIL", scac: "PCIU", caseSensitive: true },
   { name: "pacific international lines", scac: "PCIU" },
@@ -458,6 +460,13 @@ const GOVERNMENT_CAPITALS: readonly { name: string; code: string }[] = [
   { name: "lisbon", code: "PT" },
 ];
 
+/**
+ * A port's name followed by a word ships are named with is a ship ("Yantian Express", "Colombo
+ * Trader", "Singapore Spirit"), not the port.
+ */
+const SHIP_NAMED_FOR_PORT =
+  /^\s+(?:express|trader|star|spirit|highway|senator|triumph|glory|pride|voyager|fortune|endeavour|endeavor|bridge)\b/i;
+
 /** Capitals whose name is also their port's: the port reading yields to a government's act. */
 const PORT_CAPITALS: ReadonlySet<string> = new Set(["jakarta", "tokyo", "manila", "bangkok", "lisbon"]);
 
@@ -528,7 +537,8 @@ export function gazetteer(): readonly GazetteerEntry[] {
         caseSensitive: port.caseSensitive ?? false,
         ambiguous: port.ambiguous ?? false,
         countryCode: known.countryCode,
-        notFollowedBy: port.notFollowedBy ?? (PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : undefined),
+        notFollowedBy:
+          port.notFollowedBy ?? (PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : SHIP_NAMED_FOR_PORT),
       }),
     );
   }
@@ -545,7 +555,7 @@ export function gazetteer(): readonly GazetteerEntry[] {
         caseSensitive: port.caseSensitive ?? false,
         ambiguous: port.ambiguous ?? false,
         countryCode,
-        notFollowedBy: PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : undefined,
+        notFollowedBy: PORT_CAPITALS.has(port.name) ? GOVERNMENT_POLICY : SHIP_NAMED_FOR_PORT,
       }),
     );
   }

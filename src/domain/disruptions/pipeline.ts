@@ -25,6 +25,7 @@ import {
   joinEvent,
   mergeFragments,
   NAME_TERM,
+  namesAnotherShip,
   namesEventIdentity,
   namesEventShip,
   placedApart,
@@ -329,7 +330,10 @@ export function ingestItem(
       !target ||
       (cosine(target.terms, facts.terms) < UNANCHORED_MIN_TEXT &&
         !namesEventIdentity(target, facts) &&
-        !sharesName(target, facts))
+        !sharesName(target, facts)) ||
+      // A ship the event does not name ("Research vessel Florence returns from whale surveys" while
+      // Hurricane Florence is open): the words it shares with the event are the ship's name.
+      namesAnotherShip(target, item.title)
     )
       return { state: { ...state, seen }, outcome: { kind: "irrelevant", item } };
     const step = joined(open, target, facts);

@@ -39,6 +39,7 @@ const METAPHORS: readonly RegExp[] = [
   /\bstorm(?:s|ed|ing)? (?:higher|ahead|back|to victory|to the top|to a win|into the lead|into)\b/g,
   /\b(?:calm|quiet) before the storm\b/g,
   /\bstorm in a teacup\b/g,
+  /\b(?:boardroom|political|legislative|congressional|parliamentary|senate) gridlock\b/g,
   /\b(?:brainstorm|brainstorms|brainstorming)\b/g,
   // Rates of other trades: a bank's deposit rates are not freight rates.
   /\b(?:interest|deposit|mortgage|exchange|tax|lending|loan|bond|savings|policy|borrowing|inflation|unemployment|birth|crime|approval|occupancy|vacancy) rates?\b/g,
@@ -67,7 +68,15 @@ const ARGUED_SUMMARY = /\b(?:argues|argued|argue|contends|in our view|we believe
  * a business, not an effect on shipping, unless the title itself names one.
  */
 const RESULTS =
-  /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares)\b/;
+  /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares|shareholders?|board of directors)\b/;
+
+/** A game, a film or a show: a blockade or a raid in it is fiction ("Strategy game adds naval blockades"). */
+const FICTION =
+  /\b(?:video game|strategy game|board game|game expansion|computer game|movie|box office|tv series|television series|netflix|novel|musical|stage play)\b/;
+
+/** Passenger cruising, not cargo: "Hapag-Lloyd Cruises opens bookings for its polar voyages". */
+const CRUISING = /\b(?:cruise|cruises|cruise line|cruise ship|cruise ships|cruising)\b/;
+const CARGO = /\b(?:cargo|container|containers|boxes|freight|teu|terminals?|berths?)\b/;
 
 /**
  * A retrospective or an anniversary: an old event recalled, not a new one reported; so is a book or a
@@ -77,6 +86,18 @@ const RETROSPECTIVE =
   /\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|fifty|a|\d+) (?:years?|decades?) (?:on|after|since|ago|later)|anniversary|anniversaries|remember(?:s|ed|ing)?|commemorat\w*|memorial|looks? back|looking back|in retrospect|retrospective|lessons? (?:of|from) the|(?:new|a) (?:book|documentary|film|memoir)|(?:book|documentary|film|memoir) (?:retells|recounts|revisits|tells|charts|explores)|retells|retold)\b/;
 
 const SPORTS = words([
+  // Issue 35, fifteenth pass: cricket, rugby and the finals of other codes.
+  "ipl",
+  "cricket",
+  "wicket",
+  "wickets",
+  "final over",
+  "t20",
+  "rugby",
+  "grand final",
+  "world cup",
+  "super bowl",
+  "grand prix",
   "derby",
   "goal",
   "goals",
@@ -351,6 +372,30 @@ const HARM_WORDS = [
   "lighter loads",
   "turned back",
   "refused entry",
+  // Issue 35, fifteenth pass: sabotage and mines, boxes washed ashore, goods held at customs, a
+  // rule waived or tightened, a road to a port jammed.
+  "sabotage",
+  "sabotaged",
+  "mined",
+  "limpet mine",
+  "limpet mines",
+  "washed up",
+  "wash up",
+  "washed ashore",
+  "lost boxes",
+  "lost containers",
+  "containers lost",
+  "boxes lost",
+  "in limbo",
+  "refuse clearance",
+  "refused clearance",
+  "waives",
+  "waived",
+  "waiver",
+  "tighten",
+  "tightens",
+  "tightened",
+  "gridlock",
   "lockdown",
   "outbreak",
   // rerouted, cancelled
@@ -574,7 +619,14 @@ const END_WORDS = [
 const EFFECT = words([...HARM_WORDS, ...END_WORDS]);
 const HARM = words(HARM_WORDS);
 
-export type Refusal = "commentary" | "retrospective" | "sports" | "results" | "no_effect";
+export type Refusal =
+  | "commentary"
+  | "retrospective"
+  | "fiction"
+  | "leisure"
+  | "sports"
+  | "results"
+  | "no_effect";
 
 /**
  * Why an item is no disruption news although it may hold category words, or null when it reports an
@@ -591,6 +643,8 @@ export function refusal(
   if (ARGUED_TITLE.test(foldedTitle) && ARGUED_SUMMARY.test(foldedSummary)) return "commentary";
   const text = `${foldedTitle} . ${foldedSummary}`;
   if (RETROSPECTIVE.test(foldedTitle)) return "retrospective";
+  if (FICTION.test(foldedTitle)) return "fiction";
+  if (CRUISING.test(foldedTitle) && !CARGO.test(text)) return "leisure";
   const shippingWord = SHIPPING.test(text);
   if (SPORTS.test(text) && !shippingWord) return "sports";
   if (!EFFECT.test(text)) return "no_effect";
