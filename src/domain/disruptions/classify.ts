@@ -68,6 +68,10 @@ const ATTACK_WORD = /(?<![\p{L}])(?:attack|attacks|attacked)(?![\p{L}])/gu;
 /** A ship's trouble at sea, not in a port: "in the Arabian Sea", "off Colombo", "at sea". */
 const AT_SEA =
   /(?<![\p{L}])(?:at sea|in the (?:\p{L}+ ){0,2}(?:sea|ocean|pacific|atlantic)|off (?:the coast|\p{L}+ coast|\p{L}+ island)|(?:anchored|fire|ablaze|burning|sank|sinks|aground|adrift|drifting) (?:off|outside)|northwest of|nautical miles)(?![\p{L}])/u;
+/** A ship's boxes lost or its stacks fallen: "loses about 270 containers", "toppled stacks". */
+const LOST_BOXES =
+  /(?<![\p{L}])(?:(?:loses|lost|losing)(?: (?:about|some|around|nearly|more than|up to|over))? [\d,]+ (?:containers|boxes)|toppled stacks|collapsed stacks|stacks collapsed)(?![\p{L}])/gu;
+
 /** A ship is the subject: "tanker", "boxship", "the vessel". */
 const VESSEL =
   /(?<![\p{L}])(?:ship|ships|vessel|vessels|boxship|containership|container ship|tanker|tankers|bulk carrier|bulker|feeder|freighter)(?![\p{L}])/u;
@@ -102,6 +106,8 @@ export function categoryScores(
   }
   // A fire or a blast aboard a ship at sea ("fire on Maersk Honam in the Arabian Sea", "off Colombo")
   // is its carrier's casualty, though the item names the ports of its voyage.
+  // Boxes lost overboard are the line's casualty, whatever storm caused it.
+  scores.carrier_ops += 2 * hits(LOST_BOXES, foldedTitle) + hits(LOST_BOXES, foldedSummary);
   const text = `${foldedTitle} ${foldedSummary}`;
   if (named.port && AT_SEA.test(text)) {
     if (named.carrier) scores.carrier_ops += scores.port_disruption;
@@ -622,7 +628,7 @@ export function itemSeverity(
   if (item.alertLevel) return { severity: ALERT_SEVERITY[item.alertLevel], hedged: false };
   const major = entities.chokepoints.length > 0 || entities.ports.some(isMajorPort);
   let severity: Severity;
-  if (hits(CRITICAL_VERBS, now) > 0 && !isResolution(item)) {
+  if ((hits(CRITICAL_VERBS, now) > 0 || hits(LOST_BOXES, now) > 0) && !isResolution(item)) {
     severity = major ? 4 : 3;
   } else if (hits(MODERATE_WORDS, now) > 0 || hits(MODERATE_WORDS, text) > 0 || isResolution(item)) {
     severity = 2;

@@ -224,10 +224,18 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
     facts.entities.carriers.length > 0 &&
     event.entities.carriers.length > 0 &&
     !mostlySameCarriers(event.entities, facts.entities);
+  // A trade measure is also a rule: Japan's export controls on Korea read as trade news one day and
+  // as a licensing rule taking effect the next. Between the same two or more countries, one measure.
+  const tradeRules = (c: DisruptionCategory) => c === "tariff_trade" || c === "regulatory";
+  const sameMeasure =
+    tradeRules(facts.category) &&
+    tradeRules(event.category) &&
+    facts.entities.countries.length >= 2 &&
+    facts.entities.countries.every((c) => event.entities.countries.includes(c));
   const joinable =
     !goodsDisagree(event, facts) &&
-    ((market && sameCategory === 1) ||
-      (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
+    (sameMeasure ||
+      (market && sameCategory === 1) || (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
       (score >= threshold && (sharesSpecific || bothUnspecific)));
   return { score: Math.max(score, dice), joinable };
 }

@@ -396,6 +396,8 @@ const HARM_WORDS = [
   "tightens",
   "tightened",
   "gridlock",
+  "toppled",
+  "toppled stacks",
   "lockdown",
   "outbreak",
   // rerouted, cancelled

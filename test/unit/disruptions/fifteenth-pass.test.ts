@@ -92,3 +92,36 @@ describe("ships, casualties and trade words of the second batch", () => {
     expect(eventOf(waiver.outcomes[0]!)).not.toBeNull();
   });
 });
+
+describe("a ship's lost boxes and a measure read as trade and as a rule", () => {
+  it("grades boxes lost overboard as the line's halt, whatever gale caused it", () => {
+    const { state } = only(
+      "MSC Ariadne loses about 200 containers in a Biscay gale",
+      "The ship is heading for Le Havre.",
+    );
+    expect(state.events[0]!).toMatchObject({ category: "carrier_ops" });
+    expect(state.events[0]!.itemSeverity).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps export controls between two countries one event when a report reads them as a rule", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Trade Desk",
+          title: "Vietnam to tighten exports of rare earths to Japan",
+          summary: "Japanese buyers will need a licence for each shipment from next week.",
+        },
+        {
+          day: 3,
+          publisher: "Hanoi Business Wire",
+          title: "Vietnam's licence rule for rare earth shipments to Japan takes effect",
+          summary: "Exporters must file new paperwork with customs before loading.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[1]!)).toBe(eventOf(outcomes[0]!));
+    expect(state.events).toHaveLength(1);
+  });
+});
