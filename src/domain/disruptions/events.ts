@@ -235,7 +235,8 @@ export function similarity(event: DisruptionEvent, facts: ItemFacts): { score: n
   const joinable =
     !goodsDisagree(event, facts) &&
     (sameMeasure ||
-      (market && sameCategory === 1) || (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
+      (market && sameCategory === 1) ||
+      (dice >= JOIN_TITLE_DICE && !placesDisagree && !carriersDisagree) ||
       (score >= threshold && (sharesSpecific || bothUnspecific)));
   return { score: Math.max(score, dice), joinable };
 }
