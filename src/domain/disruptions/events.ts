@@ -108,6 +108,8 @@ export const END_FOLLOW_FACTOR = 3;
 export const GENERIC_SIGNALS = new Set(["network", "rates", "delay"]);
 /** The likeness of words a later report needs to follow an event under another category, or naming nothing. */
 const FOLLOW_ACROSS_CATEGORY_TEXT = 0.3;
+/** The likeness of words a report of an end that names nothing needs to close an event past its join window. */
+const PLACELESS_END_TEXT = 0.2;
 /** Text similarity two items sharing only a carrier need to be one event (with a signal in common). */
 const CARRIER_ONLY_TEXT = 0.2;
 
@@ -558,7 +560,16 @@ export function follows(event: DisruptionEvent, facts: ItemFacts): boolean {
     (text >= CARRIER_ONLY_TEXT || sameCarriersOnly(event, facts));
   // A rule's or a dispute's reports name its body ("ICS2", "ILWU") where they name no place.
   const namedAlike = itemPlaces.length === 0 && sharesName(event, facts);
-  if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namedAlike) return false;
+  // A union's statement of the end names nothing but what ends ("dockworkers call off remaining
+  // strikes"): it closes the open dispute of its category it reads like.
+  const placelessEnd =
+    facts.resolution &&
+    facts.category === event.category &&
+    itemPlaces.length === 0 &&
+    facts.entities.countries.length === 0 &&
+    facts.entities.carriers.length === 0 &&
+    text >= PLACELESS_END_TEXT;
+  if (!sharesPlace && !unplaced && !sameCarrierUnplaced && !namedAlike && !placelessEnd) return false;
   return similarity(event, facts).score >= JOIN_SIMILARITY;
 }
 

@@ -125,3 +125,33 @@ describe("a ship's lost boxes and a measure read as trade and as a rule", () => 
     expect(state.events).toHaveLength(1);
   });
 });
+
+describe("a union's statement of the end", () => {
+  it("closes the open strike it reads like though it names no port, two weeks after the last report", () => {
+    const { state, outcomes } = replayItems(
+      [
+        {
+          day: 0,
+          publisher: "Iberian Freight Wire",
+          title: "Portuguese dockworkers strike at Lisbon, Sines and Leixoes",
+          summary: "Hourly stoppages hold up container ships as talks with employers collapse.",
+        },
+        {
+          day: 2,
+          publisher: "Atlantic Box Review",
+          title: "Strikes spread across Portuguese container terminals",
+          summary: "Dockworkers at Lisbon and Leixoes extend their stoppages to the weekend.",
+        },
+        {
+          day: 16,
+          publisher: "Dockworkers' Union",
+          title: "Statement: dockworkers call off remaining strikes after employers guarantee every job",
+          summary: "The union says the stoppages end today and members return to work.",
+        },
+      ],
+      START,
+    );
+    expect(eventOf(outcomes[2]!)).toBe(eventOf(outcomes[0]!));
+    expect(state.events[0]!).toMatchObject({ status: "resolved", resolvedBy: "report" });
+  });
+});
