@@ -65,7 +65,7 @@ const CYBER =
   /(?<![\p{L}])(?:cyber\w*|ransomware|malware|hackers?|hacked|hacking|its it|it systems?|it outage|computer systems?|servers)(?![\p{L}])/u;
 const ATTACK_WORD = /(?<![\p{L}])(?:attack|attacks|attacked)(?![\p{L}])/gu;
 
-/** A ship's trouble at sea, not in a port: "in the Arabian Sea", "off Colombo", "at sea". */
+/** A ship's trouble at sea, not in a port: "in the Arabian Sea", "anchored off", "at sea". */
 const AT_SEA =
   /(?<![\p{L}])(?:at sea|in the (?:\p{L}+ ){0,2}(?:sea|ocean|pacific|atlantic)|off (?:the coast|\p{L}+ coast|\p{L}+ island)|(?:anchored|fire|ablaze|burning|sank|sinks|aground|adrift|drifting) (?:off|outside)|northwest of|nautical miles)(?![\p{L}])/u;
 /** A ship's boxes lost or its stacks fallen: "loses about 270 containers", "toppled stacks". */
@@ -96,19 +96,19 @@ export function categoryScores(
   if (chokepointNamed) scores.chokepoint += diversions;
   // Cargo diverted away from a named port that cannot take it: that port's disruption.
   else if (named.port) scores.port_disruption += diversions;
+  const text = `${foldedTitle} ${foldedSummary}`;
   // "The attack on its IT" is a cyberattack: the victim's disruption (a port's, below a carrier's),
   // not a security incident.
-  if (CYBER.test(`${foldedTitle} ${foldedSummary}`)) {
+  if (CYBER.test(text)) {
     const attacks = 2 * hits(ATTACK_WORD, foldedTitle) + hits(ATTACK_WORD, foldedSummary);
     const moved = Math.min(attacks, scores.security_geopolitical);
     scores.security_geopolitical -= moved;
     scores.port_disruption += moved;
   }
-  // A fire or a blast aboard a ship at sea ("fire on Maersk Honam in the Arabian Sea", "off Colombo")
-  // is its carrier's casualty, though the item names the ports of its voyage.
   // Boxes lost overboard are the line's casualty, whatever storm caused it.
   scores.carrier_ops += 2 * hits(LOST_BOXES, foldedTitle) + hits(LOST_BOXES, foldedSummary);
-  const text = `${foldedTitle} ${foldedSummary}`;
+  // A fire or a blast aboard a ship at sea ("fire on Maersk Honam in the Arabian Sea", "burning off
+  // Hodeidah") is its carrier's casualty, though the item names the ports of its voyage.
   if (named.port && AT_SEA.test(text)) {
     if (named.carrier) scores.carrier_ops += scores.port_disruption;
     // No line named ("tanker Sounion struck and on fire off Hodeidah"): still not the port's trouble.
@@ -718,7 +718,6 @@ const PARTIAL_END =
 const REMEDY =
   /(?<![\p{L}])(?:reopens|reopened|reopen|reopening|restores|restored|resumes|resumed|restarts|restarted)(?: [\p{L}\p{N}'-]+){0,5}? to (?:clear|ease|relieve|reduce|cut|tackle|absorb|handle|work off) (?:the |a |its |their )?(?:[\p{L}-]+ )?(?:backlog|backlogs|congestion|queue|queues|delays|pile-up|surge)(?![\p{L}])/gu;
 
-/** "Seoul orders striking truckers back to work": an order to return, which the strikers may defy, is no end. */
 /**
  * A return to work for a stated while ("back to work for four days" under a court-brokered pause):
  * the dispute goes on, and the union may strike again when it ends.
@@ -730,6 +729,7 @@ const TEMPORARY_RETURN =
 const ASKED_TO_END =
   /(?<![\p{L}])(?:asks?|asked|seeks?|sought|urges?|urged|calls? on|called on|wants?|applies|applied|petitions?|petitioned|moves?|moved)(?: [\p{L}\p{N}'’-]+){0,4} to end(?![\p{L}])/gu;
 
+/** "Seoul orders striking truckers back to work": an order to return, which the strikers may defy, is no end. */
 const ORDERED_BACK = /(?<![\p{L}])(?:orders?|ordered|ordering)(?: [\p{L}-]+){0,3} back to work(?![\p{L}])/gu;
 
 /**
