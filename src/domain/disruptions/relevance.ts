@@ -9,8 +9,9 @@
  *    city by storm", "stocks storm higher"), so neither the gate nor the classifier counts them;
  * 2. frames that report no current effect are refused whatever words they hold: commentary (a title
  *    that opens with "Opinion:", "Comment:", "Podcast:"...), retrospectives and anniversaries ("one year
- *    on", "ten years since", "anniversary", "looks back"), sports reports (a sports word and no
- *    shipping word);
+ *    on", "ten years since", "anniversary", "looks back", a book that retells one), fiction (a game's
+ *    or a film's blockades), passenger cruising, a company's or a market's figures, sports reports (a
+ *    sports word and no shipping word);
  * 3. what is left must name an effect (a closure, a halt, a strike, a delay, a diversion, an attack, a
  *    tariff, a rule taking effect, a rate moving, a network change, a reopening) and anchor it to
  *    shipping (a shipping word, or a port, chokepoint or carrier named; for a tariff, duty or quota,
