@@ -348,7 +348,7 @@ function sharesStorm(event: DisruptionEvent, facts: ItemFacts): boolean {
 
 /** Words that introduce a ship's name: "the bulk carrier Rubymar", "the grounded Ever Forward". */
 const SHIP_CUE =
-  /(?<![\p{L}])(?:[Ss]hip|[Vv]essel|[Bb]oxship|[Cc]ontainership|[Cc]ontainer ship|[Ff]eeder|[Tt]anker|[Bb]ulk carrier|[Bb]ulker|[Cc]ar carrier|[Ff]reighter|[Tt]he grounded|[Tt]he stranded|[Tt]he seized|[Tt]he hijacked|[Tt]he abandoned|[Tt]he stricken|[Tt]he burning|[Tt]he sunken|[Tt]he detained)\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
+  /(?<![\p{L}])(?:[Ss]hip|[Vv]essel|[Bb]oxship|[Cc]ontainership|[Cc]ontainer ship|[Ff]eeder|[Tt]anker|[Bb]ulk carrier|[Bb]ulker|[Cc]ar carrier|[Ff]reighter|[Yy]acht|[Cc]utter|[Ss]chooner|[Ss]loop|[Kk]etch|[Tt]he grounded|[Tt]he stranded|[Tt]he seized|[Tt]he hijacked|[Tt]he abandoned|[Tt]he stricken|[Tt]he burning|[Tt]he sunken|[Tt]he detained)\s+((?:\p{Lu}[\p{L}\p{N}-]+)(?:\s+\p{Lu}[\p{L}\p{N}-]+){0,2})/gu;
 
 /**
  * An attack or seizure said of a ship by name: "missile hits the True Confidence", "Houthis seize the

@@ -10,8 +10,8 @@
  * 2. frames that report no current effect are refused whatever words they hold: commentary (a title
  *    that opens with "Opinion:", "Comment:", "Podcast:"...), retrospectives and anniversaries ("one year
  *    on", "ten years since", "anniversary", "looks back", a book that retells one), fiction (a game's
- *    or a film's blockades), passenger cruising, a company's or a market's figures, sports reports (a
- *    sports word and no shipping word);
+ *    or a film's blockades), passenger cruising, a city council's affairs, a company's or a market's
+ *    figures, sports reports (a sports word and no shipping word);
  * 3. what is left must name an effect (a closure, a halt, a strike, a delay, a diversion, an attack, a
  *    tariff, a rule taking effect, a rate moving, a network change, a reopening) and anchor it to
  *    shipping (a shipping word, or a port, chokepoint or carrier named; for a tariff, duty or quota,
@@ -41,6 +41,12 @@ const METAPHORS: readonly RegExp[] = [
   /\b(?:calm|quiet) before the storm\b/g,
   /\bstorm in a teacup\b/g,
   /\b(?:boardroom|political|legislative|congressional|parliamentary|senate) gridlock\b/g,
+  // Issue 35, sixteenth pass: orders that "storm in", a budget or talks that "run aground".
+  /\b(?:orders|pre-orders|bookings|buyers|shoppers|fans|crowds|applications) (?:storm|storms|stormed) in\b/g,
+  /\b(?:budget|budgets|talks|plan|plans|deal|bill|negotiations|reform|reforms|merger|bid|campaign) (?:runs?|ran|running) aground\b/g,
+  // Namesakes of shipping words: a retailer and a tool chain.
+  /\b(?:the )?container store\b/g,
+  /\bharbor freight(?: tools)?\b/g,
   /\b(?:brainstorm|brainstorms|brainstorming)\b/g,
   // Rates of other trades: a bank's deposit rates are not freight rates.
   /\b(?:interest|deposit|mortgage|exchange|tax|lending|loan|bond|savings|policy|borrowing|inflation|unemployment|birth|crime|approval|occupancy|vacancy) rates?\b/g,
@@ -55,7 +61,10 @@ export function maskFiguresOfSpeech(folded: string): string {
 
 /** A title that opens as commentary rather than a report. */
 const COMMENTARY_OPENING =
-  /^(?:opinion|comment|commentary|op-ed|editorial|column|podcast|webinar|video|interview|letter|letters|viewpoint|guest post|book review|review|explainer|analysis|in depth|long read|the big picture)\s*[:|-]/;
+  /^(?:opinion|comment|commentary|op-ed|editorial|column|podcast|webinar|video|interview|letter|letters|viewpoint|guest post|book review|review|explainer|analysis|in depth|long read|the big picture|panel|debate|q&a|ask the experts?)\s*[:|-]/;
+
+/** A headline that asks rather than reports ("Are five-year charters a bet lines will regret?"). */
+const QUESTION_TITLE = /^(?:are|is|will|should|can|could|would|do|does|has|have)\b[^?]*\?$/;
 
 /**
  * An argument rather than a report: a title that asks why or how, over a summary that says someone
@@ -69,11 +78,14 @@ const ARGUED_SUMMARY = /\b(?:argues|argued|argue|contends|in our view|we believe
  * a business, not an effect on shipping, unless the title itself names one.
  */
 const RESULTS =
-  /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares|shareholders?|board of directors)\b/;
+  /\b(?:profit|profits|earnings|net income|revenue|revenues|results|ebitda|dividend|share price|shares|shareholders?|board of directors|budget|budgets)\b/;
 
 /** A game, a film or a show: a blockade or a raid in it is fiction ("Strategy game adds naval blockades"). */
 const FICTION =
-  /\b(?:video game|strategy game|board game|game expansion|computer game|movie|box office|tv series|television series|netflix|novel|musical|stage play)\b/;
+  /\b(?:video game|strategy game|board game|game expansion|computer game|movie|box office|tv series|television series|netflix|novel|musical|stage play|opera|ballet|opera season|concert)\b/;
+
+/** A city's own affairs: "Savannah council's budget runs aground over police pay". */
+const CIVIC = /\b(?:council|council's|aldermen|city hall|mayor|mayor's|city manager|municipal)\b/;
 
 /** Passenger cruising, not cargo: "Hapag-Lloyd Cruises opens bookings for its polar voyages". */
 const CRUISING = /\b(?:cruise|cruises|cruise line|cruise ship|cruise ships|cruising)\b/;
@@ -99,6 +111,17 @@ const SPORTS = words([
   "world cup",
   "super bowl",
   "grand prix",
+  // Issue 35, sixteenth pass: golf, a rain-stopped match, sailing races.
+  "golf",
+  "final round",
+  "ladies open",
+  "halts play",
+  "rain stops play",
+  "stops play",
+  "one-day series",
+  "test series",
+  "wins her class",
+  "wins his class",
   "derby",
   "goal",
   "goals",
@@ -627,6 +650,7 @@ export type Refusal =
   | "retrospective"
   | "fiction"
   | "leisure"
+  | "civic"
   | "sports"
   | "results"
   | "no_effect";
@@ -644,12 +668,16 @@ export function refusal(
 ): Refusal | null {
   if (COMMENTARY_OPENING.test(foldedTitle)) return "commentary";
   if (ARGUED_TITLE.test(foldedTitle) && ARGUED_SUMMARY.test(foldedSummary)) return "commentary";
+  if (QUESTION_TITLE.test(foldedTitle.trim())) return "commentary";
   const text = `${foldedTitle} . ${foldedSummary}`;
   if (RETROSPECTIVE.test(foldedTitle)) return "retrospective";
   if (FICTION.test(foldedTitle)) return "fiction";
   if (CRUISING.test(foldedTitle) && !CARGO.test(text)) return "leisure";
+  if (CIVIC.test(foldedTitle) && !SHIPPING.test(foldedTitle)) return "civic";
   const shippingWord = SHIPPING.test(text);
+  // A match report's headline is the match, though its summary names the harbour it was sailed off.
   if (SPORTS.test(text) && !shippingWord) return "sports";
+  if (SPORTS.test(foldedTitle) && !SHIPPING.test(foldedTitle)) return "sports";
   if (!EFFECT.test(text)) return "no_effect";
   // A company's or a market's figures ("Tokyo shares ride out the storm") are never an open event's
   // report either, though they name its port and its storm.
