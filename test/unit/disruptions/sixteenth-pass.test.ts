@@ -28,6 +28,10 @@ describe("trap families of the third batch", () => {
       ["The Flying Dutchman sails into Hamburg for the new opera season", "The production opens on Friday."],
       ["The Container Store files for bankruptcy protection", "The retailer's shops stay open for now."],
       [
+        "Hamburg marathon closes the Elbe tunnel to traffic on Sunday",
+        "Runners will use the tunnel in the morning.",
+      ],
+      [
         "Classic yacht Maria wins her class at the Antigua regatta",
         "The wooden cutter beat a fleet of schooners off English Harbour.",
       ],
