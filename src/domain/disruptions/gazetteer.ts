@@ -429,7 +429,12 @@ const BLOCKERS: readonly string[] = [
  * verb or a possessive follows (a capital is also a city with its own news). Capitals that are ports
  * are the ports' entries.
  */
-const GOVERNMENT_CAPITALS: readonly { name: string; code: string }[] = [
+const GOVERNMENT_CAPITALS: readonly {
+  name: string;
+  code: string;
+  /** The capital is also a port of that name (Jakarta's is Tanjung Priok, Tokyo's its own). */
+  port?: boolean;
+}[] = [
   { name: "seoul", code: "KR" },
   { name: "beijing", code: "CN" },
   { name: "washington", code: "US" },
@@ -453,11 +458,11 @@ const GOVERNMENT_CAPITALS: readonly { name: string; code: string }[] = [
   { name: "cairo", code: "EG" },
   { name: "mexico city", code: "MX" },
   // Issue 35, fourteenth pass: capitals that are also ports ("Jakarta widens its export ban").
-  { name: "jakarta", code: "ID" },
-  { name: "tokyo", code: "JP" },
-  { name: "manila", code: "PH" },
-  { name: "bangkok", code: "TH" },
-  { name: "lisbon", code: "PT" },
+  { name: "jakarta", code: "ID", port: true },
+  { name: "tokyo", code: "JP", port: true },
+  { name: "manila", code: "PH", port: true },
+  { name: "bangkok", code: "TH", port: true },
+  { name: "lisbon", code: "PT", port: true },
 ];
 
 /**
@@ -468,17 +473,25 @@ const SHIP_NAMED_FOR_PORT =
   /^\s+(?:express|trader|star|spirit|highway|senator|triumph|glory|pride|voyager|fortune|endeavour|endeavor|bridge)\b/i;
 
 /** Capitals whose name is also their port's: the port reading yields to a government's act. */
-const PORT_CAPITALS: ReadonlySet<string> = new Set(["jakarta", "tokyo", "manila", "bangkok", "lisbon"]);
+const PORT_CAPITALS: ReadonlySet<string> = new Set(
+  GOVERNMENT_CAPITALS.filter((c) => c.port).map((c) => c.name),
+);
 
-/**
- * A capital acting as its government in words a port never uses ("Jakarta widens its export ban",
- * "Tokyo imposes"); "Tokyo halts container work" stays the port.
- */
-const GOVERNMENT_POLICY =
-  /^\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|widens?|widened|raises?|raised|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|sanctions?|sanctioned|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|legislates?)(?![\p{L}])/iu;
+/** What a government does that a port never does: "Jakarta widens its export ban", "Tokyo imposes". */
+const POLICY_VERBS =
+  "orders?|ordered|imposes?|imposed|bans?|banned|widens?|widened|raises?|raised|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|sanctions?|sanctioned|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|legislates?";
+/** What a government does that a port may do too ("Tokyo halts container work" is the port). */
+const SHARED_ACT_VERBS =
+  "hikes?|plans?|moves?|suspends?|suspended|targets?|adds?|cuts?|blocks?|blocked|halts?|halted|restricts?|tightens?|eases?|eased|let|lets|steps in|sends?|sent|deploys?|deployed";
 
-const GOVERNMENT_VERB =
-  /^(?!\s*(?:'s|\u2019s)(?![\p{L}])|\s+(?:orders?|ordered|imposes?|imposed|bans?|banned|widens?|widened|raises?|raised|hikes?|slaps?|says|said|warns?|warned|announces?|announced|approves?|approved|retaliates?|retaliated|plans?|moves?|proposes?|proposed|agrees?|agreed|threatens?|threatened|extends?|extended|lifts?|lifted|suspends?|suspended|sanctions?|sanctioned|targets?|adds?|cuts?|blocks?|blocked|halts?|halted|restricts?|tightens?|eases?|eased|responds?|responded|invokes?|invoked|intervenes?|intervened|appoints?|appointed|promises?|promised|denies|denied|blames?|blamed|accuses?|accused|let|lets|legislates?|steps in|sends?|sent|deploys?|deployed)(?![\p{L}]))/iu;
+/** A port-named capital followed by a policy verb: the government, not the port. */
+const GOVERNMENT_POLICY = new RegExp(`^\\s+(?:${POLICY_VERBS})(?![\\p{L}])`, "iu");
+
+/** Blocks a capital's country reading unless a government verb or a possessive follows it. */
+const GOVERNMENT_VERB = new RegExp(
+  `^(?!\\s*(?:'s|\\u2019s)(?![\\p{L}])|\\s+(?:${POLICY_VERBS}|${SHARED_ACT_VERBS})(?![\\p{L}]))`,
+  "iu",
+);
 
 function entry(partial: Omit<GazetteerEntry, "confidence"> & { confidence?: number }): GazetteerEntry {
   return { confidence: partial.ambiguous ? 0.7 : 1, ...partial };
