@@ -111,7 +111,10 @@ describe("day one on a fresh embedded install", { timeout: 600_000 }, () => {
   it("shows active disruptions matched to the demo's shipments: v1, GraphQL, MCP and the dashboard", async () => {
     // The world's running news (simulator/news-stories.ts) has a story going in each family now.
     expect(storiesActiveAt(Date.now()).length).toBe(4);
-    // What the workers do on their own interval, done now: the feeds read, new shipments matched.
+    // The workers stop first: the live world keeps moving (a refresh can carry a box past the hub a
+    // story names, a new report can end a story), and every surface below must read one stored state.
+    // What they do on their own interval is done now instead: the feeds read, new shipments matched.
+    await app.workers.stop();
     await app.services.feedIngestion!.tick();
     await app.services.disruptions.rematchChangedShipments(200);
 
