@@ -10,6 +10,7 @@ import { systemClock } from "../src/lib/clock";
 import type { DatabaseMode } from "./options";
 import { type Scenario, withFacts } from "./scenarios";
 import {
+  keepFreeTimeOfPool,
   type ShipmentFacts,
   seedBigDocument,
   seedBulkShipments,
@@ -46,6 +47,8 @@ export interface SeedOutcome {
   shipments?: ShipmentFacts;
   /** SQL statements of one request of the scenarios that count them, by scenario id. */
   statements?: Record<string, number>;
+  /** Seconds each step of the seed took, in order (the harness logs them: a full run's seed is long). */
+  steps: Record<string, number>;
 }
 
 /** Shipments for the stored-data scenarios (see shipments-seed.ts). */
@@ -72,9 +75,16 @@ export async function seedDatabase(input: {
   scenarios: readonly Scenario[];
   shipments?: ShipmentSeedInput;
 }): Promise<SeedOutcome> {
+  const steps: Record<string, number> = {};
+  let stepStart = Date.now();
+  const stepDone = (name: string) => {
+    steps[name] = Math.round((Date.now() - stepStart) / 100) / 10;
+    stepStart = Date.now();
+  };
   let db = await openDatabase(input.target);
   try {
     await applyMigrations(db);
+    stepDone("migrations");
     const accounts = new AccountsService(db.prisma, systemClock);
     const organization = await accounts.createOrganization({
       name: benchOrganizationName(input.runTag),
@@ -110,6 +120,7 @@ export async function seedDatabase(input: {
       throw new Error(`seeded ${stored} of ${input.rawKeys.length} keys in ${input.mode}`);
     }
     const account = { organizationId: organization.id, userId: user.id };
+    stepDone("account and keys");
     let shipments: ShipmentFacts | undefined;
     let statements: Record<string, number> | undefined;
     if (input.shipments) {
@@ -122,6 +133,7 @@ export async function seedDatabase(input: {
         registryFile: input.shipments.registryFile,
         count: input.shipments.templates ?? TEMPLATE_COUNT,
       });
+      stepDone("templates tracked");
       db = await openDatabase(input.target);
       const seededAt = Date.now();
       await seedBulkShipments(db.sql, {
@@ -136,6 +148,16 @@ export async function seedDatabase(input: {
         templateReference: templates.knownContainers[0]!,
         runTag: input.runTag,
       });
+      stepDone("bulk shipments");
+      await db.close();
+      await keepFreeTimeOfPool({
+        target: input.target,
+        registryFile: input.shipments.registryFile,
+        runTag: input.runTag,
+        sql: () => openDatabase(input.target),
+      });
+      db = await openDatabase(input.target);
+      stepDone("free time kept");
       shipments = {
         ...templates,
         bulkCount: input.shipments.count,
@@ -152,11 +174,13 @@ export async function seedDatabase(input: {
           shipments,
         );
         db = await openDatabase(input.target);
+        stepDone("statements counted");
       }
     }
     for (const scenario of input.scenarios) {
       await scenario.seed?.({ db, mode: input.mode, ...account });
     }
+    stepDone("scenario seeds");
     const version = await db.sql.query<{ version: string }>("SELECT version() AS version");
     // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by ..." -> up to " on ".
     return {
@@ -164,6 +188,7 @@ export async function seedDatabase(input: {
       serverVersion: (version.rows[0]?.version ?? "unknown").split(" on ")[0]!,
       shipments,
       statements,
+      steps,
     };
   } finally {
     // A database that failed mid-seed may be closed already: the error that closed it is the one to see.

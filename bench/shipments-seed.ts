@@ -21,10 +21,13 @@ import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/su
  *    million distinct multi-kilobyte JSONB documents would be gigabytes without changing the queries
  *    measured (a document is read by primary key). Each carries what the service keeps on a shipment
  *    row when its document is stored (the version's summary facts, the predictive ETA of its template
- *    as the eta worker computed it), as a tracked shipment has them. Shipment references are `QSBU` + seven digits;
+ *    as the eta worker computed it, and its free time and D&D schedule, as the service keeps them:
+ *    `keepFreeTimeOfPool`), as a tracked shipment has them. Shipment references are `QSBU` + seven digits;
  *    `last_synced_at` is spread over the last 12 hours and `created_at` over the last 30 days, so the
- *    list and delta queries walk real index ranges; `next_refresh_at` lies in the future, so no
- *    refresh job falls due during a run.
+ *    list and delta queries walk real index ranges; `next_refresh_at` and `eta_due_at` lie 12 to 25
+ *    hours ahead (spread as refreshed shipments' are), so no refresh or prediction falls due during a
+ *    run (spread from the seed's own instant, two or three rows fell due every second of a run that
+ *    lasts hours, and the services refreshed and predicted them between and during the measurements).
  *
  * Plus one bill of lading `QSBL10X20` whose document has 10 containers of 20 events each (the
  * GraphQL scenario), built from a template's events.
@@ -137,18 +140,21 @@ export async function seedBulkShipments(
            FROM document_versions v WHERE v.document_id LIKE 'bench-doc-' || $3::text || '-%')
        INSERT INTO shipments (id, organization_id, added_by_user_id, reference_type, reference, reference_key,
                               carrier_scac, document_id, status, eta, last_synced_at, created_at, updated_at, next_refresh_at,
-                              summary, predicted_eta, eta_due_at, disruptions_matched_at)
+                              summary, predicted_eta, eta_due_at, disruptions_matched_at, free_time_at)
        SELECT gen_random_uuid()::text, $1::text, $2::text, 'container'::"ReferenceKind", r, r, 'MSCU',
               pool.document_id, 'IN_TRANSIT'::"ShipmentStatus", now() + interval '20 days',
               now() - (g % 43200) * interval '1 second',
               now() - interval '30 days' + g * (interval '30 days' / $6::int),
               now() - (g % 43200) * interval '1 second',
-              now() + interval '12 hours' - (g % 43200) * interval '1 second',
+              now() + interval '24 hours' - (g % 43200) * interval '1 second',
               pool.summary, pool.predicted_eta,
-              now() + interval '13 hours' - (g % 43200) * interval '1 second',
+              now() + interval '25 hours' - (g % 43200) * interval '1 second',
               -- Matched against disruptions when stored, as a tracked shipment is: seeded unmatched,
               -- the matcher worked through all of them in the background of every measured run.
-              now()
+              now(),
+              -- Free time: computed by the service for the first shipment of each pooled document (left
+              -- unset, its start-up fills it), copied to the others (marked, so it skips them until then).
+              CASE WHEN g <= $9::int THEN NULL ELSE $10::timestamptz END
          FROM generate_series($5::int, $7::int) g
          JOIN pool ON pool.document_id = 'bench-doc-' || $3::text || '-' || (1 + g % $4)
          CROSS JOIN LATERAL (SELECT $8::text || lpad(g::text, 7, '0') AS r) ref`,
@@ -161,9 +167,13 @@ export async function seedBulkShipments(
         Math.max(input.to, 1),
         end,
         BULK_PREFIX,
+        DOCUMENT_POOL,
+        FREE_TIME_TO_COPY,
       ],
     );
   }
+  // Shipments added to a seeded pool (scale): the pool's first shipments already hold their free time.
+  if (input.from > 0) await copyKeptFreeTime(sql, input.runTag);
   // VACUUM, not only ANALYZE: a table that has just received a million rows has no page marked
   // all-visible and no hint bits set, so its first scans write every page and no index-only scan is
   // possible. Autovacuum does this to a live table after such an insert; the runs measure that state.
@@ -171,6 +181,83 @@ export async function seedBulkShipments(
   await sql.query("VACUUM (ANALYZE) shipments");
   await sql.query("VACUUM (ANALYZE) carrier_documents");
   await sql.query("VACUUM (ANALYZE) document_versions");
+}
+
+/**
+ * Marks a bulk shipment whose free time and D&D schedule are to be copied from its document's first
+ * shipment. Every shipment of one pooled document has the same inputs (document version, confirmation,
+ * prediction, organisation), so the service would compute the same for each; leaving them all unset
+ * made every start of the service on a seeded database compute them, 100,000 rows one by one (about
+ * twenty minutes of the full run's seed, and hours at the scale runner's 1,000,000).
+ */
+const FREE_TIME_TO_COPY = "1970-01-01T00:00:00Z";
+
+/**
+ * What the service keeps on a shipment row from its document (free time, holds, the D&D schedule),
+ * made for the bulk shipments: a short-lived instance of the service computes it for the shipments
+ * left unset (its start-up fills rows that have none: the pool's first shipment of each document, the
+ * big bill of lading), then every other bulk shipment takes its document's.
+ */
+export async function keepFreeTimeOfPool(input: {
+  target: DatabaseTarget;
+  registryFile: string;
+  sql: () => Promise<{ sql: SqlRunner; close: () => Promise<void> }>;
+  runTag: string;
+}): Promise<void> {
+  const server = await startServer(
+    loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      QUAYSIDE_DEMO: "false",
+      QUAYSIDE_SIMULATOR: "off",
+      QUAYSIDE_CARRIER_REGISTRY: input.registryFile,
+      QUAYSIDE_WORKERS: "off",
+      QUAYSIDE_LOG_LEVEL: "error",
+      ...(input.target.kind === "postgres"
+        ? { DATABASE_URL: input.target.url }
+        : { QUAYSIDE_DATA_DIR: input.target.dataDir }),
+    }),
+  );
+  // Stopping waits for the start-up's fill to finish.
+  await server.stop();
+  const db = await input.sql();
+  try {
+    await copyKeptFreeTime(db.sql, input.runTag);
+  } finally {
+    await db.close();
+  }
+}
+
+async function copyKeptFreeTime(sql: SqlRunner, runTag: string): Promise<void> {
+  const tag = runTag.replace(/\D/g, "").slice(-10);
+  const copied = await sql.query<{ n: number }>(
+    `WITH kept AS (
+       SELECT DISTINCT ON (document_id) document_id, free_time, last_free_day_starts_at, free_time_ends_at,
+              holds_until, free_time_at, dnd_schedule, dnd_valid_until
+         FROM shipments
+        WHERE document_id LIKE 'bench-doc-' || $1::text || '-%' AND free_time_at > $2::timestamptz
+        ORDER BY document_id, free_time_at DESC),
+     done AS (
+       UPDATE shipments s
+          SET free_time = kept.free_time, last_free_day_starts_at = kept.last_free_day_starts_at,
+              free_time_ends_at = kept.free_time_ends_at, holds_until = kept.holds_until,
+              free_time_at = kept.free_time_at, dnd_schedule = kept.dnd_schedule,
+              dnd_valid_until = kept.dnd_valid_until
+         FROM kept
+        WHERE s.document_id = kept.document_id AND s.free_time_at = $2::timestamptz
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM done`,
+    [tag, FREE_TIME_TO_COPY],
+  );
+  const left = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM shipments WHERE free_time_at = $1::timestamptz`,
+    [FREE_TIME_TO_COPY],
+  );
+  if ((left.rows[0]?.n ?? 0) > 0) {
+    throw new Error(
+      `free time copied to ${copied.rows[0]?.n ?? 0} bulk shipments; ${left.rows[0]?.n} have no computed shipment of their document`,
+    );
+  }
 }
 
 /** A bill of lading with 10 containers of 20 events each, built from a template document's events. */
