@@ -108,7 +108,13 @@ export interface BenchResults {
     /** Warm-up runs at most of a scenario that reads every seeded shipment once first (absent before). */
     warmupCoverMaxRuns?: number;
     /** Before each run, wait (at most maxMs) until all targets together use under quietShare of a core. */
-    settle?: { windowMs: number; quietShare: number; maxMs: number };
+    settle?: {
+      windowMs: number;
+      quietShare: number;
+      maxMs: number;
+      /** Set when a warm-up run that goes on from the one before did not wait (absent before). */
+      notBeforeContinuedWarmups?: true;
+    };
     connections: number;
     threads: number;
     serverCpus: string;
@@ -285,4 +291,40 @@ function spread(values: readonly number[]): number | undefined {
 
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * One page from two runs of one commit: the HTTP scenarios of the first and the runners of the second.
+ * A full run (seed, warm-up, five rounds of every scenario on both databases, then the runners with
+ * their own seeds) takes longer than one sitting on the 2-core machine; its two halves can run apart
+ * (`--scenarios` naming the HTTP scenarios, then the runners) and be rendered together. Runs of two
+ * commits would put figures of two codes side by side as one, so they are refused.
+ */
+export function mergeRuns(scenarioRun: BenchResults, runnerRun: BenchResults): BenchResults {
+  if (scenarioRun.source.commit !== runnerRun.source.commit) {
+    throw new Error(
+      `the two runs measured different commits (${scenarioRun.source.commit} and ${runnerRun.source.commit})`,
+    );
+  }
+  if (scenarioRun.smoke || runnerRun.smoke) throw new Error("a smoke run is not a measurement to render");
+  if (scenarioRun.runners && Object.keys(scenarioRun.runners).some((k) => k !== "warnings")) {
+    throw new Error("the first run has runner results of its own: render it alone");
+  }
+  if (!runnerRun.runners) throw new Error("the second run has no runner results");
+  const statusCounts = { ...scenarioRun.statusCounts };
+  for (const [target, counts] of Object.entries(runnerRun.statusCounts)) {
+    const merged = { ...statusCounts[target] };
+    for (const [status, n] of Object.entries(counts)) merged[status] = (merged[status] ?? 0) + n;
+    statusCounts[target] = merged;
+  }
+  return {
+    ...scenarioRun,
+    source: {
+      ...scenarioRun.source,
+      uncommittedFiles: Math.max(scenarioRun.source.uncommittedFiles, runnerRun.source.uncommittedFiles),
+    },
+    runners: runnerRun.runners,
+    statusCounts,
+    warnings: [...scenarioRun.warnings, ...runnerRun.warnings],
+  };
 }

@@ -838,7 +838,7 @@ async function main(): Promise<number> {
       warmupRequests: options.warmupRequests,
       warmupMaxRuns: WARMUP_MAX_RUNS,
       warmupCoverMaxRuns: WARMUP_COVER_MAX_RUNS,
-      settle: QUIET,
+      settle: { ...QUIET, notBeforeContinuedWarmups: true },
       connections: options.connections,
       threads: 1,
       serverCpus: options.serverCpus,

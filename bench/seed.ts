@@ -1,6 +1,4 @@
-import { startServer } from "../src/app/server";
 import type { DatabaseTarget } from "../src/config";
-import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
 import { applyMigrations } from "../src/db/migrate";
 import { AccountsService } from "../src/domain/accounts/accounts.service";
@@ -14,6 +12,7 @@ import {
   type ShipmentFacts,
   seedBigDocument,
   seedBulkShipments,
+  startSeedingService,
   TEMPLATE_COUNT,
   trackTemplates,
 } from "./shipments-seed";
@@ -223,18 +222,7 @@ async function countStatements(
   scenarios: readonly Scenario[],
   facts: ShipmentFacts,
 ): Promise<Record<string, number>> {
-  const server = await startServer(
-    loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      QUAYSIDE_DEMO: "false",
-      QUAYSIDE_SIMULATOR: "off",
-      QUAYSIDE_CARRIER_REGISTRY: registryFile,
-      QUAYSIDE_WORKERS: "off",
-      QUAYSIDE_LOG_LEVEL: "silent",
-      ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { QUAYSIDE_DATA_DIR: target.dataDir }),
-    }),
-  );
+  const server = await startSeedingService(target, registryFile, "silent");
   const counts: Record<string, number> = {};
   try {
     for (const raw of scenarios) {

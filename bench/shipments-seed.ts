@@ -46,6 +46,29 @@ export interface ShipmentFacts {
   deltaSince: string;
 }
 
+/**
+ * A short-lived instance of the service on a database being seeded: no demo, no simulator of its own
+ * (carriers through the harness's simulator), no workers, on a free port.
+ */
+export function startSeedingService(
+  target: DatabaseTarget,
+  registryFile: string,
+  logLevel: "error" | "silent",
+): ReturnType<typeof startServer> {
+  return startServer(
+    loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      QUAYSIDE_DEMO: "false",
+      QUAYSIDE_SIMULATOR: "off",
+      QUAYSIDE_CARRIER_REGISTRY: registryFile,
+      QUAYSIDE_WORKERS: "off",
+      QUAYSIDE_LOG_LEVEL: logLevel,
+      ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { QUAYSIDE_DATA_DIR: target.dataDir }),
+    }),
+  );
+}
+
 export async function trackTemplates(input: {
   target: DatabaseTarget;
   rawKey: string;
@@ -55,20 +78,8 @@ export async function trackTemplates(input: {
 }): Promise<{ knownContainers: string[]; bl: string }> {
   const { known } = await simulatedContainers(input.simulatorUrl, "MSCU", "MSCU", { known: input.count });
   const bl = await billOfLadingOf(input.simulatorUrl, "MSCU", known[0]!);
-  const config = loadConfig({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    QUAYSIDE_DEMO: "false",
-    QUAYSIDE_SIMULATOR: "off",
-    QUAYSIDE_CARRIER_REGISTRY: input.registryFile,
-    QUAYSIDE_WORKERS: "off",
-    // Errors only: a 500 while seeding must say why.
-    QUAYSIDE_LOG_LEVEL: "error",
-    ...(input.target.kind === "postgres"
-      ? { DATABASE_URL: input.target.url }
-      : { QUAYSIDE_DATA_DIR: input.target.dataDir }),
-  });
-  const server = await startServer(config);
+  // Errors only: a 500 while seeding must say why.
+  const server = await startSeedingService(input.target, input.registryFile, "error");
   try {
     for (const path of [...known.map((n) => `/api/v1/container/${n}`), `/api/v1/bl/${bl}`]) {
       const response = await fetch(server.url + path, {
@@ -204,20 +215,7 @@ export async function keepFreeTimeOfPool(input: {
   sql: () => Promise<{ sql: SqlRunner; close: () => Promise<void> }>;
   runTag: string;
 }): Promise<void> {
-  const server = await startServer(
-    loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      QUAYSIDE_DEMO: "false",
-      QUAYSIDE_SIMULATOR: "off",
-      QUAYSIDE_CARRIER_REGISTRY: input.registryFile,
-      QUAYSIDE_WORKERS: "off",
-      QUAYSIDE_LOG_LEVEL: "error",
-      ...(input.target.kind === "postgres"
-        ? { DATABASE_URL: input.target.url }
-        : { QUAYSIDE_DATA_DIR: input.target.dataDir }),
-    }),
-  );
+  const server = await startSeedingService(input.target, input.registryFile, "error");
   // Stopping waits for the start-up's fill to finish.
   await server.stop();
   const db = await input.sql();
