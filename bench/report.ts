@@ -432,8 +432,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1);
   }
   const read = (f: string) => JSON.parse(readFileSync(f, "utf8")) as BenchResults;
-  if (files.length === 2) writePerformanceDoc(mergeRuns(read(files[0]!), read(files[1]!)), files);
-  else writePerformanceDoc(read(file), file);
+  try {
+    if (files.length === 2) writePerformanceDoc(mergeRuns(read(files[0]!), read(files[1]!)), files);
+    else writePerformanceDoc(read(file), file);
+  } catch (error) {
+    process.stderr.write(`Not rendered: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   process.stdout.write(
     `Rendered ${path.relative(process.cwd(), DOC_PATH)} from ${(files.length === 2 ? files : [file]).map((f) => path.relative(process.cwd(), f)).join(" and ")}\n`,
   );
