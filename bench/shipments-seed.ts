@@ -199,7 +199,7 @@ export async function seedBulkShipments(
  * shipment. Every shipment of one pooled document has the same inputs (document version, confirmation,
  * prediction, organisation), so the service would compute the same for each; leaving them all unset
  * made every start of the service on a seeded database compute them, 100,000 rows one by one (about
- * twenty minutes of the full run's seed, and hours at the scale runner's 1,000,000).
+ * twenty minutes of the full run's seed, measured; hours at the scale runner's 1,000,000, extrapolated).
  */
 const FREE_TIME_TO_COPY = "1970-01-01T00:00:00Z";
 
