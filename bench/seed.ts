@@ -8,7 +8,8 @@ import { systemClock } from "../src/lib/clock";
 import type { DatabaseMode } from "./options";
 import { type Scenario, withFacts } from "./scenarios";
 import {
-  keepFreeTimeOfPool,
+  computeFreeTimeOfPool,
+  copyKeptFreeTime,
   type ShipmentFacts,
   seedBigDocument,
   seedBulkShipments,
@@ -148,14 +149,11 @@ export async function seedDatabase(input: {
         runTag: input.runTag,
       });
       stepDone("bulk shipments");
+      // The short-lived service opens the database itself (a PGlite folder has one opener).
       await db.close();
-      await keepFreeTimeOfPool({
-        target: input.target,
-        registryFile: input.shipments.registryFile,
-        runTag: input.runTag,
-        sql: () => openDatabase(input.target),
-      });
+      await computeFreeTimeOfPool(input.target, input.shipments.registryFile);
       db = await openDatabase(input.target);
+      await copyKeptFreeTime(db.sql, input.runTag);
       stepDone("free time kept");
       shipments = {
         ...templates,

@@ -22,7 +22,7 @@ import { billOfLadingOf, containerNumber, simulatedContainers } from "../test/su
  *    measured (a document is read by primary key). Each carries what the service keeps on a shipment
  *    row when its document is stored (the version's summary facts, the predictive ETA of its template
  *    as the eta worker computed it, and its free time and D&D schedule, as the service keeps them:
- *    `keepFreeTimeOfPool`), as a tracked shipment has them. Shipment references are `QSBU` + seven digits;
+ *    `computeFreeTimeOfPool`), as a tracked shipment has them. Shipment references are `QSBU` + seven digits;
  *    `last_synced_at` is spread over the last 12 hours and `created_at` over the last 30 days, so the
  *    list and delta queries walk real index ranges; `next_refresh_at` and `eta_due_at` lie 12 to 25
  *    hours ahead (spread as refreshed shipments' are), so no refresh or prediction falls due during a
@@ -205,28 +205,16 @@ const FREE_TIME_TO_COPY = "1970-01-01T00:00:00Z";
 
 /**
  * What the service keeps on a shipment row from its document (free time, holds, the D&D schedule),
- * made for the bulk shipments: a short-lived instance of the service computes it for the shipments
- * left unset (its start-up fills rows that have none: the pool's first shipment of each document, the
- * big bill of lading), then every other bulk shipment takes its document's.
+ * computed for the bulk shipments left unset: a short-lived instance of the service fills such rows at
+ * start-up (the pool's first shipment of each document, the big bill of lading), and its stop waits for
+ * the fill. `copyKeptFreeTime` then gives every other bulk shipment its document's.
  */
-export async function keepFreeTimeOfPool(input: {
-  target: DatabaseTarget;
-  registryFile: string;
-  sql: () => Promise<{ sql: SqlRunner; close: () => Promise<void> }>;
-  runTag: string;
-}): Promise<void> {
-  const server = await startSeedingService(input.target, input.registryFile, "error");
-  // Stopping waits for the start-up's fill to finish.
+export async function computeFreeTimeOfPool(target: DatabaseTarget, registryFile: string): Promise<void> {
+  const server = await startSeedingService(target, registryFile, "error");
   await server.stop();
-  const db = await input.sql();
-  try {
-    await copyKeptFreeTime(db.sql, input.runTag);
-  } finally {
-    await db.close();
-  }
 }
 
-async function copyKeptFreeTime(sql: SqlRunner, runTag: string): Promise<void> {
+export async function copyKeptFreeTime(sql: SqlRunner, runTag: string): Promise<void> {
   const tag = runTag.replace(/\D/g, "").slice(-10);
   const copied = await sql.query<{ n: number }>(
     `WITH kept AS (
