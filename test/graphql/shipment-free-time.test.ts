@@ -5,6 +5,7 @@
  * clock: at Rotterdam (UTC+1 in December) a last free day passes at 23:00 UTC, not at UTC midnight.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { onAnswersChanged } from "../../src/lib/answer-changes";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { rotterdamArrivals } from "../support/rotterdam-arrival";
@@ -176,5 +177,63 @@ describe("free time and holds kept on the shipment row", () => {
         : [],
     );
     expect((await search({ onHold: true })).total).toBe(0);
+  });
+
+  it("a carrier answer that says nothing new about a box already followed recomputes no shipment", async () => {
+    clock.set("2026-12-02T12:00:00.000Z");
+    const doc = documentOf(DUE_SOON, "2026-11-29T10:00:00.000Z");
+    // The first answer registered the box at its terminal; the same answer again changes nothing.
+    await app.services.terminals.recordCarrierSignals(doc, () => []);
+    const heard: unknown[] = [];
+    const stop = onAnswersChanged(async (change) => {
+      heard.push(change);
+    });
+    try {
+      await app.services.terminals.recordCarrierSignals(doc, () => []);
+    } finally {
+      stop();
+    }
+    expect(heard).toEqual([]);
+  });
+
+  it("computes the shipments of one bill of lading once, whatever their number", async () => {
+    const { prisma } = app.services.db;
+    const row = await prisma.shipment.findFirstOrThrow({
+      where: { organizationId: org.organizationId, reference: DUE_SOON },
+    });
+    // The same document followed under nine more references of this organisation (its booking, its bill
+    // of lading, the box under other spellings): one set of inputs.
+    const copies = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        prisma.shipment.create({
+          data: {
+            organizationId: org.organizationId,
+            addedByUserId: org.userId,
+            referenceType: "booking",
+            reference: `BKG-FREE-${i}`,
+            referenceKey: `BKGFREE${i}`,
+            carrierScac: "MSCU",
+            documentId: row.documentId,
+            status: "IN_TRANSIT",
+            summary: row.summary as never,
+          },
+        }),
+      ),
+    );
+    const statementsOf = async (ids: string[]) => {
+      const before = app.services.db.statements.count;
+      await app.services.freeTime.recompute(ids);
+      return app.services.db.statements.count - before;
+    };
+    const one = await statementsOf([row.id]);
+    const ten = await statementsOf([row.id, ...copies.map((c) => c.id)]);
+    expect(ten).toBe(one);
+    const kept = await prisma.shipment.findMany({
+      where: { id: { in: [row.id, ...copies.map((c) => c.id)] } },
+      select: { freeTime: true, dndValidUntil: true },
+    });
+    expect(new Set(kept.map((k) => JSON.stringify(k))).size).toBe(1);
+    expect((kept[0]!.freeTime as { lastFreeDay: string | null }).lastFreeDay).not.toBeNull();
+    await prisma.shipment.deleteMany({ where: { id: { in: copies.map((c) => c.id) } } });
   });
 });

@@ -183,15 +183,25 @@ export class ShipmentFreeTime {
         predictedEta: true,
       },
     });
-    const changed: { id: string; organizationId: string }[] = [];
+    // Shipments of one document in one organisation with one stored prediction have the same inputs
+    // (the document's newest version, its boxes' terminal facts, the organisation's terms and plan):
+    // computed once and written in one statement. A box's change reaches every shipment that holds
+    // it, and a bill of lading tracked by each of its containers is as many rows.
+    const groups = new Map<string, Row[]>();
     for (const row of rows) {
+      const key = JSON.stringify([row.organizationId, row.documentId, row.predictedEta ?? null]);
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const changed: { id: string; organizationId: string }[] = [];
+    for (const group of groups.values()) {
+      const row = group[0]!;
       const facts = await this.factsOf(row);
       const soonest = facts?.facts.lastFreeDay ?? null;
       const zone = facts?.facts.timeZone ?? null;
       const starts = soonest ? startOfLocalDate(soonest, zone) : null;
       const ends = soonest ? startOfLocalDate(addDays(soonest, 1), zone) : null;
-      await prisma.shipment.update({
-        where: { id: row.id },
+      await prisma.shipment.updateMany({
+        where: { id: { in: group.map((r) => r.id) } },
         data: {
           freeTime: facts ? (facts.facts as unknown as Prisma.InputJsonObject) : undefined,
           lastFreeDayStartsAt: starts,
@@ -202,7 +212,7 @@ export class ShipmentFreeTime {
           dndValidUntil: facts?.dnd ? new Date(facts.dnd.validUntil) : null,
         },
       });
-      changed.push({ id: row.id, organizationId: row.organizationId });
+      for (const { id, organizationId } of group) changed.push({ id, organizationId });
     }
     if (changed.length === 0) return;
     // Derived: the listeners that recompute facts (this one, in every service graph of the process:

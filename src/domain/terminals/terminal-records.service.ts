@@ -192,7 +192,8 @@ export class TerminalRecords {
   async register(pairs: readonly BoxAtTerminal[], carrierScac: string | null): Promise<void> {
     if (pairs.length === 0) return;
     const now = this.deps.clock.now();
-    await this.deps.prisma.terminalRecord.createMany({
+    const created = await this.deps.prisma.terminalRecord.createManyAndReturn({
+      select: { containerNumber: true },
       data: pairs.map((pair) => ({
         containerNumber: pair.containerNumber,
         terminalCode: pair.terminal.code,
@@ -204,7 +205,9 @@ export class TerminalRecords {
       })),
       skipDuplicates: true,
     });
-    await answersChanged({ containers: pairs.map((p) => p.containerNumber) });
+    // Only boxes registered now changed: every carrier answer registers all its boxes again, and
+    // announcing those already kept recomputed the free time of every shipment holding them.
+    if (created.length > 0) await answersChanged({ containers: created.map((r) => r.containerNumber) });
   }
 
   /**
