@@ -190,7 +190,9 @@ export class ShipmentFreeTime {
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
       const key = JSON.stringify([row.organizationId, row.documentId, row.predictedEta ?? null]);
-      groups.set(key, [...(groups.get(key) ?? []), row]);
+      const group = groups.get(key);
+      if (group) group.push(row);
+      else groups.set(key, [row]);
     }
     const changed: { id: string; organizationId: string }[] = [];
     for (const group of groups.values()) {
