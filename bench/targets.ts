@@ -25,6 +25,11 @@ function baseEnvironment(): NodeJS.ProcessEnv {
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
     NODE_ENV: "production",
+    // An operator's sizing of the answer cache, passed on when the harness runs with it set (a run
+    // that sets it says so where its results are quoted).
+    ...(process.env.QUAYSIDE_ANSWER_CACHE_ENTRIES && {
+      QUAYSIDE_ANSWER_CACHE_ENTRIES: process.env.QUAYSIDE_ANSWER_CACHE_ENTRIES,
+    }),
   };
 }
 

@@ -91,6 +91,7 @@ const environmentSchema = z.object({
   QUAYSIDE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   QUAYSIDE_GRAPHQL_EXECUTION: z.enum(["compiled", "interpreted"]).default("compiled"),
   QUAYSIDE_ANSWER_CACHE: booleanFromEnv(true),
+  QUAYSIDE_ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   QUAYSIDE_BODY_LIMIT: z.string().default("1mb"),
   QUAYSIDE_TRUST_PROXY: booleanFromEnv(false),
   QUAYSIDE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -299,6 +300,13 @@ export interface AppConfig {
    * REDIS_URL, else in this process; docs/decisions/read-path.md).
    */
   answerCache: boolean;
+  /**
+   * Answers this process keeps in memory when there is no Redis (least recently used out). A v1
+   * stored read's answer takes about 2-3 KB of heap, one with the full document tens of KB
+   * (docs/decisions/read-path.md): the default 10,000 is tens of megabytes. With Redis, Redis holds
+   * them and its own memory policy applies.
+   */
+  answerCacheEntries: number;
   bodyLimit: string;
   trustProxy: boolean;
   shutdownGraceMs: number;
@@ -477,6 +485,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     logLevel: e.QUAYSIDE_LOG_LEVEL,
     graphqlExecution: e.QUAYSIDE_GRAPHQL_EXECUTION,
     answerCache: e.QUAYSIDE_ANSWER_CACHE,
+    answerCacheEntries: e.QUAYSIDE_ANSWER_CACHE_ENTRIES,
     bodyLimit: e.QUAYSIDE_BODY_LIMIT,
     trustProxy: e.QUAYSIDE_TRUST_PROXY,
     shutdownGraceMs: e.QUAYSIDE_SHUTDOWN_GRACE_MS,

@@ -421,6 +421,7 @@ function keptAnswers(services: Services): { cache: AnswerCache; close(): Promise
     schema,
     clock: (services.clock as Clock & { unwatched?: Clock }).unwatched ?? services.clock,
     redis,
+    entries: config.answerCacheEntries,
     compiled: config.graphqlExecution === "compiled",
     lookups: services.metrics.cache("answer"),
     onStoreError: (error, during) => {

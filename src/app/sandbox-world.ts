@@ -155,6 +155,7 @@ const NOT_READ_BY_A_BUILD: readonly (keyof AppConfig)[] = [
   "logLevel",
   "graphqlExecution",
   "answerCache",
+  "answerCacheEntries",
   "simulator",
   "workers",
   "dayOne",

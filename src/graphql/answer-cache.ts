@@ -51,8 +51,8 @@ const KEPT_UNTIL = "quaysideKeptUntil";
 /** At most this long, whatever the answer: a bound on what a store holds, not on freshness. */
 const LONGEST_KEPT_MS = 60 * 60 * 1000;
 
-/** Answers kept in this process's memory when there is no Redis (least recently used out). */
-const ANSWERS_IN_MEMORY = 10_000;
+/** Answers kept in this process's memory when there is no Redis and no setting (least recently used out). */
+export const ANSWERS_IN_MEMORY = 10_000;
 
 /**
  * Invalidations remembered for misses in flight (in memory; in Redis a stream trimmed to about as
@@ -95,11 +95,11 @@ export interface AnswerStore {
   flush(): Promise<void>;
 }
 
-export function memoryStore(): AnswerStore {
+export function memoryStore(entries = ANSWERS_IN_MEMORY): AnswerStore {
   let sequence = 0;
   // The keys of invalidation n are at n % RECENT_CHANGES while n is among the latest RECENT_CHANGES.
   const recent: (readonly string[])[] = new Array(RECENT_CHANGES);
-  let cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
+  let cache = createInMemoryCache({ max: entries });
   const recordChange = async (keys: readonly string[]) => {
     sequence++;
     recent[sequence % RECENT_CHANGES] = recordedKeys(keys);
@@ -120,7 +120,7 @@ export function memoryStore(): AnswerStore {
     flush: async () => {
       // Every answer holds All:answers: a miss in flight keeps nothing built before the flush.
       await recordChange([changeKeyOf(entity("All", "answers"))]);
-      cache = createInMemoryCache({ max: ANSWERS_IN_MEMORY });
+      cache = createInMemoryCache({ max: entries });
     },
   };
 }
@@ -231,6 +231,7 @@ export function entitiesOf(change: AnswerChange): { typename: string; id?: strin
     out.push(entity("Shipment", s.id), entity("ShipmentPage", s.organizationId));
   }
   for (const id of change.documents ?? []) out.push(entity("TrackingDocument", id));
+  for (const key of change.subscriptions ?? []) out.push(entity("CarrierSubscription", key));
   for (const box of change.containers ?? []) out.push(entity("TerminalBox", box));
   for (const id of change.organizations ?? []) out.push(entity("Organization", id));
   for (const typename of change.types ?? []) out.push(entity(typename));
@@ -290,6 +291,8 @@ export interface AnswerCacheOptions {
   clock: Clock;
   /** Shared by every process when set; this process's memory otherwise. */
   redis?: Redis;
+  /** Answers kept in this process's memory (without Redis); ANSWERS_IN_MEMORY when not given. */
+  entries?: number;
   /** graphql-jit for the documents the cache executes (as the executor does), or graphql-js. */
   compiled: boolean;
   onStoreError?: (error: unknown, during: string) => void;
@@ -309,7 +312,7 @@ export class AnswerCache {
   private compilationCount = 0;
 
   constructor(private readonly options: AnswerCacheOptions) {
-    this.store = options.redis ? redisStore(options.redis) : memoryStore();
+    this.store = options.redis ? redisStore(options.redis) : memoryStore(options.entries);
     const compiledByDocument = new WeakMap<DocumentNode, CompiledQuery | null>();
     // The response cache hands execution a copy of the persisted document with `__typename` and `id`
     // added to each selection (one copy per document, memoised by the plugin): compiled once too.

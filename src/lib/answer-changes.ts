@@ -17,6 +17,11 @@ export interface AnswerChange {
   /** Carrier documents with a new version or a new confirmation (`last_synced_at`). */
   documents?: readonly string[];
   /**
+   * Carrier subscriptions created, accepted, renewed, lost, pushed to or removed, by reference
+   * (`<scac>|<reference type>|<reference key>`): the carrier push a shipment shows.
+   */
+  subscriptions?: readonly string[];
+  /**
    * Organisations whose every answer may have changed: a shipment tracked or deleted (pages and
    * totals), contract terms, plan or feature switches.
    */
@@ -100,6 +105,7 @@ function mergeChanges(changes: readonly AnswerChange[]): AnswerChange {
   const shipments = new Map<string, { id: string; organizationId: string }>();
   const containers = new Set<string>();
   const documents = new Set<string>();
+  const subscriptions = new Set<string>();
   const organizations = new Set<string>();
   const types = new Set<string>();
   let everything = false;
@@ -107,6 +113,7 @@ function mergeChanges(changes: readonly AnswerChange[]): AnswerChange {
     for (const shipment of change.shipments ?? []) shipments.set(shipment.id, shipment);
     for (const box of change.containers ?? []) containers.add(box);
     for (const document of change.documents ?? []) documents.add(document);
+    for (const key of change.subscriptions ?? []) subscriptions.add(key);
     for (const organization of change.organizations ?? []) organizations.add(organization);
     for (const type of change.types ?? []) types.add(type);
     everything ||= change.everything ?? false;
@@ -115,6 +122,7 @@ function mergeChanges(changes: readonly AnswerChange[]): AnswerChange {
     ...(shipments.size > 0 && { shipments: [...shipments.values()] }),
     ...(containers.size > 0 && { containers: [...containers] }),
     ...(documents.size > 0 && { documents: [...documents] }),
+    ...(subscriptions.size > 0 && { subscriptions: [...subscriptions] }),
     ...(organizations.size > 0 && { organizations: [...organizations] }),
     ...(types.size > 0 && { types: [...types] }),
     ...(everything && { everything }),

@@ -61,6 +61,22 @@ async function deliveries(): Promise<number> {
   return app.services.db.prisma.webhookDelivery.count({ where: { organizationId: org.organizationId } });
 }
 
+async function answerHits(): Promise<number> {
+  const line = (await app.services.metrics.render())
+    .split("\n")
+    .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
+  return Number(line?.split(" ").at(-1) ?? 0);
+}
+
+/** The v1 stored read of the tracked box (the answer cache serves it when it holds one). */
+async function v1Shipment(): Promise<Record<string, unknown>> {
+  const res = await fetch(`${app.url}/api/v1/shipments/${shipmentName}`, {
+    headers: { authorization: `Bearer ${org.key}` },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Record<string, unknown> }).data;
+}
+
 beforeAll(async () => {
   simulator = await startSimulator({ clock, pushIntervalMs: 0 });
   app = await startTestApp({
@@ -102,6 +118,14 @@ afterAll(async () => {
 
 describe("carrier push", () => {
   it("subscribes for the tracked box at the carrier and stretches its poll", async () => {
+    // Read (and kept by the answer cache) before the subscription exists: no carrier push yet. The
+    // prediction is stored first, as the eta worker would (one computed on the read is not kept).
+    while ((await app.services.eta.computeDue(100)) > 0) {}
+    const before = await v1Shipment();
+    expect(before.carrier_push).toBeUndefined();
+    const hits = await answerHits();
+    expect(await v1Shipment()).toEqual(before);
+    expect((await answerHits()) - hits, "the second read is the kept answer").toBe(1);
     await app.carrierPush.worker.runOnce();
     const held = simulator.subscriptions.list("ONEY");
     expect(held).toHaveLength(1);
@@ -112,6 +136,15 @@ describe("carrier push", () => {
     expect(shipment.nextRefreshAt!.getTime() - shipment.lastSyncedAt!.getTime()).toBeGreaterThanOrEqual(
       4 * 4 * 3_600_000,
     );
+    // The same read now: the kept answer was dropped when the carrier accepted the subscription and
+    // the poll was stretched, so the v1 answer shows both.
+    const after = await v1Shipment();
+    expect(after.carrier_push).toMatchObject({
+      covered: true,
+      status: "active",
+      poll_stretch: 4,
+      next_poll_at: shipment.nextRefreshAt!.toISOString(),
+    });
   });
 
   it("a pushed milestone reaches the customer's webhook within seconds and without a carrier poll", async () => {

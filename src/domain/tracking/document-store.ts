@@ -53,6 +53,8 @@ export class DocumentStore {
    * computed once per version instead of on every read.
    */
   private readonly versions = new Map<string, DocumentVersion>();
+  /** The keys of `versions` per document: what a read may ask without content, without a scan of all. */
+  private readonly heldByDocument = new Map<string, Set<string>>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -78,9 +80,18 @@ export class DocumentStore {
 
   private remember(version: DocumentVersion): DocumentVersion {
     if (this.cacheSize <= 0) return version;
-    this.versions.set(`${version.documentId}:${version.version}`, version);
+    const key = `${version.documentId}:${version.version}`;
+    this.versions.set(key, version);
+    const held = this.heldByDocument.get(version.documentId);
+    if (held) held.add(key);
+    else this.heldByDocument.set(version.documentId, new Set([key]));
     if (this.versions.size > this.cacheSize) {
-      this.versions.delete(this.versions.keys().next().value as string);
+      const oldest = this.versions.keys().next().value as string;
+      this.versions.delete(oldest);
+      const documentId = oldest.slice(0, oldest.lastIndexOf(":"));
+      const keys = this.heldByDocument.get(documentId);
+      keys?.delete(oldest);
+      if (keys?.size === 0) this.heldByDocument.delete(documentId);
     }
     return version;
   }
@@ -324,7 +335,7 @@ export class DocumentStore {
     const wanted = new Set(documentIds);
     for (const id of wanted) answerReads("TrackingDocument", id);
     // Versions this process holds already come back without their content: one statement either way.
-    const held = [...this.versions.keys()].filter((key) => wanted.has(key.slice(0, key.lastIndexOf(":"))));
+    const held = [...wanted].flatMap((id) => [...(this.heldByDocument.get(id) ?? [])]);
     const rows = await this.sql.query<RawDocument & RawVersion & { version_id: string }>(LATEST_OF_MANY, [
       [...wanted],
       held,

@@ -25,6 +25,15 @@ export function refreshGapMs(eta: Date | null, now: Date): number {
   return delta >= -ARRIVING_FROM_MS && delta <= ARRIVING_UNTIL_MS ? ARRIVING_REFRESH_GAP_MS : REFRESH_GAP_MS;
 }
 
+/** When `refreshGapMs` next switches gap for this ETA (an answer showing the gap holds until then). */
+export function refreshGapChangesAt(eta: Date | null, now: Date): Date | null {
+  if (!eta) return null;
+  const next = [eta.getTime() - ARRIVING_FROM_MS, eta.getTime() + ARRIVING_UNTIL_MS + 1].find(
+    (at) => at > now.getTime(),
+  );
+  return next === undefined ? null : new Date(next);
+}
+
 export interface RefreshSchedule {
   nextRefreshEligibleAt: Date | null;
   refreshEligibleNow: boolean;

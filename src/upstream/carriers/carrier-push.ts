@@ -16,12 +16,13 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { findPort } from "../../domain/ports/port-directory";
 import { parseReference } from "../../domain/references/reference";
 import type { BackgroundTracking } from "../../domain/tracking/background.service";
-import { SAFETY_NET_STRETCH } from "../../domain/tracking/carrier-push-state";
+import { SAFETY_NET_STRETCH, subscriptionKeyOf } from "../../domain/tracking/carrier-push-state";
 import type { CarrierQuery } from "../../domain/tracking/carrier-tracker";
 import { refreshGapMs } from "../../domain/tracking/shipment-facts";
 import type { TrackingService } from "../../domain/tracking/tracking.service";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ReferenceKind } from "../../generated/prisma/enums";
+import { answersChanged } from "../../lib/answer-changes";
 import type { Clock } from "../../lib/clock";
 import type { SecretBox } from "../../lib/secret-box";
 import type { Logger } from "../../observability/logger";
@@ -214,6 +215,7 @@ export class CarrierPush {
       // Gone at the carrier first: a row kept after a failed DELETE is tried again next pass.
       if (await this.unsubscribe(row)) {
         await prisma.carrierSubscription.delete({ where: { id: row.id } });
+        await subscriptionChanged(row);
         report.removed++;
       } else report.failed++;
     }
@@ -239,6 +241,7 @@ export class CarrierPush {
           row.subscriptionId && ids.has(row.subscriptionId)
             ? await prisma.carrierSubscription
                 .update({ where: { id: row.id }, data: { renewedAt: clock.now() } })
+                .then(() => subscriptionChanged(row))
                 .then(() => true)
             : await this.register(row);
         if (renewed) report.renewed++;
@@ -338,6 +341,7 @@ export class CarrierPush {
       return { events, news: news.length };
     });
     if (!merged) return { ...accepted, outcome: "nothing-new" };
+    await subscriptionChanged(row);
     await this.apply(row, merged.events);
     return { ...accepted, outcome: "applied", applied: merged.news };
   }
@@ -411,6 +415,7 @@ export class CarrierPush {
       "Carrier push: the carrier lost the subscription; polled normally until it is registered again",
     );
     await prisma.carrierSubscription.update({ where: { id: row.id }, data: { subscriptionId: null } });
+    await subscriptionChanged(row);
     const now = clock.now();
     const shipments = await prisma.shipment.findMany({
       where: {
@@ -421,7 +426,7 @@ export class CarrierPush {
         failedAt: null,
         nextRefreshAt: { not: null },
       },
-      select: { id: true, lastSyncedAt: true, eta: true, nextRefreshAt: true },
+      select: { id: true, organizationId: true, lastSyncedAt: true, eta: true, nextRefreshAt: true },
     });
     for (const s of shipments) {
       if (!s.lastSyncedAt || !s.nextRefreshAt) continue;
@@ -431,6 +436,8 @@ export class CarrierPush {
           where: { id: s.id, nextRefreshAt: s.nextRefreshAt },
           data: { nextRefreshAt: normal },
         });
+        // Its next poll is shown (scheduledRefreshAt, carrierPush.nextPollAt).
+        await answersChanged({ shipments: [s] });
       }
     }
   }
@@ -452,7 +459,7 @@ export class CarrierPush {
     for (const covered of rows) {
       const shipments = await prisma.shipment.findMany({
         where: { ...covered, deletedAt: null, failedAt: null, nextRefreshAt: { not: null } },
-        select: { id: true, lastSyncedAt: true, eta: true, nextRefreshAt: true },
+        select: { id: true, organizationId: true, lastSyncedAt: true, eta: true, nextRefreshAt: true },
       });
       for (const s of shipments) {
         if (!s.lastSyncedAt || !s.nextRefreshAt) continue;
@@ -463,6 +470,7 @@ export class CarrierPush {
             where: { id: s.id, nextRefreshAt: s.nextRefreshAt },
             data: { nextRefreshAt: stretched },
           });
+          await answersChanged({ shipments: [s] });
         }
       }
     }
@@ -497,6 +505,7 @@ export class CarrierPush {
         createdAt: clock.now(),
       },
     });
+    await subscriptionChanged(row);
     return this.register(row);
   }
 
@@ -519,6 +528,7 @@ export class CarrierPush {
       where: { id: row.id },
       data: { subscriptionId: id, renewedAt: this.deps.clock.now() },
     });
+    await subscriptionChanged(row);
     return true;
   }
 
@@ -595,4 +605,9 @@ export class CarrierPush {
       return null;
     }
   }
+}
+
+/** Drops the kept answers that show this reference's carrier push (`subscriptionsOf` notes the read). */
+function subscriptionChanged(row: { carrierScac: string; referenceType: string; referenceKey: string }) {
+  return answersChanged({ subscriptions: [subscriptionKeyOf(row)] });
 }

@@ -16,6 +16,7 @@ import { FeatureDisabledRef } from "../shipments/feature-disabled";
 import { PlanRequiredRef } from "../shipments/plan-required";
 import { ShipmentRef } from "../shipments/shipment";
 import { ShipmentNotFoundRef } from "../shipments/shipment-not-found";
+import { latestDocumentsOf } from "../tracking/latest-documents";
 import { DemurrageRiskRef, DndClockRef } from "./dnd-clock";
 import { EquipmentClassEnum } from "./dnd-enums";
 
@@ -144,11 +145,11 @@ function assessments(ctx: GraphQLContext): DataLoader<Assessable, ShipmentDnd, s
   if (!loader) {
     loader = new DataLoader(
       async (shipments: readonly Assessable[]) => {
-        const { dnd, documents } = ctx.services;
+        const { dnd } = ctx.services;
         const ids = shipments.map((s) => s.documentId).filter((id): id is string => id !== null);
         // Only shipments whose plan has predictive ETA get here (access below), so its p50 is theirs.
         const [latest, published, contracts, predictions] = await Promise.all([
-          documents.latestOfMany(ids),
+          latestDocumentsOf(ctx, ids),
           dnd.publishedTariffs(),
           dnd.contractTermsOf([...new Set(shipments.map((s) => s.organizationId))]),
           etaLoader(ctx).loadMany(shipments),

@@ -10,7 +10,6 @@ import {
 } from "../../../domain/eta/final-destination";
 import type { PartnerEventFacts } from "../../../domain/partners/partner-event";
 import { wallClock } from "../../../domain/routes/placed-locations";
-import type { LatestDocument } from "../../../domain/tracking/document-store";
 import type { TrackingDocument } from "../../../domain/tracking/model";
 import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
@@ -18,6 +17,7 @@ import type { GraphQLContext } from "../../context";
 import { ShipmentRef } from "../shipments/shipment";
 import { GeoPointRef } from "../tracking/geo-point";
 import type { StoredDocumentView } from "../tracking/in-document";
+import { latestDocuments } from "../tracking/latest-documents";
 import { TrackingDocumentRef } from "../tracking/tracking-document";
 import { EtaConfidenceEnum, etaLoader } from "./predictive-eta";
 
@@ -106,7 +106,6 @@ interface OwnShipment {
 interface PartnerReads {
   facts: DataLoader<{ id: string; organizationId: string }, StoredPartnerFacts[], string>;
   own: DataLoader<string, OwnShipment | null, string>;
-  latest: DataLoader<string, LatestDocument | null, string>;
 }
 /**
  * Per request: a tracking document's ETA and legs read its shipment and partner events once, and a
@@ -125,7 +124,6 @@ function readsOf(ctx: GraphQLContext): PartnerReads {
           ),
         { cacheKeyFn: (s) => s.id },
       ),
-      latest: new DataLoader((documentIds) => ctx.services.documents.latestOfMany(documentIds)),
       own: new DataLoader((documentIds) =>
         Promise.all(
           documentIds.map((documentId) =>
@@ -215,7 +213,7 @@ builder.objectFields(ShipmentRef, (t) => ({
     description: ETA_DESCRIPTION,
     resolve: async (s, _a, ctx) => {
       if (!enabled(ctx) || s.deletedAt !== null || !s.documentId) return null;
-      const latest = await readsOf(ctx).latest.load(s.documentId);
+      const latest = await latestDocuments(ctx).load(s.documentId);
       return latest ? predict(ctx, s, latest.content) : null;
     },
   }),

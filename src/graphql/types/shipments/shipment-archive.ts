@@ -11,14 +11,12 @@ builder.prismaObjectFields("Shipment", (t) => ({
   archived: t.boolean({
     description:
       "True when the organisation archived it: out of the default list and the exception counts, still tracked.",
-    select: { archivedAt: true },
     resolve: (s) => s.archivedAt !== null,
   }),
   archivedAt: t.field({
     type: "DateTime",
     nullable: true,
     description: "When it was archived; null while it is in the working list.",
-    select: { archivedAt: true },
     resolve: (s) => s.archivedAt,
   }),
 }));

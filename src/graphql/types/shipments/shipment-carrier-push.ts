@@ -3,8 +3,12 @@ import {
   type CarrierSubscriptionFacts,
   carrierPushStatus,
   SAFETY_NET_STRETCH,
+  type SubscriptionKey,
+  subscriptionKeyOf,
+  subscriptionsOf,
 } from "../../../domain/tracking/carrier-push-state";
-import { refreshGapMs } from "../../../domain/tracking/shipment-facts";
+import { refreshGapChangesAt, refreshGapMs } from "../../../domain/tracking/shipment-facts";
+import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 
@@ -69,32 +73,17 @@ const ShipmentCarrierPushRef = builder.objectRef<CarrierPushView>("ShipmentCarri
   }),
 });
 
-type SubscriptionKey = `${string}|${string}|${string}`;
 const loaders = new WeakMap<GraphQLContext, DataLoader<SubscriptionKey, CarrierSubscriptionFacts | null>>();
 
 /** The subscriptions of a page of shipments, asked once per request. */
-function subscriptionsOf(ctx: GraphQLContext): DataLoader<SubscriptionKey, CarrierSubscriptionFacts | null> {
+function subscriptionLoader(
+  ctx: GraphQLContext,
+): DataLoader<SubscriptionKey, CarrierSubscriptionFacts | null> {
   let loader = loaders.get(ctx);
   if (!loader) {
-    loader = new DataLoader(async (keys: readonly SubscriptionKey[]) => {
-      const wanted = keys.map((key) => {
-        const [carrierScac, referenceType, referenceKey] = key.split("|") as [string, string, string];
-        return { carrierScac, referenceType: referenceType as "container" | "bl" | "booking", referenceKey };
-      });
-      const rows = await ctx.services.db.prisma.carrierSubscription.findMany({
-        where: { OR: wanted },
-        select: {
-          carrierScac: true,
-          referenceType: true,
-          referenceKey: true,
-          subscriptionId: true,
-          renewedAt: true,
-          lastPushAt: true,
-        },
-      });
-      const byKey = new Map(rows.map((r) => [`${r.carrierScac}|${r.referenceType}|${r.referenceKey}`, r]));
-      return keys.map((key) => byKey.get(key) ?? null);
-    });
+    loader = new DataLoader((keys: readonly SubscriptionKey[]) =>
+      subscriptionsOf(ctx.services.db.prepared, keys),
+    );
     loaders.set(ctx, loader);
   }
   return loader;
@@ -106,13 +95,19 @@ builder.prismaObjectFields("Shipment", (t) => ({
     nullable: true,
     description:
       "The carrier's pushed updates for this shipment (DCSA event subscriptions, a carrier registry option); null when none is held or sought for its reference (the carrier is polled only).",
-    select: { carrierScac: true, referenceType: true, referenceKey: true, nextRefreshAt: true, eta: true },
     resolve: async (s, _a, ctx) => {
       if (!s.carrierScac) return null;
-      const row = await subscriptionsOf(ctx).load(`${s.carrierScac}|${s.referenceType}|${s.referenceKey}`);
-      return row
-        ? { ...row, nextPollAt: s.nextRefreshAt, gapMs: refreshGapMs(s.eta, ctx.services.clock.now()) }
-        : null;
+      const row = await subscriptionLoader(ctx).load(
+        subscriptionKeyOf({
+          carrierScac: s.carrierScac,
+          referenceType: s.referenceType,
+          referenceKey: s.referenceKey,
+        }),
+      );
+      if (!row) return null;
+      const now = ctx.services.clock.now();
+      answerValidUntil(refreshGapChangesAt(s.eta, now));
+      return { ...row, nextPollAt: s.nextRefreshAt, gapMs: refreshGapMs(s.eta, now) };
     },
   }),
 }));

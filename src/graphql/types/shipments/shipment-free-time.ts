@@ -100,8 +100,6 @@ const ShipmentFreeTimeRef = builder.objectRef<FreeTimeView>("ShipmentFreeTime").
   }),
 });
 
-const SELECT = { freeTime: true, lastFreeDayStartsAt: true, freeTimeEndsAt: true, holdsUntil: true } as const;
-
 /** Now on the core's clock; a kept answer holds until the first of the row's instants is reached. */
 function nowFor(row: FreeTimeRow, clock: { now(): Date }): number {
   const now = clock.now().getTime();
@@ -121,7 +119,6 @@ builder.prismaObjectFields("Shipment", (t) => ({
     nullable: true,
     description:
       "Last free days per box and whether the earliest running one is soon or passed; null until computed (no document yet).",
-    select: SELECT,
     resolve: (s, _a, ctx) => {
       if (!s.freeTime) return null;
       const now = nowFor(s, ctx.services.clock);
@@ -139,7 +136,6 @@ builder.prismaObjectFields("Shipment", (t) => ({
     type: [ContainerHoldRef],
     extensions: LIST_SIZE(5),
     description: "The boxes' current holds (terminal facts of the last 24 hours); empty when none.",
-    select: SELECT,
     resolve: (s, _a, ctx) => {
       const now = nowFor(s, ctx.services.clock);
       if (!s.holdsUntil || s.holdsUntil.getTime() <= now) return [];

@@ -12,7 +12,6 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
     nullable: true,
     description:
       "The carrier that answered for this shipment, or the one the caller named; null while no carrier has found it and the carrier is only detected (a guess is not shown as a fact).",
-    select: { carrierScac: true, carrierProvided: true, failedAt: true },
     resolve: (s, _a, ctx) =>
       s.carrierScac && (s.failedAt === null || s.carrierProvided)
         ? (findCarrierByScac(s.carrierScac, ctx.services.carriers) ?? null)
@@ -22,14 +21,6 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
     nullable: true,
     description:
       "For a shipment no carrier has found: what happened and what to do, in plain words. Null when a carrier has found it.",
-    select: {
-      reference: true,
-      carrierScac: true,
-      carrierProvided: true,
-      failedAt: true,
-      discoveryStatus: true,
-      triedCarriers: true,
-    },
     resolve: (s, _a, ctx) => {
       if (s.failedAt === null) return null;
       const named =
@@ -45,13 +36,11 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
   shareable: t.boolean({
     description:
       "True when a share link would show a page: a carrier has answered (a stored journey exists) and the shipment is still tracked. A link created otherwise answers 404.",
-    select: { documentId: true, deletedAt: true },
     resolve: (s) => isShareable(s),
   }),
   untrackableByViewer: t.boolean({
     description:
       "True when the asking user may untrack (or correct) it: only the user who added a shipment may, teammates read it.",
-    select: { addedByUserId: true },
     resolve: (s, _a, ctx) => ctx.principal !== null && s.addedByUserId === ctx.principal.user.id,
   }),
 }));

@@ -6,6 +6,7 @@ import type { ShipmentRow } from "../../../domain/shipments/shipment-reads";
 import {
   isActive,
   type RefreshSchedule,
+  refreshGapChangesAt,
   refreshGapMs,
   refreshSchedule,
   refreshScheduleChangesAt,
@@ -15,6 +16,7 @@ import { answerValidUntil } from "../../../lib/answer-scope";
 import { builder } from "../../builder";
 import type { GraphQLContext } from "../../context";
 import { CarrierRef } from "../carriers/carrier";
+import { latestDocuments } from "../tracking/latest-documents";
 import { ReferenceTypeEnum } from "../tracking/reference-type";
 import { ShipmentStatusEnum } from "../tracking/shipment-status";
 import { TrackingDocumentRef } from "../tracking/tracking-document";
@@ -56,6 +58,12 @@ function customerNames(ctx: GraphQLContext): DataLoader<string, string | null> {
   return loader;
 }
 
+/**
+ * Every Shipment this type resolves carries all of the row's columns: Pothos's own queries load them
+ * (the type selects no subset), and the hot reads' SQL (`shipment-reads.ts`) names each one. So no
+ * field of Shipment declares a `select` of columns: on a row the hot reads returned, Pothos cannot see
+ * that the columns are there and reads the row again through Prisma (one more statement per read).
+ */
 export const ShipmentRef = builder.prismaObject("Shipment", {
   description: "A reference tracked by the organisation.",
   fields: (t) => ({
@@ -131,8 +139,11 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
     refreshGapHours: t.int({
       description:
         "The refresh gap that applies now: 4 hours from 48 hours before the ETA until 7 days after it, else 12.",
-      select: { eta: true },
-      resolve: (s, _a, ctx) => Math.round(refreshGapMs(s.eta, ctx.services.clock.now()) / HOUR_MS),
+      resolve: (s, _a, ctx) => {
+        const now = ctx.services.clock.now();
+        answerValidUntil(refreshGapChangesAt(s.eta, now));
+        return Math.round(refreshGapMs(s.eta, now) / HOUR_MS);
+      },
     }),
     scheduledRefreshAt: t.expose("nextRefreshAt", {
       type: "DateTime",
@@ -150,16 +161,15 @@ export const ShipmentRef = builder.prismaObject("Shipment", {
         if (kept) return withArrivalInstants(kept, s);
         if (!s.documentId) return null;
         // A shipment written before summaries were kept: computed from its document once per read.
-        const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
+        const latest = await latestDocuments(ctx).load(s.documentId);
         return latest ? summaryFactsOf(latest.content) : null;
       },
     }),
-    document: t.loadable({
+    document: t.field({
       type: TrackingDocumentRef,
       nullable: true,
       description: "The newest stored carrier document (no carrier call).",
-      load: (ids: string[], ctx) => ctx.services.documents.latestOfMany(ids),
-      resolve: (s) => s.documentId,
+      resolve: (s, _a, ctx) => (s.documentId ? latestDocuments(ctx).load(s.documentId) : null),
     }),
   }),
 });

@@ -12,6 +12,7 @@ import {
 import { builder } from "../../builder";
 import { LIST_SIZE } from "../../limits";
 import { ShipmentRef } from "../shipments/shipment";
+import { latestDocuments } from "../tracking/latest-documents";
 
 const upperValues = <T extends string>(values: readonly T[]) =>
   Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<
@@ -146,7 +147,7 @@ builder.prismaObjectFields(ShipmentRef, (t) => ({
     resolve: async (s, _a, ctx) => {
       if (!s.documentId) return null;
       try {
-        const [latest] = await ctx.services.documents.latestOfMany([s.documentId]);
+        const latest = await latestDocuments(ctx).load(s.documentId);
         if (!latest || boxTerminals(latest.content).length === 0) return null;
         return await ctx.services.terminals.recordOf(latest.content);
       } catch (error) {
