@@ -156,6 +156,7 @@ const NOT_READ_BY_A_BUILD: readonly (keyof AppConfig)[] = [
   "graphqlExecution",
   "answerCache",
   "answerCacheEntries",
+  "documentCacheEntries",
   "simulator",
   "workers",
   "dayOne",

@@ -156,6 +156,7 @@ export function createServices(input: {
   // Shared secrets at rest (partner sources, carrier subscriptions, webhook endpoints): sealed under the configured key.
   const secrets = secretBoxFor(config.secrets);
   const documents = new DocumentStore(db.prisma, clock, db.prepared, {
+    cacheSize: config.documentCacheEntries,
     cacheLookups: metrics.cache("document_version"),
   });
   const congestion = new CongestionService({
