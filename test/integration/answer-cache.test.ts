@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock";
 import { compatGet } from "../compat/support";
 import { callTool, httpClient, TRACKING_ENV } from "../mcp/support";
-import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { answerHits, graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { simulatedContainers } from "../support/references";
 
 const NOW = "2026-11-20T12:00:00.000Z";
@@ -50,14 +50,6 @@ async function v1(path: string, init: RequestInit = {}) {
     headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json", ...init.headers },
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
-async function answerHits(): Promise<number> {
-  const text = await app.services.metrics.render();
-  const line = text
-    .split("\n")
-    .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
-  return Number(line?.split(" ").at(-1) ?? 0);
 }
 
 /** What GraphQL's /graphql says now: executed on every request, never kept. */
@@ -144,10 +136,10 @@ async function expectEverySurfaceToShow(what: string) {
 describe("kept answers", () => {
   it("are served again: the second read of each kept operation is a hit", async () => {
     await keptViews();
-    const before = await answerHits();
+    const before = await answerHits(app);
     await keptViews();
     // v1 summary, list, delta and MCP status: four kept operations, each answered from the cache.
-    expect((await answerHits()) - before).toBeGreaterThanOrEqual(4);
+    expect((await answerHits(app)) - before).toBeGreaterThanOrEqual(4);
     await expectEverySurfaceToShow("before any write");
   });
 
@@ -160,11 +152,11 @@ describe("kept answers", () => {
     const first = (await track()).body;
     expect(first.data.metadata.from_cache).toBe(true);
     const logged = await history();
-    const hits = await answerHits();
+    const hits = await answerHits(app);
     const again = (await track()).body;
     // The stored answer was kept (one operation: the document, the sealine's entry, the slot figures),
     // the call and the lookup recorded.
-    expect((await answerHits()) - hits).toBe(1);
+    expect((await answerHits(app)) - hits).toBe(1);
     expect(again.data).toEqual({
       ...first.data,
       metadata: {
@@ -302,13 +294,7 @@ for (const store of stores) {
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     }
 
-    async function hits(): Promise<number> {
-      const text = await service.services.metrics.render();
-      const line = text
-        .split("\n")
-        .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
-      return Number(line?.split(" ").at(-1) ?? 0);
-    }
+    const hits = () => answerHits(service);
 
     async function patchCustomer(reference: string, customer: string) {
       const patched = await call(owner, `/api/v1/shipments/${reference}`, {

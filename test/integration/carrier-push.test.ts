@@ -10,7 +10,7 @@ import { type RunningSimulator, startSimulator } from "../../simulator/server";
 import { eventsFor, shipmentFor } from "../../simulator/world/world";
 import { ManualClock } from "../../src/lib/clock";
 import { containersOf } from "../simulator/support";
-import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
+import { answerHits, graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
 import { startReceiver } from "../support/receiver";
 
 const NOW = "2026-11-20T12:00:00Z";
@@ -59,13 +59,6 @@ async function versions(): Promise<number> {
 
 async function deliveries(): Promise<number> {
   return app.services.db.prisma.webhookDelivery.count({ where: { organizationId: org.organizationId } });
-}
-
-async function answerHits(): Promise<number> {
-  const line = (await app.services.metrics.render())
-    .split("\n")
-    .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
-  return Number(line?.split(" ").at(-1) ?? 0);
 }
 
 /** The v1 stored read of the tracked box (the answer cache serves it when it holds one). */
@@ -123,9 +116,9 @@ describe("carrier push", () => {
     while ((await app.services.eta.computeDue(100)) > 0) {}
     const before = await v1Shipment();
     expect(before.carrier_push).toBeUndefined();
-    const hits = await answerHits();
+    const hits = await answerHits(app);
     expect(await v1Shipment()).toEqual(before);
-    expect((await answerHits()) - hits, "the second read is the kept answer").toBe(1);
+    expect((await answerHits(app)) - hits, "the second read is the kept answer").toBe(1);
     await app.carrierPush.worker.runOnce();
     const held = simulator.subscriptions.list("ONEY");
     expect(held).toHaveLength(1);

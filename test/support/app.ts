@@ -157,3 +157,13 @@ export async function graphql(
   });
   return { status: res.status, body: (await res.json()) as never, headers: res.headers };
 }
+
+/** Answers the app served from its answer cache so far (its own `quayside_cache_lookups_total`). */
+export async function answerHits(app: {
+  services: { metrics: { render(): Promise<string> | string } };
+}): Promise<number> {
+  const line = (await app.services.metrics.render())
+    .split("\n")
+    .find((l) => l.startsWith('quayside_cache_lookups_total{cache="answer",result="hit"}'));
+  return Number(line?.split(" ").at(-1) ?? 0);
+}

@@ -68,11 +68,10 @@ export function refreshScheduleChangesAt(input: {
   if (!input.lastSyncedAt || !isActive(input.status, input.deletedAt ?? null)) return null;
   const now = input.now.getTime();
   const { nextRefreshEligibleAt } = refreshSchedule(input);
-  const candidates = [nextRefreshEligibleAt?.getTime() ?? Number.POSITIVE_INFINITY];
-  if (input.eta) {
-    // refreshGapMs switches gap when now - eta crosses -ARRIVING_FROM_MS and ARRIVING_UNTIL_MS.
-    candidates.push(input.eta.getTime() - ARRIVING_FROM_MS, input.eta.getTime() + ARRIVING_UNTIL_MS + 1);
-  }
+  const candidates = [
+    nextRefreshEligibleAt?.getTime() ?? Number.POSITIVE_INFINITY,
+    refreshGapChangesAt(input.eta, input.now)?.getTime() ?? Number.POSITIVE_INFINITY,
+  ];
   const next = Math.min(...candidates.filter((at) => at > now));
   return Number.isFinite(next) ? new Date(next) : null;
 }
