@@ -5,6 +5,8 @@
  * clock: at Rotterdam (UTC+1 in December) a last free day passes at 23:00 UTC, not at UTC midnight.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { shipmentsHoldingBox, summaryListsBox } from "../../src/domain/shipments/shipment-free-time";
+import { Prisma } from "../../src/generated/prisma/client";
 import { onAnswersChanged } from "../../src/lib/answer-changes";
 import { ManualClock } from "../../src/lib/clock";
 import { graphql, type OrgWithKey, startTestApp, type TestApp } from "../support/app";
@@ -235,5 +237,26 @@ describe("free time and holds kept on the shipment row", () => {
     expect(new Set(kept.map((k) => JSON.stringify(k))).size).toBe(1);
     expect((kept[0]!.freeTime as { lastFreeDay: string | null }).lastFreeDay).not.toBeNull();
     await prisma.shipment.deleteMany({ where: { id: { in: copies.map((c) => c.id) } } });
+  });
+});
+
+describe("the shipments holding a box", () => {
+  it("are found through the index on the summary's boxes, not by reading every shipment", async () => {
+    const { prisma } = app.services.db;
+    // The planner picks a scan (or the live-rows index) for a table this small; with scans priced out,
+    // the bare condition shows the index when its expression matches the index's, and cannot otherwise.
+    const plan = await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      return tx.$queryRaw<Record<string, string>[]>(
+        Prisma.sql`EXPLAIN SELECT id FROM shipments WHERE ${summaryListsBox(DUE_SOON)}`,
+      );
+    });
+    expect(plan.map((row) => Object.values(row)[0]).join("\n")).toContain(
+      "shipments_summary_container_numbers_idx",
+    );
+    const held = await prisma.$queryRaw<{ id: string }[]>(shipmentsHoldingBox(DUE_SOON));
+    const rows = await prisma.shipment.findMany({ where: { reference: DUE_SOON, deletedAt: null } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(held.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 });

@@ -64,6 +64,19 @@ interface Row {
 }
 
 /**
+ * The live shipments whose summary lists `box`. The GIN index of migration 20261202050000 is on this
+ * expression (Prisma's JSON filter writes another, which read every shipment row once per change).
+ */
+export function shipmentsHoldingBox(box: string): Prisma.Sql {
+  return Prisma.sql`SELECT id FROM shipments WHERE deleted_at IS NULL AND ${summaryListsBox(box)}`;
+}
+
+/** The condition the index answers: the summary's boxes contain `box`. */
+export function summaryListsBox(box: string): Prisma.Sql {
+  return Prisma.sql`summary -> 'containerNumbers' @> ${JSON.stringify([box])}::jsonb`;
+}
+
+/**
  * Keeps each shipment's free time (last free days, the running clock) and holds on its row when
  * their inputs change, so the list's exceptions are conditions on the row compared with the core's
  * clock (docs/decisions/dashboard-exceptions.md). Inputs: the newest version (a document changed),
@@ -102,19 +115,20 @@ export class ShipmentFreeTime {
     const or: Prisma.ShipmentWhereInput[] = [];
     if (change.shipments?.length) or.push({ id: { in: change.shipments.map((s) => s.id) } });
     if (change.documents?.length) or.push({ documentId: { in: [...change.documents] } });
-    for (const box of change.containers ?? []) {
-      or.push({ summary: { path: ["containerNumbers"], array_contains: [box] } });
-    }
     // An organisation-wide change (a new shipment tracked, a failure recorded): its rows written
     // since their free time was last computed, and those never computed.
     for (const organizationId of change.organizations ?? []) {
       or.push({ organizationId, freeTimeAt: null });
     }
-    if (or.length === 0) return;
-    const ids = await prisma.shipment.findMany({
-      where: { deletedAt: null, OR: or },
-      select: { id: true },
-    });
+    const boxes = change.containers ?? [];
+    if (or.length === 0 && boxes.length === 0) return;
+    const ids =
+      or.length === 0
+        ? []
+        : await prisma.shipment.findMany({ where: { deletedAt: null, OR: or }, select: { id: true } });
+    // One indexed lookup per box (shipmentsHoldingBox).
+    for (const box of boxes)
+      ids.push(...(await prisma.$queryRaw<{ id: string }[]>(shipmentsHoldingBox(box))));
     let stale: { id: string }[] = [];
     if (change.organizations?.length) {
       // Rows whose facts are older than their last write (Prisma cannot compare two columns).
