@@ -259,4 +259,21 @@ describe("the shipments holding a box", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(held.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
+
+  it("of an organisation, unset or older than their last write, are found through indexes of their own", async () => {
+    const { prisma } = app.services.db;
+    const plans = await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      const explain = async (sql: Prisma.Sql) =>
+        (await tx.$queryRaw<Record<string, string>[]>(sql)).map((row) => Object.values(row)[0]).join("\n");
+      return [
+        await explain(Prisma.sql`EXPLAIN SELECT id FROM shipments
+          WHERE deleted_at IS NULL AND organization_id = ${org.organizationId} AND free_time_at IS NULL`),
+        await explain(Prisma.sql`EXPLAIN SELECT id FROM shipments
+          WHERE organization_id = ANY(${[org.organizationId]}::text[]) AND deleted_at IS NULL AND free_time_at < updated_at`),
+      ];
+    });
+    expect(plans[0]).toContain("shipments_free_time_unset_idx");
+    expect(plans[1]).toContain("shipments_free_time_stale_idx");
+  });
 });
