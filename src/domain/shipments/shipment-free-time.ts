@@ -71,6 +71,20 @@ export function shipmentsHoldingBox(box: string): Prisma.Sql {
   return Prisma.sql`SELECT id FROM shipments WHERE deleted_at IS NULL AND ${summaryListsBox(box)}`;
 }
 
+/**
+ * The organisations' live rows waiting for their free time: never computed, or older than their last
+ * write. Each arm is answered by its own partial index (migration 20261202051000), which holds only
+ * such rows, so the lookup does not read the organisation's other rows.
+ */
+export function shipmentsAwaitingFreeTime(organizationIds: readonly string[]): Prisma.Sql {
+  const ids = [...organizationIds];
+  return Prisma.sql`SELECT id FROM shipments
+     WHERE organization_id = ANY(${ids}::text[]) AND deleted_at IS NULL AND free_time_at IS NULL
+    UNION
+    SELECT id FROM shipments
+     WHERE organization_id = ANY(${ids}::text[]) AND deleted_at IS NULL AND free_time_at < updated_at`;
+}
+
 /** The condition the index answers: the summary's boxes contain `box`. */
 export function summaryListsBox(box: string): Prisma.Sql {
   return Prisma.sql`summary -> 'containerNumbers' @> ${JSON.stringify([box])}::jsonb`;
@@ -115,13 +129,8 @@ export class ShipmentFreeTime {
     const or: Prisma.ShipmentWhereInput[] = [];
     if (change.shipments?.length) or.push({ id: { in: change.shipments.map((s) => s.id) } });
     if (change.documents?.length) or.push({ documentId: { in: [...change.documents] } });
-    // An organisation-wide change (a new shipment tracked, a failure recorded): its rows written
-    // since their free time was last computed, and those never computed.
-    for (const organizationId of change.organizations ?? []) {
-      or.push({ organizationId, freeTimeAt: null });
-    }
     const boxes = change.containers ?? [];
-    if (or.length === 0 && boxes.length === 0) return;
+    const organizations = change.organizations ?? [];
     const ids =
       or.length === 0
         ? []
@@ -129,14 +138,12 @@ export class ShipmentFreeTime {
     // One indexed lookup per box (shipmentsHoldingBox).
     for (const box of boxes)
       ids.push(...(await prisma.$queryRaw<{ id: string }[]>(shipmentsHoldingBox(box))));
-    let stale: { id: string }[] = [];
-    if (change.organizations?.length) {
-      // Rows whose facts are older than their last write (Prisma cannot compare two columns).
-      stale = await prisma.$queryRaw<{ id: string }[]>`
-        SELECT id FROM shipments WHERE organization_id = ANY(${[...change.organizations]}::text[])
-           AND deleted_at IS NULL AND free_time_at < updated_at`;
-    }
-    await this.recompute([...new Set([...ids, ...stale].map((r) => r.id))]);
+    // An organisation-wide change (a new shipment tracked, a failure recorded): its rows written
+    // since their free time was last computed, and those never computed.
+    if (organizations.length > 0)
+      ids.push(...(await prisma.$queryRaw<{ id: string }[]>(shipmentsAwaitingFreeTime(organizations))));
+    if (ids.length === 0) return;
+    await this.recompute([...new Set(ids.map((r) => r.id))]);
   }
 
   /** Contract terms changed: every active shipment of the organisation. */
